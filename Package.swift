@@ -1,0 +1,38 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "scand",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "scand", targets: ["scand"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    ],
+    targets: [
+        // Native libraries, found through pkg-config, installed from Debian.
+        .systemLibrary(name: "CZXing", pkgConfig: "zxing", providers: [.apt(["libzxing-dev"])]),
+        .systemLibrary(name: "CSTB", pkgConfig: "stb", providers: [.apt(["libstb-dev"])]),
+        // The only C++ in the package: a C API over zxing-cpp with fork isolation.
+        .target(name: "ScandZXingShim", dependencies: ["CZXing"]),
+        // stb_easy_font is header-only with static functions; this C target compiles it once.
+        .target(name: "ScandImageShim", dependencies: ["CSTB"]),
+
+        // Pure Swift, no I/O: formats, geometry, detections, the JSON of events.
+        .target(name: "ScandCore"),
+        .target(name: "ScandDecoding", dependencies: ["ScandCore", "ScandZXingShim"]),
+        .target(name: "ScandImageIO", dependencies: ["ScandCore", "CSTB", "ScandImageShim"]),
+        .target(name: "ScandCommands", dependencies: [
+            "ScandCore", "ScandDecoding", "ScandImageIO",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        ]),
+        .executableTarget(name: "scand", dependencies: ["ScandCommands"]),
+
+        .testTarget(name: "ScandCoreTests", dependencies: ["ScandCore"]),
+        .testTarget(name: "ScandDecodingTests", dependencies: ["ScandDecoding", "ScandCore"]),
+        .testTarget(name: "ScandImageIOTests", dependencies: ["ScandImageIO", "ScandDecoding", "ScandCore"]),
+        .testTarget(name: "ScandCommandsTests", dependencies: ["ScandCommands", "ScandDecoding", "ScandImageIO", "ScandCore"]),
+    ],
+    cxxLanguageStandard: .cxx17
+)

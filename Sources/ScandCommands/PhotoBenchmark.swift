@@ -1,0 +1,148 @@
+import Foundation
+import ScandCore
+import ScandDecoding
+import ScandImageIO
+
+/// Accuracy on real photos with known answers (zxing-cpp's test images: NAME.png|jpg with NAME.txt
+/// holding the expected text or NAME.bin the expected bytes). Counts, per folder, the images whose
+/// payload was found and the reads that match no answer (misreads).
+public struct PhotoBenchmark: Sendable {
+    public struct Sample: Sendable {
+        public var path: String
+        /// Expected text (from .txt) or bytes (from .bin); nil in a false-positive folder.
+        public var expectedText: String?
+        public var expectedBytes: [UInt8]?
+    }
+
+    public struct Score: Sendable, Equatable {
+        public var folder: String
+        public var images = 0
+        public var correct = 0
+        public var misreads = 0
+        /// Images where the reader crashed or could not run.
+        public var failures = 0
+        public var seconds = 0.0
+    }
+
+    public enum Reader: String, Sendable, CaseIterable {
+        /// scand's still-image strategy.
+        case scand
+        /// One zxing-cpp 1.4 ReadBarcodes call with default hints (isolated: an abort finds nothing).
+        case zxingDefaults = "zxing-defaults"
+        /// zbarimg, zbarcam's engine on still images.
+        case zbarimg
+    }
+
+    /// The default location of the shared photos, beside the project's checkout.
+    public static func defaultRoot(from directory: String = FileManager.default.currentDirectoryPath) -> String {
+        (directory as NSString).appendingPathComponent("../shared/testdata/zxing-cpp-1.4.0-samples")
+    }
+
+    /// Folders (sorted) with their samples; empty when `root` does not exist.
+    public static func load(root: String) -> [(folder: String, samples: [Sample])] {
+        let fm = FileManager.default
+        guard let folders = try? fm.contentsOfDirectory(atPath: root) else { return [] }
+        var out: [(String, [Sample])] = []
+        for folder in folders.sorted() {
+            let dir = (root as NSString).appendingPathComponent(folder)
+            guard let names = try? fm.contentsOfDirectory(atPath: dir) else { continue }
+            var samples: [Sample] = []
+            for name in names.sorted() where ["png", "jpg", "jpeg", "pgm", "ppm"].contains((name as NSString).pathExtension.lowercased()) {
+                let base = (dir as NSString).appendingPathComponent((name as NSString).deletingPathExtension)
+                var s = Sample(path: (dir as NSString).appendingPathComponent(name))
+                if let d = fm.contents(atPath: base + ".txt") { s.expectedText = String(decoding: d, as: UTF8.self) }
+                else if let d = fm.contents(atPath: base + ".bin") { s.expectedBytes = Array(d) }
+                else if !folder.hasPrefix("falsepositives") { continue }
+                samples.append(s)
+            }
+            if !samples.isEmpty { out.append((folder, samples)) }
+        }
+        return out
+    }
+
+    public init() {}
+
+    public func score(_ reader: Reader, folder: String, samples: [Sample]) -> Score {
+        var score = Score(folder: folder)
+        let start = Date()
+        for sample in samples {
+            score.images += 1
+            guard let reads = self.reads(reader, sample.path) else {
+                score.failures += 1
+                continue
+            }
+            var hit = false
+            for read in reads {
+                let matches = sample.expectedBytes.map { read.bytes == $0 } ?? (sample.expectedText.map { read.text == $0 } ?? false)
+                if matches { hit = true } else { score.misreads += 1 }
+            }
+            if hit { score.correct += 1 }
+        }
+        score.seconds = Date().timeIntervalSince(start)
+        return score
+    }
+
+    struct Read {
+        var text: String
+        var bytes: [UInt8]
+    }
+
+    /// The payloads one reader finds in one image; nil when the reader failed on it.
+    func reads(_ reader: Reader, _ path: String) -> [Read]? {
+        switch reader {
+        case .scand:
+            guard let image = try? ImageFile.readLuma(path) else { return nil }
+            return StillImageDecoder().decode(image).detections.map { Read(text: $0.text, bytes: $0.bytes) }
+        case .zxingDefaults:
+            guard let image = try? ImageFile.readLuma(path) else { return nil }
+            var pass = DecodePass(label: "zxing defaults", crop: PixelRect(x: 0, y: 0, width: image.width, height: image.height), formats: .all)
+            pass.tryDownscale = true
+            let report = ZXingDecoder().decode(image, passes: [pass])
+            return report.failures.isEmpty ? report.detections.map { Read(text: $0.text, bytes: $0.bytes) } : nil
+        case .zbarimg:
+            return ZBarImg.reads(path)
+        }
+    }
+}
+
+/// Runs `zbarimg --xml` (Debian's zbar-tools) on one file.
+enum ZBarImg {
+    static var available: Bool { executable != nil }
+
+    static let executable: String? = ["/usr/bin/zbarimg", "/usr/local/bin/zbarimg"].first { FileManager.default.isExecutableFile(atPath: $0) }
+
+    static func reads(_ path: String) -> [PhotoBenchmark.Read]? {
+        guard let exe = executable else { return nil }
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: exe)
+        p.arguments = ["--xml", "-q", path]
+        let out = Pipe()
+        p.standardOutput = out
+        p.standardError = FileHandle(forWritingAtPath: "/dev/null")
+        do { try p.run() } catch { return nil }
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        // 0: found, 4: nothing found; anything else is a failure.
+        guard p.terminationStatus == 0 || p.terminationStatus == 4 else { return nil }
+        return parse(String(decoding: data, as: UTF8.self))
+    }
+
+    static func parse(_ xml: String) -> [PhotoBenchmark.Read] {
+        var reads: [PhotoBenchmark.Read] = []
+        var rest = Substring(xml)
+        while let open = rest.range(of: "<data") {
+            let tagEnd = rest[open.upperBound...].firstIndex(of: ">") ?? rest.endIndex
+            let isBase64 = rest[open.upperBound..<tagEnd].contains("base64")
+            guard let cdata = rest.range(of: "<![CDATA[", range: tagEnd..<rest.endIndex),
+                  let close = rest.range(of: "]]></data>", range: cdata.upperBound..<rest.endIndex) else { break }
+            let body = String(rest[cdata.upperBound..<close.lowerBound])
+            if isBase64, let bytes = Base64.decode(body.filter { !$0.isWhitespace }) {
+                reads.append(.init(text: String(decoding: bytes, as: UTF8.self), bytes: bytes))
+            } else {
+                reads.append(.init(text: body, bytes: Array(body.utf8)))
+            }
+            rest = rest[close.upperBound...]
+        }
+        return reads
+    }
+}

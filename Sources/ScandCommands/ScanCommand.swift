@@ -1,0 +1,49 @@
+import ArgumentParser
+import Foundation
+import ScandCore
+
+struct ScanCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "scan",
+        abstract: "Decode every barcode in still images (PNG, JPEG, PGM/PPM).",
+        discussion: """
+        Prints one JSON object per code found, one per line. Exit status: 0 when a code was found, \
+        4 when none was, 2 when an input could not be read, 64 for bad options.
+        """
+    )
+
+    @Option(name: .long, help: "Formats to look for, comma-separated (e.g. qr,ean13; or all, linear, matrix).")
+    var formats: String = "all"
+
+    @Option(name: .long, help: "Rect of interest x,y,w,h, normalized 0…1; only this region is decoded.")
+    var roi: String?
+
+    @Option(name: .long, help: "Write a copy of the image with each code outlined and labelled (a directory for several inputs).")
+    var annotate: String?
+
+    @Argument(help: "Image files.")
+    var files: [String]
+
+    func validate() throws {
+        do { _ = try BarcodeFormats.parse(formats) } catch { throw ValidationError(error.description) }
+        if let roi {
+            do { _ = try NormalizedRect.parse(roi) } catch { throw ValidationError(error.description) }
+        }
+        if files.isEmpty { throw ValidationError("no image files given") }
+        if let annotate, files.count > 1 {
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: annotate, isDirectory: &isDirectory), isDirectory.boolValue else {
+                throw ValidationError("--annotate must name an existing directory when several images are given")
+            }
+        }
+    }
+
+    func run() throws {
+        var runner = ScanRunner()
+        runner.formats = try BarcodeFormats.parse(formats)
+        if let roi { runner.regionOfInterest = try NormalizedRect.parse(roi) }
+        runner.annotatePath = annotate
+        let status = runner.run(files: files, output: .standard())
+        throw ExitCode(status.rawValue)
+    }
+}

@@ -1,0 +1,71 @@
+import Foundation
+import ScandCore
+import ScandDecoding
+import ScandImageIO
+
+/// `scand scan`: decodes still images and prints one SCAN object per code. Exit status as zbarimg's:
+/// 0 when something was found, 4 when nothing was, 2 when an input could not be read.
+public struct ScanRunner: Sendable {
+    public enum ExitStatus: Int32, Sendable {
+        case found = 0
+        case unreadable = 2
+        case nothingFound = 4
+    }
+
+    public var formats: BarcodeFormats = .all
+    public var regionOfInterest: NormalizedRect = .full
+    /// Annotated copy: a file path for one input, or a directory for several.
+    public var annotatePath: String?
+    public var decoder = ZXingDecoder()
+
+    public init() {}
+
+    public func run(files: [String], output: OutputSink) -> ExitStatus {
+        var found = false, unreadable = false
+        let still = StillImageDecoder(formats: formats, decoder: decoder)
+        for file in files {
+            let image: LumaImage
+            do {
+                image = try ImageFile.readLuma(file)
+            } catch {
+                output.log(error.description)
+                unreadable = true
+                continue
+            }
+            let report = still.decode(image, regionOfInterest: regionOfInterest)
+            for failure in report.failures {
+                output.log("'\(file)': \(failure)" + (failure.kind == .crashed ? "; its fallback passes ran instead" : ""))
+            }
+            for d in report.detections {
+                var fields: [(String, JSONValue)] = [("class", .string("SCAN")), ("file", .string(file))]
+                fields += d.jsonFields(frameWidth: image.width, frameHeight: image.height)
+                output.event(JSONValue.object(fields).serialized())
+            }
+            found = found || !report.detections.isEmpty
+            if let target = annotatePath {
+                do {
+                    try annotate(file: file, detections: report.detections, to: annotationPath(target, for: file, of: files.count))
+                } catch {
+                    output.log("\(error)")
+                    unreadable = true
+                }
+            }
+        }
+        if unreadable { return .unreadable }
+        return found ? .found : .nothingFound
+    }
+
+    func annotationPath(_ target: String, for file: String, of count: Int) -> String {
+        var isDirectory: ObjCBool = false
+        guard count > 1 || (FileManager.default.fileExists(atPath: target, isDirectory: &isDirectory) && isDirectory.boolValue) else {
+            return target
+        }
+        let base = ((file as NSString).lastPathComponent as NSString).deletingPathExtension
+        return (target as NSString).appendingPathComponent(base + ".annotated.png")
+    }
+
+    func annotate(file: String, detections: [Detection], to path: String) throws {
+        let rgb = try ImageFile.readRGB(file)
+        try PNGWriter.write(Annotator(imageWidth: max(rgb.width, rgb.height)).annotate(rgb, detections), to: path)
+    }
+}

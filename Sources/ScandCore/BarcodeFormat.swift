@@ -1,0 +1,128 @@
+/// A symbology scand can decode. Raw values are zxing-cpp 1.4's `BarcodeFormat` bits, so a set of
+/// formats crosses into the decoder as one integer.
+public enum BarcodeFormat: Int, CaseIterable, Sendable, Hashable, Comparable {
+    case aztec = 0x1
+    case codabar = 0x2
+    case code39 = 0x4
+    case code93 = 0x8
+    case code128 = 0x10
+    case dataBar = 0x20
+    case dataBarExpanded = 0x40
+    case dataMatrix = 0x80
+    case ean8 = 0x100
+    case ean13 = 0x200
+    case itf = 0x400
+    case maxiCode = 0x800
+    case pdf417 = 0x1000
+    case qrCode = 0x2000
+    case upcA = 0x4000
+    case upcE = 0x8000
+    case microQRCode = 0x10000
+
+    /// The name on the wire and on the command line (zxing-cpp's spelling).
+    public var name: String {
+        switch self {
+        case .aztec: "Aztec"
+        case .codabar: "Codabar"
+        case .code39: "Code39"
+        case .code93: "Code93"
+        case .code128: "Code128"
+        case .dataBar: "DataBar"
+        case .dataBarExpanded: "DataBarExpanded"
+        case .dataMatrix: "DataMatrix"
+        case .ean8: "EAN-8"
+        case .ean13: "EAN-13"
+        case .itf: "ITF"
+        case .maxiCode: "MaxiCode"
+        case .pdf417: "PDF417"
+        case .qrCode: "QRCode"
+        case .upcA: "UPC-A"
+        case .upcE: "UPC-E"
+        case .microQRCode: "MicroQRCode"
+        }
+    }
+
+    /// One-dimensional (row-scanned) symbologies, including the stacked-free DataBar family.
+    public var isLinear: Bool { BarcodeFormats.linear.contains(self) }
+
+    public static func < (a: BarcodeFormat, b: BarcodeFormat) -> Bool { a.rawValue < b.rawValue }
+
+    /// Accepts zxing's names and common spellings: "EAN-13", "ean13", "qr", "QR_CODE", "rss14", …
+    public init?(name: String) {
+        let key = BarcodeFormat.key(name)
+        if let match = BarcodeFormat.allCases.first(where: { BarcodeFormat.key($0.name) == key }) {
+            self = match
+            return
+        }
+        switch key {
+        case "qr": self = .qrCode
+        case "microqr": self = .microQRCode
+        case "datamatrixcode", "dm": self = .dataMatrix
+        case "rss14", "gs1databar": self = .dataBar
+        case "rssexpanded", "gs1databarexpanded": self = .dataBarExpanded
+        case "maxi": self = .maxiCode
+        case "itf14", "interleaved2of5", "i25": self = .itf
+        default: return nil
+        }
+    }
+
+    static func key(_ s: String) -> String {
+        String(s.lowercased().filter { $0.isLetter || $0.isNumber })
+    }
+}
+
+/// A set of formats.
+public struct BarcodeFormats: OptionSet, Sendable, Hashable {
+    public let rawValue: Int
+    public init(rawValue: Int) { self.rawValue = rawValue }
+    public init(_ format: BarcodeFormat) { self.rawValue = format.rawValue }
+    public init<S: Sequence>(_ formats: S) where S.Element == BarcodeFormat {
+        self.rawValue = formats.reduce(0) { $0 | $1.rawValue }
+    }
+
+    public static let linear = BarcodeFormats([
+        .codabar, .code39, .code93, .code128, .dataBar, .dataBarExpanded, .ean8, .ean13, .itf, .upcA, .upcE,
+    ])
+    public static let matrix = BarcodeFormats([.aztec, .dataMatrix, .maxiCode, .pdf417, .qrCode, .microQRCode])
+    public static let all = linear.union(matrix)
+
+    public func contains(_ format: BarcodeFormat) -> Bool { rawValue & format.rawValue != 0 }
+
+    public var members: [BarcodeFormat] { BarcodeFormat.allCases.filter(contains) }
+
+    /// Parses a comma-separated list such as "qr,ean13" or "linear,datamatrix". Also takes the group
+    /// names "all", "linear" (or "1d") and "matrix" (or "2d").
+    public static func parse(_ list: String) throws(FormatListError) -> BarcodeFormats {
+        var result = BarcodeFormats()
+        for raw in list.split(separator: ",", omittingEmptySubsequences: false) {
+            let item = raw.trimmedSpaces()
+            switch BarcodeFormat.key(item) {
+            case "all", "any": result.formUnion(.all)
+            case "linear", "1d", "linearcodes": result.formUnion(.linear)
+            case "matrix", "2d", "matrixcodes": result.formUnion(.matrix)
+            default:
+                guard let format = BarcodeFormat(name: item) else { throw FormatListError(item: item) }
+                result.insert(BarcodeFormats(format))
+            }
+        }
+        if result.isEmpty { throw FormatListError(item: list) }
+        return result
+    }
+}
+
+public struct FormatListError: Error, CustomStringConvertible, Equatable {
+    public let item: String
+    public var description: String {
+        "unknown barcode format '\(item)' (known: \(BarcodeFormat.allCases.map(\.name).joined(separator: ", ")), or all, linear, matrix)"
+    }
+}
+
+extension StringProtocol {
+    /// Leading and trailing spaces and tabs removed (the core avoids Foundation).
+    func trimmedSpaces() -> String {
+        var s = Substring(self)
+        while let f = s.first, f == " " || f == "\t" { s.removeFirst() }
+        while let l = s.last, l == " " || l == "\t" { s.removeLast() }
+        return String(s)
+    }
+}

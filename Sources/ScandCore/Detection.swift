@@ -1,0 +1,68 @@
+/// One symbol decoded in one image or frame, in the coordinates of the full image.
+public struct Detection: Sendable, Hashable {
+    public enum ContentType: String, Sendable, Hashable {
+        case text = "Text", binary = "Binary", mixed = "Mixed", gs1 = "GS1", iso15434 = "ISO15434",
+             unknownECI = "UnknownECI"
+    }
+
+    /// Structured append: this symbol is `index` (0-based) of `count` symbols sharing `id`.
+    public struct Sequence: Sendable, Hashable {
+        public var count: Int
+        public var index: Int
+        public var id: String
+        public init(count: Int, index: Int, id: String) {
+            self.count = count
+            self.index = index
+            self.id = id
+        }
+    }
+
+    public var format: BarcodeFormat
+    /// The payload as UTF-8 text (zxing's rendering; binary content appears as Latin-1/ECI-decoded text).
+    public var text: String
+    /// The payload bytes as encoded in the symbol, before any character-set interpretation.
+    public var bytes: [UInt8]
+    /// Outline in pixels of the full image.
+    public var corners: Quadrilateral
+    /// Rotation of the symbol in degrees, as zxing reports it.
+    public var orientation: Int
+    /// ISO/IEC 15424 symbology identifier, e.g. "]Q1", "]E0".
+    public var symbologyIdentifier: String
+    public var hasECI: Bool
+    /// Error-correction level where the symbology has one ("M", "25%", …); empty otherwise.
+    public var ecLevel: String
+    /// Read from its mirror image (printed or shown mirrored).
+    public var mirrored: Bool
+    /// Read as light-on-dark.
+    public var inverted: Bool
+    public var contentType: ContentType
+    public var sequence: Sequence?
+    public var readerInit: Bool
+    /// How many scan lines agreed (linear codes); 0 for matrix codes. Evidence for conflicts.
+    public var lineCount: Int
+
+    public init(format: BarcodeFormat, text: String, bytes: [UInt8], corners: Quadrilateral, orientation: Int = 0,
+                symbologyIdentifier: String = "", hasECI: Bool = false, ecLevel: String = "", mirrored: Bool = false,
+                inverted: Bool = false, contentType: ContentType = .text, sequence: Sequence? = nil,
+                readerInit: Bool = false, lineCount: Int = 0) {
+        self.format = format
+        self.text = text
+        self.bytes = bytes
+        self.corners = corners
+        self.orientation = orientation
+        self.symbologyIdentifier = symbologyIdentifier
+        self.hasECI = hasECI
+        self.ecLevel = ecLevel
+        self.mirrored = mirrored
+        self.inverted = inverted
+        self.contentType = contentType
+        self.sequence = sequence
+        self.readerInit = readerInit
+        self.lineCount = lineCount
+    }
+
+    /// Same payload in the same place: one symbol seen by two passes.
+    public func isSameSymbol(as other: Detection) -> Bool {
+        format == other.format && bytes == other.bytes && corners.overlaps(other.corners)
+    }
+}

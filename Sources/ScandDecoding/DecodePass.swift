@@ -1,0 +1,62 @@
+import ScandCore
+import ScandZXingShim
+
+/// One zxing read over part of an image: which pixels (crop, scale, mirror, invert), which formats,
+/// which hints. A strategy is a list of these; see `StillImageStrategy`.
+public struct DecodePass: Sendable, Hashable {
+    public enum Binarizer: Int32, Sendable { case localAverage = 0, globalHistogram = 1, fixedThreshold = 2, boolCast = 3 }
+
+    /// Names the pass in logs and failure reports ("linear", "tile 3/9", …).
+    public var label: String
+    public var crop: PixelRect
+    /// Box downscale factor, 1…8.
+    public var scale: Int = 1
+    public var mirror = false
+    public var invert = false
+    public var formats: BarcodeFormats
+    public var tryHarder = true
+    public var tryRotate = true
+    /// zxing's own pyramid. Off for linear formats: merging its layers trips the lineCount assert.
+    public var tryDownscale = false
+    public var binarizer: Binarizer = .localAverage
+    /// 0: every symbol (ReadBarcodes); 1: the first one (ReadBarcode).
+    public var maxSymbols = 0
+    /// Run when this pass crashes or times out, in order, to recover what it would have found.
+    public var fallbacks: [DecodePass] = []
+
+    public init(label: String, crop: PixelRect, formats: BarcodeFormats) {
+        self.label = label
+        self.crop = crop
+        self.formats = formats
+    }
+
+    /// Size of the image zxing sees.
+    public var passSize: (width: Int, height: Int) { (crop.width / scale, crop.height / scale) }
+
+    /// A point zxing reported in pass pixels → the same point in source-image pixels.
+    public func sourcePoint(_ p: Point) -> Point {
+        var x = p.x
+        if mirror { x = Double(passSize.width - 1) - x }
+        let s = Double(scale), centre = (s - 1) / 2
+        return Point(Double(crop.x) + x * s + centre, Double(crop.y) + p.y * s + centre)
+    }
+
+    var cValue: szx_pass {
+        var p = szx_pass()
+        p.left = Int32(crop.x)
+        p.top = Int32(crop.y)
+        p.width = Int32(crop.width)
+        p.height = Int32(crop.height)
+        p.scale = Int32(scale)
+        p.mirror = mirror ? 1 : 0
+        p.invert = invert ? 1 : 0
+        p.formats = Int32(formats.rawValue)
+        p.try_harder = tryHarder ? 1 : 0
+        p.try_rotate = tryRotate ? 1 : 0
+        p.try_downscale = tryDownscale ? 1 : 0
+        p.binarizer = binarizer.rawValue
+        p.max_symbols = Int32(maxSymbols)
+        p.is_pure = 0
+        return p
+    }
+}

@@ -1,0 +1,149 @@
+import ScandCore
+import ScandZXingShim
+
+/// Runs decode passes through the zxing-cpp shim.
+///
+/// With `isolated` (the default) the passes run in a forked child process: Debian's zxing-cpp 1.4.0
+/// has its asserts on and aborts on some inputs, so a crash must cost one pass, not the daemon.
+/// Detections come back in source-image pixels. Blocking: call it off Swift's cooperative pool.
+public struct ZXingDecoder: Sendable {
+    public var isolated: Bool
+    /// Per-pass deadline in the isolated child; 0 for none.
+    public var passTimeoutMilliseconds: Int
+
+    public init(isolated: Bool = true, passTimeoutMilliseconds: Int = 10_000) {
+        self.isolated = isolated
+        self.passTimeoutMilliseconds = passTimeoutMilliseconds
+    }
+
+    public static var libraryVersion: String { String(cString: szx_version()) }
+
+    public func decode(_ image: LumaImage, passes: [DecodePass]) -> DecodeReport {
+        image.pixels.withUnsafeBytes { raw in
+            // Safe: `decode(buffer:)` checks geometry against the buffer before the library sees it.
+            (try? decode(buffer: raw, width: image.width, height: image.height, rowStride: image.width, pixelStride: 1,
+                         passes: passes)) ?? DecodeReport()
+        }
+    }
+
+    /// Decodes luminance samples in place: `pixelStride` 2 reads the Y of a YUYV frame without a copy.
+    public func decode(buffer: UnsafeRawBufferPointer, width: Int, height: Int, rowStride: Int, pixelStride: Int,
+                       passes: [DecodePass]) throws(ImageGeometryError) -> DecodeReport {
+        guard width > 0, height > 0, pixelStride >= 1, rowStride >= (width - 1) * pixelStride + 1 else {
+            throw ImageGeometryError(description: "bad image geometry \(width)x\(height), row stride \(rowStride), pixel stride \(pixelStride)")
+        }
+        let needed = (height - 1) * rowStride + (width - 1) * pixelStride + 1
+        guard buffer.count >= needed, let base = buffer.baseAddress else {
+            throw ImageGeometryError(description: "buffer of \(buffer.count) bytes is smaller than \(needed) needed for \(width)x\(height)")
+        }
+        var image = szx_image(data: base.assumingMemoryBound(to: UInt8.self), width: Int32(width), height: Int32(height),
+                              row_stride: Int32(rowStride), pix_stride: Int32(pixelStride))
+        var report = DecodeReport()
+        var pending = passes
+        while !pending.isEmpty {
+            let batch = pending
+            pending = []
+            let outcome = run(&image, batch)
+            report.passesRun += batch.count
+            report.detections += outcome.detections
+            for (pass, failure) in outcome.failures {
+                report.failures.append(failure)
+                pending += pass.fallbacks
+            }
+        }
+        return report
+    }
+
+    private func run(_ image: inout szx_image, _ passes: [DecodePass]) -> (detections: [Detection], failures: [(DecodePass, PassFailure)]) {
+        let cPasses = passes.map(\.cValue)
+        var outcomes = [szx_outcome](repeating: szx_outcome(), count: passes.count)
+        var results: UnsafeMutablePointer<szx_result>?
+        var count: Int32 = 0
+        let status = cPasses.withUnsafeBufferPointer { pp in
+            outcomes.withUnsafeMutableBufferPointer { op in
+                szx_read(&image, pp.baseAddress, Int32(passes.count), isolated ? 1 : 0, Int32(passTimeoutMilliseconds),
+                         op.baseAddress, &results, &count)
+            }
+        }
+        defer { szx_free_results(results, count) }
+        guard status == Int32(SZX_OK.rawValue) else {
+            let failure = PassFailure(pass: "all", kind: .badArgument, signal: 0, message: "the decoder refused the image")
+            return ([], passes.map { ($0, failure) })
+        }
+        var detections: [Detection] = []
+        for i in 0..<Int(count) {
+            guard let r = results?[i], let format = BarcodeFormat(rawValue: Int(r.format)) else { continue }
+            let pass = passes[Int(r.pass)]
+            detections.append(Self.detection(r, format: format, pass: pass))
+        }
+        var failures: [(DecodePass, PassFailure)] = []
+        for (i, o) in outcomes.enumerated() where o.status != Int32(SZX_OK.rawValue) {
+            failures.append((passes[i], PassFailure(pass: passes[i].label, kind: Self.kind(o.status), signal: o.signal,
+                                                   message: Self.string(o.message))))
+        }
+        return (detections, failures)
+    }
+
+    static func detection(_ r: szx_result, format: BarcodeFormat, pass: DecodePass) -> Detection {
+        let text = r.text.map { String(decoding: UnsafeRawBufferPointer(start: $0, count: Int(r.text_length)), as: UTF8.self) } ?? ""
+        let bytes = r.bytes.map { Array(UnsafeBufferPointer(start: $0, count: Int(r.bytes_length))) } ?? []
+        let c = r.corners
+        let raw = [Point(Double(c.0), Double(c.1)), Point(Double(c.2), Double(c.3)),
+                   Point(Double(c.4), Double(c.5)), Point(Double(c.6), Double(c.7))]
+        let sequence = r.sequence_size > 0 && r.sequence_index >= 0
+            ? Detection.Sequence(count: Int(r.sequence_size), index: Int(r.sequence_index), id: string(r.sequence_id))
+            : nil
+        return Detection(
+            format: format, text: text, bytes: bytes, corners: Quadrilateral(raw.map(pass.sourcePoint)),
+            orientation: Int(r.orientation), symbologyIdentifier: string(r.symbology), hasECI: r.has_eci != 0,
+            ecLevel: string(r.ec_level), mirrored: (r.mirrored != 0) != pass.mirror, inverted: pass.invert,
+            contentType: contentType(r.content_type), sequence: sequence, readerInit: r.reader_init != 0,
+            lineCount: Int(r.line_count))
+    }
+
+    static func contentType(_ raw: Int32) -> Detection.ContentType {
+        switch raw {
+        case 1: .binary
+        case 2: .mixed
+        case 3: .gs1
+        case 4: .iso15434
+        case 5: .unknownECI
+        default: .text
+        }
+    }
+
+    static func kind(_ status: Int32) -> PassFailure.Kind {
+        switch UInt32(status) {
+        case SZX_BAD_ARGUMENT.rawValue: .badArgument
+        case SZX_EXCEPTION.rawValue: .exception
+        case SZX_CRASHED.rawValue: .crashed
+        case SZX_TIMEOUT.rawValue: .timeout
+        default: .system
+        }
+    }
+
+    static func string(_ chars: [CChar]) -> String {
+        String(decoding: chars.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    /// A fixed-size C char array (imported as a tuple) up to its NUL.
+    static func string<T>(_ tuple: T) -> String {
+        withUnsafeBytes(of: tuple) { raw in
+            let bytes = raw.prefix { $0 != 0 }
+            return String(decoding: bytes, as: UTF8.self)
+        }
+    }
+}
+
+public struct ImageGeometryError: Error, CustomStringConvertible, Equatable {
+    public let description: String
+}
+
+/// Test hook: makes pass `index` of the next isolated reads abort, segfault or hang in the child.
+public enum DecoderFaultInjection: Int32, Sendable {
+    case none = 0, abort = 1, segfault = 2, hang = 3
+
+    public static func set(_ fault: DecoderFaultInjection, atPass index: Int) {
+        szx_set_fault_injection(Int32(fault == .none ? -1 : index), fault.rawValue)
+    }
+}

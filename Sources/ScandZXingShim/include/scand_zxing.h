@@ -1,0 +1,116 @@
+// The C face of zxing-cpp 1.4.0 for Swift. Plain C so that no Swift target needs C++ interop.
+//
+// A read is a list of passes over one luminance image. Each pass crops, scales, mirrors or inverts
+// the image and runs one zxing read with its own hints. Passes can run in a forked child process:
+// Debian's build has its asserts on, so a pass that trips one (SIGABRT) or crashes or hangs costs
+// that pass only; the parent restarts the child at the next pass and keeps every result so far.
+#ifndef SCAND_ZXING_H
+#define SCAND_ZXING_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/// A luminance image: 8-bit samples, `pix_stride` bytes apart in a row (2 reads the Y of YUYV in place).
+typedef struct szx_image {
+    const uint8_t *data;
+    int width;
+    int height;
+    int row_stride;
+    int pix_stride;
+} szx_image;
+
+enum szx_binarizer {
+    SZX_BINARIZER_LOCAL_AVERAGE = 0,
+    SZX_BINARIZER_GLOBAL_HISTOGRAM = 1,
+    SZX_BINARIZER_FIXED_THRESHOLD = 2,
+    SZX_BINARIZER_BOOL_CAST = 3,
+};
+
+/// One read. Geometry is applied in this order: crop, downscale, mirror, invert.
+typedef struct szx_pass {
+    int left, top, width, height;  // crop, in source pixels; must lie inside the image
+    int scale;                     // box downscale factor, 1 = none (1...8)
+    int mirror;                    // flip horizontally
+    int invert;                    // 255 - value: reads light-on-dark codes
+    int formats;                   // zxing BarcodeFormat bits; 0 = every format
+    int try_harder, try_rotate, try_downscale;
+    int binarizer;                 // enum szx_binarizer
+    int max_symbols;               // 0 = no limit (ReadBarcodes); 1 = ReadBarcode
+    int is_pure;
+} szx_pass;
+
+enum szx_content_type {
+    SZX_CONTENT_TEXT = 0, SZX_CONTENT_BINARY, SZX_CONTENT_MIXED, SZX_CONTENT_GS1, SZX_CONTENT_ISO15434,
+    SZX_CONTENT_UNKNOWN_ECI,
+};
+
+typedef struct szx_result {
+    int pass;                  // index of the pass that found it
+    int format;                // a single zxing BarcodeFormat bit
+    char *text;                // UTF-8, NUL-terminated, `text_length` bytes (may hold NUL bytes)
+    int text_length;
+    uint8_t *bytes;            // the decoded bytes, without ECI interpretation
+    int bytes_length;
+    int corners[8];            // x,y of top-left, top-right, bottom-right, bottom-left in pass pixels
+    int orientation;           // degrees
+    char symbology[8];         // e.g. "]Q1"
+    int has_eci;
+    char ec_level[8];
+    int mirrored;
+    int content_type;          // enum szx_content_type
+    int sequence_size;         // -1 when not part of a structured-append sequence
+    int sequence_index;
+    char sequence_id[64];
+    int reader_init;
+    int line_count;
+} szx_result;
+
+enum szx_status {
+    SZX_OK = 0,
+    SZX_BAD_ARGUMENT = 1,     // rejected before it reached the library
+    SZX_EXCEPTION = 2,        // a C++ exception, caught
+    SZX_CRASHED = 3,          // the isolated child died by a signal (an assert is SIGABRT)
+    SZX_TIMEOUT = 4,          // the isolated child overran its deadline and was killed
+    SZX_SYSTEM = 5,           // fork/pipe/read failed
+    SZX_NOT_RUN = 6,
+};
+
+typedef struct szx_outcome {
+    int status;               // enum szx_status
+    int signal;               // with SZX_CRASHED
+    int result_count;
+    char message[256];        // one line: the exception text, the assert line the child printed, ...
+} szx_outcome;
+
+/// Runs `count` passes over `image`. `outcomes` has room for `count` entries. Results are returned in
+/// `*results` (free with szx_free_results). With `isolated`, the passes run in a forked child; each pass
+/// gets `timeout_ms` (0 = none). Returns SZX_OK or SZX_BAD_ARGUMENT/SZX_SYSTEM for the call as a whole.
+int szx_read(const szx_image *image, const szx_pass *passes, int count, int isolated, int timeout_ms,
+             szx_outcome *outcomes, szx_result **results, int *result_count);
+
+void szx_free_results(szx_result *results, int count);
+
+/// Fault injection for tests of the isolation: makes the pass with this index abort (1), segfault (2)
+/// or hang (3) inside the child. Never set outside tests.
+void szx_set_fault_injection(int pass_index, int kind);
+
+/// zxing's writer: draws `text` as `format` into a module matrix (1 = dark). `width`/`height` are the
+/// requested size in modules or pixels as zxing interprets them (0 = smallest). `margin` < 0 is the
+/// format's default quiet zone. `ec_level` < 0 is the default. Matrix is malloc'd, free with szx_free.
+int szx_write(int format, const char *text, int width, int height, int margin, int ec_level,
+              uint8_t **matrix, int *matrix_width, int *matrix_height, char *message, size_t message_size);
+
+void szx_free(void *pointer);
+
+/// "1.4.0" etc., as the headers say.
+const char *szx_version(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,597 @@
+// extern "C" wrapper over zxing-cpp 1.4.0: checked inputs, caught exceptions, optional fork isolation.
+#define ZX_USE_UTF8 1
+
+#define SZX_STR2(x) #x
+#define SZX_STR(x) SZX_STR2(x)
+
+#include "scand_zxing.h"
+
+#include <ZXing/BarcodeFormat.h>
+#include <ZXing/BitMatrix.h>
+#include <ZXing/MultiFormatWriter.h>
+#include <ZXing/ReadBarcode.h>
+#include <ZXing/ZXVersion.h>
+
+#include <cerrno>
+#include <chrono>
+#include <csignal>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <exception>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include <fcntl.h>
+#include <poll.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+using namespace ZXing;
+
+namespace {
+
+constexpr int kMaxDimension = 1 << 15;     // zxing uses int arithmetic on w*h and strides
+constexpr int kAllFormats = (1 << 17) - 1;  // Aztec ... MicroQRCode
+
+int g_fault_pass = -1;
+int g_fault_kind = 0;
+
+void CopyString(char *dst, size_t size, const std::string &src)
+{
+    if (size == 0)
+        return;
+    size_t n = std::min(size - 1, src.size());
+    std::memcpy(dst, src.data(), n);
+    dst[n] = 0;
+}
+
+bool ValidImage(const szx_image *image)
+{
+    if (!image || !image->data || image->width <= 0 || image->height <= 0)
+        return false;
+    if (image->width > kMaxDimension || image->height > kMaxDimension)
+        return false;
+    if (image->pix_stride < 1 || image->pix_stride > 8)
+        return false;
+    long long minRow = (long long)(image->width - 1) * image->pix_stride + 1;
+    return image->row_stride >= minRow && (long long)image->row_stride * image->height < (1LL << 31);
+}
+
+const char *PassProblem(const szx_image *image, const szx_pass &p)
+{
+    if (p.width <= 0 || p.height <= 0 || p.left < 0 || p.top < 0)
+        return "empty or negative crop";
+    if ((long long)p.left + p.width > image->width || (long long)p.top + p.height > image->height)
+        return "crop outside the image";
+    if (p.scale < 1 || p.scale > 8)
+        return "scale must be 1...8";
+    if (p.width / p.scale < 1 || p.height / p.scale < 1)
+        return "crop smaller than the scale";
+    if (p.formats < 0 || (p.formats & ~kAllFormats))
+        return "unknown format bits";
+    if (p.binarizer < 0 || p.binarizer > 3)
+        return "unknown binarizer";
+    if (p.max_symbols < 0 || p.max_symbols > 255)
+        return "max_symbols must be 0...255";
+    return nullptr;
+}
+
+// The pixels one pass reads: a view into the caller's buffer when no copy is needed, else a dense copy.
+struct PassImage {
+    std::vector<uint8_t> storage;
+    ImageView view{nullptr, 0, 0, ImageFormat::Lum};
+};
+
+PassImage Prepare(const szx_image *image, const szx_pass &p)
+{
+    PassImage out;
+    const uint8_t *origin = image->data + (size_t)p.top * image->row_stride + (size_t)p.left * image->pix_stride;
+    if (p.scale == 1 && !p.invert && !p.mirror) {
+        out.view = ImageView(origin, p.width, p.height, ImageFormat::Lum, image->row_stride, image->pix_stride);
+        return out;
+    }
+    int w = p.width / p.scale, h = p.height / p.scale, area = p.scale * p.scale;
+    out.storage.resize((size_t)w * h);
+    for (int y = 0; y < h; ++y) {
+        for (int x = 0; x < w; ++x) {
+            int sum = 0;
+            for (int dy = 0; dy < p.scale; ++dy) {
+                const uint8_t *row = origin + (size_t)(y * p.scale + dy) * image->row_stride;
+                for (int dx = 0; dx < p.scale; ++dx)
+                    sum += row[(size_t)(x * p.scale + dx) * image->pix_stride];
+            }
+            int v = (sum + area / 2) / area;
+            out.storage[(size_t)y * w + (p.mirror ? w - 1 - x : x)] = (uint8_t)(p.invert ? 255 - v : v);
+        }
+    }
+    out.view = ImageView(out.storage.data(), w, h, ImageFormat::Lum);
+    return out;
+}
+
+DecodeHints HintsFor(const szx_pass &p)
+{
+    DecodeHints hints;
+    hints.setFormats(p.formats ? BarcodeFormats(static_cast<BarcodeFormat>(p.formats)) : BarcodeFormats());
+    hints.setTryHarder(p.try_harder);
+    hints.setTryRotate(p.try_rotate);
+    hints.setTryDownscale(p.try_downscale);
+    hints.setBinarizer(static_cast<Binarizer>(p.binarizer));
+    hints.setIsPure(p.is_pure);
+    if (p.max_symbols > 0)
+        hints.setMaxNumberOfSymbols((uint8_t)p.max_symbols);
+    return hints;
+}
+
+// A decoded symbol, owning its strings, before it becomes a C struct or crosses the pipe.
+struct Found {
+    szx_result head;  // pointers unset
+    std::string text;
+    std::vector<uint8_t> bytes;
+};
+
+Found Convert(const Result &r, int pass)
+{
+    Found f{};
+    szx_result &h = f.head;
+    std::memset(&h, 0, sizeof h);
+    h.pass = pass;
+    h.format = static_cast<int>(r.format());
+    f.text = r.text();
+    const ByteArray &b = r.bytes();
+    f.bytes.assign(b.begin(), b.end());
+    const Position &pos = r.position();
+    for (int i = 0; i < 4; ++i) {
+        h.corners[2 * i] = pos[i].x;
+        h.corners[2 * i + 1] = pos[i].y;
+    }
+    h.orientation = r.orientation();
+    CopyString(h.symbology, sizeof h.symbology, r.symbologyIdentifier());
+    h.has_eci = r.hasECI();
+    CopyString(h.ec_level, sizeof h.ec_level, r.ecLevel());
+    h.mirrored = r.isMirrored();
+    h.content_type = static_cast<int>(r.contentType());
+    h.sequence_size = r.sequenceSize();
+    h.sequence_index = r.sequenceIndex();
+    CopyString(h.sequence_id, sizeof h.sequence_id, r.sequenceId());
+    h.reader_init = r.readerInit();
+    h.line_count = r.lineCount();
+    return f;
+}
+
+szx_outcome RunPass(const szx_image *image, const szx_pass &p, int index, std::vector<Found> &found)
+{
+    szx_outcome o{};
+    o.status = SZX_OK;
+    if (const char *problem = PassProblem(image, p)) {
+        o.status = SZX_BAD_ARGUMENT;
+        CopyString(o.message, sizeof o.message, problem);
+        return o;
+    }
+    try {
+        PassImage img = Prepare(image, p);
+        DecodeHints hints = HintsFor(p);
+        Results results;
+        if (p.max_symbols == 1) {
+            Result r = ReadBarcode(img.view, hints);
+            if (r.isValid())
+                results.push_back(std::move(r));
+        } else {
+            results = ReadBarcodes(img.view, hints);
+        }
+        for (const Result &r : results) {
+            if (!r.isValid())
+                continue;
+            found.push_back(Convert(r, index));
+            ++o.result_count;
+        }
+    } catch (const std::exception &e) {
+        o.status = SZX_EXCEPTION;
+        CopyString(o.message, sizeof o.message, e.what());
+    } catch (...) {
+        o.status = SZX_EXCEPTION;
+        CopyString(o.message, sizeof o.message, "unknown C++ exception");
+    }
+    return o;
+}
+
+szx_result *Export(std::vector<Found> &found)
+{
+    if (found.empty())
+        return nullptr;
+    auto *out = static_cast<szx_result *>(std::calloc(found.size(), sizeof(szx_result)));
+    if (!out)
+        return nullptr;
+    for (size_t i = 0; i < found.size(); ++i) {
+        out[i] = found[i].head;
+        out[i].text_length = (int)found[i].text.size();
+        out[i].text = static_cast<char *>(std::malloc(found[i].text.size() + 1));
+        if (out[i].text) {
+            std::memcpy(out[i].text, found[i].text.data(), found[i].text.size());
+            out[i].text[found[i].text.size()] = 0;
+        }
+        out[i].bytes_length = (int)found[i].bytes.size();
+        out[i].bytes = static_cast<uint8_t *>(std::malloc(found[i].bytes.size() + 1));
+        if (out[i].bytes && !found[i].bytes.empty())
+            std::memcpy(out[i].bytes, found[i].bytes.data(), found[i].bytes.size());
+    }
+    return out;
+}
+
+// ---- the isolated child and its wire ----------------------------------------------------------
+
+enum Record : uint8_t { kPassStart = 'S', kResult = 'R', kPassDone = 'D' };
+
+bool WriteAll(int fd, const void *data, size_t size)
+{
+    const char *p = static_cast<const char *>(data);
+    while (size > 0) {
+        ssize_t n = write(fd, p, size);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            return false;
+        p += n;
+        size -= (size_t)n;
+    }
+    return true;
+}
+
+void Send(int fd, Record type, const void *data, size_t size)
+{
+    uint8_t t = type;
+    uint32_t n = (uint32_t)size;
+    if (!WriteAll(fd, &t, 1) || !WriteAll(fd, &n, 4) || !WriteAll(fd, data, size))
+        _exit(70);
+}
+
+void InjectFault(int pass)
+{
+    if (pass != g_fault_pass)
+        return;
+    switch (g_fault_kind) {
+    case 1: std::abort();
+    case 2: std::raise(SIGSEGV); break;
+    case 3: for (;;) pause();
+    }
+}
+
+[[noreturn]] void ChildMain(const szx_image *image, const szx_pass *passes, int from, int count, int out, int err)
+{
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    struct rlimit noCore = {0, 0};
+    setrlimit(RLIMIT_CORE, &noCore);  // an assert is expected here; no core files
+    signal(SIGABRT, SIG_DFL);
+    signal(SIGSEGV, SIG_DFL);
+    signal(SIGPIPE, SIG_DFL);
+    dup2(err, 2);
+    for (int k = from; k < count; ++k) {
+        int32_t index = k;
+        Send(out, kPassStart, &index, sizeof index);
+        InjectFault(k);
+        std::vector<Found> found;
+        szx_outcome o = RunPass(image, passes[k], k, found);
+        for (const Found &f : found) {
+            std::string blob(reinterpret_cast<const char *>(&f.head), sizeof f.head);
+            uint32_t tl = (uint32_t)f.text.size(), bl = (uint32_t)f.bytes.size();
+            blob.append(reinterpret_cast<const char *>(&tl), 4).append(f.text);
+            blob.append(reinterpret_cast<const char *>(&bl), 4);
+            blob.append(reinterpret_cast<const char *>(f.bytes.data()), f.bytes.size());
+            Send(out, kResult, blob.data(), blob.size());
+        }
+        Send(out, kPassDone, &o, sizeof o);
+    }
+    _exit(0);
+}
+
+long long NowMs()
+{
+    using namespace std::chrono;
+    return duration_cast<milliseconds>(steady_clock::now().time_since_epoch()).count();
+}
+
+// Parses complete records out of `buf`; returns false on a malformed stream.
+bool Consume(std::string &buf, int &current, szx_outcome *outcomes, std::vector<Found> &found, long long &passStarted)
+{
+    size_t at = 0;
+    while (buf.size() - at >= 5) {
+        uint8_t type = (uint8_t)buf[at];
+        uint32_t n;
+        std::memcpy(&n, buf.data() + at + 1, 4);
+        if (buf.size() - at - 5 < n)
+            break;
+        const char *body = buf.data() + at + 5;
+        switch (type) {
+        case kPassStart:
+            if (n != 4)
+                return false;
+            std::memcpy(&current, body, 4);
+            passStarted = NowMs();
+            break;
+        case kResult: {
+            Found f{};
+            if (n < sizeof f.head + 8)
+                return false;
+            std::memcpy(&f.head, body, sizeof f.head);
+            uint32_t tl, bl;
+            std::memcpy(&tl, body + sizeof f.head, 4);
+            if (n < sizeof f.head + 8 + (size_t)tl)
+                return false;
+            f.text.assign(body + sizeof f.head + 4, tl);
+            std::memcpy(&bl, body + sizeof f.head + 4 + tl, 4);
+            if (n != sizeof f.head + 8 + (size_t)tl + bl)
+                return false;
+            const char *b = body + sizeof f.head + 8 + tl;
+            f.bytes.assign(b, b + bl);
+            f.head.text = nullptr;
+            f.head.bytes = nullptr;
+            found.push_back(std::move(f));
+            break;
+        }
+        case kPassDone:
+            if (n != sizeof(szx_outcome) || current < 0)
+                return false;
+            std::memcpy(&outcomes[current], body, n);
+            current = -1;
+            break;
+        default:
+            return false;
+        }
+        at += 5 + n;
+    }
+    buf.erase(0, at);
+    return true;
+}
+
+std::string LastLine(const std::string &text)
+{
+    size_t end = text.find_last_not_of("\n\r ");
+    if (end == std::string::npos)
+        return {};
+    size_t start = text.find_last_of('\n', end);
+    start = start == std::string::npos ? 0 : start + 1;
+    std::string line = text.substr(start, end - start + 1);
+    for (char &c : line)
+        if ((unsigned char)c < 0x20 || (unsigned char)c == 0x7f)
+            c = ' ';
+    return line;
+}
+
+// Runs passes [from, count) in one child. Returns the index to continue from.
+int RunChild(const szx_image *image, const szx_pass *passes, int from, int count, int timeoutMs,
+             szx_outcome *outcomes, std::vector<Found> &found)
+{
+    int out[2], err[2];
+    if (pipe2(out, O_CLOEXEC) != 0)
+        return -1;
+    if (pipe2(err, O_CLOEXEC) != 0) {
+        close(out[0]);
+        close(out[1]);
+        return -1;
+    }
+    pid_t pid = fork();
+    if (pid == 0) {
+        close(out[0]);
+        close(err[0]);
+        ChildMain(image, passes, from, count, out[1], err[1]);
+    }
+    close(out[1]);
+    close(err[1]);
+    if (pid < 0) {
+        close(out[0]);
+        close(err[0]);
+        return -1;
+    }
+
+    std::string buf, stderrText;
+    int current = -1, lastStarted = -1;
+    long long passStarted = NowMs();
+    bool timedOut = false, broken = false, outOpen = true, errOpen = true;
+    while (outOpen || errOpen) {
+        pollfd fds[2] = {{out[0], POLLIN, 0}, {err[0], POLLIN, 0}};
+        int wait = -1;
+        if (timeoutMs > 0) {
+            long long left = passStarted + timeoutMs - NowMs();
+            wait = left > 0 ? (int)left : 0;
+        }
+        int n = poll(fds, 2, wait);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0) {
+            broken = true;
+            break;
+        }
+        if (n == 0) {
+            timedOut = true;
+            kill(pid, SIGKILL);
+            break;
+        }
+        char chunk[65536];
+        if (outOpen && (fds[0].revents & (POLLIN | POLLHUP | POLLERR))) {
+            ssize_t r = read(out[0], chunk, sizeof chunk);
+            if (r > 0) {
+                buf.append(chunk, (size_t)r);
+                if (!Consume(buf, current, outcomes, found, passStarted)) {
+                    broken = true;
+                    kill(pid, SIGKILL);
+                    break;
+                }
+                if (current >= 0)
+                    lastStarted = current;
+            } else if (r == 0 || errno != EINTR) {
+                outOpen = false;
+            }
+        }
+        if (errOpen && (fds[1].revents & (POLLIN | POLLHUP | POLLERR))) {
+            ssize_t r = read(err[0], chunk, sizeof chunk);
+            if (r > 0) {
+                stderrText.append(chunk, (size_t)r);
+                if (stderrText.size() > 8192)
+                    stderrText.erase(0, stderrText.size() - 4096);
+            } else if (r == 0 || errno != EINTR) {
+                errOpen = false;
+            }
+        }
+        if (!outOpen)
+            break;  // the child is done or dead; its stderr has been read as far as it got
+    }
+    // Drain what the child printed before it died (the assert line comes right before SIGABRT).
+    for (;;) {
+        char chunk[4096];
+        int flags = fcntl(err[0], F_GETFL);
+        fcntl(err[0], F_SETFL, flags | O_NONBLOCK);
+        ssize_t r = read(err[0], chunk, sizeof chunk);
+        if (r <= 0)
+            break;
+        stderrText.append(chunk, (size_t)r);
+    }
+    close(out[0]);
+    close(err[0]);
+    int status = 0;
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+    }
+
+    if (current < 0) {
+        // Every pass that started also finished. If the child stopped early without a reason, mark
+        // the next pass so the caller moves on instead of looping.
+        int next = lastStarted < 0 ? from : lastStarted + 1;
+        if (next < count && (broken || !WIFEXITED(status) || WEXITSTATUS(status) != 0)) {
+            outcomes[next].status = SZX_SYSTEM;
+            CopyString(outcomes[next].message, sizeof outcomes[next].message, "decoder child stopped between passes");
+            return next + 1;
+        }
+        return next < count && lastStarted < 0 ? next + 1 : next;
+    }
+    szx_outcome &o = outcomes[current];
+    o.result_count = 0;
+    std::string why = LastLine(stderrText);
+    if (timedOut) {
+        o.status = SZX_TIMEOUT;
+        CopyString(o.message, sizeof o.message, "no answer within " + std::to_string(timeoutMs) + " ms");
+    } else if (WIFSIGNALED(status)) {
+        o.status = SZX_CRASHED;
+        o.signal = WTERMSIG(status);
+        CopyString(o.message, sizeof o.message, why.empty() ? std::string(strsignal(o.signal)) : why);
+    } else {
+        o.status = SZX_SYSTEM;
+        CopyString(o.message, sizeof o.message, why.empty() ? "decoder child exited mid-pass" : why);
+    }
+    return current + 1;
+}
+
+} // namespace
+
+extern "C" {
+
+int szx_read(const szx_image *image, const szx_pass *passes, int count, int isolated, int timeout_ms,
+             szx_outcome *outcomes, szx_result **results, int *result_count)
+{
+    if (!results || !result_count || !outcomes || count < 0 || (count > 0 && !passes))
+        return SZX_BAD_ARGUMENT;
+    *results = nullptr;
+    *result_count = 0;
+    if (!ValidImage(image))
+        return SZX_BAD_ARGUMENT;
+    for (int k = 0; k < count; ++k) {
+        std::memset(&outcomes[k], 0, sizeof outcomes[k]);
+        outcomes[k].status = SZX_NOT_RUN;
+    }
+    std::vector<Found> found;
+    try {
+        if (!isolated) {
+            for (int k = 0; k < count; ++k)
+                outcomes[k] = RunPass(image, passes[k], k, found);
+        } else {
+            int next = 0;
+            while (next < count) {
+                int after = RunChild(image, passes, next, count, timeout_ms, outcomes, found);
+                if (after < 0) {
+                    for (int k = next; k < count; ++k) {
+                        outcomes[k].status = SZX_SYSTEM;
+                        CopyString(outcomes[k].message, sizeof outcomes[k].message, std::strerror(errno));
+                    }
+                    break;
+                }
+                next = after;
+            }
+        }
+        *results = Export(found);
+        *result_count = *results ? (int)found.size() : 0;
+    } catch (...) {
+        return SZX_SYSTEM;  // out of memory in the parent's bookkeeping
+    }
+    return SZX_OK;
+}
+
+void szx_free_results(szx_result *results, int count)
+{
+    if (!results)
+        return;
+    for (int i = 0; i < count; ++i) {
+        std::free(results[i].text);
+        std::free(results[i].bytes);
+    }
+    std::free(results);
+}
+
+void szx_set_fault_injection(int pass_index, int kind)
+{
+    g_fault_pass = pass_index;
+    g_fault_kind = kind;
+}
+
+int szx_write(int format, const char *text, int width, int height, int margin, int ec_level,
+              uint8_t **matrix, int *matrix_width, int *matrix_height, char *message, size_t message_size)
+{
+    if (!text || !matrix || !matrix_width || !matrix_height || width < 0 || height < 0 || width > 4096 ||
+        height > 4096 || format <= 0 || (format & (format - 1)) || (format & ~kAllFormats)) {
+        if (message)
+            CopyString(message, message_size, "bad argument");
+        return SZX_BAD_ARGUMENT;
+    }
+    *matrix = nullptr;
+    try {
+        MultiFormatWriter writer(static_cast<BarcodeFormat>(format));
+        if (margin >= 0)
+            writer.setMargin(margin);
+        if (ec_level >= 0)
+            writer.setEccLevel(ec_level);
+        BitMatrix bits = writer.encode(std::string(text), width, height);
+        int w = bits.width(), h = bits.height();
+        if (w <= 0 || h <= 0)
+            throw std::runtime_error("writer produced an empty matrix");
+        auto *m = static_cast<uint8_t *>(std::malloc((size_t)w * h));
+        if (!m)
+            throw std::bad_alloc();
+        for (int y = 0; y < h; ++y)
+            for (int x = 0; x < w; ++x)
+                m[(size_t)y * w + x] = bits.get(x, y) ? 1 : 0;
+        *matrix = m;
+        *matrix_width = w;
+        *matrix_height = h;
+        return SZX_OK;
+    } catch (const std::exception &e) {
+        if (message)
+            CopyString(message, message_size, e.what());
+    } catch (...) {
+        if (message)
+            CopyString(message, message_size, "unknown C++ exception");
+    }
+    return SZX_EXCEPTION;
+}
+
+void szx_free(void *pointer)
+{
+    std::free(pointer);
+}
+
+const char *szx_version(void)
+{
+    static const char version[] = SZX_STR(ZXING_VERSION_MAJOR) "." SZX_STR(ZXING_VERSION_MINOR) "." SZX_STR(ZXING_VERSION_PATCH);
+    return version;
+}
+
+} // extern "C"

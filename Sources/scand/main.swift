@@ -1,0 +1,3 @@
+import ScandCommands
+
+ScandCommand.main()
