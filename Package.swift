@@ -31,8 +31,8 @@ let package = Package(
 
         .testTarget(name: "ScandCoreTests", dependencies: ["ScandCore"]),
         .testTarget(name: "ScandDecodingTests", dependencies: ["ScandDecoding", "ScandCore"]),
-        .testTarget(name: "ScandImageIOTests", dependencies: ["ScandImageIO", "ScandDecoding", "ScandCore"]),
-        .testTarget(name: "ScandCommandsTests", dependencies: ["ScandCommands", "ScandDecoding", "ScandImageIO", "ScandCore"]),
+        .testTarget(name: "ScandImageIOTests", dependencies: ["ScandImageIO", "ScandCore", "CSTB"]),
+        .testTarget(name: "ScandCommandsTests", dependencies: ["ScandCommands", "ScandDecoding", "ScandImageIO", "ScandCore", "scand"]),
     ],
     cxxLanguageStandard: .cxx17
 )

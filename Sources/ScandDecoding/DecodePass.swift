@@ -21,6 +21,8 @@ public struct DecodePass: Sendable, Hashable {
     public var binarizer: Binarizer = .localAverage
     /// 0: every symbol (ReadBarcodes); 1: the first one (ReadBarcode).
     public var maxSymbols = 0
+    /// Tests of the isolation only: the forked child aborts, segfaults or hangs in this pass.
+    public var injectedFault: DecoderFault = .none
     /// Run when this pass crashes or times out, in order, to recover what it would have found.
     public var fallbacks: [DecodePass] = []
 
@@ -57,6 +59,12 @@ public struct DecodePass: Sendable, Hashable {
         p.binarizer = binarizer.rawValue
         p.max_symbols = Int32(maxSymbols)
         p.is_pure = 0
+        p.inject_fault = injectedFault.rawValue
         return p
     }
+}
+
+/// Faults a test can inject into an isolated pass, to prove that a crash costs only that pass.
+public enum DecoderFault: Int32, Sendable, Hashable {
+    case none = 0, abort = 1, segfault = 2, hang = 3
 }

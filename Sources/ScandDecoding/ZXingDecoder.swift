@@ -138,12 +138,3 @@ public struct ZXingDecoder: Sendable {
 public struct ImageGeometryError: Error, CustomStringConvertible, Equatable {
     public let description: String
 }
-
-/// Test hook: makes pass `index` of the next isolated reads abort, segfault or hang in the child.
-public enum DecoderFaultInjection: Int32, Sendable {
-    case none = 0, abort = 1, segfault = 2, hang = 3
-
-    public static func set(_ fault: DecoderFaultInjection, atPass index: Int) {
-        szx_set_fault_injection(Int32(fault == .none ? -1 : index), fault.rawValue)
-    }
-}

@@ -37,9 +37,6 @@ namespace {
 constexpr int kMaxDimension = 1 << 15;     // zxing uses int arithmetic on w*h and strides
 constexpr int kAllFormats = (1 << 17) - 1;  // Aztec ... MicroQRCode
 
-int g_fault_pass = -1;
-int g_fault_kind = 0;
-
 void CopyString(char *dst, size_t size, const std::string &src)
 {
     if (size == 0)
@@ -248,11 +245,9 @@ void Send(int fd, Record type, const void *data, size_t size)
         _exit(70);
 }
 
-void InjectFault(int pass)
+void InjectFault(int kind)
 {
-    if (pass != g_fault_pass)
-        return;
-    switch (g_fault_kind) {
+    switch (kind) {
     case 1: std::abort();
     case 2: std::raise(SIGSEGV); break;
     case 3: for (;;) pause();
@@ -271,7 +266,7 @@ void InjectFault(int pass)
     for (int k = from; k < count; ++k) {
         int32_t index = k;
         Send(out, kPassStart, &index, sizeof index);
-        InjectFault(k);
+        InjectFault(passes[k].inject_fault);
         std::vector<Found> found;
         szx_outcome o = RunPass(image, passes[k], k, found);
         for (const Found &f : found) {
@@ -535,12 +530,6 @@ void szx_free_results(szx_result *results, int count)
         std::free(results[i].bytes);
     }
     std::free(results);
-}
-
-void szx_set_fault_injection(int pass_index, int kind)
-{
-    g_fault_pass = pass_index;
-    g_fault_kind = kind;
 }
 
 int szx_write(int format, const char *text, int width, int height, int margin, int ec_level,

@@ -41,6 +41,7 @@ typedef struct szx_pass {
     int binarizer;                 // enum szx_binarizer
     int max_symbols;               // 0 = no limit (ReadBarcodes); 1 = ReadBarcode
     int is_pure;
+    int inject_fault;              // tests of the isolation only: 1 abort, 2 segfault, 3 hang (isolated child only)
 } szx_pass;
 
 enum szx_content_type {
@@ -93,10 +94,6 @@ int szx_read(const szx_image *image, const szx_pass *passes, int count, int isol
              szx_outcome *outcomes, szx_result **results, int *result_count);
 
 void szx_free_results(szx_result *results, int count);
-
-/// Fault injection for tests of the isolation: makes the pass with this index abort (1), segfault (2)
-/// or hang (3) inside the child. Never set outside tests.
-void szx_set_fault_injection(int pass_index, int kind);
 
 /// zxing's writer: draws `text` as `format` into a module matrix (1 = dark). `width`/`height` are the
 /// requested size in modules or pixels as zxing interprets them (0 = smallest). `margin` < 0 is the

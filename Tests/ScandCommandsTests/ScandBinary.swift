@@ -1,0 +1,46 @@
+import Foundation
+
+/// Runs the real `scand` executable built beside the test bundle.
+enum ScandBinary {
+    static var path: String {
+        let bundle = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        for candidate in [bundle, bundle.deletingLastPathComponent()] {
+            let p = candidate.appendingPathComponent("scand").path
+            if FileManager.default.isExecutableFile(atPath: p) { return p }
+        }
+        return Bundle.allBundles.map { $0.bundleURL.deletingLastPathComponent().appendingPathComponent("scand").path }
+            .first { FileManager.default.isExecutableFile(atPath: $0) } ?? "scand"
+    }
+
+    struct Result {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+        var lines: [String] { stdout.split(separator: "\n").map(String.init) }
+    }
+
+    static func run(_ arguments: [String]) throws -> Result {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: path)
+        p.arguments = arguments
+        let out = Pipe(), err = Pipe()
+        p.standardOutput = out
+        p.standardError = err
+        try p.run()
+        // Read both pipes concurrently so a chatty child cannot block on a full pipe.
+        nonisolated(unsafe) var errData = Data()
+        let reader = Thread { errData = err.fileHandleForReading.readDataToEndOfFile() }
+        reader.start()
+        let outData = out.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        while !reader.isFinished { usleep(1000) }
+        return Result(status: p.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
+                      stderr: String(decoding: errData, as: UTF8.self))
+    }
+
+    static func temporaryDirectory() -> String {
+        let d = NSTemporaryDirectory() + "scand-e2e-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        try? FileManager.default.createDirectory(atPath: d, withIntermediateDirectories: true)
+        return d
+    }
+}

@@ -1,0 +1,44 @@
+import Testing
+@testable import ScandCore
+
+@Suite struct DetectionMergerTests {
+    func linear(_ text: String, x: Double, y: Double, lines: Int, format: BarcodeFormat = .ean13) -> Detection {
+        Detection(format: format, text: text, bytes: Array(text.utf8),
+                  corners: Quadrilateral([Point(x, y), Point(x + 200, y), Point(x + 200, y + 40), Point(x, y + 40)]),
+                  lineCount: lines)
+    }
+
+    @Test func samePayloadInSamePlaceIsOneSymbol() {
+        let a = linear("4006381333931", x: 0, y: 0, lines: 3)
+        let b = linear("4006381333931", x: 2, y: 1, lines: 9)
+        let merged = DetectionMerger().merge([a, b])
+        #expect(merged.count == 1)
+        #expect(merged[0].lineCount == 9)
+    }
+
+    @Test func identicalCodesInDifferentPlacesStayTwo() {
+        let merged = DetectionMerger().merge([linear("1", x: 0, y: 0, lines: 3), linear("1", x: 400, y: 0, lines: 3)])
+        #expect(merged.count == 2)
+    }
+
+    @Test func disagreeingReadsOfOneCodeAreDroppedUnlessOneDominates() {
+        let right = linear("5030159003930", x: 0, y: 0, lines: 10)
+        let wrong = linear("7034759003930", x: 3, y: 5, lines: 5)
+        #expect(DetectionMerger().merge([right, wrong]) == [right])
+        let close = linear("7034759003930", x: 3, y: 5, lines: 8)
+        #expect(DetectionMerger().merge([right, close]).isEmpty)
+    }
+
+    @Test func stackedDifferentCodesDoNotConflict() {
+        let top = linear("A", x: 0, y: 0, lines: 4, format: .code128)
+        let below = linear("B", x: 0, y: 60, lines: 4, format: .code128)
+        #expect(DetectionMerger().merge([top, below]).count == 2)
+    }
+
+    @Test func matrixCodesAreNotSecondGuessed() {
+        let q = Quadrilateral([Point(0, 0), Point(100, 0), Point(100, 100), Point(0, 100)])
+        let a = Detection(format: .qrCode, text: "a", bytes: [97], corners: q)
+        let b = Detection(format: .dataMatrix, text: "b", bytes: [98], corners: q)
+        #expect(DetectionMerger().merge([a, b]).count == 2)
+    }
+}

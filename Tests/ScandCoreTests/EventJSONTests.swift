@@ -1,0 +1,47 @@
+import Testing
+@testable import ScandCore
+
+@Suite struct EventJSONTests {
+    @Test func escapesEveryControlCharacter() {
+        let hostile = "a\u{1b}[2J\u{07}\u{0}b\u{7f}\u{9b}c\u{2028}\"\\\n\t"
+        let json = JSONValue.string(hostile).serialized()
+        #expect(json == #""a\u001b[2J\u0007\u0000b\u007f\u009bc\u2028\"\\\n\t""#)
+        for scalar in json.unicodeScalars {
+            #expect(scalar.value >= 0x20 && !(0x7F...0x9F).contains(scalar.value), "raw control \(scalar.value)")
+        }
+    }
+
+    @Test func keepsKeyOrderAndOmitsNothingSilently() {
+        let v = JSONValue.object([("class", .string("SCAN")), ("b", .int(1)), ("a", .array([.bool(true), .double(0.5)]))])
+        #expect(v.serialized() == #"{"class":"SCAN","b":1,"a":[true,0.5]}"#)
+        #expect(JSONValue.number(0.1 + 0.2, places: 4).serialized() == "0.3")
+        #expect(JSONValue.double(.nan).serialized() == "null")
+    }
+
+    @Test func base64MatchesRFC4648Vectors() {
+        let vectors = ["": "", "f": "Zg==", "fo": "Zm8=", "foo": "Zm9v", "foob": "Zm9vYg==", "fooba": "Zm9vYmE=", "foobar": "Zm9vYmFy"]
+        for (plain, encoded) in vectors {
+            #expect(Base64.encode(Array(plain.utf8)) == encoded)
+            #expect(Base64.decode(encoded) == Array(plain.utf8))
+        }
+        let all = (0...255).map { UInt8($0) }
+        #expect(Base64.decode(Base64.encode(all)) == all)
+        #expect(Base64.decode("not*base64") == nil)
+    }
+
+    @Test func detectionFieldsOmitWhatDoesNotApply() {
+        let d = Detection(format: .qrCode, text: "hi", bytes: Array("hi".utf8),
+                          corners: Quadrilateral([Point(10, 10), Point(30, 10), Point(30, 30), Point(10, 30)]),
+                          symbologyIdentifier: "]Q1", ecLevel: "M")
+        let json = JSONValue.object(d.jsonFields(frameWidth: 100, frameHeight: 50)).serialized()
+        #expect(json == #"{"format":"QRCode","text":"hi","bytes":"aGk=","corners":[[10,10],[30,10],[30,30],[10,30]],"normalized":[[0.1,0.2],[0.3,0.2],[0.3,0.6],[0.1,0.6]],"orientation":0,"symbology":"]Q1","content":"Text","ecLevel":"M"}"#)
+        var seq = d
+        seq.sequence = .init(count: 3, index: 1, id: "7")
+        seq.mirrored = true
+        seq.inverted = true
+        let fields = JSONValue.object(seq.jsonFields(frameWidth: 100, frameHeight: 50)).serialized()
+        #expect(fields.contains(#""mirrored":true,"inverted":true"#))
+        #expect(fields.contains(#""sequence":{"index":1,"count":3,"id":"7"}"#))
+        #expect(!fields.contains("null"))
+    }
+}

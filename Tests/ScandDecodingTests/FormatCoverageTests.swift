@@ -1,0 +1,52 @@
+import Testing
+import ScandCore
+@testable import ScandDecoding
+
+/// Every format zxing-cpp 1.4 can write, drawn at several sizes and rotations, reads back exactly.
+@Suite struct FormatCoverageTests {
+    static let cases: [(BarcodeFormat, Int, Double)] = {
+        var out: [(BarcodeFormat, Int, Double)] = []
+        for f in SymbolWriter.writable.members {
+            for module in [3, 5] {
+                for degrees in [0.0, 90, 180, 270] { out.append((f, module, degrees)) }
+            }
+            out.append((f, 4, 5)) // a slightly skewed hand (at 12° zxing 1.4 misses Aztec and PDF417 and cuts ITF short)
+        }
+        return out
+    }()
+
+    @Test(arguments: cases)
+    func readsBack(_ format: BarcodeFormat, module: Int, degrees: Double) throws {
+        let text = try #require(Scene.samplePayloads[format])
+        // zxing returns Codabar without its start and stop characters.
+        let expected = format == .codabar ? String(text.dropFirst().dropLast()) : text
+        let sym = Scene.symbol(format, text, module: module)
+        let side = max(sym.width, sym.height) * 3 / 2 + 40
+        let image = Scene.page(width: side, height: side, [(sym, Double(side) / 2, Double(side) / 2, degrees)])
+        // Upright and quarter turns: one plain zxing pass. Skewed: scand's still-image strategy, whose centred
+        // crops put the symbol where zxing 1.4's Aztec detector looks (it misses this Aztec otherwise).
+        let report = degrees.truncatingRemainder(dividingBy: 90) == 0
+            ? ZXingDecoder(isolated: true).decode(image, passes: [Scene.plainPass(image, BarcodeFormats(format))])
+            : StillImageDecoder(formats: BarcodeFormats(format)).decode(image)
+        #expect(report.failures.isEmpty, "\(report.failures)")
+        if degrees == 5, format == .itf || format == .aztec {
+            // Known faults, kept visible: at 5° zxing 1.4 misses this Aztec, and reads this ITF-14 as "001234",
+            // a short misread that ITF's missing checksum lets through (see the closing note of issue 2).
+            withKnownIssue { #expect(report.detections.first { $0.format == format }?.text == expected) }
+            return
+        }
+        let hit = report.detections.first { $0.format == format }
+        #expect(hit?.text == expected, "\(format.name) module \(module) at \(degrees)°: \(report.detections.map(\.text))")
+        if let hit {
+            // Corners lie on the symbol: around the page centre, within the rotated symbol's reach.
+            let reach = Double(max(sym.width, sym.height))
+            #expect(hit.corners.center.distance(to: Point(Double(side) / 2, Double(side) / 2)) < reach / 2)
+            #expect(hit.bytes == Array(expected.utf8))
+        }
+    }
+
+    @Test func writerRefusesWhatItCannotWrite() {
+        #expect(throws: SymbolWriter.WriteError.self) { try SymbolWriter.modules(.maxiCode, text: "x") }
+        #expect(throws: SymbolWriter.WriteError.self) { try SymbolWriter.modules(.ean13, text: "not digits") }
+    }
+}

@@ -1,0 +1,40 @@
+import ScandCore
+import ScandDecoding
+
+/// Generated test images: zxing's writer draws the symbol, the scene places it on a grey-white page.
+enum Scene {
+    static func symbol(_ format: BarcodeFormat, _ text: String, module: Int = 4) -> LumaImage {
+        try! SymbolWriter.render(format, text: text, moduleSize: module)
+    }
+
+    /// A `width`×`height` light page with each symbol centred at its point, rotated by its angle.
+    static func page(width: Int = 1280, height: Int = 720, background: UInt8 = 235,
+                     _ items: [(LumaImage, x: Double, y: Double, degrees: Double)]) -> LumaImage {
+        var page = LumaImage(width: width, height: height, fill: background)
+        for item in items { page.paste(item.0, centerX: item.x, centerY: item.y, degrees: item.degrees) }
+        return page
+    }
+
+    static func full(_ image: LumaImage) -> PixelRect { PixelRect(x: 0, y: 0, width: image.width, height: image.height) }
+
+    /// One plain pass: what zxing would do without scand's handling (downscale off unless asked).
+    static func plainPass(_ image: LumaImage, _ formats: BarcodeFormats, downscale: Bool = false) -> DecodePass {
+        var p = DecodePass(label: "plain", crop: full(image), formats: formats)
+        p.tryDownscale = downscale
+        return p
+    }
+
+    /// zxing-cpp 1.4's default hints, as `ReadBarcodes(image)` uses them.
+    static func defaultHintsPass(_ image: LumaImage) -> DecodePass {
+        var p = DecodePass(label: "zxing defaults", crop: full(image), formats: .all)
+        p.tryDownscale = true
+        return p
+    }
+
+    static let samplePayloads: [BarcodeFormat: String] = [
+        .aztec: "Aztec scand 1", .codabar: "A40156B", .code39: "SCAND-39", .code93: "SCAND93",
+        .code128: "scand-128 Ok", .dataMatrix: "DataMatrix scand", .ean8: "96385074", .ean13: "4006381333931",
+        .itf: "00123456789012", .pdf417: "PDF417 scand payload", .qrCode: "https://example.org/scand?q=1",
+        .upcA: "036000291452", .upcE: "01234565",
+    ]
+}

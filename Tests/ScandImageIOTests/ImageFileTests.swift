@@ -1,0 +1,74 @@
+import CSTB
+import Foundation
+import Testing
+import ScandCore
+@testable import ScandImageIO
+
+@Suite struct ImageFileTests {
+    let dir: String = {
+        let d = NSTemporaryDirectory() + "scand-imageio-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        try? FileManager.default.createDirectory(atPath: d, withIntermediateDirectories: true)
+        return d
+    }()
+
+    func gradient() -> LumaImage {
+        LumaImage(width: 40, height: 30, pixels: (0..<1200).map { UInt8($0 % 256) })
+    }
+
+    @Test func pngRoundTrips() throws {
+        let path = dir + "/g.png"
+        try PNGWriter.write(gradient(), to: path)
+        #expect(try ImageFile.readLuma(path) == gradient())
+        let rgb = try ImageFile.readRGB(path)
+        #expect(rgb.width == 40 && rgb[5, 0] == (5, 5, 5))
+    }
+
+    @Test func readsBinaryPGMAndPPM() throws {
+        let img = gradient()
+        let pgm = Array("P5\n40 30\n255\n".utf8) + img.pixels
+        FileManager.default.createFile(atPath: dir + "/g.pgm", contents: Data(pgm))
+        #expect(try ImageFile.readLuma(dir + "/g.pgm") == img)
+        let ppm = Array("P6\n40 30\n255\n".utf8) + img.pixels.flatMap { [$0, $0, $0] }
+        FileManager.default.createFile(atPath: dir + "/g.ppm", contents: Data(ppm))
+        #expect(try ImageFile.readLuma(dir + "/g.ppm") == img)
+    }
+
+    @Test func readsJPEG() throws {
+        let img = LumaImage(width: 64, height: 64, fill: 200)
+        let path = dir + "/g.jpg"
+        let ok = img.pixels.withUnsafeBytes { stbi_write_jpg(path, 64, 64, 1, $0.baseAddress, 95) }
+        #expect(ok != 0)
+        let back = try ImageFile.readLuma(path)
+        #expect(back.width == 64 && back.pixels.allSatisfy { abs(Int($0) - 200) <= 2 })
+    }
+
+    @Test func namesTheReasonForUnreadableFiles() throws {
+        FileManager.default.createFile(atPath: dir + "/empty.png", contents: Data())
+        FileManager.default.createFile(atPath: dir + "/text.png", contents: Data("hello, not an image".utf8))
+        try PNGWriter.write(gradient(), to: dir + "/whole.png")
+        let whole = try Data(contentsOf: URL(fileURLWithPath: dir + "/whole.png"))
+        FileManager.default.createFile(atPath: dir + "/truncated.png", contents: whole.prefix(60))
+        let cases: [(String, String)] = [
+            (dir + "/missing.png", "no such file or directory"),
+            (dir, "is a directory"),
+            (dir + "/empty.png", "file is empty"),
+            (dir + "/text.png", "not a PNG, JPEG or binary PNM"),
+            (dir + "/truncated.png", "corrupt or unsupported image"),
+        ]
+        for (path, reason) in cases {
+            #expect {
+                try ImageFile.readLuma(path)
+            } throws: { error in
+                let e = error as! ImageFile.ReadError
+                return e.path == path && e.description.contains(reason) && !e.description.contains("\n")
+            }
+        }
+    }
+
+    @Test func refusesImagesThatWouldExhaustMemory() throws {
+        // A valid PNG header claiming 20000x20000 pixels: refused from the header, nothing decoded.
+        let path = dir + "/huge.pgm"
+        FileManager.default.createFile(atPath: path, contents: Data(Array("P5\n20000 20000\n255\n".utf8) + [0, 0, 0]))
+        #expect { try ImageFile.readLuma(path) } throws: { ($0 as! ImageFile.ReadError).reason.contains("megapixels") }
+    }
+}
