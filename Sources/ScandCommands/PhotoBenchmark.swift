@@ -138,11 +138,12 @@ enum ZBarImg {
     /// and stop characters, UPC-A and UPC-E come out as EAN-13, DataBar carries its "01" application
     /// identifier, DataBar Expanded has no parentheses. These are the same payloads, not misreads.
     static func conventions(_ text: String, type: String) -> [String] {
-        switch type {
+        switch type.uppercased() {
         case "CODABAR" where text.count >= 2: [String(text.dropFirst().dropLast())]
         case "EAN-13" where text.hasPrefix("0"): [String(text.dropFirst())]
-        case "DataBar" where text.hasPrefix("01"): [String(text.dropFirst(2))]
-        case "DataBar-Exp": [text]
+        case "DATABAR" where text.hasPrefix("01"): [String(text.dropFirst(2))]
+        // zbar marks the end of a variable-length element with GS (FNC1); the answers do not.
+        case "DATABAR-EXP": [text.filter { $0 != "\u{1d}" }]
         default: []
         }
     }

@@ -5,6 +5,9 @@
 ///   The read with clearly more scan lines behind it wins; otherwise both are dropped, because a
 ///   misread costs a kiosk more than a missed read. Matrix symbols carry strong error correction
 ///   and are not second-guessed.
+/// - A linear read whose payload is a piece of a much better supported read of the same format just
+///   beside it is a scan line that left the symbol half way (zxing 1.4 reads a skewed ITF-14
+///   "00123456789012" also as "001234" and "789012" along its top and bottom edges): it is dropped.
 public struct DetectionMerger: Sendable {
     /// The winner of a disagreement needs this many times the scan lines of the loser.
     public var dominance: Int = 2
@@ -22,7 +25,10 @@ public struct DetectionMerger: Sendable {
         }
         var dropped = Set<Int>()
         for i in unique.indices where unique[i].format.isLinear {
-            for j in unique.indices where j > i && unique[j].format.isLinear {
+            for j in unique.indices where j != i && isFragment(unique[i], of: unique[j]) { dropped.insert(i) }
+        }
+        for i in unique.indices where unique[i].format.isLinear && !dropped.contains(i) {
+            for j in unique.indices where j > i && unique[j].format.isLinear && !dropped.contains(j) {
                 guard unique[i].bytes != unique[j].bytes, Self.samePlace(unique[i].corners, unique[j].corners) else { continue }
                 let a = max(1, unique[i].lineCount), b = max(1, unique[j].lineCount)
                 if a >= dominance * b { dropped.insert(j) } else if b >= dominance * a { dropped.insert(i) } else {
@@ -32,6 +38,32 @@ public struct DetectionMerger: Sendable {
             }
         }
         return unique.indices.filter { !dropped.contains($0) }.map { unique[$0] }
+    }
+
+    func isFragment(_ part: Detection, of whole: Detection) -> Bool {
+        guard part.format == whole.format, part.bytes.count < whole.bytes.count,
+              whole.lineCount >= dominance * max(1, part.lineCount), Self.contains(whole.bytes, part.bytes) else { return false }
+        let (pa, pb) = Self.extents(part.corners, along: Self.isHorizontal(whole.corners))
+        let (wa, wb) = Self.extents(whole.corners, along: Self.isHorizontal(whole.corners))
+        let overlap = min(pa.1, wa.1) - max(pa.0, wa.0)
+        let gap = max(pb.0 - wb.1, wb.0 - pb.1)
+        return overlap > (pa.1 - pa.0) / 2 && gap <= (wa.1 - wa.0) / 4
+    }
+
+    static func contains(_ haystack: [UInt8], _ needle: [UInt8]) -> Bool {
+        guard !needle.isEmpty, needle.count <= haystack.count else { return false }
+        return (0...(haystack.count - needle.count)).contains { haystack[$0..<($0 + needle.count)].elementsEqual(needle) }
+    }
+
+    static func isHorizontal(_ q: Quadrilateral) -> Bool {
+        let b = q.bounds
+        return b.maxX - b.minX >= b.maxY - b.minY
+    }
+
+    /// (min, max) along the given axis and across it.
+    static func extents(_ q: Quadrilateral, along horizontal: Bool) -> ((Double, Double), (Double, Double)) {
+        let b = q.bounds
+        return horizontal ? ((b.minX, b.maxX), (b.minY, b.maxY)) : ((b.minY, b.maxY), (b.minX, b.maxX))
     }
 
     /// Two linear reads cover the same bars: their extents along the longer axis overlap by more than half

@@ -288,8 +288,10 @@ long long NowMs()
     return duration_cast<milliseconds>(steady_clock::now().time_since_epoch()).count();
 }
 
-// Parses complete records out of `buf`; returns false on a malformed stream.
-bool Consume(std::string &buf, int &current, szx_outcome *outcomes, std::vector<Found> &found, long long &passStarted)
+// Parses complete records out of `buf`; returns false on a malformed stream. `current` is the pass
+// the child is in (-1 between passes), `lastDone` the last pass it finished.
+bool Consume(std::string &buf, int &current, int &lastDone, szx_outcome *outcomes, std::vector<Found> &found,
+             long long &passStarted)
 {
     size_t at = 0;
     while (buf.size() - at >= 5) {
@@ -330,6 +332,7 @@ bool Consume(std::string &buf, int &current, szx_outcome *outcomes, std::vector<
             if (n != sizeof(szx_outcome) || current < 0)
                 return false;
             std::memcpy(&outcomes[current], body, n);
+            lastDone = current;
             current = -1;
             break;
         default:
@@ -382,7 +385,7 @@ int RunChild(const szx_image *image, const szx_pass *passes, int from, int count
     }
 
     std::string buf, stderrText;
-    int current = -1, lastStarted = -1;
+    int current = -1, lastDone = from - 1;
     long long passStarted = NowMs();
     bool timedOut = false, broken = false, outOpen = true, errOpen = true;
     while (outOpen || errOpen) {
@@ -409,13 +412,11 @@ int RunChild(const szx_image *image, const szx_pass *passes, int from, int count
             ssize_t r = read(out[0], chunk, sizeof chunk);
             if (r > 0) {
                 buf.append(chunk, (size_t)r);
-                if (!Consume(buf, current, outcomes, found, passStarted)) {
+                if (!Consume(buf, current, lastDone, outcomes, found, passStarted)) {
                     broken = true;
                     kill(pid, SIGKILL);
                     break;
                 }
-                if (current >= 0)
-                    lastStarted = current;
             } else if (r == 0 || errno != EINTR) {
                 outOpen = false;
             }
@@ -450,15 +451,16 @@ int RunChild(const szx_image *image, const szx_pass *passes, int from, int count
     }
 
     if (current < 0) {
-        // Every pass that started also finished. If the child stopped early without a reason, mark
-        // the next pass so the caller moves on instead of looping.
-        int next = lastStarted < 0 ? from : lastStarted + 1;
-        if (next < count && (broken || !WIFEXITED(status) || WEXITSTATUS(status) != 0)) {
-            outcomes[next].status = SZX_SYSTEM;
-            CopyString(outcomes[next].message, sizeof outcomes[next].message, "decoder child stopped between passes");
-            return next + 1;
-        }
-        return next < count && lastStarted < 0 ? next + 1 : next;
+        // Every pass that started also finished. A child that stopped before the last pass without
+        // starting the next one is charged to that next pass, so the caller moves on instead of looping.
+        int next = lastDone + 1;
+        if (next >= count)
+            return count;
+        outcomes[next].status = SZX_SYSTEM;
+        std::string why = LastLine(stderrText);
+        CopyString(outcomes[next].message, sizeof outcomes[next].message,
+                   broken ? "malformed reply from the decoder child" : why.empty() ? "decoder child stopped between passes" : why);
+        return next + 1;
     }
     szx_outcome &o = outcomes[current];
     o.result_count = 0;

@@ -29,12 +29,13 @@ import ScandCore
             ? ZXingDecoder(isolated: true).decode(image, passes: [Scene.plainPass(image, BarcodeFormats(format))])
             : StillImageDecoder(formats: BarcodeFormats(format)).decode(image)
         #expect(report.failures.isEmpty, "\(report.failures)")
-        if degrees == 5, format == .itf || format == .aztec {
-            // Known faults, kept visible: at 5° zxing 1.4 misses this Aztec, and reads this ITF-14 as "001234",
-            // a short misread that ITF's missing checksum lets through (see the closing note of issue 2).
+        if degrees == 5, format == .aztec {
+            // A known fault, kept visible: zxing 1.4 misses this Aztec at 5° (see the closing note of issue 2).
             withKnownIssue { #expect(report.detections.first { $0.format == format }?.text == expected) }
             return
         }
+        // Skewed linear symbols also yield partial reads along their edges; scand must report the whole one only.
+        #expect(report.detections.filter { $0.format == format }.count == 1, "\(report.detections.map(\.text))")
         let hit = report.detections.first { $0.format == format }
         #expect(hit?.text == expected, "\(format.name) module \(module) at \(degrees)°: \(report.detections.map(\.text))")
         if let hit {
