@@ -9,21 +9,33 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.6.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.5.0"),
     ],
     targets: [
         // Native libraries, found through pkg-config, installed from Debian.
         .systemLibrary(name: "CZXing", pkgConfig: "zxing", providers: [.apt(["libzxing-dev"])]),
         .systemLibrary(name: "CSTB", pkgConfig: "stb", providers: [.apt(["libstb-dev"])]),
+        .systemLibrary(name: "CV4L2", pkgConfig: "libv4l2", providers: [.apt(["libv4l-dev"])]),
         // The only C++ in the package: a C API over zxing-cpp with fork isolation.
         .target(name: "ScandZXingShim", dependencies: ["CZXing"]),
         // stb_easy_font is header-only with static functions; this C target compiles it once.
         .target(name: "ScandImageShim", dependencies: ["CSTB"]),
+        // libv4l2's calls are variadic: fixed-argument wrappers and the VIDIOC_* codes for Swift.
+        .target(name: "ScandV4L2Shim", dependencies: ["CV4L2"]),
 
         // Pure Swift, no I/O: formats, geometry, detections, the JSON of events.
         .target(name: "ScandCore"),
         .target(name: "ScandDecoding", dependencies: ["ScandCore", "ScandZXingShim"]),
         .target(name: "ScandImageIO", dependencies: ["ScandCore", "CSTB", "ScandImageShim"]),
+        .target(name: "ScandCapture", dependencies: ["ScandCore", "ScandV4L2Shim"]),
+        .target(name: "ScandService", dependencies: [
+            "ScandCore", "ScandCapture", "ScandDecoding",
+            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            .product(name: "Logging", package: "swift-log"),
+        ]),
         .target(name: "ScandCommands", dependencies: [
+            "ScandCapture", "ScandService",
             "ScandCore", "ScandDecoding", "ScandImageIO",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),

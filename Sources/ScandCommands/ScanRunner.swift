@@ -1,4 +1,5 @@
 import Foundation
+import ScandService
 import ScandCore
 import ScandDecoding
 import ScandImageIO

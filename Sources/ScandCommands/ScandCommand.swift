@@ -1,12 +1,12 @@
 import ArgumentParser
 
 /// The `scand` command line. The executable's `main` only calls this; tests call the same runners.
-public struct ScandCommand: ParsableCommand {
+public struct ScandCommand: AsyncParsableCommand {
     public static let configuration = CommandConfiguration(
         commandName: "scand",
         abstract: "Barcode scanning daemon: turns a webcam into a barcode scanner.",
         version: ScandVersion.string,
-        subcommands: [ScanCommand.self, EncodeCommand.self, BenchCommand.self]
+        subcommands: [ScanCommand.self, RunCommand.self, DevicesCommand.self, RecordCommand.self, EncodeCommand.self, SynthCommand.self, BenchCommand.self]
     )
 
     public init() {}
@@ -14,4 +14,21 @@ public struct ScandCommand: ParsableCommand {
 
 public enum ScandVersion {
     public static let string = "0.1.0"
+}
+
+extension ScandCommand {
+    /// Parses the command line and runs the chosen subcommand, async or not. (Called from top-level code,
+    /// `main()` resolves to the synchronous variant, which refuses async subcommands.)
+    public static func runMain(_ arguments: [String]? = nil) async {
+        do {
+            var command = try parseAsRoot(arguments)
+            if var asyncCommand = command as? AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
+        } catch {
+            exit(withError: error)
+        }
+    }
 }

@@ -1,3 +1,3 @@
 import ScandCommands
 
-ScandCommand.main()
+await ScandCommand.runMain()

@@ -40,3 +40,8 @@ public final class OutputSink: @unchecked Sendable {
         writeLog(line)
     }
 }
+
+/// A log line on stderr for commands that have no sink of their own.
+public enum OutputSinkLog {
+    public static func write(_ line: String) { OutputSink.writeAll(2, "scand: " + line + "\n") }
+}

@@ -1,0 +1,135 @@
+import Foundation
+import ScandCore
+
+/// Runs a frame source on a thread of its own (poll and ioctl block; they never run on Swift's
+/// cooperative pool), carrying out what the device state machine decides: open, stream into the
+/// latest-frame slot, and on a missing or lost camera tear down, announce and retry with backoff.
+public final class CaptureLoop: @unchecked Sendable {
+    public struct Options: Sendable {
+        /// No frame for this long counts as a lost camera.
+        public var frameTimeoutMilliseconds = 3000
+        public var backoff = DeviceStateMachine.Backoff()
+        /// Stop after this many frames (tests, `record`); nil: run until stopped.
+        public var maxFrames: Int?
+        public init() {}
+    }
+
+    private let source: FrameSource
+    private let slot: LatestFrameSlot
+    private let options: Options
+    private let onStatus: @Sendable (DeviceStatus) -> Void
+    private let onFrame: (@Sendable (Frame) -> Void)?
+    private let condition = NSCondition()
+    private var stopRequested = false
+    private var finished = false
+    private var thread: Thread?
+
+    public init(source: FrameSource, slot: LatestFrameSlot, options: Options = Options(),
+                onStatus: @escaping @Sendable (DeviceStatus) -> Void, onFrame: (@Sendable (Frame) -> Void)? = nil) {
+        self.source = source
+        self.slot = slot
+        self.options = options
+        self.onStatus = onStatus
+        self.onFrame = onFrame
+    }
+
+    public func start() {
+        let t = Thread { [self] in
+            run()
+            condition.lock()
+            finished = true
+            condition.broadcast()
+            condition.unlock()
+        }
+        t.name = "scand-capture"
+        thread = t
+        t.start()
+    }
+
+    /// Asks the loop to stop; it tears the source down and closes the slot.
+    public func stop() {
+        condition.lock()
+        stopRequested = true
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// Blocks until the loop has ended.
+    public func wait() {
+        condition.lock()
+        while !finished { condition.wait() }
+        condition.unlock()
+    }
+
+    private var shouldStop: Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        return stopRequested
+    }
+
+    /// Sleeps for `duration` unless a stop arrives first.
+    private func sleep(_ duration: Duration) {
+        let c = duration.components
+        let deadline = Date(timeIntervalSinceNow: Double(c.seconds) + Double(c.attoseconds) / 1e18)
+        condition.lock()
+        while !stopRequested && Date() < deadline { _ = condition.wait(until: deadline) }
+        condition.unlock()
+    }
+
+    private func run() {
+        var machine = DeviceStateMachine(device: source.name, backoff: options.backoff)
+        var actions = machine.start()
+        var frames = 0
+        while true {
+            if shouldStop { actions += machine.stop() }
+            var next: [DeviceStateMachine.Action] = []
+            for action in actions {
+                switch action {
+                case .open:
+                    do { next += machine.opened(try source.open()) } catch { next += machine.openFailed(error.description) }
+                case .tearDown:
+                    source.close()
+                case .emit(let status):
+                    onStatus(status)
+                case .retry(let delay):
+                    sleep(delay)
+                    next += shouldStop ? machine.stop() : machine.retryDue()
+                }
+            }
+            if case .streaming = machine.state, next.isEmpty {
+                next += pump(&machine, frames: &frames)
+            }
+            if machine.state == .stopped && next.isEmpty { break }
+            actions = next
+        }
+        slot.close()
+    }
+
+    /// Moves frames into the slot until the stream fails, ends, or a stop or the frame limit arrives.
+    private func pump(_ machine: inout DeviceStateMachine, frames: inout Int) -> [DeviceStateMachine.Action] {
+        var silentFor = 0
+        let step = 200
+        while !shouldStop {
+            do {
+                guard let frame = try source.nextFrame(timeoutMilliseconds: step) else {
+                    silentFor += step
+                    if silentFor >= options.frameTimeoutMilliseconds {
+                        return machine.streamFailed(CaptureError(.noFrames, path: source.name,
+                                                                 detail: "none within \(options.frameTimeoutMilliseconds) ms").description)
+                    }
+                    continue
+                }
+                silentFor = 0
+                onFrame?(frame)
+                slot.put(frame)
+                frames += 1
+                if let max = options.maxFrames, frames >= max { stop() }
+            } catch let error where error.kind == .endOfStream {
+                return machine.ended()
+            } catch {
+                return machine.streamFailed(error.description)
+            }
+        }
+        return []
+    }
+}

@@ -1,0 +1,14 @@
+import ScandCore
+
+/// Where frames come from: a V4L2 camera or a recording. Used by one thread at a time; every call may block.
+public protocol FrameSource: AnyObject {
+    /// The device path or file name, for events and logs.
+    var name: String { get }
+    /// Opens and starts streaming; returns the format frames will have.
+    func open() throws(CaptureError) -> FrameFormat
+    /// The next frame, nil when none came within `timeoutMilliseconds`. Throws `.endOfStream` when a
+    /// recording is over, `.disconnected` when the camera went away.
+    func nextFrame(timeoutMilliseconds: Int) throws(CaptureError) -> Frame?
+    /// Stops streaming and releases everything; the source may be opened again.
+    func close()
+}

@@ -1,0 +1,143 @@
+import Glibc
+import ScandCore
+
+/// scand's recording of raw frames: a first line `SCANDREC1 {json header}` naming the format, then per
+/// frame 8 bytes of capture time (µs, little endian), 8 bytes of sequence number and `imageSize` bytes.
+/// `scand record` writes it, `scand run --source replay:FILE` plays it back through the same pipeline.
+public enum Recording {
+    static let magic = "SCANDREC1 "
+
+    public static func header(_ f: FrameFormat) -> String {
+        let json = JSONValue.object([
+            ("pixelformat", .string(f.fourcc.description)), ("width", .int(f.width)), ("height", .int(f.height)),
+            ("bytesPerLine", .int(f.bytesPerLine)), ("imageSize", .int(f.imageSize)),
+        ])
+        return magic + json.serialized() + "\n"
+    }
+
+    /// Parses the header line; the inverse of `header`.
+    public static func parseHeader(_ line: String) -> FrameFormat? {
+        guard line.hasPrefix(magic) else { return nil }
+        let body = line.dropFirst(magic.count)
+        func int(_ key: String) -> Int? {
+            guard let r = body.range(of: "\"\(key)\":") else { return nil }
+            return Int(body[r.upperBound...].prefix { $0.isNumber || $0 == "-" })
+        }
+        func string(_ key: String) -> String? {
+            guard let r = body.range(of: "\"\(key)\":\"") else { return nil }
+            return String(body[r.upperBound...].prefix { $0 != "\"" })
+        }
+        guard let fourcc = string("pixelformat"), let w = int("width"), let h = int("height"),
+              let bpl = int("bytesPerLine"), let size = int("imageSize"),
+              w > 0, h > 0, w <= 16384, h <= 16384, bpl > 0, size > 0, size <= 512 << 20 else { return nil }
+        let f = FrameFormat(fourcc: FourCC(fourcc), width: w, height: h, bytesPerLine: bpl, imageSize: size)
+        return f.lumaLayout != nil && f.isComplete(size) ? f : nil
+    }
+
+    /// Appends frames to a file.
+    public final class Writer {
+        private let file: UnsafeMutablePointer<FILE>
+        public let path: String
+        public let format: FrameFormat
+        /// Without header and frame stamps: frames back to back, as `v4l2-ctl --stream-from` reads them.
+        public let raw: Bool
+
+        public init(path: String, format: FrameFormat, raw: Bool = false) throws(CaptureError) {
+            guard let f = fopen(path, "wb") else { throw CaptureError(.io, path: path, detail: String(cString: strerror(errno))) }
+            self.file = f
+            self.path = path
+            self.format = format
+            self.raw = raw
+            if !raw { try write(Array(Recording.header(format).utf8)) }
+        }
+
+        deinit { fclose(file) }
+
+        public func append(_ frame: Frame) throws(CaptureError) {
+            guard frame.bytes.count >= format.imageSize else { throw CaptureError(.io, path: path, detail: "short frame") }
+            if !raw {
+                var stamp = frame.timestampMicroseconds.littleEndian, seq = frame.sequence.littleEndian
+                try write(withUnsafeBytes(of: &stamp) { Array($0) } + withUnsafeBytes(of: &seq) { Array($0) })
+            }
+            try write(Array(frame.bytes.prefix(format.imageSize)))
+        }
+
+        public func finish() throws(CaptureError) {
+            if fflush(file) != 0 { throw CaptureError(.io, path: path, detail: String(cString: strerror(errno))) }
+        }
+
+        private func write(_ bytes: [UInt8]) throws(CaptureError) {
+            let n = bytes.withUnsafeBytes { fwrite($0.baseAddress, 1, $0.count, file) }
+            if n != bytes.count { throw CaptureError(.io, path: path, detail: String(cString: strerror(errno))) }
+        }
+    }
+}
+
+/// Plays a recording back as a frame source (gpsfake-style): at the pace it was recorded, or as fast as
+/// the pipeline takes frames.
+public final class ReplaySource: FrameSource {
+    public enum Pace: Sendable { case recorded, asFastAsPossible }
+
+    public let name: String
+    public let pace: Pace
+    private var file: UnsafeMutablePointer<FILE>?
+    private var format: FrameFormat?
+    private var firstStamp: UInt64?
+    private var startedAt: UInt64 = 0
+
+    public init(path: String, pace: Pace = .recorded) {
+        self.name = path
+        self.pace = pace
+    }
+
+    deinit { close() }
+
+    public func open() throws(CaptureError) -> FrameFormat {
+        close()
+        guard let f = fopen(name, "rb") else { throw CaptureError.from(errno: errno, path: name, during: "open") }
+        var line = [CChar](repeating: 0, count: 4096)
+        guard fgets(&line, Int32(line.count), f) != nil,
+              let format = Recording.parseHeader(String(decoding: line.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)) else {
+            fclose(f)
+            throw CaptureError(.badRecording, path: name, detail: "missing or malformed SCANDREC1 header")
+        }
+        file = f
+        self.format = format
+        firstStamp = nil
+        startedAt = Monotonic.microseconds()
+        return format
+    }
+
+    public func nextFrame(timeoutMilliseconds: Int) throws(CaptureError) -> Frame? {
+        guard let file, let format else { throw CaptureError(.io, path: name, detail: "not open") }
+        var head = [UInt8](repeating: 0, count: 16)
+        let n = fread(&head, 1, 16, file)
+        if n == 0 { throw CaptureError(.endOfStream, path: name) }
+        guard n == 16 else { throw CaptureError(.badRecording, path: name, detail: "truncated frame header") }
+        var bytes = [UInt8](repeating: 0, count: format.imageSize)
+        guard fread(&bytes, 1, bytes.count, file) == bytes.count else {
+            throw CaptureError(.badRecording, path: name, detail: "truncated frame")
+        }
+        let stamp = head[0..<8].enumerated().reduce(UInt64(0)) { $0 | UInt64($1.element) << (8 * UInt64($1.offset)) }
+        let seq = head[8..<16].enumerated().reduce(UInt64(0)) { $0 | UInt64($1.element) << (8 * UInt64($1.offset)) }
+        if pace == .recorded { waitUntil(stamp) }
+        return Frame(format: format, bytes: bytes, sequence: seq, timestampMicroseconds: Monotonic.microseconds())
+    }
+
+    public func close() {
+        if let file { fclose(file) }
+        file = nil
+        format = nil
+    }
+
+    /// Sleeps until the frame's offset from the first frame has passed since the replay began.
+    private func waitUntil(_ stamp: UInt64) {
+        guard let first = firstStamp else {
+            firstStamp = stamp
+            return
+        }
+        let offset = stamp >= first ? stamp - first : 0
+        let elapsed = Monotonic.microseconds() - startedAt
+        if offset > elapsed { usleep(UInt32(min(offset - elapsed, 5_000_000))) }
+    }
+}

@@ -1,0 +1,150 @@
+import Glibc
+import ScandCore
+import ScandV4L2Shim
+
+/// What a camera offers: formats, sizes and frame rates (like `v4l2-ctl --list-formats-ext`), and the
+/// stable /dev/v4l/by-id names of the cameras on this machine.
+public enum V4L2Inventory {
+    public struct FormatInfo: Sendable, Equatable {
+        public var fourcc: FourCC
+        public var description: String
+        /// Converted by libv4lconvert rather than sent by the camera.
+        public var emulated: Bool
+        public var sizes: [SizeInfo]
+    }
+
+    public struct SizeInfo: Sendable, Equatable {
+        public var width: Int
+        public var height: Int
+        public var framesPerSecond: [Double]
+    }
+
+    public struct DeviceInfo: Sendable, Equatable {
+        public var path: String
+        /// /dev/v4l/by-id and by-path names that point at this node.
+        public var stableNames: [String]
+        public var driver: String
+        public var card: String
+        public var busInfo: String
+        public var isCapture: Bool
+        public var formats: [FormatInfo]
+        /// Why the device could not be inspected, when it could not.
+        public var problem: String?
+    }
+
+    /// Every /dev/video* node, with its stable names and, when it can be opened, what it offers.
+    public static func devices(devRoot: String = "/dev") -> [DeviceInfo] {
+        let nodes = listDirectory(devRoot).filter { $0.hasPrefix("video") }.sorted { a, b in
+            (Int(a.dropFirst(5)) ?? 0, a) < (Int(b.dropFirst(5)) ?? 0, b)
+        }
+        var links: [String: [String]] = [:]
+        for dir in ["\(devRoot)/v4l/by-id", "\(devRoot)/v4l/by-path"] {
+            for link in listDirectory(dir) {
+                let full = dir + "/" + link
+                if let target = resolve(full) { links[target, default: []].append(full) }
+            }
+        }
+        return nodes.map { node in
+            let path = devRoot + "/" + node
+            return inspect(path: path, stableNames: (links[resolve(path) ?? path] ?? []).sorted())
+        }
+    }
+
+    /// Resolves a /dev/v4l/by-id name (or any symlink) to its /dev/videoN node.
+    public static func resolve(_ path: String) -> String? {
+        guard let p = realpath(path, nil) else { return nil }
+        defer { free(p) }
+        return String(cString: p)
+    }
+
+    static func inspect(path: String, stableNames: [String]) -> DeviceInfo {
+        var info = DeviceInfo(path: path, stableNames: stableNames, driver: "", card: "", busInfo: "", isCapture: false, formats: [])
+        let fd = scand_v4l2_open(path, 1)
+        guard fd >= 0 else {
+            info.problem = CaptureError.from(errno: -fd, path: path, during: "open").description
+            return info
+        }
+        defer { _ = scand_v4l2_close(fd) }
+        var cap = v4l2_capability()
+        guard scand_v4l2_ioctl(fd, SCAND_VIDIOC_QUERYCAP, &cap) == 0 else {
+            info.problem = "\(path): not a V4L2 device"
+            return info
+        }
+        info.driver = V4L2Strings.string(cap.driver)
+        info.card = V4L2Strings.string(cap.card)
+        info.busInfo = V4L2Strings.string(cap.bus_info)
+        let caps = cap.capabilities & UInt32(V4L2_CAP_DEVICE_CAPS) != 0 ? cap.device_caps : cap.capabilities
+        info.isCapture = caps & UInt32(V4L2_CAP_VIDEO_CAPTURE) != 0
+        if info.isCapture { info.formats = formats(fd: fd) }
+        return info
+    }
+
+    static func formats(fd: Int32) -> [FormatInfo] {
+        var out: [FormatInfo] = []
+        for index in 0..<64 {
+            var desc = v4l2_fmtdesc()
+            desc.index = UInt32(index)
+            desc.type = V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue
+            guard scand_v4l2_ioctl(fd, SCAND_VIDIOC_ENUM_FMT, &desc) == 0 else { break }
+            let fourcc = FourCC(rawValue: desc.pixelformat)
+            out.append(FormatInfo(fourcc: fourcc, description: V4L2Strings.string(desc.description),
+                                  emulated: desc.flags & UInt32(V4L2_FMT_FLAG_EMULATED) != 0, sizes: sizes(fd: fd, fourcc: fourcc)))
+        }
+        return out
+    }
+
+    static func sizes(fd: Int32, fourcc: FourCC) -> [SizeInfo] {
+        var out: [SizeInfo] = []
+        for index in 0..<256 {
+            var s = v4l2_frmsizeenum()
+            s.index = UInt32(index)
+            s.pixel_format = fourcc.rawValue
+            guard scand_v4l2_ioctl(fd, SCAND_VIDIOC_ENUM_FRAMESIZES, &s) == 0 else { break }
+            if s.type == V4L2_FRMSIZE_TYPE_DISCRETE.rawValue {
+                let w = Int(s.discrete.width), h = Int(s.discrete.height)
+                out.append(SizeInfo(width: w, height: h, framesPerSecond: rates(fd: fd, fourcc: fourcc, width: w, height: h)))
+            } else {
+                // Stepwise or continuous: report the bounds; any size in between is accepted.
+                for (w, h) in [(s.stepwise.min_width, s.stepwise.min_height), (s.stepwise.max_width, s.stepwise.max_height)] {
+                    out.append(SizeInfo(width: Int(w), height: Int(h), framesPerSecond: rates(fd: fd, fourcc: fourcc, width: Int(w), height: Int(h))))
+                }
+                break
+            }
+        }
+        return out
+    }
+
+    static func intervals(fd: Int32, fourcc: FourCC, width: Int, height: Int) -> [(num: UInt32, den: UInt32)] {
+        var out: [(UInt32, UInt32)] = []
+        for index in 0..<64 {
+            var iv = v4l2_frmivalenum()
+            iv.index = UInt32(index)
+            iv.pixel_format = fourcc.rawValue
+            iv.width = UInt32(width)
+            iv.height = UInt32(height)
+            guard scand_v4l2_ioctl(fd, SCAND_VIDIOC_ENUM_FRAMEINTERVALS, &iv) == 0 else { break }
+            if iv.type == V4L2_FRMIVAL_TYPE_DISCRETE.rawValue {
+                out.append((iv.discrete.numerator, iv.discrete.denominator))
+            } else {
+                out.append((iv.stepwise.min.numerator, iv.stepwise.min.denominator))
+                break
+            }
+        }
+        return out.filter { $0.0 > 0 && $0.1 > 0 }
+    }
+
+    static func rates(fd: Int32, fourcc: FourCC, width: Int, height: Int) -> [Double] {
+        intervals(fd: fd, fourcc: fourcc, width: width, height: height).map { Double($0.den) / Double($0.num) }
+    }
+
+    static func listDirectory(_ path: String) -> [String] {
+        guard let dir = opendir(path) else { return [] }
+        defer { closedir(dir) }
+        var names: [String] = []
+        while let entry = readdir(dir) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self) }
+            if name != "." && name != ".." { names.append(name) }
+        }
+        return names
+    }
+}

@@ -1,0 +1,202 @@
+import Glibc
+import ScandCore
+import ScandV4L2Shim
+
+/// A V4L2 camera through libv4l2: non-blocking open, poll with a timeout, mmap streaming with few
+/// buffers (latency), YUYV preferred. Frames are copied out of the driver's buffer once and the
+/// buffer is queued again at once, so the driver never starves while the decoder works.
+public final class V4L2Source: FrameSource {
+    public struct Request: Sendable, Equatable {
+        public var width: Int
+        public var height: Int
+        /// nil: the camera's highest rate at that size.
+        public var framesPerSecond: Int?
+        public var bufferCount: Int
+        public init(width: Int = 1280, height: Int = 720, framesPerSecond: Int? = nil, bufferCount: Int = 3) {
+            self.width = width
+            self.height = height
+            self.framesPerSecond = framesPerSecond
+            self.bufferCount = bufferCount
+        }
+    }
+
+    public let name: String
+    public let request: Request
+    private var fd: Int32 = -1
+    private var buffers: [(start: UnsafeMutableRawPointer, length: Int)] = []
+    private var format: FrameFormat?
+    public private(set) var framesPerSecond: Double?
+
+    public init(path: String, request: Request = Request()) {
+        self.name = path
+        self.request = request
+    }
+
+    deinit { close() }
+
+    public func open() throws(CaptureError) -> FrameFormat {
+        close()
+        let r = scand_v4l2_open(name, 1)
+        guard r >= 0 else { throw CaptureError.from(errno: -r, path: name, during: "open") }
+        fd = r
+        do {
+            try checkCapabilities()
+            let f = try negotiateFormat()
+            framesPerSecond = try? negotiateRate()
+            try startStreaming(f)
+            format = f
+            return f
+        } catch {
+            close()
+            throw error
+        }
+    }
+
+    public func nextFrame(timeoutMilliseconds: Int) throws(CaptureError) -> Frame? {
+        guard fd >= 0, let format else { throw CaptureError(.io, path: name, detail: "not open") }
+        let ready = scand_v4l2_poll(fd, Int32(timeoutMilliseconds))
+        if ready < 0 { throw CaptureError.from(errno: -ready, path: name, during: "poll") }
+        if ready == 0 { return nil }
+        var buf = v4l2_buffer()
+        buf.type = V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue
+        buf.memory = V4L2_MEMORY_MMAP.rawValue
+        let dq = scand_v4l2_ioctl(fd, SCAND_VIDIOC_DQBUF, &buf)
+        if dq == -EAGAIN { return nil }
+        if dq < 0 { throw CaptureError.from(errno: -dq, path: name, during: "VIDIOC_DQBUF") }
+        let index = Int(buf.index)
+        guard index < buffers.count else { throw CaptureError(.io, path: name, detail: "driver returned buffer \(index)") }
+        let used = min(Int(buf.bytesused == 0 ? UInt32(format.imageSize) : buf.bytesused), buffers[index].length)
+        let bytes = Array(UnsafeRawBufferPointer(start: buffers[index].start, count: used))
+        let frame = Frame(format: format, bytes: bytes, sequence: UInt64(buf.sequence),
+                          timestampMicroseconds: UInt64(buf.timestamp.tv_sec) * 1_000_000 + UInt64(buf.timestamp.tv_usec))
+        let q = scand_v4l2_ioctl(fd, SCAND_VIDIOC_QBUF, &buf)
+        if q < 0 { throw CaptureError.from(errno: -q, path: name, during: "VIDIOC_QBUF") }
+        // A frame the driver marked bad (or cut short) is not worth decoding.
+        if buf.flags & UInt32(V4L2_BUF_FLAG_ERROR) != 0 || !format.isComplete(bytes.count) { return nil }
+        return frame
+    }
+
+    public func close() {
+        guard fd >= 0 else { return }
+        var type = Int32(V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue)
+        _ = scand_v4l2_ioctl(fd, SCAND_VIDIOC_STREAMOFF, &type)
+        for b in buffers { _ = scand_v4l2_munmap(b.start, b.length) }
+        buffers = []
+        var req = v4l2_requestbuffers()
+        req.type = V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue
+        req.memory = V4L2_MEMORY_MMAP.rawValue
+        req.count = 0
+        _ = scand_v4l2_ioctl(fd, SCAND_VIDIOC_REQBUFS, &req)
+        _ = scand_v4l2_close(fd)
+        fd = -1
+        format = nil
+    }
+
+    private func checkCapabilities() throws(CaptureError) {
+        var cap = v4l2_capability()
+        let r = scand_v4l2_ioctl(fd, SCAND_VIDIOC_QUERYCAP, &cap)
+        if r < 0 { throw CaptureError.from(errno: -r, path: name, during: "VIDIOC_QUERYCAP") }
+        let caps = cap.capabilities & UInt32(V4L2_CAP_DEVICE_CAPS) != 0 ? cap.device_caps : cap.capabilities
+        guard caps & UInt32(V4L2_CAP_VIDEO_CAPTURE) != 0 else {
+            throw CaptureError(.notACaptureDevice, path: name, detail: "driver \(V4L2Strings.string(cap.driver))")
+        }
+        guard caps & UInt32(V4L2_CAP_STREAMING) != 0 else {
+            throw CaptureError(.notACaptureDevice, path: name, detail: "no streaming I/O")
+        }
+    }
+
+    /// The first of scand's preferred formats the camera offers (natively or through libv4lconvert), at the
+    /// requested size or the nearest the driver picks.
+    private func negotiateFormat() throws(CaptureError) -> FrameFormat {
+        let offered = V4L2Inventory.formats(fd: fd).map(\.fourcc)
+        guard let choice = FourCC.preferred.first(where: offered.contains) else {
+            throw CaptureError(.noUsableFormat, path: name, detail: "offers \(offered.map(\.description).joined(separator: ", "))")
+        }
+        var fmt = v4l2_format()
+        fmt.type = V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue
+        fmt.fmt.pix.width = UInt32(request.width)
+        fmt.fmt.pix.height = UInt32(request.height)
+        fmt.fmt.pix.pixelformat = choice.rawValue
+        fmt.fmt.pix.field = V4L2_FIELD_NONE.rawValue
+        let r = scand_v4l2_ioctl(fd, SCAND_VIDIOC_S_FMT, &fmt)
+        if r < 0 { throw CaptureError.from(errno: -r, path: name, during: "VIDIOC_S_FMT") }
+        let got = FourCC(rawValue: fmt.fmt.pix.pixelformat)
+        let f = FrameFormat(fourcc: got, width: Int(fmt.fmt.pix.width), height: Int(fmt.fmt.pix.height),
+                            bytesPerLine: Int(fmt.fmt.pix.bytesperline), imageSize: Int(fmt.fmt.pix.sizeimage))
+        guard f.lumaLayout != nil, f.width > 0, f.height > 0 else {
+            throw CaptureError(.noUsableFormat, path: name, detail: "driver chose \(f)")
+        }
+        var fixed = f
+        // Some drivers leave these 0; packed formats fill rows, 4:2:0 formats add half a plane of chroma.
+        let packed = [FourCC.yuyv, .uyvy, .grey].contains(got)
+        if fixed.bytesPerLine == 0 { fixed.bytesPerLine = f.width * (packed ? f.lumaLayout!.pixelStride : 1) }
+        if fixed.imageSize == 0 { fixed.imageSize = fixed.bytesPerLine * f.height * (packed ? 2 : 3) / 2 }
+        return fixed
+    }
+
+    /// Sets the requested rate, or the highest the camera offers at this size.
+    private func negotiateRate() throws(CaptureError) -> Double {
+        var parm = v4l2_streamparm()
+        parm.type = V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue
+        var r = scand_v4l2_ioctl(fd, SCAND_VIDIOC_G_PARM, &parm)
+        if r < 0 { throw CaptureError.from(errno: -r, path: name, during: "VIDIOC_G_PARM") }
+        if parm.parm.capture.capability & UInt32(V4L2_CAP_TIMEPERFRAME) != 0 {
+            var target: (num: UInt32, den: UInt32)? = request.framesPerSecond.map { (1, UInt32($0)) }
+            if target == nil, let f = format ?? (try? currentFormat()) {
+                target = V4L2Inventory.intervals(fd: fd, fourcc: f.fourcc, width: f.width, height: f.height)
+                    .min { Double($0.num) / Double($0.den) < Double($1.num) / Double($1.den) }
+            }
+            if let t = target {
+                parm.parm.capture.timeperframe.numerator = t.num
+                parm.parm.capture.timeperframe.denominator = t.den
+                r = scand_v4l2_ioctl(fd, SCAND_VIDIOC_S_PARM, &parm)
+                if r < 0 { throw CaptureError.from(errno: -r, path: name, during: "VIDIOC_S_PARM") }
+            }
+        }
+        let tpf = parm.parm.capture.timeperframe
+        return tpf.numerator > 0 ? Double(tpf.denominator) / Double(tpf.numerator) : 0
+    }
+
+    private func currentFormat() throws(CaptureError) -> FrameFormat {
+        var fmt = v4l2_format()
+        fmt.type = V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue
+        let r = scand_v4l2_ioctl(fd, SCAND_VIDIOC_G_FMT, &fmt)
+        if r < 0 { throw CaptureError.from(errno: -r, path: name, during: "VIDIOC_G_FMT") }
+        return FrameFormat(fourcc: FourCC(rawValue: fmt.fmt.pix.pixelformat), width: Int(fmt.fmt.pix.width),
+                           height: Int(fmt.fmt.pix.height), bytesPerLine: Int(fmt.fmt.pix.bytesperline), imageSize: Int(fmt.fmt.pix.sizeimage))
+    }
+
+    private func startStreaming(_ format: FrameFormat) throws(CaptureError) {
+        var req = v4l2_requestbuffers()
+        req.type = V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue
+        req.memory = V4L2_MEMORY_MMAP.rawValue
+        req.count = UInt32(request.bufferCount)
+        var r = scand_v4l2_ioctl(fd, SCAND_VIDIOC_REQBUFS, &req)
+        if r < 0 { throw CaptureError.from(errno: -r, path: name, during: "VIDIOC_REQBUFS") }
+        guard req.count >= 2 else { throw CaptureError(.io, path: name, detail: "driver granted \(req.count) buffers") }
+        for i in 0..<req.count {
+            var buf = v4l2_buffer()
+            buf.type = V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue
+            buf.memory = V4L2_MEMORY_MMAP.rawValue
+            buf.index = i
+            r = scand_v4l2_ioctl(fd, SCAND_VIDIOC_QUERYBUF, &buf)
+            if r < 0 { throw CaptureError.from(errno: -r, path: name, during: "VIDIOC_QUERYBUF") }
+            guard let start = scand_v4l2_mmap(fd, Int(buf.length), Int64(buf.m.offset)) else {
+                throw CaptureError.from(errno: errno, path: name, during: "mmap")
+            }
+            buffers.append((start, Int(buf.length)))
+            r = scand_v4l2_ioctl(fd, SCAND_VIDIOC_QBUF, &buf)
+            if r < 0 { throw CaptureError.from(errno: -r, path: name, during: "VIDIOC_QBUF") }
+        }
+        var type = Int32(V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue)
+        r = scand_v4l2_ioctl(fd, SCAND_VIDIOC_STREAMON, &type)
+        if r < 0 { throw CaptureError.from(errno: -r, path: name, during: "VIDIOC_STREAMON") }
+    }
+}
+
+enum V4L2Strings {
+    /// A fixed-size C byte array (imported as a tuple) up to its NUL.
+    static func string<T>(_ tuple: T) -> String {
+        withUnsafeBytes(of: tuple) { raw in String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self) }
+    }
+}

@@ -1,0 +1,62 @@
+import ArgumentParser
+import ScandCapture
+import ScandCore
+import ScandService
+
+/// `scand record`: saves raw frames with their format, for replay (`scand run --source replay:FILE`) and
+/// for bug reports.
+struct RecordCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "record",
+        abstract: "Save raw camera frames to a file that `scand run --source replay:FILE` plays back."
+    )
+
+    @Option(name: .long, help: "Camera: /dev/videoN or a /dev/v4l/by-id/… name.")
+    var device: String = "/dev/video0"
+
+    @Option(name: .long, help: "Number of frames.")
+    var frames: Int = 30
+
+    @Option(name: .long, help: "Capture size WIDTHxHEIGHT.")
+    var size: String = "1280x720"
+
+    @Option(name: .long, help: "Frame rate (default: the camera's highest at that size).")
+    var fps: Int?
+
+    @Argument(help: "Output file.")
+    var output: String
+
+    func run() throws {
+        let parts = size.lowercased().split(separator: "x")
+        guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]), w > 0, h > 0 else {
+            throw ValidationError("--size must be WIDTHxHEIGHT")
+        }
+        guard frames >= 1 else { throw ValidationError("--frames must be at least 1") }
+        let source = V4L2Source(path: device, request: .init(width: w, height: h, framesPerSecond: fps))
+        do {
+            let format = try source.open()
+            defer { source.close() }
+            let writer = try Recording.Writer(path: output, format: format)
+            var written = 0, waited = 0
+            while written < frames {
+                guard let frame = try source.nextFrame(timeoutMilliseconds: 200) else {
+                    waited += 200
+                    if waited >= 3000 { throw CaptureError(.noFrames, path: device, detail: "none within 3000 ms") }
+                    continue
+                }
+                waited = 0
+                try writer.append(frame)
+                written += 1
+            }
+            try writer.finish()
+            printErr("recorded \(written) frames of \(format) to \(output)")
+        } catch {
+            printErr("\(error)")
+            throw ExitCode(1)
+        }
+    }
+}
+
+func printErr(_ line: String) {
+    OutputSinkLog.write(line)
+}

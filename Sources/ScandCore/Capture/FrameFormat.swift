@@ -1,0 +1,72 @@
+/// A V4L2 pixel format code ("YUYV", "MJPG", …).
+public struct FourCC: Sendable, Hashable, CustomStringConvertible {
+    public let rawValue: UInt32
+    public init(rawValue: UInt32) { self.rawValue = rawValue }
+    public init(_ text: String) {
+        let b = Array(text.utf8) + [32, 32, 32, 32]
+        self.rawValue = UInt32(b[0]) | UInt32(b[1]) << 8 | UInt32(b[2]) << 16 | UInt32(b[3]) << 24
+    }
+
+    public var description: String {
+        let bytes = (0..<4).map { UInt8((rawValue >> (8 * $0)) & 0xFF) }
+        return String(decoding: bytes.map { (32...126).contains($0) ? $0 : UInt8(ascii: "?") }, as: UTF8.self)
+            .trimmedSpaces()
+    }
+
+    public static let yuyv = FourCC("YUYV")
+    public static let uyvy = FourCC("UYVY")
+    public static let grey = FourCC("GREY")
+    public static let nv12 = FourCC("NV12")
+    public static let nv21 = FourCC("NV21")
+    public static let yu12 = FourCC("YU12")
+    public static let yv12 = FourCC("YV12")
+    public static let mjpeg = FourCC("MJPG")
+
+    /// Formats scand decodes from directly, best first: each has its luma as 8-bit samples at a fixed stride.
+    public static let preferred: [FourCC] = [.yuyv, .grey, .nv12, .yu12, .nv21, .yv12, .uyvy]
+}
+
+/// The shape of a frame's bytes and where its luma (Y) samples are.
+public struct FrameFormat: Sendable, Hashable, CustomStringConvertible {
+    public var fourcc: FourCC
+    public var width: Int
+    public var height: Int
+    /// Bytes from one row to the next (of the luma plane for planar formats).
+    public var bytesPerLine: Int
+    /// Bytes of one whole frame.
+    public var imageSize: Int
+
+    public init(fourcc: FourCC, width: Int, height: Int, bytesPerLine: Int, imageSize: Int) {
+        self.fourcc = fourcc
+        self.width = width
+        self.height = height
+        self.bytesPerLine = bytesPerLine
+        self.imageSize = imageSize
+    }
+
+    /// A packed YUYV or GREY frame with no row padding.
+    public static func packed(_ fourcc: FourCC, width: Int, height: Int) -> FrameFormat {
+        let bpp = fourcc == .grey ? 1 : 2
+        return FrameFormat(fourcc: fourcc, width: width, height: height, bytesPerLine: width * bpp, imageSize: width * height * bpp)
+    }
+
+    /// Where the Y samples are: first sample's byte offset and the distance between samples in a row.
+    /// nil for formats scand cannot read the luma of in place.
+    public var lumaLayout: (offset: Int, pixelStride: Int)? {
+        switch fourcc {
+        case .yuyv: (0, 2)
+        case .uyvy: (1, 2)
+        case .grey, .nv12, .nv21, .yu12, .yv12: (0, 1)
+        default: nil
+        }
+    }
+
+    /// Whether `count` bytes hold a whole frame of this format.
+    public func isComplete(_ count: Int) -> Bool {
+        guard let layout = lumaLayout, width > 0, height > 0 else { return false }
+        let needed = (height - 1) * bytesPerLine + layout.offset + (width - 1) * layout.pixelStride + 1
+        return count >= needed
+    }
+
+    public var description: String { "\(fourcc) \(width)x\(height)" }
+}

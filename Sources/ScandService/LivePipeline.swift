@@ -1,0 +1,125 @@
+import Foundation
+import ScandCapture
+import ScandCore
+import ScandDecoding
+
+/// Camera to events: a capture loop feeds the latest-frame slot; a decoding thread takes the newest frame,
+/// decodes it and writes one SCAN event per code. Frames that arrive while it decodes are dropped and counted.
+public final class LivePipeline: @unchecked Sendable {
+    public struct Counters: Sendable, Equatable {
+        public var capture = CaptureCounters()
+        /// Frames the decoder finished.
+        public var decoded = 0
+        /// Frames with a decoder pass that crashed, hung or was refused.
+        public var failed = 0
+        public var scans = 0
+    }
+
+    private let source: FrameSource
+    private let decoder: FrameDecoder
+    private let output: OutputSink
+    private let slot = LatestFrameSlot()
+    private let capture: CaptureLoop
+    private let lock = NSLock()
+    private var decoded = 0, failed = 0, scans = 0
+    private var decodeThread: Thread?
+    private let done = NSCondition()
+    private var decodeFinished = false
+
+    public init(source: FrameSource, decoder: FrameDecoder, output: OutputSink, captureOptions: CaptureLoop.Options = .init()) {
+        self.source = source
+        self.decoder = decoder
+        self.output = output
+        self.capture = CaptureLoop(source: source, slot: slot, options: captureOptions,
+                                   onStatus: { output.event($0.json.serialized()) })
+    }
+
+    public var counters: Counters {
+        lock.lock()
+        defer { lock.unlock() }
+        return Counters(capture: slot.counters, decoded: decoded, failed: failed, scans: scans)
+    }
+
+    public func start() {
+        capture.start()
+        let t = Thread { [self] in
+            decodeLoop()
+            done.lock()
+            decodeFinished = true
+            done.broadcast()
+            done.unlock()
+        }
+        t.name = "scand-decode"
+        decodeThread = t
+        t.start()
+    }
+
+    /// Stops capture; the decoder finishes the frame it has and the one waiting, then ends.
+    public func stop() { capture.stop() }
+
+    /// Blocks until capture and decoding have ended.
+    public func wait() {
+        capture.wait()
+        done.lock()
+        while !decodeFinished { done.wait() }
+        done.unlock()
+    }
+
+    /// A STATS event with the counters.
+    public func statsEvent() -> String {
+        let c = counters
+        return JSONValue.object([
+            ("class", .string("STATS")), ("device", .string(source.name)), ("captured", .int(c.capture.captured)),
+            ("dropped", .int(c.capture.dropped)), ("decoded", .int(c.decoded)), ("failed", .int(c.failed)), ("scans", .int(c.scans)),
+        ]).serialized()
+    }
+
+    private func decodeLoop() {
+        while let frame = slot.take() {
+            do {
+                let result = try decoder.decode(frame)
+                for failure in result.failures { output.log("frame \(frame.sequence): \(failure)") }
+                for d in result.detections {
+                    output.event(LiveScanEvent.json(d, frame: frame, device: source.name, width: result.width, height: result.height))
+                }
+                lock.lock()
+                decoded += 1
+                scans += result.detections.count
+                if !result.failures.isEmpty { failed += 1 }
+                lock.unlock()
+            } catch {
+                output.log("frame \(frame.sequence): \(error)")
+                lock.lock()
+                failed += 1
+                lock.unlock()
+            }
+        }
+    }
+}
+
+/// The SCAN event of a live frame.
+public enum LiveScanEvent {
+    public static func json(_ d: Detection, frame: Frame, device: String, width: Int, height: Int) -> String {
+        var fields: [(String, JSONValue)] = [
+            ("class", .string("SCAN")), ("device", .string(device)), ("time", .string(Timestamp.iso8601(Date()))),
+            ("frame", .int(Int(truncatingIfNeeded: frame.sequence))),
+        ]
+        fields += d.jsonFields(frameWidth: width, frameHeight: height)
+        let latency = Double(Monotonic.microseconds() &- frame.timestampMicroseconds) / 1000
+        if latency >= 0 && latency < 60_000 { fields.append(("latencyMs", JSONValue.number(latency, places: 1))) }
+        return JSONValue.object(fields).serialized()
+    }
+}
+
+public enum Timestamp {
+    /// UTC with milliseconds, as gpsd writes times: 2026-11-22T12:00:00.123Z.
+    public static func iso8601(_ date: Date) -> String {
+        let t = date.timeIntervalSince1970
+        var seconds = time_t(t.rounded(.down))
+        var tm = tm()
+        gmtime_r(&seconds, &tm)
+        let ms = Int((t - t.rounded(.down)) * 1000)
+        return String(format: "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", Int(tm.tm_year) + 1900, Int(tm.tm_mon) + 1, Int(tm.tm_mday),
+                      Int(tm.tm_hour), Int(tm.tm_min), Int(tm.tm_sec), ms)
+    }
+}

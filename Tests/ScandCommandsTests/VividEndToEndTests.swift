@@ -1,0 +1,104 @@
+import Foundation
+import Testing
+
+/// `scand run` on a real V4L2 stack: Debian's kernel in qemu with the vivid driver looping its HDMI output
+/// into its HDMI capture. Generated frames with known codes go in; the events scand prints come out.
+/// Runs where qemu, a kernel and vivid are installed (scripts/vm/install-deps; CI installs them).
+@Suite(.serialized) struct VividEndToEndTests {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let harness = root.appendingPathComponent("scripts/vm/run-in-vivid-vm").path
+    static var available: Bool {
+        FileManager.default.isExecutableFile(atPath: "/usr/bin/qemu-system-x86_64")
+            && ((try? FileManager.default.contentsOfDirectory(atPath: "/boot")) ?? []).contains { $0.hasPrefix("vmlinuz-") }
+    }
+
+    struct Sections {
+        var lines: [String: [String]] = [:]
+        var status: [String: Int32] = [:]
+
+        init(_ output: String) {
+            var current = ""
+            for line in output.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) {
+                if line.hasPrefix("=== ") {
+                    let words = line.dropFirst(4).split(separator: " ")
+                    if words.count == 2, words[0].hasSuffix("-status") {
+                        status[String(words[0].dropLast(7))] = Int32(words[1])
+                    } else {
+                        current = String(words.first ?? "")
+                    }
+                    continue
+                }
+                lines[current, default: []].append(line)
+            }
+        }
+
+        func events(_ section: String) -> [[String: Any]] {
+            (lines[section] ?? []).compactMap { line in
+                guard line.hasPrefix("{") else { return nil }
+                return try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+            }
+        }
+    }
+
+    @Test(.enabled(if: available, "needs qemu-system-x86 and linux-image-amd64 (scripts/vm/install-deps)"), .timeLimit(.minutes(5)))
+    func scansFromVividLoopback() throws {
+        let dir = ScandBinary.temporaryDirectory()
+        let frames = dir + "/frames.raw"
+        // Inside the rect of interest (right half): a QR code and a Code 128; outside it: another QR code.
+        let synth = try ScandBinary.run(["synth", "--raw", "--frames", "4", "--size", "1280x720",
+                                         "--code", "QRCode:outside-roi@0.25,0.5", "--code", "QRCode:inside-roi@0.7,0.3",
+                                         "--code", "Code128:IN-ROI-128@0.75,0.75", "--module-size", "3", frames])
+        #expect(synth.status == 0, "\(synth.stderr)")
+        let vm = Process()
+        vm.executableURL = URL(fileURLWithPath: Self.harness)
+        vm.arguments = ["--timeout", "240", "--binary", ScandBinary.path, "--file", frames,
+                        Self.root.appendingPathComponent("scripts/vm/scand-e2e-guest.sh").path]
+        let out = Pipe()
+        vm.standardOutput = out
+        vm.standardError = FileHandle(forWritingAtPath: "/dev/null")
+        try vm.run()
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        vm.waitUntilExit()
+        let text = String(decoding: data, as: UTF8.self)
+        #expect(vm.terminationStatus == 0, "\(text)")
+        let s = Sections(text)
+
+        // devices: vivid's capture node with YUYV at 1280x720.
+        let devices = try #require(s.events("devices").first?["devices"] as? [[String: Any]], "\(text)")
+        let capture = try #require(devices.first { $0["path"] as? String == "/dev/video0" })
+        #expect(capture["driver"] as? String == "vivid")
+        let formats = (capture["formats"] as? [[String: Any]] ?? []).compactMap { $0["pixelformat"] as? String }
+        #expect(formats.contains("YUYV"))
+
+        // run: payloads from inside the rect of interest only, corners inside it, counters that add up.
+        #expect(s.status["run"] == 0, "\(s.lines["run"] ?? [])")
+        let run = s.events("run")
+        #expect(run.first?["class"] as? String == "VERSION")
+        let scans = run.filter { $0["class"] as? String == "SCAN" }
+        #expect(Set(scans.compactMap { $0["text"] as? String }) == ["inside-roi", "IN-ROI-128"], "\(s.lines["run"] ?? [])")
+        for scan in scans {
+            let normalized = scan["normalized"] as? [[Double]] ?? []
+            #expect(normalized.count == 4 && normalized.allSatisfy { $0[0] >= 0.5 && $0[0] <= 1 && $0[1] >= 0 && $0[1] <= 1 })
+            let pixels = scan["corners"] as? [[Double]] ?? []
+            #expect(pixels.allSatisfy { $0[0] >= 640 && $0[0] <= 1280 })
+        }
+        let stats = try #require(run.last { $0["class"] as? String == "STATS" })
+        let captured = stats["captured"] as? Int ?? 0, dropped = stats["dropped"] as? Int ?? 0, decoded = stats["decoded"] as? Int ?? 0
+        #expect(captured == 40)
+        #expect(decoded >= 1 && decoded + dropped == captured, "every frame is decoded or counted as dropped: \(stats)")
+
+        // busy: another process streams from the camera; scand waits and says why.
+        let busy = s.events("busy").first { $0["class"] as? String == "DEVICE" && $0["state"] as? String == "waiting" }
+        #expect((busy?["message"] as? String)?.contains("device busy") == true, "\(s.lines["busy"] ?? [])")
+
+        // unplug: scans, the camera is lost, comes back, scans again; scand never exits for it.
+        #expect(s.status["unplug"] == 0)
+        let unplug = s.events("unplug")
+        let states = unplug.filter { $0["class"] as? String == "DEVICE" }.compactMap { $0["state"] as? String }
+        #expect(states.first == "streaming" && states.contains("lost") && states.last == "stopped", "\(states)")
+        let lostAt = try #require(unplug.firstIndex { $0["state"] as? String == "lost" })
+        let backAt = try #require(unplug.indices.first { $0 > lostAt && unplug[$0]["state"] as? String == "streaming" }, "\(states)")
+        #expect(unplug[..<lostAt].contains { $0["class"] as? String == "SCAN" })
+        #expect(unplug[backAt...].contains { $0["class"] as? String == "SCAN" }, "scans resume after the camera returns")
+    }
+}
