@@ -49,7 +49,7 @@ public struct CaptureError: Error, CustomStringConvertible, Equatable, Sendable 
         case .io:
             return "\(path): \(detail)"
         case .badRecording:
-            return "\(path): not a scand recording\(suffix)"
+            return "\(path): cannot play this recording\(suffix)"
         case .endOfStream:
             return "\(path): end of recording"
         }

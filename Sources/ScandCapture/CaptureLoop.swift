@@ -23,6 +23,8 @@ public final class CaptureLoop: @unchecked Sendable {
     private var stopRequested = false
     private var finished = false
     private var thread: Thread?
+    /// Why a source that is not waited for could not be opened.
+    public private(set) var failure: CaptureError?
 
     public init(source: FrameSource, slot: LatestFrameSlot, options: Options = Options(),
                 onStatus: @escaping @Sendable (DeviceStatus) -> Void, onFrame: (@Sendable (Frame) -> Void)? = nil) {
@@ -86,7 +88,10 @@ public final class CaptureLoop: @unchecked Sendable {
             for action in actions {
                 switch action {
                 case .open:
-                    do { next += machine.opened(try source.open()) } catch { next += machine.openFailed(error.description) }
+                    do { next += machine.opened(try source.open()) } catch {
+                        next += source.waitsForDevice ? machine.openFailed(error.description) : machine.openFailedForGood(error.description)
+                        if !source.waitsForDevice { failure = error }
+                    }
                 case .tearDown:
                     source.close()
                 case .emit(let status):

@@ -4,6 +4,9 @@ import ScandCore
 public protocol FrameSource: AnyObject {
     /// The device path or file name, for events and logs.
     var name: String { get }
+    /// A camera that cannot be opened may appear later and is waited for; a recording that cannot be
+    /// opened will not, and ends the session.
+    var waitsForDevice: Bool { get }
     /// Opens and starts streaming; returns the format frames will have.
     func open() throws(CaptureError) -> FrameFormat
     /// The next frame, nil when none came within `timeoutMilliseconds`. Throws `.endOfStream` when a

@@ -80,6 +80,7 @@ public final class ReplaySource: FrameSource {
 
     public let name: String
     public let pace: Pace
+    public var waitsForDevice: Bool { false }
     private var file: UnsafeMutablePointer<FILE>?
     private var format: FrameFormat?
     private var firstStamp: UInt64?
@@ -94,7 +95,9 @@ public final class ReplaySource: FrameSource {
 
     public func open() throws(CaptureError) -> FrameFormat {
         close()
-        guard let f = fopen(name, "rb") else { throw CaptureError.from(errno: errno, path: name, during: "open") }
+        guard let f = fopen(name, "rb") else {
+            throw CaptureError(.badRecording, path: name, detail: String(cString: strerror(errno)).lowercased())
+        }
         var line = [CChar](repeating: 0, count: 4096)
         guard fgets(&line, Int32(line.count), f) != nil,
               let format = Recording.parseHeader(String(decoding: line.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)) else {

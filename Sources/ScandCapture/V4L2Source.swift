@@ -22,6 +22,7 @@ public final class V4L2Source: FrameSource {
 
     public let name: String
     public let request: Request
+    public var waitsForDevice: Bool { true }
     private var fd: Int32 = -1
     private var buffers: [(start: UnsafeMutableRawPointer, length: Int)] = []
     private var format: FrameFormat?

@@ -67,6 +67,10 @@ struct RunCommand: AsyncParsableCommand {
             gracefulShutdownSignals: [.sigterm, .sigint],
             logger: logger))
         try await group.run()
+        if let failure = pipeline.failure {
+            output.log(failure)
+            throw ExitCode(1)
+        }
     }
 }
 

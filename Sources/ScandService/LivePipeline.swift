@@ -65,6 +65,9 @@ public final class LivePipeline: @unchecked Sendable {
         done.unlock()
     }
 
+    /// Why the source could not be used at all (a missing or malformed recording); nil otherwise.
+    public var failure: String? { capture.failure?.description }
+
     /// A STATS event with the counters.
     public func statsEvent() -> String {
         let c = counters

@@ -79,6 +79,14 @@ public struct DeviceStateMachine: Sendable {
         return actions
     }
 
+    /// The source cannot be opened and will not become available (a recording that is missing or
+    /// malformed): the session ends with the reason.
+    public mutating func openFailedForGood(_ reason: String) -> [Action] {
+        guard state == .opening else { return [] }
+        state = .stopped
+        return [.tearDown, .emit(DeviceStatus(device: device, state: .stopped, reason: reason))]
+    }
+
     /// Streaming stopped: unplugged (ENODEV/EIO), no frame within the timeout, or another error.
     public mutating func streamFailed(_ reason: String) -> [Action] {
         guard case .streaming = state else { return [] }

@@ -1,0 +1,73 @@
+import Foundation
+import Testing
+import ScandCore
+@testable import ScandCapture
+
+@Suite struct RecordingTests {
+    let dir: String = {
+        let d = NSTemporaryDirectory() + "scand-capture-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        try? FileManager.default.createDirectory(atPath: d, withIntermediateDirectories: true)
+        return d
+    }()
+
+    func frames(_ n: Int) -> [Frame] {
+        (0..<n).map { i in
+            Frame.yuyv(LumaImage(width: 8, height: 4, fill: UInt8(i * 10)), sequence: UInt64(100 + i), timestampMicroseconds: UInt64(i) * 40_000)
+        }
+    }
+
+    @Test func recordThenReplayGivesTheSameFrames() throws {
+        let path = dir + "/r.rec"
+        let input = frames(3)
+        let writer = try Recording.Writer(path: path, format: input[0].format)
+        for f in input { try writer.append(f) }
+        try writer.finish()
+        let replay = ReplaySource(path: path, pace: .asFastAsPossible)
+        #expect(try replay.open() == input[0].format)
+        for f in input {
+            let got = try #require(try replay.nextFrame(timeoutMilliseconds: 100))
+            #expect(got.bytes == f.bytes && got.sequence == f.sequence)
+        }
+        #expect(throws: CaptureError(.endOfStream, path: path)) { try replay.nextFrame(timeoutMilliseconds: 100) }
+    }
+
+    @Test func replayKeepsTheRecordedPace() throws {
+        let path = dir + "/paced.rec"
+        let input = frames(4)  // 40 ms apart: 120 ms from first to last
+        let writer = try Recording.Writer(path: path, format: input[0].format)
+        for f in input { try writer.append(f) }
+        try writer.finish()
+        let replay = ReplaySource(path: path)
+        _ = try replay.open()
+        let start = Monotonic.microseconds()
+        for _ in input { _ = try replay.nextFrame(timeoutMilliseconds: 1000) }
+        #expect(Monotonic.microseconds() - start >= 115_000)
+    }
+
+    @Test func rawRecordingsHaveNoHeader() throws {
+        let path = dir + "/r.raw"
+        let input = frames(2)
+        let writer = try Recording.Writer(path: path, format: input[0].format, raw: true)
+        for f in input { try writer.append(f) }
+        try writer.finish()
+        let data = try #require(FileManager.default.contents(atPath: path))
+        #expect(Array(data) == input.flatMap(\.bytes))
+    }
+
+    @Test func malformedRecordingsAreRefusedWithTheReason() throws {
+        let garbage = dir + "/garbage.rec"
+        FileManager.default.createFile(atPath: garbage, contents: Data("hello".utf8))
+        #expect(throws: CaptureError.self) { try ReplaySource(path: garbage).open() }
+        #expect(Recording.parseHeader(#"SCANDREC1 {"pixelformat":"YUYV","width":-5,"height":2,"bytesPerLine":8,"imageSize":16}"#) == nil)
+        #expect(Recording.parseHeader(#"SCANDREC1 {"pixelformat":"MJPG","width":4,"height":2,"bytesPerLine":8,"imageSize":16}"#) == nil)
+        let f = FrameFormat.packed(.yuyv, width: 4, height: 2)
+        #expect(Recording.parseHeader(Recording.header(f).trimmingCharacters(in: .newlines)) == f)
+        // A recording cut short mid-frame.
+        let cut = dir + "/cut.rec"
+        let full = Array(Recording.header(f).utf8) + [UInt8](repeating: 0, count: 16) + [1, 2, 3]
+        FileManager.default.createFile(atPath: cut, contents: Data(full))
+        let replay = ReplaySource(path: cut, pace: .asFastAsPossible)
+        _ = try replay.open()
+        #expect { try replay.nextFrame(timeoutMilliseconds: 10) } throws: { ($0 as? CaptureError)?.kind == .badRecording }
+    }
+}

@@ -1,0 +1,74 @@
+import Foundation
+import Testing
+import ScandCapture
+import ScandCore
+import ScandDecoding
+@testable import ScandService
+
+/// The live pipeline on replayed frames: the real capture loop, slot, decoder and event writer.
+@Suite struct LivePipelineTests {
+    final class Lines: @unchecked Sendable {
+        private let lock = NSLock()
+        private var events: [String] = []
+        private var logs: [String] = []
+        func event(_ s: String) { lock.lock(); events.append(s); lock.unlock() }
+        func log(_ s: String) { lock.lock(); logs.append(s); lock.unlock() }
+        var all: [String] { lock.lock(); defer { lock.unlock() }; return events }
+        var sink: OutputSink { OutputSink(event: { self.event($0) }, log: { self.log($0) }) }
+    }
+
+    func recording(_ items: [(BarcodeFormat, String, Int, Int)], frames: Int, name: String) throws -> String {
+        var page = LumaImage(width: 640, height: 480, fill: 235)
+        for (f, text, x, y) in items {
+            let s = try SymbolWriter.render(f, text: text, moduleSize: 3)
+            page.paste(s, x: x - s.width / 2, y: y - s.height / 2)
+        }
+        let path = NSTemporaryDirectory() + "scand-pipeline-\(getpid())-\(name).rec"
+        let w = try Recording.Writer(path: path, format: .packed(.yuyv, width: 640, height: 480))
+        for i in 0..<frames { try w.append(Frame.yuyv(page, sequence: UInt64(i), timestampMicroseconds: UInt64(i) * 33_333)) }
+        try w.finish()
+        return path
+    }
+
+    func run(_ path: String, pace: ReplaySource.Pace, decoder: FrameDecoder = FrameDecoder()) async -> (Lines, LivePipeline) {
+        let lines = Lines()
+        let pipeline = LivePipeline(source: ReplaySource(path: path, pace: pace), decoder: decoder, output: lines.sink)
+        pipeline.start()
+        await pipeline.finished()
+        return (lines, pipeline)
+    }
+
+    @Test func everyFrameAtTheRecordedPaceIsDecoded() async throws {
+        let path = try recording([(.qrCode, "paced", 320, 240)], frames: 10, name: "paced")
+        let (lines, pipeline) = await run(path, pace: .recorded)
+        let c = pipeline.counters
+        #expect(c.capture.captured == 10 && c.decoded + c.capture.dropped == 10)
+        #expect(c.scans == c.decoded)
+        let scans = lines.all.filter { $0.contains(#""class":"SCAN""#) }
+        #expect(scans.count == c.scans && scans.allSatisfy { $0.contains(#""text":"paced""#) && $0.contains(#""latencyMs":"#) })
+        #expect(lines.all.first?.contains(#""state":"streaming""#) == true)
+        #expect(lines.all.contains { $0.contains(#""state":"stopped","message":"end of recording""#) })
+    }
+
+    @Test func framesArrivingWhileTheDecoderIsBusyAreDroppedAndCounted() async throws {
+        let path = try recording([(.qrCode, "fast", 320, 240)], frames: 30, name: "fast")
+        let (_, pipeline) = await run(path, pace: .asFastAsPossible)
+        let c = pipeline.counters
+        #expect(c.capture.captured == 30)
+        #expect(c.capture.dropped > 0, "replayed far faster than one core decodes")
+        #expect(c.decoded + c.capture.dropped == 30)
+        #expect(pipeline.statsEvent().contains(#""captured":30"#))
+    }
+
+    @Test func rotationMirrorAndRegionApplyToTheOrientedFrame() async throws {
+        // Left code at x=160 and right code at x=480; rotated by 180° the left one lands on the right.
+        let path = try recording([(.qrCode, "left", 160, 240), (.qrCode, "right", 480, 240)], frames: 3, name: "rot")
+        let roi = try NormalizedRect(x: 0.5, y: 0, width: 0.5, height: 1)
+        let decoder = FrameDecoder(formats: BarcodeFormats(.qrCode), regionOfInterest: roi, transform: FrameTransform(rotation: .half, mirrored: false))
+        let (lines, _) = await run(path, pace: .recorded, decoder: decoder)
+        let texts = Set(lines.all.filter { $0.contains("SCAN") }.compactMap { line -> String? in
+            (try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["text"] as? String
+        })
+        #expect(texts == ["left"])
+    }
+}
