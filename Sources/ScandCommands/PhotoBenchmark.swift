@@ -182,8 +182,10 @@ enum ZBarImg {
             guard let cdata = rest.range(of: "<![CDATA[", range: tagEnd..<rest.endIndex),
                   let close = rest.range(of: "]]></data>", range: cdata.upperBound..<rest.endIndex) else { break }
             let body = String(rest[cdata.upperBound..<close.lowerBound])
+            // zbar writes payloads with control characters (a GS in GS1 data) as base64.
             if isBase64, let bytes = Base64.decode(body.filter { !$0.isWhitespace }) {
-                reads.append(.init(text: String(decoding: bytes, as: UTF8.self), bytes: bytes))
+                let text = String(decoding: bytes, as: UTF8.self)
+                reads.append(.init(text: text, bytes: bytes, equivalents: conventions(text, type: type)))
             } else {
                 reads.append(.init(text: body, bytes: Array(body.utf8), equivalents: conventions(body, type: type)))
             }

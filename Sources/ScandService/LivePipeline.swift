@@ -13,6 +13,11 @@ public final class LivePipeline: @unchecked Sendable {
         /// Frames with a decoder pass that crashed, hung or was refused.
         public var failed = 0
         public var scans = 0
+        /// Time spent decoding, all frames together.
+        public var decodeSeconds = 0.0
+        /// Capture-to-event latency of recent frames with codes, milliseconds: median and 99th percentile.
+        public var latencyP50: Double?
+        public var latencyP99: Double?
     }
 
     private let source: FrameSource
@@ -22,6 +27,11 @@ public final class LivePipeline: @unchecked Sendable {
     private let capture: CaptureLoop
     private let lock = NSLock()
     private var decoded = 0, failed = 0, scans = 0
+    private var decodeSeconds = 0.0
+    /// The last latencies, for percentiles (bounded: the daemon runs for months).
+    private var latencies: [Double] = []
+    private var latencyNext = 0
+    static let latencyWindow = 1024
     private var decodeThread: Thread?
     private let done = NSCondition()
     private var decodeFinished = false
@@ -37,7 +47,10 @@ public final class LivePipeline: @unchecked Sendable {
     public var counters: Counters {
         lock.lock()
         defer { lock.unlock() }
-        return Counters(capture: slot.counters, decoded: decoded, failed: failed, scans: scans)
+        let sorted = latencies.sorted()
+        func percentile(_ p: Double) -> Double? { sorted.isEmpty ? nil : sorted[min(sorted.count - 1, Int(Double(sorted.count) * p))] }
+        return Counters(capture: slot.counters, decoded: decoded, failed: failed, scans: scans, decodeSeconds: decodeSeconds,
+                        latencyP50: percentile(0.5), latencyP99: percentile(0.99))
     }
 
     public func start() {
@@ -74,19 +87,25 @@ public final class LivePipeline: @unchecked Sendable {
         return JSONValue.object([
             ("class", .string("STATS")), ("device", .string(source.name)), ("captured", .int(c.capture.captured)),
             ("dropped", .int(c.capture.dropped)), ("decoded", .int(c.decoded)), ("failed", .int(c.failed)), ("scans", .int(c.scans)),
-        ]).serialized()
+        ] + (c.latencyP50.map { [("latencyP50Ms", JSONValue.number($0, places: 1))] } ?? [])
+          + (c.latencyP99.map { [("latencyP99Ms", JSONValue.number($0, places: 1))] } ?? [])).serialized()
     }
 
     private func decodeLoop() {
         while let frame = slot.take() {
             do {
+                let started = Monotonic.microseconds()
                 let result = try decoder.decode(frame)
+                let spent = Double(Monotonic.microseconds() - started) / 1e6
                 for failure in result.failures { output.log("frame \(frame.sequence): \(failure)") }
                 for d in result.detections {
                     output.event(LiveScanEvent.json(d, frame: frame, device: source.name, width: result.width, height: result.height))
                 }
+                let latency = Double(Monotonic.microseconds() &- frame.timestampMicroseconds) / 1000
                 lock.lock()
                 decoded += 1
+                decodeSeconds += spent
+                if !result.detections.isEmpty { record(latency: latency) }
                 scans += result.detections.count
                 if !result.failures.isEmpty { failed += 1 }
                 lock.unlock()
@@ -97,6 +116,14 @@ public final class LivePipeline: @unchecked Sendable {
                 lock.unlock()
             }
         }
+    }
+}
+
+extension LivePipeline {
+    /// Call with the lock held.
+    fileprivate func record(latency: Double) {
+        if latencies.count < Self.latencyWindow { latencies.append(latency) } else { latencies[latencyNext] = latency }
+        latencyNext = (latencyNext + 1) % Self.latencyWindow
     }
 }
 

@@ -39,5 +39,7 @@ import Testing
         let reads = ZBarImg.parse("<symbol type='QR-Code'><data><![CDATA[a\nb]]></data></symbol><symbol type='Codabar'><data><![CDATA[A1B]]></data></symbol>")
         #expect(reads.map(\.text) == ["a\nb", "A1B"])
         #expect(reads[1].equivalents == ["1"])
+        let gs1 = ZBarImg.parse("<symbol type='DataBar-Exp'><data format='base64' length='7'><![CDATA[\nMTA1NjcdMTE=\n]]></data></symbol>")
+        #expect(gs1.first?.equivalents == ["1056711"])
     }
 }

@@ -1,0 +1,87 @@
+import ArgumentParser
+import Foundation
+import ScandCapture
+import ScandCore
+import ScandDecoding
+import ScandService
+
+/// `scand bench frames`: the live pipeline on generated frames at a camera's pace — how many frames a
+/// second are decoded and how many are dropped, per frame size.
+struct FramesBench: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "frames",
+        abstract: "Decoded and dropped frames per second of the live pipeline at several frame sizes."
+    )
+
+    @Option(name: .long, help: "Frame sizes, comma-separated.")
+    var sizes: String = "640x480,1280x720,1920x1080"
+
+    @Option(name: .long, help: "Camera rate to replay at.")
+    var fps: Int = 30
+
+    @Option(name: .long, help: "Seconds per size.")
+    var seconds: Int = 5
+
+    @Option(name: .long, help: "Also write the table as JSON to this file.")
+    var json: String?
+
+    struct Row {
+        var size: String
+        var counters: LivePipeline.Counters
+        var seconds: Double
+    }
+
+    func run() throws {
+        var rows: [Row] = []
+        for size in sizes.split(separator: ",") {
+            let parts = size.split(separator: "x")
+            guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]), w >= 320, h >= 240 else {
+                throw ValidationError("bad size '\(size)'")
+            }
+            let frame = try Self.scene(width: w, height: h)
+            let source = SyntheticSource(frames: [frame], count: fps * seconds, framesPerSecond: fps)
+            let pipeline = LivePipeline(source: source, decoder: FrameDecoder(), output: OutputSink(event: { _ in }, log: { _ in }))
+            let start = Date()
+            pipeline.start()
+            pipeline.wait()
+            rows.append(Row(size: String(size), counters: pipeline.counters, seconds: Date().timeIntervalSince(start)))
+        }
+        print(Self.table(rows, fps: fps))
+        if let json {
+            let value = JSONValue.array(rows.map { r in
+                let c = r.counters
+                return .object([("size", .string(r.size)), ("fps", .int(fps)), ("captured", .int(c.capture.captured)),
+                                ("dropped", .int(c.capture.dropped)), ("decoded", .int(c.decoded)),
+                                ("decodedPerSecond", JSONValue.number(Double(c.decoded) / r.seconds, places: 1)),
+                                ("msPerDecode", JSONValue.number(c.decodeSeconds * 1000 / Double(max(1, c.decoded)), places: 1)),
+                                ("scans", .int(c.scans))])
+            })
+            try (value.serialized() + "\n").write(toFile: json, atomically: true, encoding: .utf8)
+        }
+    }
+
+    /// A light page with a QR code and a Code 128 near the middle, as a kiosk camera sees a ticket.
+    static func scene(width: Int, height: Int) throws -> Frame {
+        var page = LumaImage(width: width, height: height, fill: 225)
+        let module = max(2, width / 400)
+        let qr = try SymbolWriter.render(.qrCode, text: "https://example.org/ticket/0042", moduleSize: module)
+        let bar = try SymbolWriter.render(.code128, text: "TICKET-0042", moduleSize: module)
+        page.paste(qr, x: width / 3 - qr.width / 2, y: height / 2 - qr.height / 2)
+        page.paste(bar, x: 2 * width / 3 - bar.width / 2, y: height / 2 - bar.height / 2)
+        return Frame.yuyv(page)
+    }
+
+    static func table(_ rows: [Row], fps: Int) -> String {
+        var lines = ["| frame size | camera fps | frames | decoded | dropped | decoded/s | ms per decode | codes per decoded frame | latency p50 / p99 ms |",
+                     "|---|---|---|---|---|---|---|---|---|"]
+        for r in rows {
+            let c = r.counters
+            let perFrame = Double(c.scans) / Double(max(1, c.decoded))
+            let latency = [c.latencyP50, c.latencyP99].map { $0.map { String(format: "%.0f", $0) } ?? "-" }.joined(separator: " / ")
+            lines.append("| \(r.size) | \(fps) | \(c.capture.captured) | \(c.decoded) | \(c.capture.dropped) | "
+                + String(format: "%.1f | %.1f | %.2f", Double(c.decoded) / r.seconds, c.decodeSeconds * 1000 / Double(max(1, c.decoded)), perFrame)
+                + " | \(latency) |")
+        }
+        return lines.joined(separator: "\n")
+    }
+}
