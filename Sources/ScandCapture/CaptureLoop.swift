@@ -11,6 +11,8 @@ public final class CaptureLoop: @unchecked Sendable {
         public var backoff = DeviceStateMachine.Backoff()
         /// Stop after this many frames (tests, `record`); nil: run until stopped.
         public var maxFrames: Int?
+        /// Never drop: wait for the decoder to take each frame (replays for golden tests).
+        public var lossless = false
         public init() {}
     }
 
@@ -126,7 +128,7 @@ public final class CaptureLoop: @unchecked Sendable {
                 }
                 silentFor = 0
                 onFrame?(frame)
-                slot.put(frame)
+                slot.put(frame, lossless: options.lossless)
                 frames += 1
                 if let max = options.maxFrames, frames >= max { stop() }
             } catch let error where error.kind == .endOfStream {

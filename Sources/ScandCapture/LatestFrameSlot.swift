@@ -28,24 +28,54 @@ public final class LatestFrameSlot: @unchecked Sendable {
         return _counters
     }
 
-    public func put(_ frame: Frame) {
+    /// - Parameter lossless: wait until the decoder has taken the previous frame instead of dropping it
+    ///   (replays whose every frame matters, such as golden tests).
+    public func put(_ frame: Frame, lossless: Bool = false) {
         condition.lock()
         defer { condition.unlock() }
+        while lossless && waiting != nil && !closed { condition.wait() }
         _counters.captured += 1
         if waiting != nil { _counters.dropped += 1 }
         waiting = frame
         condition.signal()
     }
 
+    public enum Taken: Sendable {
+        case frame(Frame)
+        /// Nothing arrived within the timeout.
+        case idle
+        /// Closed and drained.
+        case closed
+    }
+
     /// The newest frame, waiting for one; nil once closed and empty.
     public func take() -> Frame? {
+        while true {
+            switch take(timeoutMilliseconds: nil) {
+            case .frame(let f): return f
+            case .closed: return nil
+            case .idle: continue
+            }
+        }
+    }
+
+    /// The newest frame, waiting at most `timeoutMilliseconds` (nil: no limit).
+    public func take(timeoutMilliseconds: Int?) -> Taken {
         condition.lock()
         defer { condition.unlock() }
-        while waiting == nil && !closed { condition.wait() }
-        guard let frame = waiting else { return nil }
+        let deadline = timeoutMilliseconds.map { Date(timeIntervalSinceNow: Double($0) / 1000) }
+        while waiting == nil && !closed {
+            if let deadline {
+                if !condition.wait(until: deadline) && waiting == nil && !closed { return .idle }
+            } else {
+                condition.wait()
+            }
+        }
+        guard let frame = waiting else { return .closed }
         waiting = nil
         _counters.taken += 1
-        return frame
+        condition.broadcast()  // a lossless producer may be waiting for the slot to empty
+        return .frame(frame)
     }
 
     /// No more frames will come; `take` drains what is waiting, then returns nil.

@@ -76,7 +76,15 @@ public enum Recording {
 /// Plays a recording back as a frame source (gpsfake-style): at the pace it was recorded, or as fast as
 /// the pipeline takes frames.
 public final class ReplaySource: FrameSource {
-    public enum Pace: Sendable { case recorded, asFastAsPossible }
+    public enum Pace: Sendable {
+        /// As captured, stamped with the replay's own clock.
+        case recorded
+        /// As fast as frames are read, stamped with the replay's own clock.
+        case asFastAsPossible
+        /// As fast as the decoder takes them, none dropped, with the recorded stamps: the same events on
+        /// every run (golden tests). Use with a lossless capture loop.
+        case lockstep
+    }
 
     public let name: String
     public let pace: Pace
@@ -124,7 +132,7 @@ public final class ReplaySource: FrameSource {
         let stamp = head[0..<8].enumerated().reduce(UInt64(0)) { $0 | UInt64($1.element) << (8 * UInt64($1.offset)) }
         let seq = head[8..<16].enumerated().reduce(UInt64(0)) { $0 | UInt64($1.element) << (8 * UInt64($1.offset)) }
         if pace == .recorded { waitUntil(stamp) }
-        return Frame(format: format, bytes: bytes, sequence: seq, timestampMicroseconds: Monotonic.microseconds())
+        return Frame(format: format, bytes: bytes, sequence: seq, timestampMicroseconds: pace == .lockstep ? stamp : Monotonic.microseconds())
     }
 
     public func close() {

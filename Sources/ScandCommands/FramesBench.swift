@@ -54,7 +54,7 @@ struct FramesBench: ParsableCommand {
                                 ("dropped", .int(c.capture.dropped)), ("decoded", .int(c.decoded)),
                                 ("decodedPerSecond", JSONValue.number(Double(c.decoded) / r.seconds, places: 1)),
                                 ("msPerDecode", JSONValue.number(c.decodeSeconds * 1000 / Double(max(1, c.decoded)), places: 1)),
-                                ("scans", .int(c.scans))])
+                                ("codes", .int(c.codes))])
             })
             try (value.serialized() + "\n").write(toFile: json, atomically: true, encoding: .utf8)
         }
@@ -76,7 +76,7 @@ struct FramesBench: ParsableCommand {
                      "|---|---|---|---|---|---|---|---|---|"]
         for r in rows {
             let c = r.counters
-            let perFrame = Double(c.scans) / Double(max(1, c.decoded))
+            let perFrame = Double(c.codes) / Double(max(1, c.decoded))
             let latency = [c.latencyP50, c.latencyP99].map { $0.map { String(format: "%.0f", $0) } ?? "-" }.joined(separator: " / ")
             lines.append("| \(r.size) | \(fps) | \(c.capture.captured) | \(c.decoded) | \(c.capture.dropped) | "
                 + String(format: "%.1f | %.1f | %.2f", Double(c.decoded) / r.seconds, c.decodeSeconds * 1000 / Double(max(1, c.decoded)), perFrame)

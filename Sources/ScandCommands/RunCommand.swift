@@ -21,7 +21,7 @@ struct RunCommand: AsyncParsableCommand {
     @Option(name: .long, help: "Frame source instead of --device: replay:FILE plays a `scand record` file.")
     var source: String?
 
-    @Option(name: .long, help: "Replay pace: recorded (as captured) or fast (as fast as frames are taken).")
+    @Option(name: .long, help: "Replay pace: recorded (as captured), fast (as fast as read, dropping what the decoder cannot take) or lockstep (every frame decoded, recorded timestamps: the same events on every run).")
     var replayPace: ReplayPace = .recorded
 
     @Option(name: .long, help: "Capture size WIDTHxHEIGHT.")
@@ -48,7 +48,19 @@ struct RunCommand: AsyncParsableCommand {
     @Option(name: .long, help: "Milliseconds without a frame before the camera counts as lost.")
     var frameTimeout: Int = 3000
 
-    enum ReplayPace: String, ExpressibleByArgument { case recorded, fast }
+    @Option(name: .long, help: "Seconds without a sighting before a code is LOST.")
+    var lostAfter: Double = 0.5
+
+    @Option(name: .long, help: "Seconds after LOST within which the same code shown again is not a new SCAN.")
+    var forgetAfter: Double = 2
+
+    @Option(name: .long, help: "Emit UPDATE events with new corners at most this often per code, in seconds (default: none).")
+    var updateInterval: Double?
+
+    @Option(name: .long, help: "Agreeing reads before SCAN for a format, FORMAT=N (repeatable; defaults: Codabar, ITF, Code39 3; EAN-8, UPC-E 2; others 1).")
+    var confirm: [String] = []
+
+    enum ReplayPace: String, ExpressibleByArgument { case recorded, fast, lockstep }
 
     func validate() throws {
         _ = try RunSettings.parse(self)
@@ -58,8 +70,10 @@ struct RunCommand: AsyncParsableCommand {
         let settings = try RunSettings.parse(self)
         let output = OutputSink.standard()
         output.event(VersionEvent.json())
+        let lockstep = settings.isLockstep
         let pipeline = LivePipeline(source: settings.makeSource(), decoder: settings.decoder, output: output,
-                                    captureOptions: settings.captureOptions)
+                                    captureOptions: settings.captureOptions, tracker: settings.tracker,
+                                    clock: { lockstep ? nil : .microseconds(Monotonic.microseconds()) })
         var logger = Logger(label: "scand")
         logger.logLevel = .warning
         let group = ServiceGroup(configuration: .init(
@@ -80,6 +94,12 @@ struct RunSettings {
     var request: V4L2Source.Request
     var decoder: FrameDecoder
     var captureOptions: CaptureLoop.Options
+    var tracker: TrackerSettings
+
+    var isLockstep: Bool {
+        if case .replay(_, .lockstep) = source { return true }
+        return false
+    }
 
     enum Source {
         case device(String)
@@ -104,15 +124,38 @@ struct RunSettings {
         var source = Source.device(c.device)
         if let s = c.source {
             guard s.hasPrefix("replay:"), s.count > 7 else { throw ValidationError("--source must be replay:FILE; got '\(s)'") }
-            source = .replay(String(s.dropFirst(7)), c.replayPace == .fast ? .asFastAsPossible : .recorded)
+            let pace: ReplaySource.Pace = switch c.replayPace {
+            case .recorded: .recorded
+            case .fast: .asFastAsPossible
+            case .lockstep: .lockstep
+            }
+            source = .replay(String(s.dropFirst(7)), pace)
+        }
+        var tracker = TrackerSettings()
+        for (name, value) in [("--lost-after", c.lostAfter), ("--forget-after", c.forgetAfter)] where !(value >= 0 && value <= 3600) {
+            throw ValidationError("\(name) must be 0…3600 seconds")
+        }
+        tracker.lostAfter = .milliseconds(Int(c.lostAfter * 1000))
+        tracker.forgetAfter = .milliseconds(Int(c.forgetAfter * 1000))
+        if let u = c.updateInterval {
+            guard u > 0 && u <= 3600 else { throw ValidationError("--update-interval must be 0…3600 seconds") }
+            tracker.updateInterval = .milliseconds(Int(u * 1000))
+        }
+        for item in c.confirm {
+            let kv = item.split(separator: "=")
+            guard kv.count == 2, let f = BarcodeFormat(name: String(kv[0])), let n = Int(kv[1]), (1...30).contains(n) else {
+                throw ValidationError("--confirm must be FORMAT=N with N in 1…30; got '\(item)'")
+            }
+            tracker.confirmations[f] = n
         }
         var options = CaptureLoop.Options()
+        options.lossless = c.source != nil && c.replayPace == .lockstep
         options.maxFrames = c.frames
         options.frameTimeoutMilliseconds = c.frameTimeout
         return RunSettings(
             source: source, request: V4L2Source.Request(width: w, height: h, framesPerSecond: c.fps),
             decoder: FrameDecoder(formats: formats, regionOfInterest: roi, transform: FrameTransform(rotation: rotation, mirrored: c.mirror)),
-            captureOptions: options)
+            captureOptions: options, tracker: tracker)
     }
 
     func makeSource() -> FrameSource {

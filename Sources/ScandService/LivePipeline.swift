@@ -4,7 +4,8 @@ import ScandCore
 import ScandDecoding
 
 /// Camera to events: a capture loop feeds the latest-frame slot; a decoding thread takes the newest frame,
-/// decodes it and writes one SCAN event per code. Frames that arrive while it decodes are dropped and counted.
+/// decodes it, runs the codes through the tracker and writes its events (SCAN once per code shown, UPDATE,
+/// LOST). Frames that arrive while it decodes are dropped and counted.
 public final class LivePipeline: @unchecked Sendable {
     public struct Counters: Sendable, Equatable {
         public var capture = CaptureCounters()
@@ -12,6 +13,9 @@ public final class LivePipeline: @unchecked Sendable {
         public var decoded = 0
         /// Frames with a decoder pass that crashed, hung or was refused.
         public var failed = 0
+        /// Codes read, frame by frame.
+        public var codes = 0
+        /// SCAN events: codes confirmed once per appearance.
         public var scans = 0
         /// Time spent decoding, all frames together.
         public var decodeSeconds = 0.0
@@ -26,7 +30,9 @@ public final class LivePipeline: @unchecked Sendable {
     private let slot = LatestFrameSlot()
     private let capture: CaptureLoop
     private let lock = NSLock()
-    private var decoded = 0, failed = 0, scans = 0
+    private var decoded = 0, failed = 0, codes = 0, scans = 0
+    private let trackerSettings: TrackerSettings
+    private let clock: @Sendable () -> Duration?
     private var decodeSeconds = 0.0
     /// The last latencies, for percentiles (bounded: the daemon runs for months).
     private var latencies: [Double] = []
@@ -36,10 +42,16 @@ public final class LivePipeline: @unchecked Sendable {
     private let done = NSCondition()
     private var decodeFinished = false
 
-    public init(source: FrameSource, decoder: FrameDecoder, output: OutputSink, captureOptions: CaptureLoop.Options = .init()) {
+    /// - Parameter clock: now, on the clock of frame timestamps (CLOCK_MONOTONIC), for LOST events while
+    ///   no frame arrives; nil from it means "no time passes but with frames" (lockstep replays).
+    public init(source: FrameSource, decoder: FrameDecoder, output: OutputSink, captureOptions: CaptureLoop.Options = .init(),
+                tracker: TrackerSettings = TrackerSettings(),
+                clock: @escaping @Sendable () -> Duration? = { .microseconds(Monotonic.microseconds()) }) {
         self.source = source
         self.decoder = decoder
         self.output = output
+        self.trackerSettings = tracker
+        self.clock = clock
         self.capture = CaptureLoop(source: source, slot: slot, options: captureOptions,
                                    onStatus: { output.event($0.json.serialized()) })
     }
@@ -49,7 +61,7 @@ public final class LivePipeline: @unchecked Sendable {
         defer { lock.unlock() }
         let sorted = latencies.sorted()
         func percentile(_ p: Double) -> Double? { sorted.isEmpty ? nil : sorted[min(sorted.count - 1, Int(Double(sorted.count) * p))] }
-        return Counters(capture: slot.counters, decoded: decoded, failed: failed, scans: scans, decodeSeconds: decodeSeconds,
+        return Counters(capture: slot.counters, decoded: decoded, failed: failed, codes: codes, scans: scans, decodeSeconds: decodeSeconds,
                         latencyP50: percentile(0.5), latencyP99: percentile(0.99))
     }
 
@@ -86,35 +98,50 @@ public final class LivePipeline: @unchecked Sendable {
         let c = counters
         return JSONValue.object([
             ("class", .string("STATS")), ("device", .string(source.name)), ("captured", .int(c.capture.captured)),
-            ("dropped", .int(c.capture.dropped)), ("decoded", .int(c.decoded)), ("failed", .int(c.failed)), ("scans", .int(c.scans)),
+            ("dropped", .int(c.capture.dropped)), ("decoded", .int(c.decoded)), ("failed", .int(c.failed)), ("codes", .int(c.codes)), ("scans", .int(c.scans)),
         ] + (c.latencyP50.map { [("latencyP50Ms", JSONValue.number($0, places: 1))] } ?? [])
           + (c.latencyP99.map { [("latencyP99Ms", JSONValue.number($0, places: 1))] } ?? [])).serialized()
     }
 
     private func decodeLoop() {
-        while let frame = slot.take() {
-            do {
+        var tracker = CodeTracker(settings: trackerSettings)
+        while true {
+            switch slot.take(timeoutMilliseconds: 100) {
+            case .closed:
+                return
+            case .idle:
+                if let now = clock() { write(tracker.tick(at: now), frame: nil) }
+            case .frame(let frame):
                 let started = Monotonic.microseconds()
-                let result = try decoder.decode(frame)
+                let result: FrameDecoder.Result
+                do { result = try decoder.decode(frame) } catch {
+                    output.log("frame \(frame.sequence): \(error)")
+                    lock.lock()
+                    failed += 1
+                    lock.unlock()
+                    continue
+                }
                 let spent = Double(Monotonic.microseconds() - started) / 1e6
                 for failure in result.failures { output.log("frame \(frame.sequence): \(failure)") }
-                for d in result.detections {
-                    output.event(LiveScanEvent.json(d, frame: frame, device: source.name, width: result.width, height: result.height))
-                }
+                let events = tracker.observe(result.detections, at: .microseconds(frame.timestampMicroseconds))
+                write(events, frame: (frame, result.width, result.height))
                 let latency = Double(Monotonic.microseconds() &- frame.timestampMicroseconds) / 1000
                 lock.lock()
                 decoded += 1
                 decodeSeconds += spent
-                if !result.detections.isEmpty { record(latency: latency) }
-                scans += result.detections.count
+                // Replays in lockstep carry recorded stamps: no latency to speak of.
+                if !result.detections.isEmpty && latency >= 0 && latency < 60_000 { record(latency: latency) }
+                codes += result.detections.count
+                scans += events.filter { if case .scan = $0 { true } else { false } }.count
                 if !result.failures.isEmpty { failed += 1 }
                 lock.unlock()
-            } catch {
-                output.log("frame \(frame.sequence): \(error)")
-                lock.lock()
-                failed += 1
-                lock.unlock()
             }
+        }
+    }
+
+    private func write(_ events: [TrackEvent], frame: (Frame, Int, Int)?) {
+        for e in events {
+            output.event(TrackEventJSON.json(e, device: source.name, frame: frame?.0, width: frame?.1 ?? 0, height: frame?.2 ?? 0))
         }
     }
 }
@@ -127,16 +154,25 @@ extension LivePipeline {
     }
 }
 
-/// The SCAN event of a live frame.
-public enum LiveScanEvent {
-    public static func json(_ d: Detection, frame: Frame, device: String, width: Int, height: Int) -> String {
-        var fields: [(String, JSONValue)] = [
-            ("class", .string("SCAN")), ("device", .string(device)), ("time", .string(Timestamp.iso8601(Date()))),
-            ("frame", .int(Int(truncatingIfNeeded: frame.sequence))),
-        ]
-        fields += d.jsonFields(frameWidth: width, frameHeight: height)
-        let latency = Double(Monotonic.microseconds() &- frame.timestampMicroseconds) / 1000
-        if latency >= 0 && latency < 60_000 { fields.append(("latencyMs", JSONValue.number(latency, places: 1))) }
+/// The JSON of tracker events: SCAN and UPDATE with the code's fields, LOST with its id and payload.
+public enum TrackEventJSON {
+    public static func json(_ e: TrackEvent, device: String, frame: Frame?, width: Int, height: Int) -> String {
+        var fields: [(String, JSONValue)] = [("class", .string(e.className)), ("id", .int(e.id)), ("device", .string(device)),
+                                             ("time", .string(Timestamp.iso8601(Date())))]
+        if let frame { fields.append(("frame", .int(Int(truncatingIfNeeded: frame.sequence)))) }
+        let d = e.detection
+        switch e {
+        case .scan:
+            fields += d.jsonFields(frameWidth: width, frameHeight: height)
+            if let frame {
+                let latency = Double(Monotonic.microseconds() &- frame.timestampMicroseconds) / 1000
+                if latency >= 0 && latency < 60_000 { fields.append(("latencyMs", JSONValue.number(latency, places: 1))) }
+            }
+        case .update:
+            fields += d.jsonFields(frameWidth: width, frameHeight: height).filter { ["format", "corners", "normalized", "orientation"].contains($0.0) }
+        case .lost:
+            fields += [("format", .string(d.format.name)), ("text", .string(d.text))]
+        }
         return JSONValue.object(fields).serialized()
     }
 }

@@ -43,9 +43,10 @@ import ScandDecoding
         let (lines, pipeline) = await run(path, pace: .recorded)
         let c = pipeline.counters
         #expect(c.capture.captured == 10 && c.decoded + c.capture.dropped == 10)
-        #expect(c.scans == c.decoded)
+        #expect(c.codes == c.decoded, "the code is read in every decoded frame")
         let scans = lines.all.filter { $0.contains(#""class":"SCAN""#) }
-        #expect(scans.count == c.scans && scans.allSatisfy { $0.contains(#""text":"paced""#) && $0.contains(#""latencyMs":"#) })
+        #expect(c.scans == 1 && scans.count == 1, "and reported once")
+        #expect(scans.allSatisfy { $0.contains(#""text":"paced""#) && $0.contains(#""latencyMs":"#) && $0.contains(#""id":1"#) })
         #expect(lines.all.first?.contains(#""state":"streaming""#) == true)
         #expect(lines.all.contains { $0.contains(#""state":"stopped","message":"end of recording""#) })
     }

@@ -25,7 +25,9 @@ extension Detection {
         if inverted { fields.append(("inverted", .bool(true))) }
         if readerInit { fields.append(("readerInit", .bool(true))) }
         if let s = sequence {
-            var seq: [(String, JSONValue)] = [("index", .int(s.index)), ("count", .int(s.count))]
+            // A merged sequence (index -1) carries the whole payload.
+            var seq: [(String, JSONValue)] = s.index >= 0 ? [("index", .int(s.index)), ("count", .int(s.count))]
+                : [("count", .int(s.count)), ("complete", .bool(true))]
             if !s.id.isEmpty { seq.append(("id", .string(s.id))) }
             fields.append(("sequence", .object(seq)))
         }

@@ -1,0 +1,24 @@
+/// How detections become events: when a code counts as seen, lost and forgotten.
+public struct TrackerSettings: Sendable, Equatable {
+    /// A code not seen for this long is LOST.
+    public var lostAfter: Duration = .milliseconds(500)
+    /// A code shown again within this time after it was lost is the same scan (no new SCAN); after it, a
+    /// new one. zbarcam hard-codes 2 s; Scandit calls it the duplicate filter.
+    public var forgetAfter: Duration = .seconds(2)
+    /// Agreeing reads needed before SCAN, per format. Formats without a strong checksum need more:
+    /// misreads are worse than a slow read.
+    public var confirmations: [BarcodeFormat: Int] = [.codabar: 3, .itf: 3, .code39: 3, .ean8: 2, .upcE: 2]
+    /// Linear reads of at most this many characters need at least two agreeing reads whatever the format.
+    public var shortLinearLength = 4
+    /// UPDATE events with new corners for clients that draw overlays, at most this often per code; nil: none.
+    public var updateInterval: Duration? = nil
+    /// Parts of a structured-append sequence wait this long for the rest.
+    public var sequenceTimeout: Duration = .seconds(5)
+
+    public init() {}
+
+    public func confirmationsNeeded(for d: Detection) -> Int {
+        let base = max(1, confirmations[d.format] ?? 1)
+        return d.format.isLinear && d.bytes.count <= shortLinearLength ? max(2, base) : base
+    }
+}

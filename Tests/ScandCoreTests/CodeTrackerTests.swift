@@ -1,0 +1,85 @@
+import Testing
+@testable import ScandCore
+
+@Suite struct CodeTrackerTests {
+    func code(_ text: String, x: Double, format: BarcodeFormat = .qrCode, sequence: Detection.Sequence? = nil) -> Detection {
+        Detection(format: format, text: text, bytes: Array(text.utf8),
+                  corners: Quadrilateral([Point(x, 100), Point(x + 80, 100), Point(x + 80, 180), Point(x, 180)]), sequence: sequence)
+    }
+
+    func ms(_ n: Int) -> Duration { .milliseconds(n) }
+
+    func summary(_ events: [TrackEvent]) -> [String] {
+        events.map { "\($0.className) \($0.id) \($0.detection.text)" }
+    }
+
+    @Test func oneScanWhileInViewThenLost() {
+        var t = CodeTracker()
+        #expect(summary(t.observe([code("a", x: 10)], at: ms(0))) == ["SCAN 1 a"])
+        for i in 1...10 { #expect(t.observe([code("a", x: 10 + Double(i) * 5)], at: ms(i * 33)).isEmpty) }
+        #expect(t.tick(at: ms(330 + 499)).isEmpty)
+        #expect(summary(t.tick(at: ms(330 + 500))) == ["LOST 1 a"])
+        #expect(t.visible.isEmpty)
+    }
+
+    @Test func comingBackWithinTheForgetTimeIsNoNewScan() {
+        var t = CodeTracker()
+        _ = t.observe([code("a", x: 10)], at: ms(0))
+        #expect(summary(t.tick(at: ms(500))) == ["LOST 1 a"])
+        // Back within 2 s of being lost, elsewhere in the frame: same id, no SCAN.
+        #expect(t.observe([code("a", x: 400)], at: ms(2400)).isEmpty)
+        #expect(t.visible.map(\.id) == [1])
+        #expect(summary(t.tick(at: ms(2900))) == ["LOST 1 a"])
+        // Lost for longer than the forget time: a new scan with a new id.
+        _ = t.tick(at: ms(4900))
+        #expect(summary(t.observe([code("a", x: 10)], at: ms(4950))) == ["SCAN 2 a"])
+    }
+
+    @Test func twoIdenticalCodesAreTwoTracks() {
+        var t = CodeTracker()
+        #expect(summary(t.observe([code("same", x: 10), code("same", x: 500)], at: ms(0))) == ["SCAN 1 same", "SCAN 2 same"])
+        // They keep their ids as they move a little, whichever order zxing reports them in.
+        #expect(t.observe([code("same", x: 505), code("same", x: 15)], at: ms(33)).isEmpty)
+        let byX = t.visible.sorted { $0.detection.corners.center.x < $1.detection.corners.center.x }
+        #expect(byX.map(\.id) == [1, 2])
+    }
+
+    @Test func weakFormatsNeedAgreeingReadsAndAMisreadIsNeverEmitted() {
+        var t = CodeTracker()
+        let good = code("00123456789012", x: 10, format: .itf), bad = code("00123456789036", x: 12, format: .itf)
+        #expect(t.observe([good], at: ms(0)).isEmpty)
+        #expect(t.observe([bad], at: ms(33)).isEmpty)  // disagrees: the good read's count starts over
+        #expect(t.observe([good], at: ms(66)).isEmpty)
+        #expect(t.observe([good], at: ms(99)).isEmpty)
+        #expect(summary(t.observe([good], at: ms(132))) == ["SCAN 1 00123456789012"])
+        #expect(summary(t.tick(at: ms(2000))) == ["LOST 1 00123456789012"], "the misread vanished without an event")
+        // Short linear reads need two reads whatever the format.
+        var s = CodeTracker()
+        #expect(s.observe([code("12", x: 10, format: .code128)], at: ms(0)).isEmpty)
+        #expect(s.observe([code("12", x: 10, format: .code128)], at: ms(33)).count == 1)
+    }
+
+    @Test func updatesAreRateLimited() {
+        var settings = TrackerSettings()
+        settings.updateInterval = .milliseconds(100)
+        var t = CodeTracker(settings: settings)
+        _ = t.observe([code("a", x: 10)], at: ms(0))
+        var updates = 0
+        for i in 1...30 { updates += t.observe([code("a", x: 10 + Double(i))], at: ms(i * 10)).count }
+        #expect(updates == 3)
+    }
+
+    @Test func structuredAppendPartsBecomeOneScan() {
+        var t = CodeTracker()
+        let p0 = code("Hello, ", x: 10, sequence: .init(count: 3, index: 0, id: "9"))
+        let p1 = code("kiosk ", x: 200, sequence: .init(count: 3, index: 1, id: "9"))
+        let p2 = code("world", x: 400, sequence: .init(count: 3, index: 2, id: "9"))
+        #expect(t.observe([p1, p0], at: ms(0)).isEmpty, "incomplete: held back")
+        let events = t.observe([p2], at: ms(33))
+        #expect(summary(events) == ["SCAN 1 Hello, kiosk world"])
+        #expect(events.first?.detection.bytes == Array("Hello, kiosk world".utf8))
+        #expect(events.first?.detection.sequence?.index == -1)
+        // All three still in view: no more events.
+        #expect(t.observe([p0, p1, p2], at: ms(66)).isEmpty)
+    }
+}
