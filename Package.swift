@@ -11,12 +11,14 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.6.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.60.0"),
     ],
     targets: [
         // Native libraries, found through pkg-config, installed from Debian.
         .systemLibrary(name: "CZXing", pkgConfig: "zxing", providers: [.apt(["libzxing-dev"])]),
         .systemLibrary(name: "CSTB", pkgConfig: "stb", providers: [.apt(["libstb-dev"])]),
         .systemLibrary(name: "CV4L2", pkgConfig: "libv4l2", providers: [.apt(["libv4l-dev"])]),
+        .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
         // The only C++ in the package: a C API over zxing-cpp with fork isolation.
         .target(name: "ScandZXingShim", dependencies: ["CZXing"]),
         // stb_easy_font is header-only with static functions; this C target compiles it once.
@@ -30,8 +32,11 @@ let package = Package(
         .target(name: "ScandImageIO", dependencies: ["ScandCore", "CSTB", "ScandImageShim"]),
         .target(name: "ScandCapture", dependencies: ["ScandCore", "ScandV4L2Shim"]),
         .target(name: "ScandService", dependencies: [
-            "ScandCore", "ScandCapture", "ScandDecoding",
+            "ScandCore", "ScandCapture", "ScandDecoding", "CSystemd",
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOPosix", package: "swift-nio"),
             .product(name: "Logging", package: "swift-log"),
         ]),
         .target(name: "ScandCommands", dependencies: [

@@ -27,6 +27,24 @@ public final class CaptureLoop: @unchecked Sendable {
     private var thread: Thread?
     /// Why a source that is not waited for could not be opened.
     public private(set) var failure: CaptureError?
+    private var activity = (loop: UInt64(0), frame: UInt64(0), streaming: false)
+
+    /// When the loop last made progress (a poll returned, an open was tried), when a frame last arrived,
+    /// and whether the camera is streaming: what the service watchdog looks at.
+    public var lastActivity: (loop: UInt64, frame: UInt64, streaming: Bool) {
+        condition.lock()
+        defer { condition.unlock() }
+        return activity
+    }
+
+    private func touch(frame: Bool = false, streaming: Bool) {
+        let now = Monotonic.microseconds()
+        condition.lock()
+        activity.loop = now
+        if frame { activity.frame = now }
+        activity.streaming = streaming
+        condition.unlock()
+    }
 
     public init(source: FrameSource, slot: LatestFrameSlot, options: Options = Options(),
                 onStatus: @escaping @Sendable (DeviceStatus) -> Void, onFrame: (@Sendable (Frame) -> Void)? = nil) {
@@ -76,7 +94,10 @@ public final class CaptureLoop: @unchecked Sendable {
         let c = duration.components
         let deadline = Date(timeIntervalSinceNow: Double(c.seconds) + Double(c.attoseconds) / 1e18)
         condition.lock()
-        while !stopRequested && Date() < deadline { _ = condition.wait(until: deadline) }
+        while !stopRequested && Date() < deadline {
+            _ = condition.wait(until: min(deadline, Date(timeIntervalSinceNow: 1)))
+            activity.loop = Monotonic.microseconds()  // waiting for a camera is progress too
+        }
         condition.unlock()
     }
 
@@ -86,6 +107,7 @@ public final class CaptureLoop: @unchecked Sendable {
         var frames = 0
         while true {
             if shouldStop { actions += machine.stop() }
+            touch(streaming: false)
             var next: [DeviceStateMachine.Action] = []
             for action in actions {
                 switch action {
@@ -116,7 +138,9 @@ public final class CaptureLoop: @unchecked Sendable {
     private func pump(_ machine: inout DeviceStateMachine, frames: inout Int) -> [DeviceStateMachine.Action] {
         var silentFor = 0
         let step = 200
+        touch(frame: true, streaming: true)
         while !shouldStop {
+            touch(streaming: true)
             do {
                 guard let frame = try source.nextFrame(timeoutMilliseconds: step) else {
                     silentFor += step
@@ -127,6 +151,7 @@ public final class CaptureLoop: @unchecked Sendable {
                     continue
                 }
                 silentFor = 0
+                touch(frame: true, streaming: true)
                 onFrame?(frame)
                 slot.put(frame, lossless: options.lossless)
                 frames += 1

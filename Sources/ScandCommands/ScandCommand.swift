@@ -1,4 +1,5 @@
 import ArgumentParser
+import ScandService
 
 /// The `scand` command line. The executable's `main` only calls this; tests call the same runners.
 public struct ScandCommand: AsyncParsableCommand {
@@ -6,14 +7,14 @@ public struct ScandCommand: AsyncParsableCommand {
         commandName: "scand",
         abstract: "Barcode scanning daemon: turns a webcam into a barcode scanner.",
         version: ScandVersion.string,
-        subcommands: [ScanCommand.self, RunCommand.self, DevicesCommand.self, RecordCommand.self, EncodeCommand.self, SynthCommand.self, BenchCommand.self]
+        subcommands: [ScanCommand.self, RunCommand.self, WatchCommand.self, DevicesCommand.self, RecordCommand.self, EncodeCommand.self, SynthCommand.self, BenchCommand.self]
     )
 
     public init() {}
 }
 
 public enum ScandVersion {
-    public static let string = "0.1.0"
+    public static var string: String { VersionInfo.release }
 }
 
 extension ScandCommand {

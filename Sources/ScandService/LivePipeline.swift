@@ -32,6 +32,9 @@ public final class LivePipeline: @unchecked Sendable {
     private let lock = NSLock()
     private var decoded = 0, failed = 0, codes = 0, scans = 0
     private let trackerSettings: TrackerSettings
+    private let device: DeviceBox
+    /// When the frame being decoded was taken (0: idle).
+    private var decodingSince: UInt64 = 0
     private let clock: @Sendable () -> Duration?
     private var decodeSeconds = 0.0
     /// The last latencies, for percentiles (bounded: the daemon runs for months).
@@ -52,8 +55,14 @@ public final class LivePipeline: @unchecked Sendable {
         self.output = output
         self.trackerSettings = tracker
         self.clock = clock
+        let device = DeviceBox()
+        self.device = device
         self.capture = CaptureLoop(source: source, slot: slot, options: captureOptions,
-                                   onStatus: { output.event($0.json.serialized()) })
+                                   onStatus: { status in
+                                       device.set(status)
+                                       output.event(status.json.serialized())
+                                       if let reason = status.reason, status.state != .streaming { output.log(reason) }
+                                   })
     }
 
     public var counters: Counters {
@@ -90,6 +99,24 @@ public final class LivePipeline: @unchecked Sendable {
         done.unlock()
     }
 
+    /// The camera's last reported state.
+    public var deviceStatus: DeviceStatus? { device.get() }
+
+    /// Healthy when the capture thread made progress within `interval`, frames arrived within it while
+    /// streaming, and the decoder has not spent longer than it on one frame: when the service watchdog may
+    /// be pinged.
+    public func isHealthy(within interval: Duration) -> Bool {
+        let now = Monotonic.microseconds()
+        let limit = UInt64(interval.components.seconds) * 1_000_000 + UInt64(interval.components.attoseconds / 1_000_000_000_000)
+        let a = capture.lastActivity
+        lock.lock()
+        let busySince = decodingSince
+        lock.unlock()
+        guard now &- a.loop <= limit else { return false }
+        if a.streaming && now &- a.frame > limit { return false }
+        return busySince == 0 || now &- busySince <= limit
+    }
+
     /// Why the source could not be used at all (a missing or malformed recording); nil otherwise.
     public var failure: String? { capture.failure?.description }
 
@@ -113,6 +140,14 @@ public final class LivePipeline: @unchecked Sendable {
                 if let now = clock() { write(tracker.tick(at: now), frame: nil) }
             case .frame(let frame):
                 let started = Monotonic.microseconds()
+                lock.lock()
+                decodingSince = started
+                lock.unlock()
+                defer {
+                    lock.lock()
+                    decodingSince = 0
+                    lock.unlock()
+                }
                 let result: FrameDecoder.Result
                 do { result = try decoder.decode(frame) } catch {
                     output.log("frame \(frame.sequence): \(error)")
@@ -144,6 +179,14 @@ public final class LivePipeline: @unchecked Sendable {
             output.event(TrackEventJSON.json(e, device: source.name, frame: frame?.0, width: frame?.1 ?? 0, height: frame?.2 ?? 0))
         }
     }
+}
+
+/// The last DEVICE status, shared between the capture thread and STATUS requests.
+final class DeviceBox: @unchecked Sendable {
+    private let lock = NSLock()
+    private var status: DeviceStatus?
+    func set(_ s: DeviceStatus) { lock.lock(); status = s; lock.unlock() }
+    func get() -> DeviceStatus? { lock.lock(); defer { lock.unlock() }; return status }
 }
 
 extension LivePipeline {
@@ -187,5 +230,19 @@ public enum Timestamp {
         let ms = Int((t - t.rounded(.down)) * 1000)
         return String(format: "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", Int(tm.tm_year) + 1900, Int(tm.tm_mon) + 1, Int(tm.tm_mday),
                       Int(tm.tm_hour), Int(tm.tm_min), Int(tm.tm_sec), ms)
+    }
+}
+
+extension LivePipeline {
+    /// Waits for the pipeline's threads without holding a thread of the cooperative pool.
+    public func finished() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let waiter = Thread { [self] in
+                wait()
+                continuation.resume()
+            }
+            waiter.name = "scand-pipeline-wait"
+            waiter.start()
+        }
     }
 }

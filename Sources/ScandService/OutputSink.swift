@@ -17,7 +17,7 @@ public final class OutputSink: @unchecked Sendable {
         OutputSink(event: { writeAll(1, $0 + "\n") }, log: { writeAll(2, "scand: " + $0 + "\n") })
     }
 
-    static func writeAll(_ fd: Int32, _ text: String) {
+    public static func writeAll(_ fd: Int32, _ text: String) {
         let bytes = Array(text.utf8)
         var offset = 0
         while offset < bytes.count {

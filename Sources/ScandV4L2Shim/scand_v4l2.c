@@ -4,12 +4,28 @@
 #include <fcntl.h>
 #include <libv4l2.h>
 #include <poll.h>
+#include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <unistd.h>
 
 int scand_v4l2_open(const char *path, int nonblocking)
 {
-    int fd = v4l2_open(path, O_RDWR | O_CLOEXEC | (nonblocking ? O_NONBLOCK : 0));
-    return fd < 0 ? -errno : fd;
+    // Ask the kernel first: libv4l2 prints its own error to stderr for nodes that are not V4L2 devices.
+    int fd = open(path, O_RDWR | O_CLOEXEC | (nonblocking ? O_NONBLOCK : 0));
+    if (fd < 0)
+        return -errno;
+    struct v4l2_capability cap;
+    if (ioctl(fd, VIDIOC_QUERYCAP, &cap) < 0) {
+        int e = errno;
+        close(fd);
+        return -(e == EINVAL ? ENOTTY : e);
+    }
+    if (v4l2_fd_open(fd, 0) < 0) {
+        int e = errno;
+        close(fd);
+        return -e;
+    }
+    return fd;
 }
 
 int scand_v4l2_close(int fd) { return v4l2_close(fd) < 0 ? -errno : 0; }

@@ -1,0 +1,198 @@
+/// A request line from a socket client, gpsd style: `?WATCH={"enable":true};`, `?STATUS;`, `?VERSION;`.
+/// The JSON argument of WATCH is small and flat; it is parsed here without Foundation.
+public enum ClientRequest: Sendable, Equatable {
+    case watch(Watch)
+    case status
+    case version
+
+    /// What a subscriber wants: events on or off, optionally only some classes and formats.
+    public struct Watch: Sendable, Equatable {
+        public var enable: Bool
+        /// Event classes to receive (SCAN, LOST, UPDATE, DEVICE, …); nil: all.
+        public var classes: Set<String>?
+        /// Formats of SCAN/UPDATE/LOST events to receive; nil: all.
+        public var formats: BarcodeFormats?
+
+        public init(enable: Bool, classes: Set<String>? = nil, formats: BarcodeFormats? = nil) {
+            self.enable = enable
+            self.classes = classes
+            self.formats = formats
+        }
+
+        public var json: JSONValue {
+            var fields: [(String, JSONValue)] = [("class", .string("WATCH")), ("enable", .bool(enable))]
+            if let classes { fields.append(("classes", .array(classes.sorted().map { .string($0) }))) }
+            if let formats { fields.append(("formats", .array(formats.members.map { .string($0.name) }))) }
+            return .object(fields)
+        }
+    }
+
+    public struct Problem: Error, Equatable, CustomStringConvertible {
+        public var description: String
+        public init(_ description: String) { self.description = description }
+    }
+
+    public static let knownClasses: Set<String> = ["SCAN", "UPDATE", "LOST", "DEVICE", "STATS", "VERSION", "WATCH"]
+
+    public static func parse(_ line: String) throws(Problem) -> ClientRequest {
+        var text = line.trimmedSpaces()
+        if text.hasSuffix("\r") { text.removeLast() }
+        if text.hasSuffix(";") { text.removeLast() }
+        guard text.hasPrefix("?") else { throw Problem("requests start with '?', e.g. ?WATCH={\"enable\":true};") }
+        let body = text.dropFirst()
+        let name = String(body.prefix { $0.isLetter }).uppercased()
+        let rest = body.dropFirst(name.count)
+        switch name {
+        case "STATUS", "VERSION":
+            guard rest.isEmpty else { throw Problem("?\(name) takes no argument") }
+            return name == "STATUS" ? .status : .version
+        case "WATCH":
+            if rest.isEmpty { return .watch(Watch(enable: true)) }
+            guard rest.first == "=" else { throw Problem("expected ?WATCH={...}") }
+            return .watch(try parseWatch(String(rest.dropFirst())))
+        case "":
+            throw Problem("empty request")
+        default:
+            throw Problem("unknown request '?\(name.prefix(32))' (known: ?WATCH, ?STATUS, ?VERSION)")
+        }
+    }
+
+    static func parseWatch(_ json: String) throws(Problem) -> Watch {
+        var p = FlatJSON(Array(json.unicodeScalars))
+        let fields = try p.object()
+        var watch = Watch(enable: true)
+        for (key, value) in fields {
+            switch (key, value) {
+            case ("enable", .bool(let b)): watch.enable = b
+            case ("classes", .array(let items)):
+                var set = Set<String>()
+                for item in items {
+                    guard case .string(let s) = item, knownClasses.contains(s.uppercased()) else {
+                        throw Problem("classes must name event classes (\(knownClasses.sorted().joined(separator: ", ")))")
+                    }
+                    set.insert(s.uppercased())
+                }
+                watch.classes = set
+            case ("formats", .array(let items)):
+                var names: [String] = []
+                for item in items {
+                    guard case .string(let s) = item else { throw Problem("formats must be strings") }
+                    names.append(s)
+                }
+                do { watch.formats = try BarcodeFormats.parse(names.joined(separator: ",")) } catch { throw Problem(error.description) }
+            case ("enable", _), ("classes", _), ("formats", _):
+                throw Problem("'\(key)' has the wrong type")
+            default:
+                throw Problem("unknown WATCH field '\(key.prefix(32))' (known: enable, classes, formats)")
+            }
+        }
+        return watch
+    }
+
+    /// One JSON object of scalars and arrays of scalars: all WATCH ever needs, and bounded work on
+    /// hostile input (no recursion beyond one array).
+    struct FlatJSON {
+        let s: [Unicode.Scalar]
+        var i = 0
+        init(_ s: [Unicode.Scalar]) { self.s = s }
+
+        mutating func ws() { while i < s.count, s[i] == " " || s[i] == "\t" || s[i] == "\r" || s[i] == "\n" { i += 1 } }
+        mutating func expect(_ c: Unicode.Scalar) throws(Problem) {
+            ws()
+            guard i < s.count, s[i] == c else { throw Problem("malformed JSON: expected '\(c)'") }
+            i += 1
+        }
+
+        mutating func object() throws(Problem) -> [(String, JSONValue)] {
+            try expect("{")
+            var out: [(String, JSONValue)] = []
+            ws()
+            if i < s.count, s[i] == "}" { i += 1; return try end(out) }
+            while true {
+                ws()
+                let key = try string()
+                try expect(":")
+                out.append((key, try scalarOrArray(allowArray: true)))
+                ws()
+                guard i < s.count else { throw Problem("malformed JSON: unterminated object") }
+                if s[i] == "," { i += 1; continue }
+                if s[i] == "}" { i += 1; return try end(out) }
+                throw Problem("malformed JSON: expected ',' or '}'")
+            }
+        }
+
+        mutating func end(_ out: [(String, JSONValue)]) throws(Problem) -> [(String, JSONValue)] {
+            ws()
+            guard i == s.count else { throw Problem("malformed JSON: text after the object") }
+            return out
+        }
+
+        mutating func scalarOrArray(allowArray: Bool) throws(Problem) -> JSONValue {
+            ws()
+            guard i < s.count else { throw Problem("malformed JSON: missing value") }
+            switch s[i] {
+            case "\"": return .string(try string())
+            case "[":
+                guard allowArray else { throw Problem("malformed JSON: nested array") }
+                i += 1
+                var items: [JSONValue] = []
+                ws()
+                if i < s.count, s[i] == "]" { i += 1; return .array(items) }
+                while true {
+                    items.append(try scalarOrArray(allowArray: false))
+                    ws()
+                    guard i < s.count else { throw Problem("malformed JSON: unterminated array") }
+                    if s[i] == "," { i += 1; continue }
+                    if s[i] == "]" { i += 1; return .array(items) }
+                    throw Problem("malformed JSON: expected ',' or ']'")
+                }
+            default:
+                var word = ""
+                while i < s.count, s[i] != ",", s[i] != "}", s[i] != "]", s[i] != " " {
+                    word.unicodeScalars.append(s[i])
+                    i += 1
+                }
+                switch word {
+                case "true": return .bool(true)
+                case "false": return .bool(false)
+                case "null": return .null
+                default:
+                    if let n = Int(word) { return .int(n) }
+                    if let d = Double(word), d.isFinite { return .double(d) }
+                    throw Problem("malformed JSON: unexpected '\(word.prefix(16))'")
+                }
+            }
+        }
+
+        mutating func string() throws(Problem) -> String {
+            guard i < s.count, s[i] == "\"" else { throw Problem("malformed JSON: expected a string") }
+            i += 1
+            var out = ""
+            while i < s.count {
+                let c = s[i]
+                i += 1
+                if c == "\"" { return out }
+                if c == "\\" {
+                    guard i < s.count else { break }
+                    let e = s[i]
+                    i += 1
+                    switch e {
+                    case "n": out += "\n"
+                    case "t": out += "\t"
+                    case "\"", "\\", "/": out.unicodeScalars.append(e)
+                    case "u":
+                        guard i + 4 <= s.count, let v = UInt32(String(String.UnicodeScalarView(s[i..<(i + 4)])), radix: 16) else {
+                            throw Problem("malformed JSON: bad \\u escape")
+                        }
+                        i += 4
+                        out.unicodeScalars.append(Unicode.Scalar(v) ?? "\u{FFFD}")
+                    default: throw Problem("malformed JSON: bad escape")
+                    }
+                } else {
+                    out.unicodeScalars.append(c)
+                }
+            }
+            throw Problem("malformed JSON: unterminated string")
+        }
+    }
+}

@@ -1,0 +1,158 @@
+import Foundation
+import Logging
+import ScandCapture
+import ScandCore
+import ServiceLifecycle
+import UnixSignals
+
+/// `scand run` assembled: the pipeline, the socket, systemd's protocols and reload, each a
+/// swift-service-lifecycle service in one group. Tests build it the way the command does.
+public struct Daemon: Sendable {
+    public var config: ScandConfig
+    /// Reads and validates the configuration again on SIGHUP (file + command line); throws the reason.
+    public var reload: @Sendable () throws -> ScandConfig
+    /// nil: no socket (`--socket none`).
+    public var listener: SocketServer.Listener?
+    public var makePipeline: @Sendable (ScandConfig, OutputSink) -> LivePipeline
+
+    public init(config: ScandConfig, reload: @escaping @Sendable () throws -> ScandConfig, listener: SocketServer.Listener?,
+                makePipeline: @escaping @Sendable (ScandConfig, OutputSink) -> LivePipeline) {
+        self.config = config
+        self.reload = reload
+        self.listener = listener
+        self.makePipeline = makePipeline
+    }
+
+    /// Runs until SIGTERM/SIGINT or until the source ends. Returns a failure to report, if any.
+    public func run(stdout: OutputSink = .standard()) async throws -> String? {
+        let hub = EventHub(queueLimit: config.clientQueueLimit, maxClients: config.maxClients)
+        let output = OutputSink(event: { line in
+            stdout.event(line)
+            hub.publish(line)
+        }, log: { stdout.log($0) })
+        output.event(VersionInfo.json())
+        let make = makePipeline
+        let controller = PipelineController(config: config) { make($0, output) }
+        var services: [ServiceGroupConfiguration.ServiceConfiguration] = []
+        if let listener {
+            let server = SocketServer(listener: listener, hub: hub, maxRequestBytes: config.maxRequestBytes,
+                                      status: { StatusReport.json(controller.current, hub: hub) }, log: { output.log($0) })
+            try server.start()
+            services.append(.init(service: SocketService(server: server)))
+        }
+        services.append(.init(service: PipelineService(controller: controller, output: output),
+                              successTerminationBehavior: .gracefullyShutdownGroup))
+        services.append(.init(service: SupervisorService(controller: controller, hub: hub, reload: reload, output: output)))
+        var logger = Logger(label: "scand")
+        logger.logLevel = .warning
+        let group = ServiceGroup(configuration: .init(services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
+        try await group.run()
+        return controller.current.failure
+    }
+}
+
+/// The live pipeline as a service: starts it, stops capture on graceful shutdown, ends with STATS.
+struct PipelineService: Service {
+    let controller: PipelineController
+    let output: OutputSink
+
+    func run() async throws {
+        controller.start()
+        await withGracefulShutdownHandler {
+            await controller.finished()
+        } onGracefulShutdown: {
+            controller.stop()
+        }
+        output.event(controller.current.statsEvent())
+    }
+}
+
+/// The socket as a service: served until shutdown, then closed and its file removed.
+struct SocketService: Service {
+    let server: SocketServer
+
+    func run() async throws {
+        try? await gracefulShutdown()
+        server.stop()
+    }
+}
+
+/// systemd's side: READY=1 once the socket is served and the camera opened or waited for; STATUS= with a
+/// one-line summary; WATCHDOG=1 only while the pipeline is healthy; STOPPING=1; and reload on SIGHUP.
+struct SupervisorService: Service {
+    let controller: PipelineController
+    let hub: EventHub
+    let reload: @Sendable () throws -> ScandConfig
+    let output: OutputSink
+
+    func run() async throws {
+        // The first DEVICE status (streaming or waiting) arrives within a moment of start.
+        for _ in 0..<50 where controller.current.deviceStatus == nil { try? await Task.sleep(for: .milliseconds(20)) }
+        Systemd.ready(status: StatusReport.summary(controller.current, hub: hub))
+        let watchdog = Systemd.watchdogInterval()
+        await withTaskGroup(of: Void.self) { tasks in
+            tasks.addTask {
+                let period = watchdog.map { $0 / 2 } ?? .seconds(5)
+                while !Task.isCancelled {
+                    try? await Task.sleep(for: period)
+                    if Task.isCancelled { break }
+                    Systemd.status(StatusReport.summary(controller.current, hub: hub))
+                    if let watchdog, controller.current.isHealthy(within: watchdog) { Systemd.watchdog() }
+                }
+            }
+            tasks.addTask {
+                for await _ in await UnixSignalsSequence(trapping: .sighup) {
+                    Systemd.reloading()
+                    do {
+                        let config = try reload()
+                        await controller.replace(with: config)
+                        output.log("configuration reloaded")
+                    } catch {
+                        output.log("reload refused, the running configuration stays: \(error)")
+                    }
+                    Systemd.ready(status: StatusReport.summary(controller.current, hub: hub))
+                }
+            }
+            try? await gracefulShutdown()
+            Systemd.stopping()
+            tasks.cancelAll()
+        }
+    }
+}
+
+/// STATUS: where the camera stands, frame counters, decode timing, subscribers.
+public enum StatusReport {
+    public static func json(_ p: LivePipeline, hub: EventHub) -> String {
+        let c = p.counters, h = hub.counters
+        var fields: [(String, JSONValue)] = [("class", .string("STATUS"))]
+        if let d = p.deviceStatus {
+            if case .object(let deviceFields) = d.json { fields.append(("device", .object(deviceFields.filter { $0.0 != "class" }))) }
+        }
+        fields += [
+            ("captured", .int(c.capture.captured)), ("dropped", .int(c.capture.dropped)), ("decoded", .int(c.decoded)),
+            ("failed", .int(c.failed)), ("codes", .int(c.codes)), ("scans", .int(c.scans)),
+            ("decodeMsMean", JSONValue.number(c.decodeSeconds * 1000 / Double(max(1, c.decoded)), places: 2)),
+        ]
+        if let p50 = c.latencyP50 { fields.append(("latencyP50Ms", JSONValue.number(p50, places: 1))) }
+        if let p99 = c.latencyP99 { fields.append(("latencyP99Ms", JSONValue.number(p99, places: 1))) }
+        fields += [("clients", .int(h.connected)), ("watching", .int(h.watching)), ("clientsDropped", .int(h.droppedSlow)),
+                   ("clientsRefused", .int(h.refused))]
+        return JSONValue.object(fields).serialized()
+    }
+
+    /// One line for systemctl status.
+    public static func summary(_ p: LivePipeline, hub: EventHub) -> String {
+        let c = p.counters
+        let camera: String
+        if let d = p.deviceStatus {
+            switch d.state {
+            case .streaming: camera = "streaming \(d.device)" + (d.format.map { " \($0.width)x\($0.height)" } ?? "")
+            case .waiting, .lost: camera = "waiting for \(d.device): \(d.reason ?? "")"
+            case .stopped: camera = "stopped \(d.device)"
+            }
+        } else {
+            camera = "opening the camera"
+        }
+        return "\(camera); \(c.decoded) frames decoded, \(c.scans) scans; \(hub.counters.watching) subscribers"
+    }
+}

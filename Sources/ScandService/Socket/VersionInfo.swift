@@ -1,0 +1,16 @@
+import ScandCore
+import ScandDecoding
+
+/// The VERSION object: first on stdout and first to every socket client (gpsd's banner). `proto` is the
+/// event schema's version: the major number changes when a field changes meaning or goes away, the minor
+/// when fields or classes are added.
+public enum VersionInfo {
+    public static let release = "0.1.0"
+    public static let protoMajor = 1
+    public static let protoMinor = 0
+
+    public static func json() -> String {
+        JSONValue.object([("class", .string("VERSION")), ("release", .string(release)), ("proto_major", .int(protoMajor)),
+                          ("proto_minor", .int(protoMinor)), ("zxing", .string(ZXingDecoder.libraryVersion))]).serialized()
+    }
+}
