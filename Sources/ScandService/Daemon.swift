@@ -31,6 +31,8 @@ public struct Daemon: Sendable {
             hub.publish(line)
         }, log: { stdout.log($0) })
         output.event(VersionInfo.json())
+        // Trap SIGHUP before anything runs: its default action would end the daemon.
+        let hangups = await UnixSignalsSequence(trapping: .sighup)
         let make = makePipeline
         let controller = PipelineController(config: config) { make($0, output) }
         var services: [ServiceGroupConfiguration.ServiceConfiguration] = []
@@ -42,7 +44,7 @@ public struct Daemon: Sendable {
         }
         services.append(.init(service: PipelineService(controller: controller, output: output),
                               successTerminationBehavior: .gracefullyShutdownGroup))
-        services.append(.init(service: SupervisorService(controller: controller, hub: hub, reload: reload, output: output)))
+        services.append(.init(service: SupervisorService(controller: controller, hub: hub, hangups: hangups, reload: reload, output: output)))
         var logger = Logger(label: "scand")
         logger.logLevel = .warning
         let group = ServiceGroup(configuration: .init(services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
@@ -82,6 +84,7 @@ struct SocketService: Service {
 struct SupervisorService: Service {
     let controller: PipelineController
     let hub: EventHub
+    let hangups: UnixSignalsSequence
     let reload: @Sendable () throws -> ScandConfig
     let output: OutputSink
 
@@ -101,7 +104,7 @@ struct SupervisorService: Service {
                 }
             }
             tasks.addTask {
-                for await _ in await UnixSignalsSequence(trapping: .sighup) {
+                for await _ in hangups {
                     Systemd.reloading()
                     do {
                         let config = try reload()

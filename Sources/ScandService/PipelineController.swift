@@ -23,14 +23,17 @@ public final class PipelineController: @unchecked Sendable {
     public func start() { current.start() }
 
     public func replace(with config: ScandConfig) async {
-        let old = current
-        old.stop()
-        await old.finished()
+        // The new pipeline becomes current before the old one ends, so `finished` moves on to it
+        // instead of taking the old one's end for the end of the daemon.
         let fresh = make(config)
-        lock.withLock {
+        let old = lock.withLock {
+            let old = pipeline
             pipeline = fresh
             generation += 1
+            return old
         }
+        old.stop()
+        await old.finished()
         fresh.start()
     }
 

@@ -20,8 +20,12 @@ enum ScandBinary {
     }
 
     static func run(_ arguments: [String]) throws -> Result {
+        try runTool(path, arguments)
+    }
+
+    static func runTool(_ executable: String, _ arguments: [String]) throws -> Result {
         let p = Process()
-        p.executableURL = URL(fileURLWithPath: path)
+        p.executableURL = URL(fileURLWithPath: executable)
         p.arguments = arguments
         let out = Pipe(), err = Pipe()
         p.standardOutput = out

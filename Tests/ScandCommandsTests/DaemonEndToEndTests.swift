@@ -1,0 +1,188 @@
+import Foundation
+import Testing
+
+/// `scand run` as a service: real clients on its socket, systemd's notify protocol through a datagram
+/// socket the test owns, SIGHUP with good and bad files, configuration errors, the unit files.
+@Suite(.serialized) struct DaemonEndToEndTests {
+    let dir = ScandBinary.temporaryDirectory()
+
+    /// A replay of frames with a QR code and a Code 128, `seconds` long at 30 fps.
+    func recording(seconds: Int, name: String = "codes.rec") throws -> String {
+        let path = dir + "/" + name
+        let r = try ScandBinary.run(["synth", "--size", "640x360", "--frames", "\(seconds * 30)", "--fps", "30", "--module-size", "2",
+                                     "--code", "QRCode:kiosk-qr@0.25,0.5", "--code", "Code128:KIOSK-128@0.7,0.5", path])
+        #expect(r.status == 0, "\(r.stderr)")
+        return path
+    }
+
+    func write(_ text: String, _ name: String) -> String {
+        let path = dir + "/" + name
+        FileManager.default.createFile(atPath: path, contents: Data(text.utf8))
+        return path
+    }
+
+    func events(_ lines: [String], _ classes: Set<String>) -> [String] {
+        lines.filter { line in classes.contains { line.hasPrefix(#"{"class":""# + $0 + "\"") } }
+    }
+
+    @Test func subscribersGetEveryEventAndAStalledOneIsDropped() throws {
+        let sock = dir + "/s1.sock"
+        let config = write("[socket]\nqueue_limit = 16\n", "small-queue.toml")
+        let daemon = try DaemonProcess(["run", "--config", config, "--socket", sock, "--source", "replay:" + (try recording(seconds: 8)),
+                                        "--update-interval", "0.001"])
+        #expect(daemon.wait { FileManager.default.fileExists(atPath: sock) })
+        let a = try #require(SocketClient(path: sock)), b = try #require(SocketClient(path: sock)), stalled = try #require(SocketClient(path: sock))
+        for c in [a, b, stalled] {
+            #expect(c.readLine()?.hasPrefix(#"{"class":"VERSION""#) == true)
+            c.send("?WATCH={\"enable\":true};\n")
+            #expect(c.readLine()?.hasPrefix(#"{"class":"WATCH""#) == true)
+        }
+        // `stalled` never reads again. a and b read, each on its own thread, until the daemon ends the replay.
+        nonisolated(unsafe) var gotB: [String] = []
+        let readerB = Thread { gotB = b.readAll() }
+        readerB.start()
+        let gotA = a.readAll()
+        while !readerB.isFinished { usleep(1000) }
+        #expect(daemon.finish() == 0)
+        let all = events(daemon.stdout, ["SCAN", "UPDATE", "LOST", "DEVICE"])
+        let seenA = events(gotA, ["SCAN", "UPDATE", "LOST", "DEVICE"]), seenB = events(gotB, ["SCAN", "UPDATE", "LOST", "DEVICE"])
+        #expect(seenA.count > 200, "thousands of UPDATE events flowed")
+        // Each reading client got every event from its WATCH on: a contiguous tail of what stdout printed.
+        #expect(Array(all.suffix(seenA.count)) == seenA)
+        #expect(Array(all.suffix(seenB.count)) == seenB)
+        #expect(daemon.stderr.contains { $0.contains("stopped reading") && $0.contains("disconnected") }, "\(daemon.stderr)")
+        let leftover = stalled.readAll()
+        #expect(events(leftover, ["UPDATE"]).count < seenA.count, "the stalled client was cut off")
+    }
+
+    @Test func malformedRequestsGetAnErrorAndTheConnectionStaysUsable() throws {
+        let sock = dir + "/s2.sock"
+        let daemon = try DaemonProcess(["run", "--socket", sock, "--source", "replay:" + (try recording(seconds: 6, name: "short.rec"))])
+        #expect(daemon.wait { FileManager.default.fileExists(atPath: sock) })
+        let c = try #require(SocketClient(path: sock))
+        _ = c.readLine()
+        for bad in ["hello", "?FLY;", #"?WATCH={"enable":maybe};"#, "?WATCH={\"enable\":true,\u{1b}[2J};"] {
+            c.send(bad + "\n")
+            let reply = try #require(c.readLine())
+            #expect(reply.hasPrefix(#"{"class":"ERROR","message":""#), "\(bad) → \(reply)")
+            #expect(!reply.unicodeScalars.contains { $0.value < 0x20 })
+        }
+        // An over-long line is refused; what follows is read normally.
+        c.send(String(repeating: "A", count: 10_000) + "\n?VERSION;\n")
+        #expect(c.readLine()?.contains("longer than 4096 bytes") == true)
+        #expect(c.readLine()?.hasPrefix(#"{"class":"VERSION""#) == true)
+        c.send("?STATUS;\n")
+        let status = try #require(c.read { $0.hasPrefix(#"{"class":"STATUS""#) })
+        #expect(status.contains(#""clients":1"#) && status.contains(#""device":{"path":"#))
+        // A client that disconnects mid-line does not disturb anyone.
+        do {
+            let rude = try #require(SocketClient(path: sock))
+            rude.send("?WAT")
+        }
+        let d = try #require(SocketClient(path: sock))
+        _ = d.readLine()
+        d.send("?STATUS;\n")
+        #expect(d.read { $0.hasPrefix(#"{"class":"STATUS""#) } != nil)
+        daemon.signal(SIGTERM)
+        #expect(daemon.finish() == 0)
+        #expect(!FileManager.default.fileExists(atPath: sock), "the socket file is removed on shutdown")
+        #expect(daemon.stderr.filter { $0.contains("client connected: pid") }.count >= 3, "credentials are logged")
+    }
+
+    @Test func notifiesSystemdReadyStatusWatchdogAndStopping() throws {
+        let notify = dir + "/notify.sock"
+        let fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue), 0)
+        defer { close(fd) }
+        var addr = sockaddr_un()
+        addr.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &addr.sun_path) { raw in for (i, b) in notify.utf8.enumerated() { raw[i] = b } }
+        let bound = withUnsafePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) } }
+        #expect(bound == 0)
+        var tv = timeval(tv_sec: 0, tv_usec: 200_000)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
+        let daemon = try DaemonProcess(["run", "--socket", "none", "--source", "replay:" + (try recording(seconds: 6, name: "notify.rec"))],
+                                       environment: ["NOTIFY_SOCKET": notify, "WATCHDOG_USEC": "600000"])
+        var messages: [String] = []
+        let deadline = Date(timeIntervalSinceNow: 4)
+        while Date() < deadline {
+            var buf = [UInt8](repeating: 0, count: 4096)
+            let n = recv(fd, &buf, buf.count, 0)
+            if n > 0 { messages.append(String(decoding: buf[..<n], as: UTF8.self)) }
+        }
+        daemon.signal(SIGTERM)
+        let tail = Date(timeIntervalSinceNow: 2)
+        while Date() < tail {
+            var buf = [UInt8](repeating: 0, count: 4096)
+            let n = recv(fd, &buf, buf.count, 0)
+            if n > 0 { messages.append(String(decoding: buf[..<n], as: UTF8.self)) }
+        }
+        #expect(daemon.finish() == 0)
+        let ready = try #require(messages.first { $0.contains("READY=1") }, "\(messages)")
+        #expect(ready.contains("STATUS=streaming") && ready.contains("frames decoded"))
+        #expect(messages.filter { $0 == "WATCHDOG=1" }.count >= 4, "pinged every 300 ms while frames flow: \(messages)")
+        #expect(messages.last == "STOPPING=1")
+    }
+
+    @Test func sighupAppliesAGoodFileAndKeepsTheRunningConfigurationOnABadOne() throws {
+        let config = write("[decoding]\nformats = [\"QRCode\"]\n", "reload.toml")
+        let daemon = try DaemonProcess(["run", "--config", config, "--socket", "none", "--source", "replay:" + (try recording(seconds: 20, name: "long.rec"))])
+        #expect(daemon.wait { daemon.stdout.contains { $0.contains(#""class":"SCAN""#) } })
+        #expect(events(daemon.stdout, ["SCAN"]).allSatisfy { $0.contains(#""format":"QRCode""#) })
+        _ = write("[decoding]\nformats = [\"QRCode\", \"nope\"]\n", "reload.toml")
+        daemon.signal(SIGHUP)
+        #expect(daemon.wait { daemon.stderr.contains { $0.contains("reload refused") } })
+        let refusal = daemon.stderr.first { $0.contains("reload refused") } ?? ""
+        #expect(refusal.contains("reload.toml: line 2") && refusal.contains("unknown barcode format 'nope'"), "\(refusal)")
+        #expect(daemon.process.isRunning)
+        _ = write("[decoding]\nformats = [\"Code128\"]\n", "reload.toml")
+        let before = daemon.stdout.count
+        daemon.signal(SIGHUP)
+        #expect(daemon.wait { daemon.stderr.contains { $0.contains("configuration reloaded") } })
+        #expect(daemon.wait { daemon.stdout.dropFirst(before).contains { $0.contains(#""format":"Code128""#) && $0.contains(#""class":"SCAN""#) } })
+        let after = events(Array(daemon.stdout.dropFirst(before)), ["SCAN"])
+        #expect(!after.isEmpty && after.allSatisfy { $0.contains(#""format":"Code128""#) })
+        daemon.signal(SIGINT)
+        #expect(daemon.finish() == 0)
+    }
+
+    @Test func aWrongConfigurationFileIsRefusedAtStart() throws {
+        let bad = write("[camera]\nsize = \"1280x720\"\nfsp = 30\n", "typo.toml")
+        let r = try ScandBinary.run(["run", "--config", bad, "--socket", "none"])
+        #expect(r.status == 78)
+        #expect(r.stderr.contains("typo.toml: line 3: unknown key 'fsp' in [camera]"), "\(r.stderr)")
+        let missing = try ScandBinary.run(["run", "--config", dir + "/absent.toml", "--socket", "none"])
+        #expect(missing.status == 78 && missing.stderr.contains("cannot read the configuration file"))
+    }
+
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/systemd-socket-activate")))
+    func socketActivationHandsOverTheListeningSocket() throws {
+        let sock = dir + "/activated.sock"
+        let daemon = try DaemonProcess(["-l", sock, ScandBinary.path, "run", "--source", "replay:" + (try recording(seconds: 6, name: "act.rec"))],
+                                       executable: "/usr/bin/systemd-socket-activate")
+        #expect(daemon.wait { FileManager.default.fileExists(atPath: sock) })
+        let c = try #require(SocketClient(path: sock))
+        #expect(c.readLine()?.hasPrefix(#"{"class":"VERSION""#) == true, "served by scand through the passed socket")
+        daemon.signal(SIGTERM)
+        _ = daemon.finish()
+    }
+
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/systemd-analyze")))
+    func unitFilesVerifyAndAreHardened() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let units = dir + "/units"
+        try FileManager.default.createDirectory(atPath: units, withIntermediateDirectories: true)
+        for name in ["scand.service", "scand.socket"] {
+            let text = try String(contentsOf: root.appendingPathComponent("systemd/" + name), encoding: .utf8)
+            // Point ExecStart at the binary under test so verify can check it exists.
+            try text.replacingOccurrences(of: "/usr/local/bin/scand", with: ScandBinary.path)
+                .write(toFile: units + "/" + name, atomically: true, encoding: .utf8)
+        }
+        let verify = try ScandBinary.runTool("/usr/bin/systemd-analyze", ["verify", units + "/scand.service", units + "/scand.socket"])
+        #expect(verify.status == 0, "\(verify.stdout)\(verify.stderr)")
+        #expect(!verify.stderr.contains("scand."), "no complaints about our units: \(verify.stderr)")
+        let security = try ScandBinary.runTool("/usr/bin/systemd-analyze", ["security", "--offline=true", units + "/scand.service"])
+        let line = try #require(security.stdout.split(separator: "\n").first { $0.contains("Overall exposure level") })
+        let score = Double(line.split(separator: ":").last?.split(separator: " ").first ?? "") ?? 99
+        #expect(score <= 2.0, "\(line)")
+    }
+}

@@ -1,0 +1,127 @@
+import Foundation
+
+/// The real `scand` running in the background, its stdout and stderr collected line by line.
+final class DaemonProcess: @unchecked Sendable {
+    let process = Process()
+    private let lock = NSLock()
+    private var out: [String] = []
+    private var err: [String] = []
+    private var readers: [Thread] = []
+
+    init(_ arguments: [String], environment: [String: String] = [:], executable: String = ScandBinary.path) throws {
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        var env = ProcessInfo.processInfo.environment
+        for (k, v) in environment { env[k] = v }
+        process.environment = env
+        let o = Pipe(), e = Pipe()
+        process.standardOutput = o
+        process.standardError = e
+        process.standardInput = FileHandle(forReadingAtPath: "/dev/null")
+        try process.run()
+        readers = [reader(o.fileHandleForReading) { [self] in append(&out, $0) }, reader(e.fileHandleForReading) { [self] in append(&err, $0) }]
+    }
+
+    private func append(_ list: inout [String], _ line: String) {
+        lock.lock()
+        list.append(line)
+        lock.unlock()
+    }
+
+    private func reader(_ handle: FileHandle, _ sink: @escaping @Sendable (String) -> Void) -> Thread {
+        let t = Thread {
+            var buffer = Data()
+            while true {
+                let chunk = handle.availableData
+                if chunk.isEmpty { break }
+                buffer.append(chunk)
+                while let nl = buffer.firstIndex(of: 10) {
+                    sink(String(decoding: buffer[buffer.startIndex..<nl], as: UTF8.self))
+                    buffer.removeSubrange(buffer.startIndex...nl)
+                }
+            }
+        }
+        t.start()
+        return t
+    }
+
+    var stdout: [String] { lock.lock(); defer { lock.unlock() }; return out }
+    var stderr: [String] { lock.lock(); defer { lock.unlock() }; return err }
+
+    /// Waits until `condition` holds, up to `seconds`.
+    @discardableResult
+    func wait(seconds: Double = 20, until condition: () -> Bool) -> Bool {
+        let deadline = Date(timeIntervalSinceNow: seconds)
+        while Date() < deadline {
+            if condition() { return true }
+            usleep(20_000)
+        }
+        return condition()
+    }
+
+    func signal(_ sig: Int32) { kill(process.processIdentifier, sig) }
+
+    /// Waits for exit (after SIGKILL past `seconds`) and for the output readers to drain.
+    func finish(seconds: Double = 20) -> Int32 {
+        if !wait(seconds: seconds, until: { !process.isRunning }) { signal(SIGKILL) }
+        process.waitUntilExit()
+        for t in readers { while !t.isFinished { usleep(1000) } }
+        return process.terminationStatus
+    }
+}
+
+/// A plain Unix-socket client, as a kiosk application would be.
+final class SocketClient: @unchecked Sendable {
+    let fd: Int32
+    private var buffer = [UInt8]()
+
+    init?(path: String) {
+        fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        var addr = sockaddr_un()
+        addr.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &addr.sun_path) { raw in for (i, b) in path.utf8.enumerated() { raw[i] = b } }
+        let r = withUnsafePointer(to: &addr) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        if r != 0 {
+            close(fd)
+            return nil
+        }
+        var tv = timeval(tv_sec: 10, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
+    }
+
+    deinit { close(fd) }
+
+    func send(_ text: String) {
+        let bytes = Array(text.utf8)
+        _ = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+    }
+
+    /// The next line, nil at end of stream or after 10 s of silence.
+    func readLine() -> String? {
+        while true {
+            if let nl = buffer.firstIndex(of: 10) {
+                let line = String(decoding: buffer[..<nl], as: UTF8.self)
+                buffer.removeSubrange(...nl)
+                return line
+            }
+            var chunk = [UInt8](repeating: 0, count: 65536)
+            let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+            guard n > 0 else { return nil }
+            buffer += chunk[..<n]
+        }
+    }
+
+    /// Lines until one satisfies `match` (returned), or nil.
+    func read(until match: (String) -> Bool) -> String? {
+        while let line = readLine() { if match(line) { return line } }
+        return nil
+    }
+
+    func readAll() -> [String] {
+        var lines: [String] = []
+        while let l = readLine() { lines.append(l) }
+        return lines
+    }
+}

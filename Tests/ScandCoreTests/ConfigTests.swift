@@ -1,0 +1,132 @@
+import Testing
+@testable import ScandCore
+
+@Suite struct TOMLTests {
+    @Test func parsesTheSubsetScandUses() throws {
+        let doc = try TOML.parse("""
+        # comment
+        top = 1
+        [camera]
+        device = "/dev/v4l/by-id/usb-\\u0041cme"   # trailing comment
+        size = '1920x1080'
+        fps = 1_000
+        mirror = true
+        [decoding]
+        roi = [0.25, 0, 0.5, 1.0]
+        formats = ["qr", "EAN-13"]
+        """)
+        #expect(doc.tables[""]?["top"]?.value == .integer(1))
+        #expect(doc.tables["camera"]?["device"]?.value == .string("/dev/v4l/by-id/usb-Acme"))
+        #expect(doc.tables["camera"]?["size"]?.value == .string("1920x1080"))
+        #expect(doc.tables["camera"]?["fps"]?.value == .integer(1000))
+        #expect(doc.tables["camera"]?["mirror"]?.line == 7)
+        #expect(doc.tables["decoding"]?["roi"]?.value == .array([.float(0.25), .integer(0), .float(0.5), .float(1)]))
+    }
+
+    @Test(arguments: [
+        ("a = ", 1, "missing value"), ("[camera\nx=1", 1, "malformed table header"), ("a = 1\na = 2", 2, "set twice"),
+        ("a = \"open", 1, "unterminated string"), ("a = bare", 1, "strings need quotes"), ("[t]\n[t]", 2, "appears twice"),
+        ("a = [1, 2", 1, "expected ',' or ']'"), ("= 3", 1, "expected key"), ("a = 1 2", 1, "unexpected text"),
+    ])
+    func refusesWithTheLine(_ text: String, _ line: Int, _ reason: String) {
+        #expect { try TOML.parse(text) } throws: { e in
+            let p = e as! TOML.ParseError
+            return p.line == line && p.message.contains(reason)
+        }
+    }
+}
+
+@Suite struct ScandConfigTests {
+    @Test func theShippedFileMatchesTheDefaults() throws {
+        // config/scand.toml documents every setting at its default: applying it changes nothing.
+        let path = #filePath.replacingOccurrences(of: "Tests/ScandCoreTests/ConfigTests.swift", with: "config/scand.toml")
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        #expect(try ScandConfig().applying(toml: text) == ScandConfig())
+    }
+
+    @Test func appliesEverySection() throws {
+        let c = try ScandConfig().applying(toml: """
+        [camera]
+        device = "/dev/video2"
+        size = "640x480"
+        fps = 15
+        rotation = 90
+        mirror = true
+        [decoding]
+        formats = ["qr", "linear"]
+        roi = [0.1, 0.2, 0.5, 0.5]
+        [tracking]
+        lost_after = 1
+        update_interval = 0.25
+        confirm = ["ITF=5"]
+        [socket]
+        path = "/tmp/x.sock"
+        queue_limit = 16
+        """)
+        #expect(c.device == "/dev/video2" && c.width == 640 && c.height == 480 && c.framesPerSecond == 15)
+        #expect(c.transform == FrameTransform(rotation: .quarter, mirrored: true))
+        #expect(c.formats == BarcodeFormats.linear.union(BarcodeFormats(.qrCode)))
+        #expect(c.regionOfInterest == (try NormalizedRect(x: 0.1, y: 0.2, width: 0.5, height: 0.5)))
+        #expect(c.tracker.lostAfter == .seconds(1) && c.tracker.updateInterval == .milliseconds(250))
+        #expect(c.tracker.confirmations[.itf] == 5)
+        #expect(c.socketPath == "/tmp/x.sock" && c.clientQueueLimit == 16)
+    }
+
+    @Test(arguments: [
+        ("[camera]\ndevcie = \"/dev/video0\"", 2, "unknown key 'devcie' in [camera]"),
+        ("[cameras]\n", 1, "unknown table [cameras]"),
+        ("[camera]\nfps = \"30\"", 2, "fps must be an integer, not a string"),
+        ("[camera]\nrotation = 45", 2, "rotation must be 0, 90, 180 or 270"),
+        ("[decoding]\nformats = [\"qr\", \"bogus\"]", 2, "unknown barcode format 'bogus'"),
+        ("[decoding]\nroi = [0.5, 0.5, 0.9, 0.1]", 2, "x+w and y+h must not exceed 1"),
+        ("[tracking]\nconfirm = [\"ITF\"]", 2, "FORMAT=N"),
+        ("[socket]\nqueue_limit = 0", 2, "queue_limit must be 1"),
+        ("\n\n[camera]\nsize = \"big\"", 4, "size must be WIDTHxHEIGHT"),
+    ])
+    func refusesWrongFilesWithLineAndReason(_ text: String, _ line: Int, _ reason: String) {
+        #expect { try ScandConfig().applying(toml: text) } throws: { e in
+            let p = e as! ScandConfig.Problem
+            return p.line == line && p.message.contains(reason)
+        }
+    }
+}
+
+@Suite struct ClientRequestTests {
+    @Test func parsesGpsdStyleRequests() throws {
+        #expect(try ClientRequest.parse("?STATUS;") == .status)
+        #expect(try ClientRequest.parse("?VERSION;\r") == .version)
+        #expect(try ClientRequest.parse("?WATCH;") == .watch(.init(enable: true)))
+        #expect(try ClientRequest.parse(#"?WATCH={"enable":false};"#) == .watch(.init(enable: false)))
+        let w = try ClientRequest.parse(#"?WATCH={"enable":true,"classes":["scan","LOST"],"formats":["qr","ean13"]}"#)
+        #expect(w == .watch(.init(enable: true, classes: ["SCAN", "LOST"], formats: BarcodeFormats([.qrCode, .ean13]))))
+    }
+
+    @Test(arguments: ["WATCH", "?", "?FLY;", #"?WATCH={"enable":tru}"#, #"?WATCH={"enable":true"#, #"?WATCH={"colour":1}"#,
+                      #"?WATCH={"classes":["NOPE"]}"#, #"?WATCH={"formats":["bogus"]}"#, "?STATUS=1;", #"?WATCH={"enable":true} x"#,
+                      #"?WATCH={"classes":[["SCAN"]]}"#, "?WATCH=[]"])
+    func malformedRequestsAreProblemsNotCrashes(_ line: String) {
+        #expect(throws: ClientRequest.Problem.self) { try ClientRequest.parse(line) }
+    }
+
+    @Test func survivesRandomInput() {
+        var rng = SplitMix(seed: 7)
+        let alphabet = Array(#"?WATCH={}[]",:truefalsn0123456789 \"#.unicodeScalars) + ["\u{0}", "\u{1b}", "é", "\u{FFFF}"]
+        for _ in 0..<20_000 {
+            var s = "?WATCH="
+            for _ in 0..<Int(rng.next() % 64) { s.unicodeScalars.append(alphabet[Int(rng.next() % UInt64(alphabet.count))]) }
+            _ = try? ClientRequest.parse(s)
+        }
+    }
+}
+
+struct SplitMix {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
