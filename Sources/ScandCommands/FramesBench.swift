@@ -25,32 +25,43 @@ struct FramesBench: ParsableCommand {
     @Option(name: .long, help: "Also write the table as JSON to this file.")
     var json: String?
 
+    @Option(name: .long, help: "Scenes, comma-separated: ticket (a QR code and a Code 128) and empty (a static scene without codes).")
+    var scenes: String = "ticket,empty"
+
     struct Row {
         var size: String
+        var scene: String
         var counters: LivePipeline.Counters
         var seconds: Double
+        /// CPU time of scand and its decoder children over wall time: 100 = one core busy.
+        var cpuPercent: Double
     }
 
     func run() throws {
         var rows: [Row] = []
-        for size in sizes.split(separator: ",") {
-            let parts = size.split(separator: "x")
-            guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]), w >= 320, h >= 240 else {
-                throw ValidationError("bad size '\(size)'")
+        for scene in scenes.split(separator: ",").map(String.init) {
+            guard ["ticket", "empty"].contains(scene) else { throw ValidationError("unknown scene '\(scene)'") }
+            for size in sizes.split(separator: ",") {
+                let parts = size.split(separator: "x")
+                guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]), w >= 320, h >= 240 else {
+                    throw ValidationError("bad size '\(size)'")
+                }
+                let frame = scene == "ticket" ? try Self.scene(width: w, height: h) : Frame.yuyv(LumaImage(width: w, height: h, fill: 180))
+                let source = SyntheticSource(frames: [frame], count: fps * seconds, framesPerSecond: fps)
+                let pipeline = LivePipeline(source: source, decoder: FrameDecoder(), output: OutputSink(event: { _ in }, log: { _ in }))
+                let cpuBefore = Self.cpuSeconds(), start = Date()
+                pipeline.start()
+                pipeline.wait()
+                let wall = Date().timeIntervalSince(start)
+                rows.append(Row(size: String(size), scene: scene, counters: pipeline.counters, seconds: wall,
+                                cpuPercent: 100 * (Self.cpuSeconds() - cpuBefore) / wall))
             }
-            let frame = try Self.scene(width: w, height: h)
-            let source = SyntheticSource(frames: [frame], count: fps * seconds, framesPerSecond: fps)
-            let pipeline = LivePipeline(source: source, decoder: FrameDecoder(), output: OutputSink(event: { _ in }, log: { _ in }))
-            let start = Date()
-            pipeline.start()
-            pipeline.wait()
-            rows.append(Row(size: String(size), counters: pipeline.counters, seconds: Date().timeIntervalSince(start)))
         }
         print(Self.table(rows, fps: fps))
         if let json {
             let value = JSONValue.array(rows.map { r in
                 let c = r.counters
-                return .object([("size", .string(r.size)), ("fps", .int(fps)), ("captured", .int(c.capture.captured)),
+                return .object([("scene", .string(r.scene)), ("size", .string(r.size)), ("fps", .int(fps)), ("captured", .int(c.capture.captured)),
                                 ("dropped", .int(c.capture.dropped)), ("decoded", .int(c.decoded)),
                                 ("decodedPerSecond", JSONValue.number(Double(c.decoded) / r.seconds, places: 1)),
                                 ("msPerDecode", JSONValue.number(c.decodeSeconds * 1000 / Double(max(1, c.decoded)), places: 1)),
@@ -71,16 +82,25 @@ struct FramesBench: ParsableCommand {
         return Frame.yuyv(page)
     }
 
+    /// User and system CPU of this process and its reaped children (the decoder's forks).
+    static func cpuSeconds() -> Double {
+        var own = rusage(), children = rusage()
+        getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &own)
+        getrusage(__rusage_who_t(RUSAGE_CHILDREN.rawValue), &children)
+        func seconds(_ t: timeval) -> Double { Double(t.tv_sec) + Double(t.tv_usec) / 1e6 }
+        return seconds(own.ru_utime) + seconds(own.ru_stime) + seconds(children.ru_utime) + seconds(children.ru_stime)
+    }
+
     static func table(_ rows: [Row], fps: Int) -> String {
-        var lines = ["| frame size | camera fps | frames | decoded | dropped | decoded/s | ms per decode | codes per decoded frame | latency p50 / p99 ms |",
-                     "|---|---|---|---|---|---|---|---|---|"]
+        var lines = ["| scene | frame size | camera fps | frames | decoded | skipped (static) | dropped | decoded/s | ms per decode | codes per decoded frame | latency p50 / p99 ms | CPU, % of a core |",
+                     "|---|---|---|---|---|---|---|---|---|---|---|---|"]
         for r in rows {
             let c = r.counters
             let perFrame = Double(c.codes) / Double(max(1, c.decoded))
             let latency = [c.latencyP50, c.latencyP99].map { $0.map { String(format: "%.0f", $0) } ?? "-" }.joined(separator: " / ")
-            lines.append("| \(r.size) | \(fps) | \(c.capture.captured) | \(c.decoded) | \(c.capture.dropped) | "
+            lines.append("| \(r.scene) | \(r.size) | \(fps) | \(c.capture.captured) | \(c.decoded) | \(c.skippedStatic) | \(c.capture.dropped) | "
                 + String(format: "%.1f | %.1f | %.2f", Double(c.decoded) / r.seconds, c.decodeSeconds * 1000 / Double(max(1, c.decoded)), perFrame)
-                + " | \(latency) |")
+                + " | \(latency) | " + String(format: "%.1f", r.cpuPercent) + " |")
         }
         return lines.joined(separator: "\n")
     }

@@ -29,13 +29,13 @@ public struct ScanRunner: Sendable {
             do {
                 image = try ImageFile.readLuma(file)
             } catch {
-                output.log(error.description)
+                output.log(error.description, .error)
                 unreadable = true
                 continue
             }
             let report = still.decode(image, regionOfInterest: regionOfInterest)
             for failure in report.failures {
-                output.log("'\(file)': \(failure)" + (failure.kind == .crashed ? "; its fallback passes ran instead" : ""))
+                output.log("'\(file)': \(failure)" + (failure.kind == .crashed ? "; its fallback passes ran instead" : ""), .warning)
             }
             for d in report.detections {
                 var fields: [(String, JSONValue)] = [("class", .string("SCAN")), ("file", .string(file))]
@@ -47,7 +47,7 @@ public struct ScanRunner: Sendable {
                 do {
                     try annotate(file: file, detections: report.detections, to: annotationPath(target, for: file, of: files.count))
                 } catch {
-                    output.log("\(error)")
+                    output.log("\(error)", .error)
                     unreadable = true
                 }
             }

@@ -29,7 +29,7 @@ public struct Daemon: Sendable {
         let output = OutputSink(event: { line in
             stdout.event(line)
             hub.publish(line)
-        }, log: { stdout.log($0) })
+        }, log: { stdout.log($0, $1) })
         output.event(VersionInfo.json())
         // Trap SIGHUP before anything runs: its default action would end the daemon.
         let hangups = await UnixSignalsSequence(trapping: .sighup)
@@ -38,7 +38,7 @@ public struct Daemon: Sendable {
         var services: [ServiceGroupConfiguration.ServiceConfiguration] = []
         if let listener {
             let server = SocketServer(listener: listener, hub: hub, maxRequestBytes: config.maxRequestBytes,
-                                      status: { StatusReport.json(controller.current, hub: hub) }, log: { output.log($0) })
+                                      status: { StatusReport.json(controller.current, hub: hub) }, log: { output.log($0, $1) })
             try server.start()
             services.append(.init(service: SocketService(server: server)))
         }
@@ -109,9 +109,9 @@ struct SupervisorService: Service {
                     do {
                         let config = try reload()
                         await controller.replace(with: config)
-                        output.log("configuration reloaded")
+                        output.log("configuration reloaded", .notice)
                     } catch {
-                        output.log("reload refused, the running configuration stays: \(error)")
+                        output.log("reload refused, the running configuration stays: \(error)", .error)
                     }
                     Systemd.ready(status: StatusReport.summary(controller.current, hub: hub))
                 }

@@ -13,6 +13,8 @@ public final class LivePipeline: @unchecked Sendable {
         public var decoded = 0
         /// Frames with a decoder pass that crashed, hung or was refused.
         public var failed = 0
+        /// Frames not decoded because the scene had not changed since a decode that found nothing.
+        public var skippedStatic = 0
         /// Codes read, frame by frame.
         public var codes = 0
         /// SCAN events: codes confirmed once per appearance.
@@ -30,7 +32,9 @@ public final class LivePipeline: @unchecked Sendable {
     private let slot = LatestFrameSlot()
     private let capture: CaptureLoop
     private let lock = NSLock()
-    private var decoded = 0, failed = 0, codes = 0, scans = 0
+    private var decoded = 0, failed = 0, codes = 0, scans = 0, skippedStatic = 0
+    /// Skip frames of a static scene whose last decode found nothing (an idle kiosk costs next to no CPU).
+    public var skipStaticScenes = true
     private let trackerSettings: TrackerSettings
     private let device: DeviceBox
     /// When the frame being decoded was taken (0: idle).
@@ -61,7 +65,7 @@ public final class LivePipeline: @unchecked Sendable {
                                    onStatus: { status in
                                        device.set(status)
                                        output.event(status.json.serialized())
-                                       if let reason = status.reason, status.state != .streaming { output.log(reason) }
+                                       if let reason = status.reason, status.state != .streaming { output.log(reason, status.state == .stopped ? .notice : .warning) }
                                    })
     }
 
@@ -70,7 +74,8 @@ public final class LivePipeline: @unchecked Sendable {
         defer { lock.unlock() }
         let sorted = latencies.sorted()
         func percentile(_ p: Double) -> Double? { sorted.isEmpty ? nil : sorted[min(sorted.count - 1, Int(Double(sorted.count) * p))] }
-        return Counters(capture: slot.counters, decoded: decoded, failed: failed, codes: codes, scans: scans, decodeSeconds: decodeSeconds,
+        return Counters(capture: slot.counters, decoded: decoded, failed: failed, skippedStatic: skippedStatic, codes: codes, scans: scans,
+                        decodeSeconds: decodeSeconds,
                         latencyP50: percentile(0.5), latencyP99: percentile(0.99))
     }
 
@@ -125,13 +130,17 @@ public final class LivePipeline: @unchecked Sendable {
         let c = counters
         return JSONValue.object([
             ("class", .string("STATS")), ("device", .string(source.name)), ("captured", .int(c.capture.captured)),
-            ("dropped", .int(c.capture.dropped)), ("decoded", .int(c.decoded)), ("failed", .int(c.failed)), ("codes", .int(c.codes)), ("scans", .int(c.scans)),
+            ("dropped", .int(c.capture.dropped)), ("decoded", .int(c.decoded)), ("skippedStatic", .int(c.skippedStatic)), ("failed", .int(c.failed)),
+            ("codes", .int(c.codes)), ("scans", .int(c.scans)),
         ] + (c.latencyP50.map { [("latencyP50Ms", JSONValue.number($0, places: 1))] } ?? [])
           + (c.latencyP99.map { [("latencyP99Ms", JSONValue.number($0, places: 1))] } ?? [])).serialized()
     }
 
     private func decodeLoop() {
         var tracker = CodeTracker(settings: trackerSettings)
+        // The last decoded frame's scene, and whether that decode found anything.
+        var lastScene: SceneSignature?
+        var lastFound = false
         while true {
             switch slot.take(timeoutMilliseconds: 100) {
             case .closed:
@@ -139,6 +148,13 @@ public final class LivePipeline: @unchecked Sendable {
             case .idle:
                 if let now = clock() { write(tracker.tick(at: now), frame: nil) }
             case .frame(let frame):
+                let scene = SceneSignature(frame: frame)
+                if skipStaticScenes, !lastFound, tracker.visible.isEmpty, let last = lastScene, scene.isStatic(comparedTo: last) {
+                    write(tracker.tick(at: .microseconds(frame.timestampMicroseconds)), frame: (frame, frame.format.width, frame.format.height))
+                    lock.withLock { skippedStatic += 1 }
+                    continue
+                }
+                lastScene = scene
                 let started = Monotonic.microseconds()
                 lock.lock()
                 decodingSince = started
@@ -150,14 +166,15 @@ public final class LivePipeline: @unchecked Sendable {
                 }
                 let result: FrameDecoder.Result
                 do { result = try decoder.decode(frame) } catch {
-                    output.log("frame \(frame.sequence): \(error)")
+                    output.log("frame \(frame.sequence): \(error)", .warning)
                     lock.lock()
                     failed += 1
                     lock.unlock()
                     continue
                 }
                 let spent = Double(Monotonic.microseconds() - started) / 1e6
-                for failure in result.failures { output.log("frame \(frame.sequence): \(failure)") }
+                for failure in result.failures { output.log("frame \(frame.sequence): \(failure)", .warning) }
+                lastFound = !result.detections.isEmpty
                 let events = tracker.observe(result.detections, at: .microseconds(frame.timestampMicroseconds))
                 write(events, frame: (frame, result.width, result.height))
                 let latency = Double(Monotonic.microseconds() &- frame.timestampMicroseconds) / 1000
@@ -212,7 +229,8 @@ public enum TrackEventJSON {
                 if latency >= 0 && latency < 60_000 { fields.append(("latencyMs", JSONValue.number(latency, places: 1))) }
             }
         case .update:
-            fields += d.jsonFields(frameWidth: width, frameHeight: height).filter { ["format", "corners", "normalized", "orientation"].contains($0.0) }
+            fields += d.jsonFields(frameWidth: width, frameHeight: height, includeValue: false)
+                .filter { ["format", "corners", "normalized", "orientation"].contains($0.0) }
         case .lost:
             fields += [("format", .string(d.format.name)), ("text", .string(d.text))]
         }

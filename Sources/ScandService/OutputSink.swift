@@ -5,16 +5,20 @@ import Foundation
 public final class OutputSink: @unchecked Sendable {
     private let lock = NSLock()
     private let writeEvent: (String) -> Void
-    private let writeLog: (String) -> Void
+    private let writeLog: (String, LogLevel) -> Void
 
-    public init(event: @escaping (String) -> Void, log: @escaping (String) -> Void) {
+    public init(event: @escaping (String) -> Void, log: @escaping (String, LogLevel) -> Void) {
         self.writeEvent = event
         self.writeLog = log
     }
 
+    public convenience init(event: @escaping (String) -> Void, log: @escaping (String) -> Void) {
+        self.init(event: event, log: { line, _ in log(line) })
+    }
+
     /// stdout for events, stderr for logs: one write(2) a line, so lines never interleave.
     public static func standard() -> OutputSink {
-        OutputSink(event: { writeAll(1, $0 + "\n") }, log: { writeAll(2, "scand: " + $0 + "\n") })
+        OutputSink(event: { writeAll(1, $0 + "\n") }, log: { writeAll(2, LogLevel.format($0, $1)) })
     }
 
     public static func writeAll(_ fd: Int32, _ text: String) {
@@ -34,14 +38,36 @@ public final class OutputSink: @unchecked Sendable {
         writeEvent(line)
     }
 
-    public func log(_ line: String) {
+    public func log(_ line: String, _ level: LogLevel = .notice) {
         lock.lock()
         defer { lock.unlock() }
-        writeLog(line)
+        writeLog(line, level)
+    }
+}
+
+/// syslog priorities. Under systemd (stderr connected to the journal, JOURNAL_STREAM set) a line starts
+/// with "<N>", which journald turns into its priority; on a terminal it starts with "scand: ".
+public enum LogLevel: Int, Sendable {
+    case error = 3, warning = 4, notice = 5, info = 6
+
+    static let toJournal = ProcessInfo.processInfo.environment["JOURNAL_STREAM"] != nil
+
+    /// One line: control characters (from a file name, say) are escaped, never written raw.
+    public static func format(_ line: String, _ level: LogLevel) -> String {
+        var safe = ""
+        for s in line.unicodeScalars {
+            if s.value < 0x20 || (0x7F...0x9F).contains(s.value) {
+                let hex = String(s.value, radix: 16)
+                safe += "\\x" + (hex.count < 2 ? "0" : "") + hex
+            } else {
+                safe.unicodeScalars.append(s)
+            }
+        }
+        return (toJournal ? "<\(level.rawValue)>" : "scand: ") + safe + "\n"
     }
 }
 
 /// A log line on stderr for commands that have no sink of their own.
 public enum OutputSinkLog {
-    public static func write(_ line: String) { OutputSink.writeAll(2, "scand: " + line + "\n") }
+    public static func write(_ line: String, _ level: LogLevel = .error) { OutputSink.writeAll(2, LogLevel.format(line, level)) }
 }

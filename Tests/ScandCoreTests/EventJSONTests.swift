@@ -34,7 +34,7 @@ import Testing
                           corners: Quadrilateral([Point(10, 10), Point(30, 10), Point(30, 30), Point(10, 30)]),
                           symbologyIdentifier: "]Q1", ecLevel: "M")
         let json = JSONValue.object(d.jsonFields(frameWidth: 100, frameHeight: 50)).serialized()
-        #expect(json == #"{"format":"QRCode","text":"hi","bytes":"aGk=","corners":[[10,10],[30,10],[30,30],[10,30]],"normalized":[[0.1,0.2],[0.3,0.2],[0.3,0.6],[0.1,0.6]],"orientation":0,"symbology":"]Q1","content":"Text","ecLevel":"M"}"#)
+        #expect(json == #"{"format":"QRCode","text":"hi","bytes":"aGk=","corners":[[10,10],[30,10],[30,30],[10,30]],"normalized":[[0.1,0.2],[0.3,0.2],[0.3,0.6],[0.1,0.6]],"orientation":0,"symbology":"]Q1","content":"Text","ecLevel":"M","value":{"type":"text"}}"#)
         var seq = d
         seq.sequence = .init(count: 3, index: 1, id: "7")
         seq.mirrored = true
@@ -43,5 +43,10 @@ import Testing
         #expect(fields.contains(#""mirrored":true,"inverted":true"#))
         #expect(fields.contains(#""sequence":{"index":1,"count":3,"id":"7"}"#))
         #expect(!fields.contains("null"))
+        // The typed payload rides along: a Wi-Fi code says what it is.
+        var wifi = d
+        wifi.text = "WIFI:S:kiosk;T:WPA;P:secret;;"
+        let typed = JSONValue.object(wifi.jsonFields(frameWidth: 100, frameHeight: 50)).serialized()
+        #expect(typed.hasSuffix(#""value":{"type":"wifi","ssid":"kiosk","password":"secret","encryption":"WPA"}}"#), "\(typed)")
     }
 }

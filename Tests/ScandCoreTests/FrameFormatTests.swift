@@ -23,6 +23,21 @@ import Testing
         #expect(frame.luma() == luma)
     }
 
+    @Test func sceneSignaturesSeeChangeNotNoise() {
+        var a = LumaImage(width: 320, height: 180, fill: 120)
+        var rng = 12345 as UInt32
+        for i in a.pixels.indices {  // sensor noise of ±3 levels
+            rng = rng &* 1_103_515_245 &+ 12345
+            a.pixels[i] = UInt8(117 + Int(rng >> 16) % 7)
+        }
+        let base = SceneSignature(frame: .yuyv(LumaImage(width: 320, height: 180, fill: 120)))
+        #expect(SceneSignature(frame: .yuyv(a)).isStatic(comparedTo: base))
+        var hand = a
+        hand.paste(LumaImage(width: 40, height: 40, fill: 20), x: 100, y: 60)
+        #expect(!SceneSignature(frame: .yuyv(hand)).isStatic(comparedTo: base))
+        #expect(!SceneSignature(frame: .yuyv(LumaImage(width: 320, height: 180, fill: 140))).isStatic(comparedTo: base), "a light switched on")
+    }
+
     @Test(arguments: FrameTransform.Rotation.allCases)
     func orientationMatchesTheTransform(_ rotation: FrameTransform.Rotation) {
         let img = LumaImage(width: 3, height: 2, pixels: [1, 2, 3, 4, 5, 6])

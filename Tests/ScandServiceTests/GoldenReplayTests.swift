@@ -74,6 +74,8 @@ import ScandDecoding
             "71 LOST 5 C",
             "76 LOST 6 00123456789012",
         ])
-        #expect(pipeline.counters.capture.dropped == 0 && pipeline.counters.decoded == Self.script.count)
+        let c = pipeline.counters
+        #expect(c.capture.dropped == 0 && c.decoded + c.skippedStatic == Self.script.count)
+        #expect(c.skippedStatic > 20, "the long empty stretch is not decoded again and again")
     }
 }

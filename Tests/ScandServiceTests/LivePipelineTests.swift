@@ -61,6 +61,16 @@ import ScandDecoding
         #expect(pipeline.statsEvent().contains(#""captured":30"#))
     }
 
+    @Test func aStaticSceneWithoutCodesIsNotDecodedAgain() async throws {
+        let empty = try recording([], frames: 20, name: "empty")
+        let (_, idle) = await run(empty, pace: .recorded)
+        #expect(idle.counters.decoded == 1 && idle.counters.skippedStatic == 19)
+        // A scene that holds a code keeps being decoded (the tracker needs its sightings).
+        let busy = try recording([(.qrCode, "seen", 320, 240)], frames: 10, name: "busy")
+        let (_, reading) = await run(busy, pace: .recorded)
+        #expect(reading.counters.skippedStatic == 0 && reading.counters.decoded == 10)
+    }
+
     @Test func rotationMirrorAndRegionApplyToTheOrientedFrame() async throws {
         // Left code at x=160 and right code at x=480; rotated by 180° the left one lands on the right.
         let path = try recording([(.qrCode, "left", 160, 240), (.qrCode, "right", 480, 240)], frames: 3, name: "rot")

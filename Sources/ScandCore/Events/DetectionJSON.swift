@@ -3,7 +3,8 @@
 extension Detection {
     /// - Parameters:
     ///   - frameWidth/frameHeight: the full image, for the normalized corners.
-    public func jsonFields(frameWidth: Int, frameHeight: Int) -> [(String, JSONValue)] {
+    ///   - includeValue: add `value`, the typed payload (PayloadParser).
+    public func jsonFields(frameWidth: Int, frameHeight: Int, includeValue: Bool = true) -> [(String, JSONValue)] {
         var fields: [(String, JSONValue)] = [
             ("format", .string(format.name)),
             ("text", .string(text)),
@@ -31,6 +32,7 @@ extension Detection {
             if !s.id.isEmpty { seq.append(("id", .string(s.id))) }
             fields.append(("sequence", .object(seq)))
         }
+        if includeValue { fields.append(("value", PayloadParser.parse(self).json)) }
         return fields
     }
 }

@@ -11,7 +11,7 @@ final class ClientHandler: ChannelInboundHandler, @unchecked Sendable {
     private let hub: EventHub
     private let maxRequestBytes: Int
     private let status: @Sendable () -> String
-    private let log: @Sendable (String) -> Void
+    private let log: @Sendable (String, LogLevel) -> Void
     private var context: ChannelHandlerContext?
     private var pending = [UInt8]()
     /// Discarding the rest of an over-long line.
@@ -23,7 +23,7 @@ final class ClientHandler: ChannelInboundHandler, @unchecked Sendable {
     private let watchingLock = NSLock()
     private var _watching = false
 
-    init(hub: EventHub, maxRequestBytes: Int, status: @escaping @Sendable () -> String, log: @escaping @Sendable (String) -> Void) {
+    init(hub: EventHub, maxRequestBytes: Int, status: @escaping @Sendable () -> String, log: @escaping @Sendable (String, LogLevel) -> Void) {
         self.hub = hub
         self.maxRequestBytes = maxRequestBytes
         self.status = status
@@ -111,7 +111,7 @@ final class ClientHandler: ChannelInboundHandler, @unchecked Sendable {
             if queued >= hub.queueLimit {
                 closing = true
                 hub.countSlowDrop()
-                log("client \(context.channel.remoteAddress.map { "\($0)" } ?? "") stopped reading: \(queued) events waiting; disconnected")
+                log("client \(context.channel.remoteAddress.map { "\($0)" } ?? "") stopped reading: \(queued) events waiting; disconnected", .warning)
                 context.close(promise: nil)
                 return
             }
@@ -133,7 +133,7 @@ final class ClientHandler: ChannelInboundHandler, @unchecked Sendable {
         guard let provider = channel as? SocketOptionProvider else { return }
         let future: EventLoopFuture<PeerCredentials> = provider.unsafeGetSocketOption(
             level: SocketOptionLevel(SOL_SOCKET), name: SocketOptionName(PeerCredentials.option))
-        future.whenSuccess { [log] (cred: PeerCredentials) in log("client connected: pid \(cred.pid), uid \(cred.uid), gid \(cred.gid)") }
+        future.whenSuccess { [log] (cred: PeerCredentials) in log("client connected: pid \(cred.pid), uid \(cred.uid), gid \(cred.gid)", .info) }
     }
 }
 

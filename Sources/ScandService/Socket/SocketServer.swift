@@ -17,12 +17,12 @@ public final class SocketServer: @unchecked Sendable {
     let listener: Listener
     let maxRequestBytes: Int
     let status: @Sendable () -> String
-    let log: @Sendable (String) -> Void
+    let log: @Sendable (String, LogLevel) -> Void
     private let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
     private var channel: Channel?
 
     public init(listener: Listener, hub: EventHub, maxRequestBytes: Int, status: @escaping @Sendable () -> String,
-                log: @escaping @Sendable (String) -> Void) {
+                log: @escaping @Sendable (String, LogLevel) -> Void) {
         self.listener = listener
         self.hub = hub
         self.maxRequestBytes = maxRequestBytes
