@@ -42,10 +42,8 @@ struct FramesBench: ParsableCommand {
         for scene in scenes.split(separator: ",").map(String.init) {
             guard ["ticket", "empty"].contains(scene) else { throw ValidationError("unknown scene '\(scene)'") }
             for size in sizes.split(separator: ",") {
-                let parts = size.split(separator: "x")
-                guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]), w >= 320, h >= 240 else {
-                    throw ValidationError("bad size '\(size)'")
-                }
+                let (w, h) = try sizeOption(String(size), option: "--sizes")
+                guard w >= 320, h >= 240 else { throw ValidationError("--sizes: the scenes need at least 320x240") }
                 let frame = scene == "ticket" ? try Self.scene(width: w, height: h) : Frame.yuyv(LumaImage(width: w, height: h, fill: 180))
                 let source = SyntheticSource(frames: [frame], count: fps * seconds, framesPerSecond: fps)
                 let pipeline = LivePipeline(source: source, decoder: FrameDecoder(), output: OutputSink(event: { _ in }, log: { _ in }))

@@ -27,10 +27,7 @@ struct RecordCommand: ParsableCommand {
     var output: String
 
     func run() throws {
-        let parts = size.lowercased().split(separator: "x")
-        guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]), w > 0, h > 0 else {
-            throw ValidationError("--size must be WIDTHxHEIGHT")
-        }
+        let (w, h) = try sizeOption(size)
         guard frames >= 1 else { throw ValidationError("--frames must be at least 1") }
         let source = V4L2Source(path: device, request: .init(width: w, height: h, framesPerSecond: fps))
         do {

@@ -81,11 +81,7 @@ struct RunCommand: AsyncParsableCommand {
     func overrides(_ base: ScandConfig) throws -> ScandConfig {
         var c = base
         if let device { c.device = device }
-        if let size {
-            guard let (w, h) = ScandConfig.parseSize(size) else { throw ValidationError("--size must be WIDTHxHEIGHT, e.g. 1280x720; got '\(size)'") }
-            c.width = w
-            c.height = h
-        }
+        if let size { (c.width, c.height) = try sizeOption(size) }
         if let fps {
             guard (1...1000).contains(fps) else { throw ValidationError("--fps must be 1…1000") }
             c.framesPerSecond = fps
@@ -180,4 +176,10 @@ struct RunCommand: AsyncParsableCommand {
 
 struct ConfigFileError: Error, CustomStringConvertible {
     var description: String
+}
+
+/// A WIDTHxHEIGHT option (16…8192 each way), as the configuration file takes it.
+func sizeOption(_ text: String, option: String = "--size") throws -> (Int, Int) {
+    guard let size = ScandConfig.parseSize(text) else { throw ValidationError("\(option) must be WIDTHxHEIGHT, e.g. 1280x720; got '\(text)'") }
+    return size
 }

@@ -53,10 +53,7 @@ struct SynthCommand: ParsableCommand {
     }
 
     func run() throws {
-        let parts = size.lowercased().split(separator: "x")
-        guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]), w >= 16, h >= 16 else {
-            throw ValidationError("--size must be WIDTHxHEIGHT")
-        }
+        let (w, h) = try sizeOption(size)
         guard frames >= 1, fps >= 1 else { throw ValidationError("--frames and --fps must be at least 1") }
         var page = LumaImage(width: w, height: h, fill: 235)
         for spec in code {

@@ -43,7 +43,9 @@ struct WatchCommand: ParsableCommand {
         defer { client.close() }
         try client.send((status ? "?STATUS;" : request) + "\n")
         while let line = client.readLine() {
-            let safe = UnixLineClient.escapeControls(line)
+            // The daemon escapes control characters already; escaping again here means nothing a barcode
+            // holds reaches the terminal raw, whoever wrote the line.
+            let safe = line.escapingControlCharacters()
             if status {
                 guard safe.contains(#""class":"STATUS""#) else { continue }
                 OutputSink.writeAll(1, safe + "\n")
@@ -122,19 +124,4 @@ final class UnixLineClient {
     }
 
     func close() { Glibc.close(fd) }
-
-    /// The daemon escapes control characters already; a line that carries any raw is escaped here too, so
-    /// nothing a barcode holds reaches the terminal raw whoever wrote the line.
-    static func escapeControls(_ line: String) -> String {
-        var out = ""
-        for s in line.unicodeScalars {
-            if s.value < 0x20 || (0x7F...0x9F).contains(s.value) {
-                let hex = String(s.value, radix: 16)
-                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            } else {
-                out.unicodeScalars.append(s)
-            }
-        }
-        return out
-    }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import ScandCore
 
 /// Where events and log lines go. Events are whole lines, flushed as they are written, so a reader on a
 /// pipe sees each one at once; logs go to stderr, never to stdout.
@@ -54,16 +55,7 @@ public enum LogLevel: Int, Sendable {
 
     /// One line: control characters (from a file name, say) are escaped, never written raw.
     public static func format(_ line: String, _ level: LogLevel) -> String {
-        var safe = ""
-        for s in line.unicodeScalars {
-            if s.value < 0x20 || (0x7F...0x9F).contains(s.value) {
-                let hex = String(s.value, radix: 16)
-                safe += "\\x" + (hex.count < 2 ? "0" : "") + hex
-            } else {
-                safe.unicodeScalars.append(s)
-            }
-        }
-        return (toJournal ? "<\(level.rawValue)>" : "scand: ") + safe + "\n"
+        (toJournal ? "<\(level.rawValue)>" : "scand: ") + line.escapingControlCharacters() + "\n"
     }
 }
 

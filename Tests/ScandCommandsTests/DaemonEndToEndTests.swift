@@ -89,6 +89,22 @@ import Testing
         #expect(daemon.stderr.filter { $0.contains("client connected: pid") }.count >= 3, "credentials are logged")
     }
 
+    @Test func theSocketIsServedWithoutACameraAndSaysWhereTheCameraStands() throws {
+        let sock = dir + "/nocam.sock"
+        let daemon = try DaemonProcess(["run", "--device", dir + "/video-absent", "--socket", sock])
+        #expect(daemon.wait { FileManager.default.fileExists(atPath: sock) })
+        let status = try ScandBinary.run(["watch", "--socket", sock, "--status"])
+        #expect(status.status == 0)
+        #expect(status.stdout.contains(#""device":{"path":""#) && status.stdout.contains(#""state":"waiting""#), "\(status.stdout)")
+        #expect(status.stdout.contains("no such device"))
+        #expect(daemon.stdout.contains { $0.contains(#""class":"DEVICE""#) && $0.contains("waiting") })
+        daemon.signal(SIGTERM)
+        #expect(daemon.finish() == 0)
+        // With the daemon gone, the client says so and exits 69.
+        let gone = try ScandBinary.run(["watch", "--socket", sock])
+        #expect(gone.status == 69 && gone.stderr.contains("scand is not running"))
+    }
+
     @Test func notifiesSystemdReadyStatusWatchdogAndStopping() throws {
         let notify = dir + "/notify.sock"
         let fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue), 0)

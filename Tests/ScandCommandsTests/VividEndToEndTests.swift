@@ -87,6 +87,13 @@ import Testing
         #expect(captured == 40)
         #expect(decoded >= 1 && decoded + dropped == captured, "every frame is decoded or counted as dropped: \(stats)")
 
+        // record, then replay: the camera's frames give the same codes through the same pipeline, every frame decoded.
+        #expect(s.status["record"] == 0 && s.status["replay"] == 0, "\(s.lines["replay"] ?? [])")
+        let replay = s.events("replay")
+        #expect(Set(replay.filter { $0["class"] as? String == "SCAN" }.compactMap { $0["text"] as? String }) == ["inside-roi", "IN-ROI-128"])
+        let replayStats = try #require(replay.last { $0["class"] as? String == "STATS" })
+        #expect(replayStats["captured"] as? Int == 10 && replayStats["dropped"] as? Int == 0)
+
         // busy: another process streams from the camera; scand waits and says why.
         let busy = s.events("busy").first { $0["class"] as? String == "DEVICE" && $0["state"] as? String == "waiting" }
         #expect((busy?["message"] as? String)?.contains("device busy") == true, "\(s.lines["busy"] ?? [])")

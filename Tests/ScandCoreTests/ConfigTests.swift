@@ -109,24 +109,12 @@ import Testing
     }
 
     @Test func survivesRandomInput() {
-        var rng = SplitMix(seed: 7)
+        var rng = PayloadRandom(seed: 7)  // the fuzz tests' seeded SplitMix64
         let alphabet = Array(#"?WATCH={}[]",:truefalsn0123456789 \"#.unicodeScalars) + ["\u{0}", "\u{1b}", "é", "\u{FFFF}"]
         for _ in 0..<20_000 {
             var s = "?WATCH="
             for _ in 0..<Int(rng.next() % 64) { s.unicodeScalars.append(alphabet[Int(rng.next() % UInt64(alphabet.count))]) }
             _ = try? ClientRequest.parse(s)
         }
-    }
-}
-
-struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -19,6 +19,13 @@ scand run --device /dev/video0 --frames 40 --roi 0.5,0,0.5,1 2> /tmp/run.err
 echo "=== run-status $?"
 sed 's/^/stderr: /' /tmp/run.err | head -5
 
+echo "=== replay"
+# A recording of the real camera played back through the same pipeline.
+scand record --device /dev/video0 --frames 10 /tmp/camera.rec 2> /tmp/record.err
+echo "=== record-status $?"
+scand run --source replay:/tmp/camera.rec --replay-pace lockstep --socket none --roi 0.5,0,0.5,1 2> /dev/null
+echo "=== replay-status $?"
+
 echo "=== busy"
 v4l2-ctl -d /dev/video0 --stream-mmap --stream-count=1000 > /dev/null 2>&1 &
 HOLDER=$!

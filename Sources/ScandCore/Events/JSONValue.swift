@@ -57,10 +57,8 @@ public indirect enum JSONValue: Sendable, Hashable {
             case "\r": out += "\\r"
             case "\t": out += "\\t"
             default:
-                let v = scalar.value
-                if v < 0x20 || (v >= 0x7F && v <= 0x9F) || v == 0x2028 || v == 0x2029 {
-                    let hex = String(v, radix: 16, uppercase: false)
-                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                if isControl(scalar) || scalar.value == 0x2028 || scalar.value == 0x2029 {
+                    writeEscape(scalar, to: &out)
                 } else {
                     out.unicodeScalars.append(scalar)
                 }
@@ -69,10 +67,29 @@ public indirect enum JSONValue: Sendable, Hashable {
         out += "\""
     }
 
+    static func isControl(_ s: Unicode.Scalar) -> Bool { s.value < 0x20 || (0x7F...0x9F).contains(s.value) }
+
+    static func writeEscape(_ s: Unicode.Scalar, to out: inout String) {
+        let hex = String(s.value, radix: 16, uppercase: false)
+        out += "\\u" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
+    }
+
     /// Rounds to `places` decimals so that coordinates do not print as 0.30000000000000004.
     public static func number(_ d: Double, places: Int) -> JSONValue {
         var scale = 1.0
         for _ in 0..<places { scale *= 10 }
         return .double((d * scale).rounded() / scale)
+    }
+}
+
+extension String {
+    /// This text with every control character (C0, DEL, C1) written as `\\uXXXX`: for log lines and for
+    /// anything printed to a terminal that may carry barcode text.
+    public func escapingControlCharacters() -> String {
+        var out = ""
+        for scalar in unicodeScalars {
+            if JSONValue.isControl(scalar) { JSONValue.writeEscape(scalar, to: &out) } else { out.unicodeScalars.append(scalar) }
+        }
+        return out
     }
 }
