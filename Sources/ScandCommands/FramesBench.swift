@@ -25,8 +25,8 @@ struct FramesBench: ParsableCommand {
     @Option(name: .long, help: "Also write the table as JSON to this file.")
     var json: String?
 
-    @Option(name: .long, help: "Scenes, comma-separated: ticket (a QR code and a Code 128) and empty (a static scene without codes).")
-    var scenes: String = "ticket,empty"
+    @Option(name: .long, help: "Scenes, comma-separated: ticket (a QR code and a Code 128), empty (a static scene without codes), qr16 and qr50 (a grid of QR codes).")
+    var scenes: String = "ticket,empty,qr16,qr50"
 
     struct Row {
         var size: String
@@ -40,11 +40,16 @@ struct FramesBench: ParsableCommand {
     func run() throws {
         var rows: [Row] = []
         for scene in scenes.split(separator: ",").map(String.init) {
-            guard ["ticket", "empty"].contains(scene) else { throw ValidationError("unknown scene '\(scene)'") }
+            guard ["ticket", "empty", "qr16", "qr50"].contains(scene) else { throw ValidationError("unknown scene '\(scene)'") }
             for size in sizes.split(separator: ",") {
                 let (w, h) = try sizeOption(String(size), option: "--sizes")
                 guard w >= 320, h >= 240 else { throw ValidationError("--sizes: the scenes need at least 320x240") }
-                let frame = scene == "ticket" ? try Self.scene(width: w, height: h) : Frame.yuyv(LumaImage(width: w, height: h, fill: 180))
+                let frame: Frame = switch scene {
+                case "ticket": try Self.scene(width: w, height: h)
+                case "qr16": try Self.qrGrid(16, width: w, height: h)
+                case "qr50": try Self.qrGrid(50, width: w, height: h)
+                default: Frame.yuyv(LumaImage(width: w, height: h, fill: 180))
+                }
                 let source = SyntheticSource(frames: [frame], count: fps * seconds, framesPerSecond: fps)
                 let pipeline = LivePipeline(source: source, decoder: FrameDecoder(), output: OutputSink(event: { _ in }, log: { _ in }))
                 let cpuBefore = Self.cpuSeconds(), start = Date()
@@ -77,6 +82,25 @@ struct FramesBench: ParsableCommand {
         let bar = try SymbolWriter.render(.code128, text: "TICKET-0042", moduleSize: module)
         page.paste(qr, x: width / 3 - qr.width / 2, y: height / 2 - qr.height / 2)
         page.paste(bar, x: 2 * width / 3 - bar.width / 2, y: height / 2 - bar.height / 2)
+        return Frame.yuyv(page)
+    }
+
+    /// `count` QR codes in a grid filling the frame (zxing 1.4 returns about 16 a pass).
+    static func qrGrid(_ count: Int, width: Int, height: Int) throws -> Frame {
+        var page = LumaImage(width: width, height: height, fill: 225)
+        let columns = Int((Double(count) * Double(width) / Double(height)).squareRoot().rounded(.up))
+        let rows = (count + columns - 1) / columns
+        let cell = min(width / columns, height / rows)
+        for i in 0..<count {
+            var module = 1
+            var qr = try SymbolWriter.render(.qrCode, text: "grid code \(i)", moduleSize: module)
+            while qr.width * (module + 1) / module <= cell * 8 / 10 {
+                module += 1
+                qr = try SymbolWriter.render(.qrCode, text: "grid code \(i)", moduleSize: module)
+            }
+            let cx = (i % columns) * (width / columns) + width / columns / 2, cy = (i / columns) * (height / rows) + height / rows / 2
+            page.paste(qr, x: cx - qr.width / 2, y: cy - qr.height / 2)
+        }
         return Frame.yuyv(page)
     }
 

@@ -31,6 +31,8 @@ public struct DecodeReport: Sendable {
     public var failures: [PassFailure]
     /// Passes that ran, fallbacks included.
     public var passesRun: Int
+    /// Labels of the passes that found at least one symbol.
+    public var foundBy: Set<String> = []
 
     public init(detections: [Detection] = [], failures: [PassFailure] = [], passesRun: Int = 0) {
         self.detections = detections

@@ -1,14 +1,25 @@
 import ScandCore
 
 /// Decodes camera frames: the rect of interest of the frame as the camera delivers it after the configured
-/// rotation and mirror, with cheap passes suited to 30 frames a second. Corners come back in that oriented
-/// frame's pixels. Blocking: run it on a thread of its own.
+/// rotation and mirror. Corners come back in that oriented frame's pixels. Blocking: run it on a thread of
+/// its own.
+///
+/// The per-frame budget goes where codes are: every frame gets zxing's fast passes; while frames decode
+/// well within the budget, one of the expensive passes (inverted, mirrored, centred crops for the
+/// centre-bound DataMatrix and Aztec detectors, linear with tryHarder) is added per frame, in turn; a pass
+/// that found something keeps running every frame while it does, so a code only it reads stays tracked;
+/// and a frame with more QR codes than one zxing pass returns is read again in tiles.
 public struct FrameDecoder: Sendable {
     public var formats: BarcodeFormats
     public var regionOfInterest: NormalizedRect
     public var transform: FrameTransform
     public var decoder: ZXingDecoder
     public var merger = DetectionMerger()
+    /// Add an expensive pass only while the last frame decoded in less than this (a 30 fps camera gives 33 ms).
+    public var extraPassBudgetMilliseconds = 20.0
+    /// QR codes in one pass from which the frame is read again in tiles (zxing 1.4 stops near 16).
+    public var qrTileThreshold = 12
+    private var schedule = ExtraPassSchedule()
 
     public init(formats: BarcodeFormats = .all, regionOfInterest: NormalizedRect = .full, transform: FrameTransform = .identity,
                 decoder: ZXingDecoder = ZXingDecoder(passTimeoutMilliseconds: 2000)) {
@@ -51,28 +62,54 @@ public struct FrameDecoder: Sendable {
         return passes
     }
 
-    public func decode(_ frame: Frame) throws(ImageGeometryError) -> Result {
+    public mutating func decode(_ frame: Frame) throws(ImageGeometryError) -> Result {
         let f = frame.format
         guard let layout = f.lumaLayout, f.isComplete(frame.bytes.count) else {
             throw ImageGeometryError(description: "frame of \(frame.bytes.count) bytes does not hold \(f)")
         }
+        let started = ContinuousClock.now
+        let result: Result
         if transform == .identity {
             // The common case reads the luma in place: no copy of the frame.
-            let region = regionOfInterest.pixelRect(width: f.width, height: f.height)
-            let outcome = frame.bytes.withUnsafeBytes { raw in
+            result = try frame.bytes.withUnsafeBytes { raw in
                 Swift.Result { () throws(ImageGeometryError) in
-                    try decoder.decode(buffer: UnsafeRawBufferPointer(rebasing: raw[layout.offset...]), width: f.width, height: f.height,
-                                       rowStride: f.bytesPerLine, pixelStride: layout.pixelStride,
-                                       passes: Self.passes(region: region, formats: formats))
+                    try decode(UnsafeRawBufferPointer(rebasing: raw[layout.offset...]), width: f.width, height: f.height,
+                               rowStride: f.bytesPerLine, pixelStride: layout.pixelStride)
                 }
-            }
-            let report = try outcome.get()
-            return Result(detections: merger.merge(report.detections), failures: report.failures, width: f.width, height: f.height)
+            }.get()
+        } else {
+            guard let luma = frame.luma() else { throw ImageGeometryError(description: "no luma in \(f)") }
+            let oriented = luma.oriented(by: transform)
+            result = try oriented.pixels.withUnsafeBytes { raw in
+                Swift.Result { () throws(ImageGeometryError) in
+                    try decode(raw, width: oriented.width, height: oriented.height, rowStride: oriented.width, pixelStride: 1)
+                }
+            }.get()
         }
-        guard let luma = frame.luma() else { throw ImageGeometryError(description: "no luma in \(f)") }
-        let oriented = luma.oriented(by: transform)
-        let region = regionOfInterest.pixelRect(width: oriented.width, height: oriented.height)
-        let report = decoder.decode(oriented, passes: Self.passes(region: region, formats: formats))
-        return Result(detections: merger.merge(report.detections), failures: report.failures, width: oriented.width, height: oriented.height)
+        let spent = (ContinuousClock.now - started).components
+        schedule.lastMilliseconds = Double(spent.seconds) * 1000 + Double(spent.attoseconds) / 1e15
+        return result
+    }
+
+    private mutating func decode(_ buffer: UnsafeRawBufferPointer, width: Int, height: Int, rowStride: Int,
+                                 pixelStride: Int) throws(ImageGeometryError) -> Result {
+        let region = regionOfInterest.pixelRect(width: width, height: height)
+        let extras = schedule.next(region: region, formats: formats, withinBudget: schedule.lastMilliseconds < extraPassBudgetMilliseconds)
+        var report = try decoder.decode(buffer: buffer, width: width, height: height, rowStride: rowStride, pixelStride: pixelStride,
+                                        passes: Self.passes(region: region, formats: formats) + extras.map(\.pass))
+        // Extra passes that found something run again next frame.
+        schedule.found(extras.filter { report.foundBy.contains($0.pass.label) }.map(\.kind))
+        if formats.contains(.qrCode), report.detections.filter({ $0.format == .qrCode }).count >= qrTileThreshold {
+            let tiles = StillImageStrategy.gridTiles(of: region, columns: 4, rows: 4, overlap: 0.3).map { tile in
+                var p = DecodePass(label: "live qr tile", crop: tile, formats: BarcodeFormats(.qrCode))
+                p.tryHarder = false
+                p.tryRotate = false
+                return p
+            }
+            let more = try decoder.decode(buffer: buffer, width: width, height: height, rowStride: rowStride, pixelStride: pixelStride, passes: tiles)
+            report.detections += more.detections
+            report.failures += more.failures
+        }
+        return Result(detections: merger.merge(report.detections), failures: report.failures, width: width, height: height)
     }
 }

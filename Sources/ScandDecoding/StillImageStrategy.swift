@@ -72,6 +72,22 @@ public struct StillImageStrategy: Sendable {
         return p
     }
 
+    /// `columns`×`rows` tiles covering the region, each grown by `overlap` of its size so that a symbol on a
+    /// boundary lies whole in one of them.
+    public static func gridTiles(of region: PixelRect, columns: Int, rows: Int, overlap: Double) -> [PixelRect] {
+        let w = region.width / columns, h = region.height / rows
+        let gx = Int(Double(w) * overlap), gy = Int(Double(h) * overlap)
+        var out: [PixelRect] = []
+        for r in 0..<rows {
+            for c in 0..<columns {
+                let x0 = max(region.x, region.x + c * w - gx), y0 = max(region.y, region.y + r * h - gy)
+                let x1 = min(region.maxX, region.x + (c + 1) * w + gx), y1 = min(region.maxY, region.y + (r + 1) * h + gy)
+                out.append(PixelRect(x: x0, y: y0, width: x1 - x0, height: y1 - y0))
+            }
+        }
+        return out
+    }
+
     /// Square crops of `side` pixels whose centres lie on a grid `side / 3` apart across the region, so
     /// that every symbol about half a crop wide covers the centre of one of them.
     public static func centredCrops(of region: PixelRect, side: Int) -> [PixelRect] {

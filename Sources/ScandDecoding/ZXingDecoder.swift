@@ -45,7 +45,8 @@ public struct ZXingDecoder: Sendable {
             pending = []
             let outcome = run(&image, batch)
             report.passesRun += batch.count
-            report.detections += outcome.detections
+            report.detections += outcome.detections.map(\.detection)
+            report.foundBy.formUnion(outcome.detections.map(\.pass))
             for (pass, failure) in outcome.failures {
                 report.failures.append(failure)
                 pending += pass.fallbacks
@@ -54,7 +55,7 @@ public struct ZXingDecoder: Sendable {
         return report
     }
 
-    private func run(_ image: inout szx_image, _ passes: [DecodePass]) -> (detections: [Detection], failures: [(DecodePass, PassFailure)]) {
+    private func run(_ image: inout szx_image, _ passes: [DecodePass]) -> (detections: [(detection: Detection, pass: String)], failures: [(DecodePass, PassFailure)]) {
         let cPasses = passes.map(\.cValue)
         var outcomes = [szx_outcome](repeating: szx_outcome(), count: passes.count)
         var results: UnsafeMutablePointer<szx_result>?
@@ -70,11 +71,11 @@ public struct ZXingDecoder: Sendable {
             let failure = PassFailure(pass: "all", kind: .badArgument, signal: 0, message: "the decoder refused the image")
             return ([], passes.map { ($0, failure) })
         }
-        var detections: [Detection] = []
+        var detections: [(detection: Detection, pass: String)] = []
         for i in 0..<Int(count) {
             guard let r = results?[i], let format = BarcodeFormat(rawValue: Int(r.format)) else { continue }
             let pass = passes[Int(r.pass)]
-            detections.append(Self.detection(r, format: format, pass: pass))
+            detections.append((Self.detection(r, format: format, pass: pass), pass.label))
         }
         var failures: [(DecodePass, PassFailure)] = []
         for (i, o) in outcomes.enumerated() where o.status != Int32(SZX_OK.rawValue) {

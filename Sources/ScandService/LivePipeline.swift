@@ -138,6 +138,7 @@ public final class LivePipeline: @unchecked Sendable {
 
     private func decodeLoop() {
         var tracker = CodeTracker(settings: trackerSettings)
+        var decoder = self.decoder  // it keeps a schedule of expensive passes from frame to frame
         // The last decoded frame's scene, and whether that decode found anything.
         var lastScene: SceneSignature?
         var lastFound = false

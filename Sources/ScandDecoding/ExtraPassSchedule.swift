@@ -1,0 +1,90 @@
+import ScandCore
+
+/// Which expensive pass a live frame gets on top of the cheap ones: one per frame, in turn, while the
+/// decoder keeps within its budget; a pass that just found something runs every frame while it does.
+struct ExtraPassSchedule: Sendable {
+    enum Kind: Int, Sendable, CaseIterable {
+        case inverted, mirrored, centredCrops, harderLinear
+    }
+
+    struct Extra: Sendable {
+        var kind: Kind
+        var pass: DecodePass
+    }
+
+    /// Duration of the last frame's decode.
+    var lastMilliseconds = 0.0
+    private var turn = 0
+    /// Which centred crop comes next (they are many; a few per frame).
+    private var cropCursor = 0
+    private var sticky: Set<Kind> = []
+    static let cropsPerFrame = 4
+
+    mutating func found(_ kinds: [Kind]) {
+        sticky = Set(kinds)
+        // Crops that found a code are read again, not the next ones.
+        if sticky.contains(.centredCrops) { cropCursor -= Self.cropsPerFrame }
+    }
+
+    mutating func next(region: PixelRect, formats: BarcodeFormats, withinBudget: Bool) -> [Extra] {
+        var kinds = sticky
+        if withinBudget {
+            for _ in Kind.allCases {
+                let k = Kind.allCases[turn % Kind.allCases.count]
+                turn += 1
+                if !kinds.contains(k), applies(k, formats) {
+                    kinds.insert(k)
+                    break
+                }
+            }
+        }
+        return kinds.sorted { $0.rawValue < $1.rawValue }.flatMap { passes($0, region: region, formats: formats) }
+    }
+
+    private func applies(_ k: Kind, _ formats: BarcodeFormats) -> Bool {
+        switch k {
+        case .inverted: true
+        case .mirrored: !formats.intersection(StillImageStrategy.mirrorable).isEmpty
+        case .centredCrops: !formats.intersection(StillImageStrategy.centreBound).isEmpty
+        case .harderLinear: !formats.intersection(.linear).isEmpty
+        }
+    }
+
+    private mutating func passes(_ k: Kind, region: PixelRect, formats: BarcodeFormats) -> [Extra] {
+        switch k {
+        case .inverted:
+            // zxing never reads light-on-dark codes.
+            return FrameDecoder.passes(region: region, formats: formats).map { p in
+                var q = p
+                q.label = "live inverted " + p.label
+                q.invert = true
+                q.fallbacks = q.fallbacks.map { var f = $0; f.invert = true; return f }
+                return Extra(kind: k, pass: q)
+            }
+        case .mirrored:
+            var p = DecodePass(label: "live mirrored", crop: region, formats: formats.intersection(StillImageStrategy.mirrorable))
+            p.mirror = true
+            p.tryHarder = false
+            p.tryRotate = false
+            p.tryDownscale = true
+            return [Extra(kind: k, pass: p)]
+        case .centredCrops:
+            let crops = StillImageStrategy.centredCrops(of: region, side: min(region.width, region.height) / 2)
+            guard !crops.isEmpty else { return [] }
+            var out: [Extra] = []
+            for i in 0..<min(Self.cropsPerFrame, crops.count) {
+                var p = DecodePass(label: "live centred crop", crop: crops[(cropCursor + i) % crops.count],
+                                   formats: formats.intersection(StillImageStrategy.centreBound))
+                p.tryHarder = false
+                p.tryRotate = false
+                out.append(Extra(kind: k, pass: p))
+            }
+            cropCursor += Self.cropsPerFrame
+            return out
+        case .harderLinear:
+            var p = DecodePass(label: "live linear harder", crop: region, formats: formats.intersection(.linear))
+            p.maxSymbols = 1  // multi-symbol reads of linear codes can trip zxing 1.4's asserts
+            return [Extra(kind: k, pass: p)]
+        }
+    }
+}
