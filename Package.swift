@@ -19,6 +19,7 @@ let package = Package(
         .systemLibrary(name: "CSTB", pkgConfig: "stb", providers: [.apt(["libstb-dev"])]),
         .systemLibrary(name: "CV4L2", pkgConfig: "libv4l2", providers: [.apt(["libv4l-dev"])]),
         .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
+        .systemLibrary(name: "CZBar", pkgConfig: "zbar", providers: [.apt(["libzbar-dev"])]),
         // The only C++ in the package: a C API over zxing-cpp with fork isolation.
         .target(name: "ScandZXingShim", dependencies: ["CZXing"]),
         // stb_easy_font is header-only with static functions; this C target compiles it once.
@@ -40,7 +41,7 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
         .target(name: "ScandCommands", dependencies: [
-            "ScandCapture", "ScandService",
+            "ScandCapture", "ScandService", "CZBar",
             "ScandCore", "ScandDecoding", "ScandImageIO",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),

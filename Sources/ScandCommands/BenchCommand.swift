@@ -6,7 +6,7 @@ struct BenchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench",
         abstract: "Measure scand against other readers.",
-        subcommands: [PhotosBench.self, FramesBench.self]
+        subcommands: [PhotosBench.self, FramesBench.self, CompareBench.self]
     )
 }
 
