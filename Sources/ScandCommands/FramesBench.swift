@@ -35,6 +35,9 @@ struct FramesBench: ParsableCommand {
         var seconds: Double
         /// CPU time of scand and its decoder children over wall time: 100 = one core busy.
         var cpuPercent: Double
+        /// Resident memory of scand before and after the run, MiB.
+        var rssBefore: Double
+        var rssAfter: Double
     }
 
     func run() throws {
@@ -52,12 +55,12 @@ struct FramesBench: ParsableCommand {
                 }
                 let source = SyntheticSource(frames: [frame], count: fps * seconds, framesPerSecond: fps)
                 let pipeline = LivePipeline(source: source, decoder: FrameDecoder(), output: OutputSink(event: { _ in }, log: { _ in }))
-                let cpuBefore = Self.cpuSeconds(), start = Date()
+                let rssBefore = Self.residentMiB(), cpuBefore = Self.cpuSeconds(), start = Date()
                 pipeline.start()
                 pipeline.wait()
                 let wall = Date().timeIntervalSince(start)
                 rows.append(Row(size: String(size), scene: scene, counters: pipeline.counters, seconds: wall,
-                                cpuPercent: 100 * (Self.cpuSeconds() - cpuBefore) / wall))
+                                cpuPercent: 100 * (Self.cpuSeconds() - cpuBefore) / wall, rssBefore: rssBefore, rssAfter: Self.residentMiB()))
             }
         }
         print(Self.table(rows, fps: fps))
@@ -104,6 +107,13 @@ struct FramesBench: ParsableCommand {
         return Frame.yuyv(page)
     }
 
+    /// Resident set size from /proc/self/statm.
+    static func residentMiB() -> Double {
+        guard let text = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return 0 }
+        let pages = Double(text.split(separator: " ").dropFirst().first.flatMap { Int($0) } ?? 0)
+        return pages * Double(sysconf(Int32(_SC_PAGESIZE))) / 1_048_576
+    }
+
     /// User and system CPU of this process and its reaped children (the decoder's forks).
     static func cpuSeconds() -> Double {
         var own = rusage(), children = rusage()
@@ -114,15 +124,15 @@ struct FramesBench: ParsableCommand {
     }
 
     static func table(_ rows: [Row], fps: Int) -> String {
-        var lines = ["| scene | frame size | camera fps | frames | decoded | skipped (static) | dropped | decoded/s | ms per decode | codes per decoded frame | latency p50 / p99 ms | CPU, % of a core |",
-                     "|---|---|---|---|---|---|---|---|---|---|---|---|"]
+        var lines = ["| scene | frame size | camera fps | frames | decoded | skipped (static) | dropped | decoded/s | ms per decode | codes per decoded frame | latency p50 / p99 ms | CPU, % of a core | RSS start / end MiB |",
+                     "|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
         for r in rows {
             let c = r.counters
             let perFrame = Double(c.codes) / Double(max(1, c.decoded))
             let latency = [c.latencyP50, c.latencyP99].map { $0.map { String(format: "%.0f", $0) } ?? "-" }.joined(separator: " / ")
             lines.append("| \(r.scene) | \(r.size) | \(fps) | \(c.capture.captured) | \(c.decoded) | \(c.skippedStatic) | \(c.capture.dropped) | "
                 + String(format: "%.1f | %.1f | %.2f", Double(c.decoded) / r.seconds, c.decodeSeconds * 1000 / Double(max(1, c.decoded)), perFrame)
-                + " | \(latency) | " + String(format: "%.1f", r.cpuPercent) + " |")
+                + " | \(latency) | " + String(format: "%.1f | %.0f / %.0f", r.cpuPercent, r.rssBefore, r.rssAfter) + " |")
         }
         return lines.joined(separator: "\n")
     }
