@@ -55,6 +55,32 @@ import Testing
         #expect(events(leftover, ["UPDATE"]).count < seenA.count, "the stalled client was cut off")
     }
 
+    /// A kiosk application in another language: Python's socket module, filtering to SCAN and QR codes.
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/python3") || FileManager.default.isExecutableFile(atPath: "/usr/local/bin/python3")))
+    func aPythonClientSubscribesWithFilters() throws {
+        let sock = dir + "/py.sock"
+        let daemon = try DaemonProcess(["run", "--socket", sock, "--update-interval", "0.1", "--source", "replay:" + (try recording(seconds: 6, name: "py.rec"))])
+        #expect(daemon.wait { FileManager.default.fileExists(atPath: sock) })
+        let client = """
+        import json, socket, sys
+        s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        s.connect(sys.argv[1])
+        f = s.makefile("rwb", buffering=0)
+        assert json.loads(f.readline())["class"] == "VERSION"
+        f.write(b'?WATCH={"enable":true,"classes":["UPDATE"],"formats":["QRCode"]};\\n')
+        assert json.loads(f.readline())["class"] == "WATCH"
+        for _ in range(5):
+            event = json.loads(f.readline())
+            print(event["class"], event["format"], event["id"])
+        """
+        let python = FileManager.default.isExecutableFile(atPath: "/usr/local/bin/python3") ? "/usr/local/bin/python3" : "/usr/bin/python3"
+        let r = try ScandBinary.runTool(python, ["-c", client, sock])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stdout == String(repeating: "UPDATE QRCode 1\n", count: 5), "only the QR code's UPDATE events")
+        daemon.signal(SIGTERM)
+        #expect(daemon.finish() == 0)
+    }
+
     @Test func malformedRequestsGetAnErrorAndTheConnectionStaysUsable() throws {
         let sock = dir + "/s2.sock"
         let daemon = try DaemonProcess(["run", "--socket", sock, "--source", "replay:" + (try recording(seconds: 6, name: "short.rec"))])

@@ -46,3 +46,44 @@ import ScandCore
         for _ in 0..<8 { #expect(try decoder.decode(frames(page)).detections.isEmpty) }
     }
 }
+
+/// Cameras that deliver GREY, UYVY or planar 4:2:0 (NV12, YU12) are read from their luma plane in place.
+@Suite struct FramePixelFormatTests {
+    let luma = Scene.page(width: 320, height: 240, [(Scene.symbol(.qrCode, "any format", module: 3), x: 160, y: 120, degrees: 0)])
+
+    func frame(_ fourcc: FourCC) -> Frame {
+        let w = luma.width, h = luma.height
+        switch fourcc {
+        case .grey:
+            return Frame(format: .packed(.grey, width: w, height: h), bytes: luma.pixels, sequence: 0, timestampMicroseconds: 0)
+        case .uyvy:
+            var bytes = [UInt8](repeating: 128, count: w * h * 2)
+            for i in 0..<luma.pixels.count { bytes[2 * i + 1] = luma.pixels[i] }
+            return Frame(format: FrameFormat(fourcc: .uyvy, width: w, height: h, bytesPerLine: 2 * w, imageSize: 2 * w * h),
+                         bytes: bytes, sequence: 0, timestampMicroseconds: 0)
+        default:
+            // Y plane with 16 bytes of row padding, then chroma.
+            let stride = w + 16
+            var bytes = [UInt8](repeating: 128, count: stride * h * 3 / 2)
+            for y in 0..<h { for x in 0..<w { bytes[y * stride + x] = luma[x, y] } }
+            return Frame(format: FrameFormat(fourcc: fourcc, width: w, height: h, bytesPerLine: stride, imageSize: bytes.count),
+                         bytes: bytes, sequence: 0, timestampMicroseconds: 0)
+        }
+    }
+
+    @Test(arguments: [FourCC.grey, .uyvy, .nv12, .yu12])
+    func readsTheLumaInPlace(_ fourcc: FourCC) throws {
+        var decoder = FrameDecoder(formats: BarcodeFormats(.qrCode))
+        decoder.extraPassBudgetMilliseconds = 0
+        let f = frame(fourcc)
+        #expect(f.luma() == luma)
+        #expect(try decoder.decode(f).detections.map(\.text) == ["any format"])
+    }
+
+    @Test func refusesAFrameShorterThanItsFormat() {
+        var f = frame(.nv12)
+        f.bytes.removeLast(f.bytes.count / 2)
+        var decoder = FrameDecoder()
+        #expect(throws: ImageGeometryError.self) { try decoder.decode(f) }
+    }
+}
