@@ -24,7 +24,6 @@ public final class CaptureLoop: @unchecked Sendable {
     private let condition = NSCondition()
     private var stopRequested = false
     private var finished = false
-    private var thread: Thread?
     /// Why a source that is not waited for could not be opened.
     public private(set) var failure: CaptureError?
     private var activity = (loop: UInt64(0), frame: UInt64(0), streaming: false)
@@ -64,7 +63,6 @@ public final class CaptureLoop: @unchecked Sendable {
             condition.unlock()
         }
         t.name = "scand-capture"
-        thread = t
         t.start()
     }
 

@@ -31,8 +31,10 @@ public struct DecodeReport: Sendable {
     public var failures: [PassFailure]
     /// Passes that ran, fallbacks included.
     public var passesRun: Int
-    /// Labels of the passes that found at least one symbol.
-    public var foundBy: Set<String> = []
+    /// The label of the pass that found each of `detections`, in the same order.
+    public var foundBy: [String] = []
+    /// Messages of passes that succeeded but had something to say (the sandbox probe of the tests).
+    public var notes: [String] = []
 
     public init(detections: [Detection] = [], failures: [PassFailure] = [], passesRun: Int = 0) {
         self.detections = detections

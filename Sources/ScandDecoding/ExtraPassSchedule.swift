@@ -12,8 +12,30 @@ struct ExtraPassSchedule: Sendable {
         var pass: DecodePass
     }
 
-    /// Duration of the last frame's decode.
-    var lastMilliseconds = 0.0
+    /// Last decode without extra passes, and the last with each kind: a kind is added only while a frame
+    /// with it fits the budget (a frame over it is a dropped frame at 30 fps); a kind that did not is tried
+    /// again after `retryEvery` turns, in case the scene got easier.
+    var cheapMilliseconds = 0.0
+    private var cost: [Kind: Double] = [:]
+    private var skipped: [Kind: Int] = [:]
+    static let retryEvery = 30
+
+    mutating func record(milliseconds: Double, extras: Set<Kind>) {
+        if extras.isEmpty { cheapMilliseconds = milliseconds }
+        // A frame with one extra kind tells what that kind costs; with several (sticky ones) it bounds each.
+        for k in extras { cost[k] = milliseconds }
+    }
+
+    /// Whether `k` may run this frame under `budget`.
+    mutating func affordable(_ k: Kind, budget: Double) -> Bool {
+        guard cheapMilliseconds < budget else { return false }
+        guard let c = cost[k], c >= budget else { return true }
+        skipped[k, default: 0] += 1
+        guard skipped[k]! >= Self.retryEvery else { return false }
+        skipped[k] = 0
+        return true
+    }
+
     private var turn = 0
     /// Which centred crop comes next (they are many; a few per frame).
     private var cropCursor = 0
@@ -26,19 +48,18 @@ struct ExtraPassSchedule: Sendable {
         if sticky.contains(.centredCrops) { cropCursor -= Self.cropsPerFrame }
     }
 
-    mutating func next(region: PixelRect, formats: BarcodeFormats, withinBudget: Bool) -> [Extra] {
+    /// The extra passes for this frame, and their kinds.
+    mutating func next(region: PixelRect, formats: BarcodeFormats, budget: Double) -> (passes: [Extra], kinds: Set<Kind>) {
         var kinds = sticky
-        if withinBudget {
-            for _ in Kind.allCases {
-                let k = Kind.allCases[turn % Kind.allCases.count]
-                turn += 1
-                if !kinds.contains(k), applies(k, formats) {
-                    kinds.insert(k)
-                    break
-                }
+        for _ in Kind.allCases {
+            let k = Kind.allCases[turn % Kind.allCases.count]
+            turn += 1
+            if !kinds.contains(k), applies(k, formats), affordable(k, budget: budget) {
+                kinds.insert(k)
+                break
             }
         }
-        return kinds.sorted { $0.rawValue < $1.rawValue }.flatMap { passes($0, region: region, formats: formats) }
+        return (kinds.sorted { $0.rawValue < $1.rawValue }.flatMap { passes($0, region: region, formats: formats) }, kinds)
     }
 
     private func applies(_ k: Kind, _ formats: BarcodeFormats) -> Bool {
@@ -56,13 +77,13 @@ struct ExtraPassSchedule: Sendable {
             // zxing never reads light-on-dark codes.
             return FrameDecoder.passes(region: region, formats: formats).map { p in
                 var q = p
-                q.label = "live inverted " + p.label
+                q.label = "live extra inverted " + p.label
                 q.invert = true
                 q.fallbacks = q.fallbacks.map { var f = $0; f.invert = true; return f }
                 return Extra(kind: k, pass: q)
             }
         case .mirrored:
-            var p = DecodePass(label: "live mirrored", crop: region, formats: formats.intersection(StillImageStrategy.mirrorable))
+            var p = DecodePass(label: "live extra mirrored", crop: region, formats: formats.intersection(StillImageStrategy.mirrorable))
             p.mirror = true
             p.tryHarder = false
             p.tryRotate = false
@@ -73,7 +94,7 @@ struct ExtraPassSchedule: Sendable {
             guard !crops.isEmpty else { return [] }
             var out: [Extra] = []
             for i in 0..<min(Self.cropsPerFrame, crops.count) {
-                var p = DecodePass(label: "live centred crop", crop: crops[(cropCursor + i) % crops.count],
+                var p = DecodePass(label: "live extra centred crop", crop: crops[(cropCursor + i) % crops.count],
                                    formats: formats.intersection(StillImageStrategy.centreBound))
                 p.tryHarder = false
                 p.tryRotate = false
@@ -82,7 +103,7 @@ struct ExtraPassSchedule: Sendable {
             cropCursor += Self.cropsPerFrame
             return out
         case .harderLinear:
-            var p = DecodePass(label: "live linear harder", crop: region, formats: formats.intersection(.linear))
+            var p = DecodePass(label: "live extra linear harder", crop: region, formats: formats.intersection(.linear))
             p.maxSymbols = 1  // multi-symbol reads of linear codes can trip zxing 1.4's asserts
             return [Extra(kind: k, pass: p)]
         }

@@ -15,14 +15,15 @@ public struct FrameDecoder: Sendable {
     public var transform: FrameTransform
     public var decoder: ZXingDecoder
     public var merger = DetectionMerger()
-    /// Add an expensive pass only while the last frame decoded in less than this (a 30 fps camera gives 33 ms).
-    public var extraPassBudgetMilliseconds = 20.0
+    /// Add an expensive pass only while a frame with one decodes in less than this (a 30 fps camera gives 33 ms).
+    public var extraPassBudgetMilliseconds = 25.0
     /// QR codes in one pass from which the frame is read again in tiles (zxing 1.4 stops near 16).
     public var qrTileThreshold = 12
     private var schedule = ExtraPassSchedule()
+    private var lastExtras: Set<ExtraPassSchedule.Kind> = []
 
     public init(formats: BarcodeFormats = .all, regionOfInterest: NormalizedRect = .full, transform: FrameTransform = .identity,
-                decoder: ZXingDecoder = ZXingDecoder(passTimeoutMilliseconds: 2000)) {
+                decoder: ZXingDecoder = ZXingDecoder(passTimeoutMilliseconds: 2000, worker: DecoderWorker())) {
         self.formats = formats
         self.regionOfInterest = regionOfInterest
         self.transform = transform
@@ -87,18 +88,17 @@ public struct FrameDecoder: Sendable {
             }.get()
         }
         let spent = (ContinuousClock.now - started).components
-        schedule.lastMilliseconds = Double(spent.seconds) * 1000 + Double(spent.attoseconds) / 1e15
+        schedule.record(milliseconds: Double(spent.seconds) * 1000 + Double(spent.attoseconds) / 1e15, extras: lastExtras)
         return result
     }
 
     private mutating func decode(_ buffer: UnsafeRawBufferPointer, width: Int, height: Int, rowStride: Int,
                                  pixelStride: Int) throws(ImageGeometryError) -> Result {
         let region = regionOfInterest.pixelRect(width: width, height: height)
-        let extras = schedule.next(region: region, formats: formats, withinBudget: schedule.lastMilliseconds < extraPassBudgetMilliseconds)
+        let (extras, kinds) = schedule.next(region: region, formats: formats, budget: extraPassBudgetMilliseconds)
+        lastExtras = kinds
         var report = try decoder.decode(buffer: buffer, width: width, height: height, rowStride: rowStride, pixelStride: pixelStride,
                                         passes: Self.passes(region: region, formats: formats) + extras.map(\.pass))
-        // Extra passes that found something run again next frame.
-        schedule.found(extras.filter { report.foundBy.contains($0.pass.label) }.map(\.kind))
         if formats.contains(.qrCode), report.detections.filter({ $0.format == .qrCode }).count >= qrTileThreshold {
             let tiles = StillImageStrategy.gridTiles(of: region, columns: 4, rows: 4, overlap: 0.3).map { tile in
                 var p = DecodePass(label: "live qr tile", crop: tile, formats: BarcodeFormats(.qrCode))
@@ -108,8 +108,16 @@ public struct FrameDecoder: Sendable {
             }
             let more = try decoder.decode(buffer: buffer, width: width, height: height, rowStride: rowStride, pixelStride: pixelStride, passes: tiles)
             report.detections += more.detections
+            report.foundBy += more.foundBy
             report.failures += more.failures
         }
+        // Extra passes that found something the regular ones did not run again next frame.
+        let isExtra = { (label: String) in label.hasPrefix("live extra") }
+        let regular = zip(report.detections, report.foundBy).filter { !isExtra($0.1) }.map(\.0)
+        let newFinds = Set(zip(report.detections, report.foundBy).filter { d, label in
+            isExtra(label) && !regular.contains { $0.isSameSymbol(as: d) }
+        }.map(\.1))
+        schedule.found(extras.filter { newFinds.contains($0.pass.label) }.map(\.kind))
         return Result(detections: merger.merge(report.detections), failures: report.failures, width: width, height: height)
     }
 }

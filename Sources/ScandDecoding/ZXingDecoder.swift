@@ -1,3 +1,4 @@
+import Foundation
 import ScandCore
 import ScandZXingShim
 
@@ -10,10 +11,13 @@ public struct ZXingDecoder: Sendable {
     public var isolated: Bool
     /// Per-pass deadline in the isolated child; 0 for none.
     public var passTimeoutMilliseconds: Int
+    /// A persistent isolated decoder process instead of a fork per call (the live path, frame after frame).
+    public var worker: DecoderWorker?
 
-    public init(isolated: Bool = true, passTimeoutMilliseconds: Int = 10_000) {
+    public init(isolated: Bool = true, passTimeoutMilliseconds: Int = 10_000, worker: DecoderWorker? = nil) {
         self.isolated = isolated
         self.passTimeoutMilliseconds = passTimeoutMilliseconds
+        self.worker = worker
     }
 
     public static var libraryVersion: String { String(cString: szx_version()) }
@@ -46,7 +50,8 @@ public struct ZXingDecoder: Sendable {
             let outcome = run(&image, batch)
             report.passesRun += batch.count
             report.detections += outcome.detections.map(\.detection)
-            report.foundBy.formUnion(outcome.detections.map(\.pass))
+            report.foundBy += outcome.detections.map(\.pass)
+            report.notes += outcome.notes
             for (pass, failure) in outcome.failures {
                 report.failures.append(failure)
                 pending += pass.fallbacks
@@ -55,21 +60,25 @@ public struct ZXingDecoder: Sendable {
         return report
     }
 
-    private func run(_ image: inout szx_image, _ passes: [DecodePass]) -> (detections: [(detection: Detection, pass: String)], failures: [(DecodePass, PassFailure)]) {
+    private func run(_ image: inout szx_image, _ passes: [DecodePass]) -> (detections: [(detection: Detection, pass: String)], failures: [(DecodePass, PassFailure)], notes: [String]) {
         let cPasses = passes.map(\.cValue)
         var outcomes = [szx_outcome](repeating: szx_outcome(), count: passes.count)
         var results: UnsafeMutablePointer<szx_result>?
         var count: Int32 = 0
         let status = cPasses.withUnsafeBufferPointer { pp in
             outcomes.withUnsafeMutableBufferPointer { op in
-                szx_read(&image, pp.baseAddress, Int32(passes.count), isolated ? 1 : 0, Int32(passTimeoutMilliseconds),
-                         op.baseAddress, &results, &count)
+                if let worker {
+                    worker.read(&image, pp.baseAddress, Int32(passes.count), Int32(passTimeoutMilliseconds), op.baseAddress, &results, &count)
+                } else {
+                    szx_read(&image, pp.baseAddress, Int32(passes.count), isolated ? 1 : 0, Int32(passTimeoutMilliseconds),
+                             op.baseAddress, &results, &count)
+                }
             }
         }
         defer { szx_free_results(results, count) }
         guard status == Int32(SZX_OK.rawValue) else {
             let failure = PassFailure(pass: "all", kind: .badArgument, signal: 0, message: "the decoder refused the image")
-            return ([], passes.map { ($0, failure) })
+            return ([], passes.map { ($0, failure) }, [])
         }
         var detections: [(detection: Detection, pass: String)] = []
         for i in 0..<Int(count) {
@@ -82,7 +91,8 @@ public struct ZXingDecoder: Sendable {
             failures.append((passes[i], PassFailure(pass: passes[i].label, kind: Self.kind(o.status), signal: o.signal,
                                                    message: Self.string(o.message))))
         }
-        return (detections, failures)
+        let notes = outcomes.filter { $0.status == Int32(SZX_OK.rawValue) }.map { Self.string($0.message) }.filter { !$0.isEmpty }
+        return (detections, failures, notes)
     }
 
     static func detection(_ r: szx_result, format: BarcodeFormat, pass: DecodePass) -> Detection {
@@ -138,4 +148,31 @@ public struct ZXingDecoder: Sendable {
 
 public struct ImageGeometryError: Error, CustomStringConvertible, Equatable {
     public let description: String
+}
+
+/// The persistent decoder process (szx_worker): forked once, fed through shared memory, replaced when it
+/// crashes or overruns a deadline. One caller at a time; the lock keeps it so.
+public final class DecoderWorker: @unchecked Sendable {
+    private let handle: OpaquePointer
+    private let lock = NSLock()
+
+    public init?() {
+        guard let h = szx_worker_create() else { return nil }
+        handle = h
+    }
+
+    deinit { szx_worker_destroy(handle) }
+
+    /// Ends the worker process now, as a pipeline that stops must not leave it behind; the next read
+    /// starts a new one.
+    public func retire() { lock.withLock { szx_worker_retire(handle) } }
+
+    /// How many worker processes have been started: 1 in a healthy run, one more after each crash.
+    public var generation: Int { lock.withLock { Int(szx_worker_generation(handle)) } }
+
+    func read(_ image: inout szx_image, _ passes: UnsafePointer<szx_pass>?, _ count: Int32, _ timeout: Int32,
+              _ outcomes: UnsafeMutablePointer<szx_outcome>?, _ results: inout UnsafeMutablePointer<szx_result>?,
+              _ resultCount: inout Int32) -> Int32 {
+        lock.withLock { szx_worker_read(handle, &image, passes, count, timeout, outcomes, &results, &resultCount) }
+    }
 }

@@ -45,7 +45,6 @@ public final class LivePipeline: @unchecked Sendable {
     private var latencies: [Double] = []
     private var latencyNext = 0
     static let latencyWindow = 1024
-    private var decodeThread: Thread?
     private let done = NSCondition()
     private var decodeFinished = false
 
@@ -89,7 +88,6 @@ public final class LivePipeline: @unchecked Sendable {
             done.unlock()
         }
         t.name = "scand-decode"
-        decodeThread = t
         t.start()
     }
 
@@ -145,6 +143,7 @@ public final class LivePipeline: @unchecked Sendable {
         while true {
             switch slot.take(timeoutMilliseconds: 100) {
             case .closed:
+                decoder.decoder.worker?.retire()
                 return
             case .idle:
                 if let now = clock() { write(tracker.tick(at: now), frame: nil) }

@@ -30,9 +30,11 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "scand_zxing_internal.h"
+
 using namespace ZXing;
 
-namespace {
+namespace szx_internal {
 
 constexpr int kMaxDimension = 1 << 15;     // zxing uses int arithmetic on w*h and strides
 constexpr int kAllFormats = (1 << 17) - 1;  // Aztec ... MicroQRCode
@@ -122,13 +124,6 @@ DecodeHints HintsFor(const szx_pass &p)
         hints.setMaxNumberOfSymbols((uint8_t)p.max_symbols);
     return hints;
 }
-
-// A decoded symbol, owning its strings, before it becomes a C struct or crosses the pipe.
-struct Found {
-    szx_result head;  // pointers unset
-    std::string text;
-    std::vector<uint8_t> bytes;
-};
 
 Found Convert(const Result &r, int pass)
 {
@@ -220,8 +215,6 @@ szx_result *Export(std::vector<Found> &found)
 
 // ---- the isolated child and its wire ----------------------------------------------------------
 
-enum Record : uint8_t { kPassStart = 'S', kResult = 'R', kPassDone = 'D' };
-
 bool WriteAll(int fd, const void *data, size_t size)
 {
     const char *p = static_cast<const char *>(data);
@@ -254,7 +247,7 @@ void InjectFault(int kind)
     }
 }
 
-[[noreturn]] void ChildMain(const szx_image *image, const szx_pass *passes, int from, int count, int out, int err)
+void PrepareChild(int err)
 {
     prctl(PR_SET_PDEATHSIG, SIGKILL);
     struct rlimit noCore = {0, 0};
@@ -263,12 +256,19 @@ void InjectFault(int kind)
     signal(SIGSEGV, SIG_DFL);
     signal(SIGPIPE, SIG_DFL);
     dup2(err, 2);
+    Sandbox();
+}
+
+void ServePasses(const szx_image *image, const szx_pass *passes, int from, int count, int out)
+{
     for (int k = from; k < count; ++k) {
         int32_t index = k;
         Send(out, kPassStart, &index, sizeof index);
         InjectFault(passes[k].inject_fault);
         std::vector<Found> found;
         szx_outcome o = RunPass(image, passes[k], k, found);
+        if (passes[k].inject_fault == 4)
+            ProbeSandbox(o);
         for (const Found &f : found) {
             std::string blob(reinterpret_cast<const char *>(&f.head), sizeof f.head);
             uint32_t tl = (uint32_t)f.text.size(), bl = (uint32_t)f.bytes.size();
@@ -279,6 +279,12 @@ void InjectFault(int kind)
         }
         Send(out, kPassDone, &o, sizeof o);
     }
+}
+
+[[noreturn]] void ChildMain(const szx_image *image, const szx_pass *passes, int from, int count, int out, int err)
+{
+    PrepareChild(err);
+    ServePasses(image, passes, from, count, out);
     _exit(0);
 }
 
@@ -291,7 +297,7 @@ long long NowMs()
 // Parses complete records out of `buf`; returns false on a malformed stream. `current` is the pass
 // the child is in (-1 between passes), `lastDone` the last pass it finished.
 bool Consume(std::string &buf, int &current, int &lastDone, szx_outcome *outcomes, std::vector<Found> &found,
-             long long &passStarted)
+             long long &passStarted, bool &batchDone)
 {
     size_t at = 0;
     while (buf.size() - at >= 5) {
@@ -328,6 +334,11 @@ bool Consume(std::string &buf, int &current, int &lastDone, szx_outcome *outcome
             found.push_back(std::move(f));
             break;
         }
+        case kBatchDone:
+            if (n != 0 || current >= 0)
+                return false;
+            batchDone = true;
+            break;
         case kPassDone:
             if (n != sizeof(szx_outcome) || current < 0)
                 return false;
@@ -358,6 +369,105 @@ std::string LastLine(const std::string &text)
     return line;
 }
 
+Collected Collect(pid_t pid, int out, int err, int from, int timeoutMs, szx_outcome *outcomes, std::vector<Found> &found,
+                  bool untilBatchDone)
+{
+    Collected c;
+    c.lastDone = from - 1;
+    std::string buf;
+    long long passStarted = NowMs();
+    bool outOpen = true, errOpen = true;
+    while (outOpen) {
+        pollfd fds[2] = {{out, POLLIN, 0}, {errOpen ? err : -1, POLLIN, 0}};
+        int wait = -1;
+        if (timeoutMs > 0) {
+            long long left = passStarted + timeoutMs - NowMs();
+            wait = left > 0 ? (int)left : 0;
+        }
+        int n = poll(fds, 2, wait);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0) {
+            c.broken = true;
+            break;
+        }
+        if (n == 0) {
+            c.timedOut = true;
+            kill(pid, SIGKILL);
+            break;
+        }
+        char chunk[65536];
+        if (fds[0].revents & (POLLIN | POLLHUP | POLLERR)) {
+            ssize_t r = read(out, chunk, sizeof chunk);
+            if (r > 0) {
+                buf.append(chunk, (size_t)r);
+                if (!Consume(buf, c.current, c.lastDone, outcomes, found, passStarted, c.batchDone)) {
+                    c.broken = true;
+                    kill(pid, SIGKILL);
+                    break;
+                }
+                if (untilBatchDone && c.batchDone)
+                    return c;  // the worker lives on
+            } else if (r == 0 || errno != EINTR) {
+                outOpen = false;
+            }
+        }
+        if (errOpen && (fds[1].revents & (POLLIN | POLLHUP | POLLERR))) {
+            ssize_t r = read(err, chunk, sizeof chunk);
+            if (r > 0) {
+                c.stderrText.append(chunk, (size_t)r);
+                if (c.stderrText.size() > 8192)
+                    c.stderrText.erase(0, c.stderrText.size() - 4096);
+            } else if (r == 0 || errno != EINTR) {
+                errOpen = false;
+            }
+        }
+    }
+    // Drain what the child printed before it died (the assert line comes right before SIGABRT).
+    int flags = fcntl(err, F_GETFL);
+    fcntl(err, F_SETFL, flags | O_NONBLOCK);
+    for (;;) {
+        char chunk[4096];
+        ssize_t r = read(err, chunk, sizeof chunk);
+        if (r <= 0)
+            break;
+        c.stderrText.append(chunk, (size_t)r);
+    }
+    fcntl(err, F_SETFL, flags);
+    return c;
+}
+
+int Settle(const Collected &c, int status, int count, int timeoutMs, szx_outcome *outcomes)
+{
+    if (c.current < 0) {
+        // Every pass that started also finished. A child that stopped before the last pass without
+        // starting the next one is charged to that next pass, so the caller moves on instead of looping.
+        int next = c.lastDone + 1;
+        if (next >= count)
+            return count;
+        outcomes[next].status = SZX_SYSTEM;
+        std::string why = LastLine(c.stderrText);
+        CopyString(outcomes[next].message, sizeof outcomes[next].message,
+                   c.broken ? "malformed reply from the decoder child" : why.empty() ? "decoder child stopped between passes" : why);
+        return next + 1;
+    }
+    szx_outcome &o = outcomes[c.current];
+    o.result_count = 0;
+    std::string why = LastLine(c.stderrText);
+    if (c.timedOut) {
+        o.status = SZX_TIMEOUT;
+        CopyString(o.message, sizeof o.message, "no answer within " + std::to_string(timeoutMs) + " ms");
+    } else if (WIFSIGNALED(status)) {
+        o.status = SZX_CRASHED;
+        o.signal = WTERMSIG(status);
+        CopyString(o.message, sizeof o.message, why.empty() ? std::string(strsignal(o.signal)) : why);
+    } else {
+        o.status = SZX_SYSTEM;
+        CopyString(o.message, sizeof o.message, why.empty() ? "decoder child exited mid-pass" : why);
+    }
+    return c.current + 1;
+}
+
 // Runs passes [from, count) in one child. Returns the index to continue from.
 int RunChild(const szx_image *image, const szx_pass *passes, int from, int count, int timeoutMs,
              szx_outcome *outcomes, std::vector<Found> &found)
@@ -383,103 +493,18 @@ int RunChild(const szx_image *image, const szx_pass *passes, int from, int count
         close(err[0]);
         return -1;
     }
-
-    std::string buf, stderrText;
-    int current = -1, lastDone = from - 1;
-    long long passStarted = NowMs();
-    bool timedOut = false, broken = false, outOpen = true, errOpen = true;
-    while (outOpen || errOpen) {
-        pollfd fds[2] = {{out[0], POLLIN, 0}, {err[0], POLLIN, 0}};
-        int wait = -1;
-        if (timeoutMs > 0) {
-            long long left = passStarted + timeoutMs - NowMs();
-            wait = left > 0 ? (int)left : 0;
-        }
-        int n = poll(fds, 2, wait);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n < 0) {
-            broken = true;
-            break;
-        }
-        if (n == 0) {
-            timedOut = true;
-            kill(pid, SIGKILL);
-            break;
-        }
-        char chunk[65536];
-        if (outOpen && (fds[0].revents & (POLLIN | POLLHUP | POLLERR))) {
-            ssize_t r = read(out[0], chunk, sizeof chunk);
-            if (r > 0) {
-                buf.append(chunk, (size_t)r);
-                if (!Consume(buf, current, lastDone, outcomes, found, passStarted)) {
-                    broken = true;
-                    kill(pid, SIGKILL);
-                    break;
-                }
-            } else if (r == 0 || errno != EINTR) {
-                outOpen = false;
-            }
-        }
-        if (errOpen && (fds[1].revents & (POLLIN | POLLHUP | POLLERR))) {
-            ssize_t r = read(err[0], chunk, sizeof chunk);
-            if (r > 0) {
-                stderrText.append(chunk, (size_t)r);
-                if (stderrText.size() > 8192)
-                    stderrText.erase(0, stderrText.size() - 4096);
-            } else if (r == 0 || errno != EINTR) {
-                errOpen = false;
-            }
-        }
-        if (!outOpen)
-            break;  // the child is done or dead; its stderr has been read as far as it got
-    }
-    // Drain what the child printed before it died (the assert line comes right before SIGABRT).
-    for (;;) {
-        char chunk[4096];
-        int flags = fcntl(err[0], F_GETFL);
-        fcntl(err[0], F_SETFL, flags | O_NONBLOCK);
-        ssize_t r = read(err[0], chunk, sizeof chunk);
-        if (r <= 0)
-            break;
-        stderrText.append(chunk, (size_t)r);
-    }
+    Collected c = Collect(pid, out[0], err[0], from, timeoutMs, outcomes, found, false);
     close(out[0]);
     close(err[0]);
     int status = 0;
     while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
     }
-
-    if (current < 0) {
-        // Every pass that started also finished. A child that stopped before the last pass without
-        // starting the next one is charged to that next pass, so the caller moves on instead of looping.
-        int next = lastDone + 1;
-        if (next >= count)
-            return count;
-        outcomes[next].status = SZX_SYSTEM;
-        std::string why = LastLine(stderrText);
-        CopyString(outcomes[next].message, sizeof outcomes[next].message,
-                   broken ? "malformed reply from the decoder child" : why.empty() ? "decoder child stopped between passes" : why);
-        return next + 1;
-    }
-    szx_outcome &o = outcomes[current];
-    o.result_count = 0;
-    std::string why = LastLine(stderrText);
-    if (timedOut) {
-        o.status = SZX_TIMEOUT;
-        CopyString(o.message, sizeof o.message, "no answer within " + std::to_string(timeoutMs) + " ms");
-    } else if (WIFSIGNALED(status)) {
-        o.status = SZX_CRASHED;
-        o.signal = WTERMSIG(status);
-        CopyString(o.message, sizeof o.message, why.empty() ? std::string(strsignal(o.signal)) : why);
-    } else {
-        o.status = SZX_SYSTEM;
-        CopyString(o.message, sizeof o.message, why.empty() ? "decoder child exited mid-pass" : why);
-    }
-    return current + 1;
+    return Settle(c, status, count, timeoutMs, outcomes);
 }
 
-} // namespace
+} // namespace szx_internal
+
+using namespace szx_internal;
 
 extern "C" {
 

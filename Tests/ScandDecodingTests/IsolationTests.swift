@@ -4,6 +4,7 @@ import ScandCore
 
 /// The forked decoder: a pass that aborts, segfaults or hangs costs that pass only.
 @Suite struct IsolationTests {
+    init() {}
     func threeCodePage() -> (LumaImage, [DecodePass]) {
         let image = Scene.page(width: 900, height: 300, [
             (Scene.symbol(.qrCode, "left", module: 4), x: 150, y: 150, degrees: 0),
@@ -78,5 +79,57 @@ import ScandCore
             try ZXingDecoder().decode(buffer: $0, width: 320, height: 240, rowStride: 640, pixelStride: 2, passes: [pass])
         }
         #expect(report.detections.map(\.text) == ["yuyv"])
+    }
+}
+
+/// The persistent decoder process: the same answers as a fork per call, a crash or hang replaced at the
+/// next read, and a sandbox around the decoder.
+@Suite struct DecoderWorkerTests {
+    let page = IsolationTests().threeCodePage()
+
+    @Test func answersLikeAForkPerCallAndSurvivesFaults() throws {
+        let (image, passes) = page
+        let worker = try #require(DecoderWorker())
+        let decoder = ZXingDecoder(isolated: true, passTimeoutMilliseconds: 1500, worker: worker)
+        #expect(decoder.decode(image, passes: passes).detections == ZXingDecoder().decode(image, passes: passes).detections)
+        #expect(worker.generation == 1)
+        for (fault, kind) in [(DecoderFault.abort, PassFailure.Kind.crashed), (.segfault, .crashed), (.hang, .timeout)] {
+            var faulty = passes
+            faulty[1].injectedFault = fault
+            let report = decoder.decode(image, passes: faulty)
+            #expect(Set(report.detections.map(\.text)) == ["left", "right"], "\(fault)")
+            #expect(report.failures.map(\.kind) == [kind])
+        }
+        #expect(worker.generation == 4, "one new worker after each fault, none otherwise")
+        // Frames keep coming: the replacement answers, and stays.
+        for _ in 0..<5 { #expect(decoder.decode(image, passes: passes).detections.count == 3) }
+        #expect(worker.generation == 4)
+    }
+
+    @Test func readsTheLumaOfAYUYVFrameAndLargerImagesLater() throws {
+        let worker = try #require(DecoderWorker())
+        let decoder = ZXingDecoder(worker: worker)
+        for (w, h) in [(320, 240), (2560, 1440), (640, 480)] {
+            let luma = Scene.page(width: w, height: h, [(Scene.symbol(.qrCode, "\(w)", module: 3), x: Double(w) / 2, y: Double(h) / 2, degrees: 0)])
+            var yuyv = [UInt8](repeating: 128, count: w * h * 2)
+            for i in 0..<luma.pixels.count { yuyv[2 * i] = luma.pixels[i] }
+            let pass = DecodePass(label: "yuyv", crop: Scene.full(luma), formats: BarcodeFormats(.qrCode))
+            let report = try yuyv.withUnsafeBytes {
+                try decoder.decode(buffer: $0, width: w, height: h, rowStride: 2 * w, pixelStride: 2, passes: [pass])
+            }
+            #expect(report.detections.map(\.text) == ["\(w)"])
+        }
+    }
+
+    @Test func decoderChildrenCannotOpenSocketsOrCreateFiles() throws {
+        let (image, passes) = page
+        var probe = passes[0]
+        probe.injectedFault = .sandboxProbe
+        for decoder in [ZXingDecoder(), ZXingDecoder(worker: DecoderWorker())] {
+            let report = decoder.decode(image, passes: [probe])
+            // The probe's finding rides in the outcome's message; the pass itself succeeded.
+            #expect(report.detections.map(\.text) == ["left"])
+            #expect(report.notes == ["sandbox: socket EPERM, create EPERM"], "\(report.notes)")
+        }
     }
 }

@@ -83,3 +83,20 @@ import ScandDecoding
         #expect(texts == ["left"])
     }
 }
+
+/// A finished pipeline is freed, and with it its decoder worker process: a reload must not leak either.
+@Suite struct PipelineLifetimeTests {
+    @Test func aFinishedPipelineIsReleased() async throws {
+        let path = try LivePipelineTests().recording([(.qrCode, "bye", 320, 240)], frames: 3, name: "lifetime")
+        weak var released: LivePipeline?
+        do {
+            let pipeline = LivePipeline(source: ReplaySource(path: path, pace: .asFastAsPossible), decoder: FrameDecoder(),
+                                        output: OutputSink(event: { _ in }, log: { _ in }))
+            released = pipeline
+            pipeline.start()
+            await pipeline.finished()
+        }
+        for _ in 0..<100 where released != nil { try await Task.sleep(for: .milliseconds(10)) }
+        #expect(released == nil)
+    }
+}

@@ -41,7 +41,7 @@ typedef struct szx_pass {
     int binarizer;                 // enum szx_binarizer
     int max_symbols;               // 0 = no limit (ReadBarcodes); 1 = ReadBarcode
     int is_pure;
-    int inject_fault;              // tests of the isolation only: 1 abort, 2 segfault, 3 hang (isolated child only)
+    int inject_fault;              // tests only, in an isolated child: 1 abort, 2 segfault, 3 hang, 4 probe the sandbox
 } szx_pass;
 
 enum szx_content_type {
@@ -94,6 +94,21 @@ int szx_read(const szx_image *image, const szx_pass *passes, int count, int isol
              szx_outcome *outcomes, szx_result **results, int *result_count);
 
 void szx_free_results(szx_result *results, int count);
+
+/// A persistent decoder process for the live path: forked once, fed through shared memory, replaced
+/// when it dies or overruns a pass's deadline. Saves the fork per frame. Not thread-safe: one caller.
+typedef struct szx_worker szx_worker;
+
+szx_worker *szx_worker_create(void);
+/// As szx_read with isolation. The image's luma is copied densely into the shared memory (zxing would
+/// make that dense copy itself for every pass of a strided image).
+int szx_worker_read(szx_worker *worker, const szx_image *image, const szx_pass *passes, int count, int timeout_ms,
+                    szx_outcome *outcomes, szx_result **results, int *result_count);
+/// How many times the worker process has been started (1 after the first read; more after crashes).
+int szx_worker_generation(const szx_worker *worker);
+/// Ends the worker process now (the next read starts a new one).
+void szx_worker_retire(szx_worker *worker);
+void szx_worker_destroy(szx_worker *worker);
 
 /// zxing's writer: draws `text` as `format` into a module matrix (1 = dark). `width`/`height` are the
 /// requested size in modules or pixels as zxing interprets them (0 = smallest). `margin` < 0 is the

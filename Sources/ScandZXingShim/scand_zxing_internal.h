@@ -1,0 +1,54 @@
+// Internals shared by the per-call isolated reads (scand_zxing.cpp) and the persistent worker
+// (scand_zxing_worker.cpp). C++ only; not part of the C API.
+#pragma once
+
+#include "scand_zxing.h"
+
+#include <cstdint>
+#include <string>
+#include <sys/types.h>
+#include <vector>
+
+namespace szx_internal {
+
+// A decoded symbol, owning its strings, before it becomes a C struct or crosses the pipe.
+struct Found {
+    szx_result head;  // pointers unset
+    std::string text;
+    std::vector<uint8_t> bytes;
+};
+
+// Records a decoder child writes: pass started, a result, pass done, batch done (worker only).
+enum Record : uint8_t { kPassStart = 'S', kResult = 'R', kPassDone = 'D', kBatchDone = 'E' };
+
+// What the parent read from a child while it ran passes.
+struct Collected {
+    int current = -1;       // the pass the child was in when it stopped (-1: between passes)
+    int lastDone = -1;
+    bool timedOut = false;
+    bool broken = false;
+    bool batchDone = false;
+    std::string stderrText;
+};
+
+void CopyString(char *dst, size_t size, const std::string &src);
+bool ValidImage(const szx_image *image);
+szx_result *Export(std::vector<Found> &found);
+void Send(int fd, Record type, const void *data, size_t size);
+bool WriteAll(int fd, const void *data, size_t size);
+long long NowMs();
+
+// In a freshly forked child: die with the parent, no core files, default signal actions, stderr to
+// `err`, and the sandbox (no sockets, no new or written files, no exec).
+void PrepareChild(int err);
+void Sandbox();
+// Fault 4's probe: records in the outcome's message whether the sandbox refused a socket and a new file.
+void ProbeSandbox(szx_outcome &o);
+void ServePasses(const szx_image *image, const szx_pass *passes, int from, int count, int out);
+
+Collected Collect(pid_t pid, int out, int err, int from, int timeoutMs, szx_outcome *outcomes, std::vector<Found> &found,
+                  bool untilBatchDone);
+// Turns what a dead child left into outcomes; returns the pass to continue from.
+int Settle(const Collected &c, int status, int count, int timeoutMs, szx_outcome *outcomes);
+
+} // namespace szx_internal
