@@ -23,7 +23,7 @@ public final class CaptureLoop: @unchecked Sendable {
     private let onFrame: (@Sendable (Frame) -> Void)?
     private let condition = NSCondition()
     private var stopRequested = false
-    private var finished = false
+    private let thread = BlockingThread(name: "scand-capture")
     /// Why a source that is not waited for could not be opened.
     public private(set) var failure: CaptureError?
     private var activity = (loop: UInt64(0), frame: UInt64(0), streaming: false)
@@ -55,15 +55,7 @@ public final class CaptureLoop: @unchecked Sendable {
     }
 
     public func start() {
-        let t = Thread { [self] in
-            run()
-            condition.lock()
-            finished = true
-            condition.broadcast()
-            condition.unlock()
-        }
-        t.name = "scand-capture"
-        t.start()
+        thread.start { [self] in run() }
     }
 
     /// Asks the loop to stop; it tears the source down and closes the slot.
@@ -76,9 +68,7 @@ public final class CaptureLoop: @unchecked Sendable {
 
     /// Blocks until the loop has ended.
     public func wait() {
-        condition.lock()
-        while !finished { condition.wait() }
-        condition.unlock()
+        thread.wait()
     }
 
     private var shouldStop: Bool {

@@ -45,8 +45,7 @@ public final class LivePipeline: @unchecked Sendable {
     private var latencies: [Double] = []
     private var latencyNext = 0
     static let latencyWindow = 1024
-    private let done = NSCondition()
-    private var decodeFinished = false
+    private let decodeThread = BlockingThread(name: "scand-decode")
 
     /// - Parameter clock: now, on the clock of frame timestamps (CLOCK_MONOTONIC), for LOST events while
     ///   no frame arrives; nil from it means "no time passes but with frames" (lockstep replays).
@@ -80,15 +79,7 @@ public final class LivePipeline: @unchecked Sendable {
 
     public func start() {
         capture.start()
-        let t = Thread { [self] in
-            decodeLoop()
-            done.lock()
-            decodeFinished = true
-            done.broadcast()
-            done.unlock()
-        }
-        t.name = "scand-decode"
-        t.start()
+        decodeThread.start { [self] in decodeLoop() }
     }
 
     /// Stops capture; the decoder finishes the frame it has and the one waiting, then ends.
@@ -97,9 +88,7 @@ public final class LivePipeline: @unchecked Sendable {
     /// Blocks until capture and decoding have ended.
     public func wait() {
         capture.wait()
-        done.lock()
-        while !decodeFinished { done.wait() }
-        done.unlock()
+        decodeThread.wait()
     }
 
     /// The camera's last reported state.

@@ -218,16 +218,7 @@ szx_result *Export(std::vector<Found> &found)
 bool WriteAll(int fd, const void *data, size_t size)
 {
     const char *p = static_cast<const char *>(data);
-    while (size > 0) {
-        ssize_t n = write(fd, p, size);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0)
-            return false;
-        p += n;
-        size -= (size_t)n;
-    }
-    return true;
+    return MoveAll(size, [&](size_t done) { return write(fd, p + done, size - done); });
 }
 
 void Send(int fd, Record type, const void *data, size_t size)

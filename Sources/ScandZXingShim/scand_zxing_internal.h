@@ -4,6 +4,7 @@
 
 #include "scand_zxing.h"
 
+#include <cerrno>
 #include <cstdint>
 #include <string>
 #include <sys/types.h>
@@ -30,6 +31,23 @@ struct Collected {
     bool batchDone = false;
     std::string stderrText;
 };
+
+// Repeats a read- or write-like call, `op(done)` moving bytes from offset `done`, until `size` bytes have
+// moved: EINTR is retried, end of stream or an error is failure.
+template <typename Op>
+bool MoveAll(size_t size, Op op)
+{
+    size_t done = 0;
+    while (done < size) {
+        ssize_t n = op(done);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            return false;
+        done += (size_t)n;
+    }
+    return true;
+}
 
 void CopyString(char *dst, size_t size, const std::string &src);
 bool ValidImage(const szx_image *image);

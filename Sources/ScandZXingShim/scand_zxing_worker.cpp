@@ -25,31 +25,14 @@ struct Request {
 bool ReadAll(int fd, void *data, size_t size)
 {
     char *p = static_cast<char *>(data);
-    while (size > 0) {
-        ssize_t n = read(fd, p, size);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0)
-            return false;
-        p += n;
-        size -= (size_t)n;
-    }
-    return true;
+    return MoveAll(size, [&](size_t done) { return read(fd, p + done, size - done); });
 }
 
 bool SendAll(int fd, const void *data, size_t size)
 {
     const char *p = static_cast<const char *>(data);
-    while (size > 0) {
-        ssize_t n = send(fd, p, size, MSG_NOSIGNAL);  // a dead worker must not SIGPIPE the daemon
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0)
-            return false;
-        p += n;
-        size -= (size_t)n;
-    }
-    return true;
+    // MSG_NOSIGNAL: a dead worker must not SIGPIPE the daemon.
+    return MoveAll(size, [&](size_t done) { return send(fd, p + done, size - done, MSG_NOSIGNAL); });
 }
 
 [[noreturn]] void WorkerMain(int requests, int out, int err, const uint8_t *shm, size_t capacity)
