@@ -167,6 +167,9 @@ public final class DecoderWorker: @unchecked Sendable {
     /// starts a new one.
     public func retire() { lock.withLock { szx_worker_retire(handle) } }
 
+    /// The worker's process id while one runs.
+    public var processID: Int32? { lock.withLock { let p = szx_worker_pid(handle); return p > 0 ? p : nil } }
+
     /// How many worker processes have been started: 1 in a healthy run, one more after each crash.
     public var generation: Int { lock.withLock { Int(szx_worker_generation(handle)) } }
 

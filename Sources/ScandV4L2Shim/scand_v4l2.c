@@ -42,7 +42,12 @@ int scand_v4l2_ioctl(int fd, unsigned long request, void *argument)
 void *scand_v4l2_mmap(int fd, size_t length, int64_t offset)
 {
     void *p = v4l2_mmap(NULL, length, PROT_READ | PROT_WRITE, MAP_SHARED, fd, offset);
-    return p == MAP_FAILED ? NULL : p;
+    if (p == MAP_FAILED)
+        return NULL;
+    // A mapping holds the device open: a forked decoder process that inherited it would keep an
+    // unplugged camera from ever coming back. Children get none of it.
+    madvise(p, length, MADV_DONTFORK);
+    return p;
 }
 
 int scand_v4l2_munmap(void *start, size_t length) { return v4l2_munmap(start, length) < 0 ? -errno : 0; }

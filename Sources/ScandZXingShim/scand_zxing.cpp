@@ -12,6 +12,7 @@
 #include <ZXing/ReadBarcode.h>
 #include <ZXing/ZXVersion.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <csignal>
@@ -238,6 +239,23 @@ void InjectFault(int kind)
     }
 }
 
+// Closes every descriptor above stderr except `keep`: a decoder child must not hold the camera, the
+// subscribers' sockets or another child's pipes (a camera that still has an open handle never comes back
+// after an unplug).
+void CloseInherited(std::vector<int> keep)
+{
+    std::sort(keep.begin(), keep.end());
+    unsigned next = 3;
+    for (int fd : keep) {
+        if (fd < (int)next)
+            continue;
+        if ((unsigned)fd > next)
+            close_range(next, (unsigned)fd - 1, 0);
+        next = (unsigned)fd + 1;
+    }
+    close_range(next, ~0U, 0);
+}
+
 void PrepareChild(int err)
 {
     prctl(PR_SET_PDEATHSIG, SIGKILL);
@@ -274,6 +292,7 @@ void ServePasses(const szx_image *image, const szx_pass *passes, int from, int c
 
 [[noreturn]] void ChildMain(const szx_image *image, const szx_pass *passes, int from, int count, int out, int err)
 {
+    CloseInherited({out, err});
     PrepareChild(err);
     ServePasses(image, passes, from, count, out);
     _exit(0);

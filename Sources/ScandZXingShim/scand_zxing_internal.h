@@ -59,6 +59,7 @@ long long NowMs();
 // In a freshly forked child: die with the parent, no core files, default signal actions, stderr to
 // `err`, and the sandbox (no sockets, no new or written files, no exec).
 void PrepareChild(int err);
+void CloseInherited(std::vector<int> keep);
 void Sandbox();
 // Fault 4's probe: records in the outcome's message whether the sandbox refused a socket and a new file.
 void ProbeSandbox(szx_outcome &o);

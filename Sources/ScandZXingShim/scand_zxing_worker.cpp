@@ -37,6 +37,7 @@ bool SendAll(int fd, const void *data, size_t size)
 
 [[noreturn]] void WorkerMain(int requests, int out, int err, const uint8_t *shm, size_t capacity)
 {
+    CloseInherited({requests, out, err});
     PrepareChild(err);
     for (;;) {
         Request r;
@@ -178,6 +179,11 @@ szx_worker *szx_worker_create(void)
 void szx_worker_destroy(szx_worker *worker)
 {
     delete worker;
+}
+
+int szx_worker_pid(const szx_worker *worker)
+{
+    return worker ? (int)worker->pid : -1;
 }
 
 void szx_worker_retire(szx_worker *worker)

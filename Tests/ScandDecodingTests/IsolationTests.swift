@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import ScandCore
 @testable import ScandDecoding
@@ -119,6 +120,19 @@ import ScandCore
             }
             #expect(report.detections.map(\.text) == ["\(w)"])
         }
+    }
+
+    @Test func theWorkerHoldsNoDescriptorOfTheDaemon() throws {
+        // Like the camera's: a descriptor the worker kept open would keep an unplugged camera from coming back.
+        let held = open("/dev/null", O_RDONLY)
+        defer { close(held) }
+        let worker = try #require(DecoderWorker())
+        let (image, passes) = page
+        _ = ZXingDecoder(worker: worker).decode(image, passes: passes)
+        let pid = try #require(worker.processID)
+        let fds = try FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd").compactMap { Int32($0) }.sorted()
+        #expect(!fds.contains(held))
+        #expect(fds.count <= 6, "stdin, stdout, stderr and its three channels: \(fds)")
     }
 
     @Test func decoderChildrenCannotOpenSocketsOrCreateFiles() throws {

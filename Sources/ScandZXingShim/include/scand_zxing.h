@@ -106,6 +106,8 @@ int szx_worker_read(szx_worker *worker, const szx_image *image, const szx_pass *
                     szx_outcome *outcomes, szx_result **results, int *result_count);
 /// How many times the worker process has been started (1 after the first read; more after crashes).
 int szx_worker_generation(const szx_worker *worker);
+/// The worker's process id, or -1 when none is running.
+int szx_worker_pid(const szx_worker *worker);
 /// Ends the worker process now (the next read starts a new one).
 void szx_worker_retire(szx_worker *worker);
 void szx_worker_destroy(szx_worker *worker);
