@@ -63,7 +63,7 @@ struct RunCommand: AsyncParsableCommand {
     @Option(name: .long, help: "Agreeing reads before SCAN for a format, FORMAT=N (repeatable).")
     var confirm: [String] = []
 
-    @Option(name: .long, help: "Unix socket for subscribers, or 'none' (default /run/scand/scand.sock; systemd's socket activation wins).")
+    @Option(name: .long, help: "Unix socket for subscribers, or 'none' (default /run/scand/scand.sock for root, else in $XDG_RUNTIME_DIR; systemd's socket activation wins).")
     var socket: String?
 
     @Option(name: .long, help: "Stop after this many frames.")
@@ -134,7 +134,10 @@ struct RunCommand: AsyncParsableCommand {
                 throw ConfigFileError(description: "\(config): \(error.description)")
             }
         }
-        return try overrides(base)
+        var c = try overrides(base)
+        // Without a file or --socket, a user who is not root gets a socket where they can create one.
+        if config == nil && socket == nil { c.socketPath = defaultSocketPath() }
+        return c
     }
 
     func run() async throws {
@@ -182,4 +185,12 @@ struct ConfigFileError: Error, CustomStringConvertible {
 func sizeOption(_ text: String, option: String = "--size") throws -> (Int, Int) {
     guard let size = ScandConfig.parseSize(text) else { throw ValidationError("\(option) must be WIDTHxHEIGHT, e.g. 1280x720; got '\(text)'") }
     return size
+}
+
+/// Where the socket is when nothing says otherwise: /run/scand for root (as the systemd units have it),
+/// the user's runtime directory for anyone else, so that `scand run` and `scand watch` meet without sudo.
+func defaultSocketPath() -> String {
+    if geteuid() == 0 { return ScandConfig().socketPath }
+    if let dir = ProcessInfo.processInfo.environment["XDG_RUNTIME_DIR"], dir.hasPrefix("/") { return dir + "/scand.sock" }
+    return "/tmp/scand-\(geteuid()).sock"
 }

@@ -11,8 +11,8 @@ struct WatchCommand: ParsableCommand {
         discussion: "Exit status: 0 when the daemon closes the connection, 69 when no daemon is running, 77 without permission."
     )
 
-    @Option(name: .long, help: "The daemon's socket.")
-    var socket: String = "/run/scand/scand.sock"
+    @Option(name: .long, help: "The daemon's socket (default: where `scand run` puts it for this user; /run/scand/scand.sock for root).")
+    var socket: String = defaultSocketPath()
 
     @Option(name: .long, help: "Only these event classes, comma-separated (SCAN, LOST, UPDATE, DEVICE, …).")
     var classes: String?
