@@ -70,9 +70,9 @@ public enum V4L2Inventory {
             info.problem = "\(path): not a V4L2 device"
             return info
         }
-        info.driver = V4L2Strings.string(cap.driver)
-        info.card = V4L2Strings.string(cap.card)
-        info.busInfo = V4L2Strings.string(cap.bus_info)
+        info.driver = String(fixedCString: cap.driver)
+        info.card = String(fixedCString: cap.card)
+        info.busInfo = String(fixedCString: cap.bus_info)
         let caps = cap.capabilities & UInt32(V4L2_CAP_DEVICE_CAPS) != 0 ? cap.device_caps : cap.capabilities
         info.isCapture = caps & UInt32(V4L2_CAP_VIDEO_CAPTURE) != 0
         if info.isCapture { info.formats = formats(fd: fd) }
@@ -87,7 +87,7 @@ public enum V4L2Inventory {
             desc.type = V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue
             guard scand_v4l2_ioctl(fd, SCAND_VIDIOC_ENUM_FMT, &desc) == 0 else { break }
             let fourcc = FourCC(rawValue: desc.pixelformat)
-            out.append(FormatInfo(fourcc: fourcc, description: V4L2Strings.string(desc.description),
+            out.append(FormatInfo(fourcc: fourcc, description: String(fixedCString: desc.description),
                                   emulated: desc.flags & UInt32(V4L2_FMT_FLAG_EMULATED) != 0, sizes: sizes(fd: fd, fourcc: fourcc)))
         }
         return out
@@ -142,7 +142,7 @@ public enum V4L2Inventory {
         defer { closedir(dir) }
         var names: [String] = []
         while let entry = readdir(dir) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self) }
+            let name = String(fixedCString: entry.pointee.d_name)
             if name != "." && name != ".." { names.append(name) }
         }
         return names

@@ -99,7 +99,7 @@ public final class V4L2Source: FrameSource {
         if r < 0 { throw CaptureError.from(errno: -r, path: name, during: "VIDIOC_QUERYCAP") }
         let caps = cap.capabilities & UInt32(V4L2_CAP_DEVICE_CAPS) != 0 ? cap.device_caps : cap.capabilities
         guard caps & UInt32(V4L2_CAP_VIDEO_CAPTURE) != 0 else {
-            throw CaptureError(.notACaptureDevice, path: name, detail: "driver \(V4L2Strings.string(cap.driver))")
+            throw CaptureError(.notACaptureDevice, path: name, detail: "driver \(String(fixedCString: cap.driver))")
         }
         guard caps & UInt32(V4L2_CAP_STREAMING) != 0 else {
             throw CaptureError(.notACaptureDevice, path: name, detail: "no streaming I/O")
@@ -192,12 +192,5 @@ public final class V4L2Source: FrameSource {
         var type = Int32(V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue)
         r = scand_v4l2_ioctl(fd, SCAND_VIDIOC_STREAMON, &type)
         if r < 0 { throw CaptureError.from(errno: -r, path: name, during: "VIDIOC_STREAMON") }
-    }
-}
-
-enum V4L2Strings {
-    /// A fixed-size C byte array (imported as a tuple) up to its NUL.
-    static func string<T>(_ tuple: T) -> String {
-        withUnsafeBytes(of: tuple) { raw in String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self) }
     }
 }

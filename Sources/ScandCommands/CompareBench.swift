@@ -55,9 +55,7 @@ struct CompareBench: ParsableCommand {
         let zxing = ZXingDecoder()
         scores.append(Self.measure("zxing-cpp 1.4 default hints", samples) { { sample in
             let image = sample.image
-            var p = DecodePass(label: "zxing defaults", crop: PixelRect(x: 0, y: 0, width: image.width, height: image.height), formats: .all)
-            p.tryDownscale = true
-            return zxing.decode(image, passes: [p]).detections.map(\.text)
+            return zxing.decode(image, passes: [.zxingDefaults(width: image.width, height: image.height)]).detections.map(\.text)
         } })
         let zbar = ZBarReader()
         scores.append(Self.measure("libzbar 0.23", samples) { { zbar.read($0.image) } })

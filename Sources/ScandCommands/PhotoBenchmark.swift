@@ -102,9 +102,7 @@ public struct PhotoBenchmark: Sendable {
             return StillImageDecoder().decode(image).detections.map { Read(text: $0.text, bytes: $0.bytes) }
         case .zxingDefaults:
             guard let image = try? ImageFile.readLuma(path) else { return nil }
-            var pass = DecodePass(label: "zxing defaults", crop: PixelRect(x: 0, y: 0, width: image.width, height: image.height), formats: .all)
-            pass.tryDownscale = true
-            let report = ZXingDecoder().decode(image, passes: [pass])
+            let report = ZXingDecoder().decode(image, passes: [.zxingDefaults(width: image.width, height: image.height)])
             return report.failures.isEmpty ? report.detections.map { Read(text: $0.text, bytes: $0.bytes) } : nil
         case .zbarimg:
             return ZBarImg.reads(path)

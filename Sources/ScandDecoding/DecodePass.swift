@@ -32,6 +32,14 @@ public struct DecodePass: Sendable, Hashable {
         self.formats = formats
     }
 
+    /// One `ReadBarcodes` call with zxing-cpp 1.4's default hints over the whole image: the baseline the
+    /// benchmarks compare scand with.
+    public static func zxingDefaults(width: Int, height: Int) -> DecodePass {
+        var p = DecodePass(label: "zxing defaults", crop: PixelRect(x: 0, y: 0, width: width, height: height), formats: .all)
+        p.tryDownscale = true
+        return p
+    }
+
     /// Size of the image zxing sees.
     public var passSize: (width: Int, height: Int) { (crop.width / scale, crop.height / scale) }
 

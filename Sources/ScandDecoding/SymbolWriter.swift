@@ -26,7 +26,7 @@ public enum SymbolWriter {
             szx_write(Int32(format.rawValue), text, 0, height, 0, Int32(ecLevel ?? -1), &matrix, &w, &h, mb.baseAddress, mb.count)
         }
         guard status == 0, let m = matrix else {
-            throw WriteError(description: "cannot write '\(text)' as \(format.name): \(ZXingDecoder.string(message))")
+            throw WriteError(description: "cannot write '\(text)' as \(format.name): \(String(fixedCString: message))")
         }
         defer { szx_free(m) }
         let rows = format.isLinear ? 1 : Int(h)

@@ -89,9 +89,9 @@ public struct ZXingDecoder: Sendable {
         var failures: [(DecodePass, PassFailure)] = []
         for (i, o) in outcomes.enumerated() where o.status != Int32(SZX_OK.rawValue) {
             failures.append((passes[i], PassFailure(pass: passes[i].label, kind: Self.kind(o.status), signal: o.signal,
-                                                   message: Self.string(o.message))))
+                                                   message: String(fixedCString: o.message))))
         }
-        let notes = outcomes.filter { $0.status == Int32(SZX_OK.rawValue) }.map { Self.string($0.message) }.filter { !$0.isEmpty }
+        let notes = outcomes.filter { $0.status == Int32(SZX_OK.rawValue) }.map { String(fixedCString: $0.message) }.filter { !$0.isEmpty }
         return (detections, failures, notes)
     }
 
@@ -102,12 +102,12 @@ public struct ZXingDecoder: Sendable {
         let raw = [Point(Double(c.0), Double(c.1)), Point(Double(c.2), Double(c.3)),
                    Point(Double(c.4), Double(c.5)), Point(Double(c.6), Double(c.7))]
         let sequence = r.sequence_size > 0 && r.sequence_index >= 0
-            ? Detection.Sequence(count: Int(r.sequence_size), index: Int(r.sequence_index), id: string(r.sequence_id))
+            ? Detection.Sequence(count: Int(r.sequence_size), index: Int(r.sequence_index), id:String(fixedCString: r.sequence_id))
             : nil
         return Detection(
             format: format, text: text, bytes: bytes, corners: Quadrilateral(raw.map(pass.sourcePoint)),
-            orientation: Int(r.orientation), symbologyIdentifier: string(r.symbology), hasECI: r.has_eci != 0,
-            ecLevel: string(r.ec_level), mirrored: (r.mirrored != 0) != pass.mirror, inverted: pass.invert,
+            orientation: Int(r.orientation), symbologyIdentifier:String(fixedCString: r.symbology), hasECI: r.has_eci != 0,
+            ecLevel:String(fixedCString: r.ec_level), mirrored: (r.mirrored != 0) != pass.mirror, inverted: pass.invert,
             contentType: contentType(r.content_type), sequence: sequence, readerInit: r.reader_init != 0,
             lineCount: Int(r.line_count))
     }
@@ -130,18 +130,6 @@ public struct ZXingDecoder: Sendable {
         case SZX_CRASHED.rawValue: .crashed
         case SZX_TIMEOUT.rawValue: .timeout
         default: .system
-        }
-    }
-
-    static func string(_ chars: [CChar]) -> String {
-        String(decoding: chars.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-    }
-
-    /// A fixed-size C char array (imported as a tuple) up to its NUL.
-    static func string<T>(_ tuple: T) -> String {
-        withUnsafeBytes(of: tuple) { raw in
-            let bytes = raw.prefix { $0 != 0 }
-            return String(decoding: bytes, as: UTF8.self)
         }
     }
 }

@@ -131,13 +131,7 @@ public enum StatusReport {
         if let d = p.deviceStatus {
             if case .object(let deviceFields) = d.json { fields.append(("device", .object(deviceFields.filter { $0.0 != "class" }))) }
         }
-        fields += [
-            ("captured", .int(c.capture.captured)), ("dropped", .int(c.capture.dropped)), ("decoded", .int(c.decoded)),
-            ("failed", .int(c.failed)), ("codes", .int(c.codes)), ("scans", .int(c.scans)),
-            ("decodeMsMean", JSONValue.number(c.decodeSeconds * 1000 / Double(max(1, c.decoded)), places: 2)),
-        ]
-        if let p50 = c.latencyP50 { fields.append(("latencyP50Ms", JSONValue.number(p50, places: 1))) }
-        if let p99 = c.latencyP99 { fields.append(("latencyP99Ms", JSONValue.number(p99, places: 1))) }
+        fields += c.jsonFields
         fields += [("clients", .int(h.connected)), ("watching", .int(h.watching)), ("clientsDropped", .int(h.droppedSlow)),
                    ("clientsRefused", .int(h.refused))]
         return JSONValue.object(fields).serialized()

@@ -24,6 +24,18 @@ public final class LivePipeline: @unchecked Sendable {
         /// Capture-to-event latency of recent frames with codes, milliseconds: median and 99th percentile.
         public var latencyP50: Double?
         public var latencyP99: Double?
+
+        /// The counters as STATS and STATUS write them.
+        public var jsonFields: [(String, JSONValue)] {
+            var fields: [(String, JSONValue)] = [
+                ("captured", .int(capture.captured)), ("dropped", .int(capture.dropped)), ("decoded", .int(decoded)),
+                ("skippedStatic", .int(skippedStatic)), ("failed", .int(failed)), ("codes", .int(codes)), ("scans", .int(scans)),
+                ("decodeMsMean", JSONValue.number(decodeSeconds * 1000 / Double(max(1, decoded)), places: 2)),
+            ]
+            if let latencyP50 { fields.append(("latencyP50Ms", JSONValue.number(latencyP50, places: 1))) }
+            if let latencyP99 { fields.append(("latencyP99Ms", JSONValue.number(latencyP99, places: 1))) }
+            return fields
+        }
     }
 
     private let source: FrameSource
@@ -114,13 +126,7 @@ public final class LivePipeline: @unchecked Sendable {
 
     /// A STATS event with the counters.
     public func statsEvent() -> String {
-        let c = counters
-        return JSONValue.object([
-            ("class", .string("STATS")), ("device", .string(source.name)), ("captured", .int(c.capture.captured)),
-            ("dropped", .int(c.capture.dropped)), ("decoded", .int(c.decoded)), ("skippedStatic", .int(c.skippedStatic)), ("failed", .int(c.failed)),
-            ("codes", .int(c.codes)), ("scans", .int(c.scans)),
-        ] + (c.latencyP50.map { [("latencyP50Ms", JSONValue.number($0, places: 1))] } ?? [])
-          + (c.latencyP99.map { [("latencyP99Ms", JSONValue.number($0, places: 1))] } ?? [])).serialized()
+        JSONValue.object([("class", .string("STATS")), ("device", .string(source.name))] + counters.jsonFields).serialized()
     }
 
     private func decodeLoop() {

@@ -26,9 +26,7 @@ enum Scene {
 
     /// zxing-cpp 1.4's default hints, as `ReadBarcodes(image)` uses them.
     static func defaultHintsPass(_ image: LumaImage) -> DecodePass {
-        var p = DecodePass(label: "zxing defaults", crop: full(image), formats: .all)
-        p.tryDownscale = true
-        return p
+        .zxingDefaults(width: image.width, height: image.height)
     }
 
     static let samplePayloads: [BarcodeFormat: String] = [
