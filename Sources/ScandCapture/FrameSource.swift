@@ -14,4 +14,12 @@ public protocol FrameSource: AnyObject {
     func nextFrame(timeoutMilliseconds: Int) throws(CaptureError) -> Frame?
     /// Stops streaming and releases everything; the source may be opened again.
     func close()
+    /// From now on, captures each frame's luma alone into memory from `allocate` (the decoder's shared
+    /// memory, read there by the decoder processes) rather than the whole frame into an array. A source
+    /// that cannot ignores it.
+    func captureLuma(into allocate: @escaping FrameMemoryAllocator)
+}
+
+extension FrameSource {
+    public func captureLuma(into allocate: @escaping FrameMemoryAllocator) {}
 }

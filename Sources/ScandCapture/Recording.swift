@@ -93,6 +93,9 @@ public final class ReplaySource: FrameSource {
     private var format: FrameFormat?
     private var firstStamp: UInt64?
     private var startedAt: UInt64 = 0
+    private var lumaMemory: FrameMemoryAllocator?
+    /// The file's frame bytes, read into the same array each time when frames go on into shared memory.
+    private var scratch: [UInt8] = []
 
     public init(path: String, pace: Pace = .recorded) {
         self.name = path
@@ -125,15 +128,27 @@ public final class ReplaySource: FrameSource {
         let n = fread(&head, 1, 16, file)
         if n == 0 { throw CaptureError(.endOfStream, path: name) }
         guard n == 16 else { throw CaptureError(.badRecording, path: name, detail: "truncated frame header") }
-        var bytes = [UInt8](repeating: 0, count: format.imageSize)
+        let memory = lumaMemory?(format.width * format.height)
+        var bytes = memory == nil ? [] : scratch
+        scratch = []  // so that reading into it does not copy it
+        if bytes.count != format.imageSize { bytes = [UInt8](repeating: 0, count: format.imageSize) }
         guard fread(&bytes, 1, bytes.count, file) == bytes.count else {
             throw CaptureError(.badRecording, path: name, detail: "truncated frame")
         }
         let stamp = head[0..<8].enumerated().reduce(UInt64(0)) { $0 | UInt64($1.element) << (8 * UInt64($1.offset)) }
         let seq = head[8..<16].enumerated().reduce(UInt64(0)) { $0 | UInt64($1.element) << (8 * UInt64($1.offset)) }
         if pace == .recorded { waitUntil(stamp) }
-        return Frame(format: format, bytes: bytes, sequence: seq, timestampMicroseconds: pace == .lockstep ? stamp : Monotonic.microseconds())
+        let time = pace == .lockstep ? stamp : Monotonic.microseconds()
+        if let memory {
+            scratch = bytes
+            if let frame = bytes.withUnsafeBytes({ Frame.capturingLuma(of: $0, format: format, into: memory, sequence: seq, timestampMicroseconds: time) }) {
+                return frame
+            }
+        }
+        return Frame(format: format, bytes: bytes, sequence: seq, timestampMicroseconds: time)
     }
+
+    public func captureLuma(into allocate: @escaping FrameMemoryAllocator) { lumaMemory = allocate }
 
     public func close() {
         if let file { fclose(file) }

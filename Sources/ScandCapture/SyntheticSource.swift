@@ -11,6 +11,7 @@ public final class SyntheticSource: FrameSource {
     private let intervalMicroseconds: UInt64
     private var produced = 0
     private var nextDue: UInt64 = 0
+    private var lumaMemory: FrameMemoryAllocator?
 
     /// - Parameters: frames: played in order, over and over; count: frames in all; framesPerSecond: 0 for no pacing.
     public init(name: String = "synthetic", frames: [Frame], count: Int, framesPerSecond: Int) {
@@ -37,8 +38,16 @@ public final class SyntheticSource: FrameSource {
         frame.sequence = UInt64(produced)
         frame.timestampMicroseconds = Monotonic.microseconds()
         produced += 1
+        // Like a camera's: one copy, into the decoder's memory when it offers some.
+        if let allocate = lumaMemory, let memory = allocate(frame.format.width * frame.format.height),
+           let captured = frame.withUnsafeBytes({ Frame.capturingLuma(of: $0, format: frame.format, into: memory, sequence: frame.sequence,
+                                                                       timestampMicroseconds: frame.timestampMicroseconds) }) {
+            return captured
+        }
         return frame
     }
+
+    public func captureLuma(into allocate: @escaping FrameMemoryAllocator) { lumaMemory = allocate }
 
     public func close() {}
 }

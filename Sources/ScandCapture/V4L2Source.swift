@@ -26,6 +26,7 @@ public final class V4L2Source: FrameSource {
     private var fd: Int32 = -1
     private var buffers: [(start: UnsafeMutableRawPointer, length: Int)] = []
     private var format: FrameFormat?
+    private var lumaMemory: FrameMemoryAllocator?
     public private(set) var framesPerSecond: Double?
 
     public init(path: String, request: Request = Request()) {
@@ -67,15 +68,23 @@ public final class V4L2Source: FrameSource {
         let index = Int(buf.index)
         guard index < buffers.count else { throw CaptureError(.io, path: name, detail: "driver returned buffer \(index)") }
         let used = min(Int(buf.bytesused == 0 ? UInt32(format.imageSize) : buf.bytesused), buffers[index].length)
-        let bytes = Array(UnsafeRawBufferPointer(start: buffers[index].start, count: used))
-        let frame = Frame(format: format, bytes: bytes, sequence: UInt64(buf.sequence),
-                          timestampMicroseconds: UInt64(buf.timestamp.tv_sec) * 1_000_000 + UInt64(buf.timestamp.tv_usec))
+        let driver = UnsafeRawBufferPointer(start: buffers[index].start, count: used)
+        let stamp = UInt64(buf.timestamp.tv_sec) * 1_000_000 + UInt64(buf.timestamp.tv_usec)
+        // A frame the driver marked bad (or cut short) is not worth decoding, nor copying.
+        let usable = buf.flags & UInt32(V4L2_BUF_FLAG_ERROR) == 0 && format.isComplete(used)
+        var frame: Frame?
+        if usable, let allocate = lumaMemory, let memory = allocate(format.width * format.height) {
+            frame = Frame.capturingLuma(of: driver, format: format, into: memory, sequence: UInt64(buf.sequence), timestampMicroseconds: stamp)
+        }
+        if usable, frame == nil {
+            frame = Frame(format: format, bytes: Array(driver), sequence: UInt64(buf.sequence), timestampMicroseconds: stamp)
+        }
         let q = scand_v4l2_ioctl(fd, SCAND_VIDIOC_QBUF, &buf)
         if q < 0 { throw CaptureError.from(errno: -q, path: name, during: "VIDIOC_QBUF") }
-        // A frame the driver marked bad (or cut short) is not worth decoding.
-        if buf.flags & UInt32(V4L2_BUF_FLAG_ERROR) != 0 || !format.isComplete(bytes.count) { return nil }
         return frame
     }
+
+    public func captureLuma(into allocate: @escaping FrameMemoryAllocator) { lumaMemory = allocate }
 
     public func close() {
         guard fd >= 0 else { return }

@@ -43,6 +43,16 @@ public struct DecodePass: Sendable, Hashable {
     /// Size of the image zxing sees.
     public var passSize: (width: Int, height: Int) { (crop.width / scale, crop.height / scale) }
 
+    /// A rough relative cost, to share one read's passes between decoder processes: the pixels read, with
+    /// the matrix detectors' binarization (and zxing's pyramid on top) far dearer than a linear scan, which
+    /// tryHarder makes read many more rows.
+    var estimatedCost: Double {
+        let pixels = Double(passSize.width * passSize.height)
+        let matrix = !formats.intersection(.matrix).isEmpty
+        if matrix { return pixels * (tryDownscale ? 1.6 : 1) }
+        return pixels * (tryHarder ? 0.4 : 0.1)
+    }
+
     /// A point zxing reported in pass pixels → the same point in source-image pixels.
     public func sourcePoint(_ p: Point) -> Point {
         var x = p.x

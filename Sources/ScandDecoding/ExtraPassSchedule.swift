@@ -1,7 +1,7 @@
 import ScandCore
 
 /// Which expensive pass a live frame gets on top of the cheap ones: one per frame, in turn, while the
-/// decoder keeps within its budget; a pass that just found something runs every frame while it does.
+/// decoder keeps within its budget. (What one found is kept up by `TrackedCrops`, not by running it again.)
 struct ExtraPassSchedule: Sendable {
     enum Kind: Int, Sendable, CaseIterable {
         case inverted, mirrored, centredCrops, harderLinear
@@ -22,7 +22,7 @@ struct ExtraPassSchedule: Sendable {
 
     mutating func record(milliseconds: Double, extras: Set<Kind>) {
         if extras.isEmpty { cheapMilliseconds = milliseconds }
-        // A frame with one extra kind tells what that kind costs; with several (sticky ones) it bounds each.
+        // A frame with an extra kind tells what that kind costs.
         for k in extras { cost[k] = milliseconds }
     }
 
@@ -39,18 +39,11 @@ struct ExtraPassSchedule: Sendable {
     private var turn = 0
     /// Which centred crop comes next (they are many; a few per frame).
     private var cropCursor = 0
-    private var sticky: Set<Kind> = []
-    static let cropsPerFrame = 4
-
-    mutating func found(_ kinds: [Kind]) {
-        sticky = Set(kinds)
-        // Crops that found a code are read again, not the next ones.
-        if sticky.contains(.centredCrops) { cropCursor -= Self.cropsPerFrame }
-    }
+    static let cropsPerFrame = 8
 
     /// The extra passes for this frame, and their kinds.
     mutating func next(region: PixelRect, formats: BarcodeFormats, budget: Double) -> (passes: [Extra], kinds: Set<Kind>) {
-        var kinds = sticky
+        var kinds: Set<Kind> = []
         for _ in Kind.allCases {
             let k = Kind.allCases[turn % Kind.allCases.count]
             turn += 1

@@ -6,9 +6,9 @@ import ScandCore
 ///
 /// The per-frame budget goes where codes are: every frame gets zxing's fast passes; while frames decode
 /// well within the budget, one of the expensive passes (inverted, mirrored, centred crops for the
-/// centre-bound DataMatrix and Aztec detectors, linear with tryHarder) is added per frame, in turn; a pass
-/// that found something keeps running every frame while it does, so a code only it reads stays tracked;
-/// and a frame with more QR codes than one zxing pass returns is read again in tiles.
+/// centre-bound DataMatrix and Aztec detectors, linear with tryHarder) is added per frame, in turn; a code
+/// only such a pass read is re-read every frame from a small crop around it with that pass's settings; and
+/// a frame with more QR codes than one zxing pass returns is read in tiles, beside the other passes.
 public struct FrameDecoder: Sendable {
     public var formats: BarcodeFormats
     public var regionOfInterest: NormalizedRect
@@ -20,6 +20,11 @@ public struct FrameDecoder: Sendable {
     /// QR codes in one pass from which the frame is read again in tiles (zxing 1.4 stops near 16).
     public var qrTileThreshold = 12
     private var schedule = ExtraPassSchedule()
+    private(set) var tracked = TrackedCrops()
+    /// What the last frame ran, for tests.
+    private(set) var lastPasses: [DecodePass] = []
+    /// The last frame held more QR codes than one pass returns.
+    private var qrCrowd = false
     private var lastExtras: Set<ExtraPassSchedule.Kind> = []
 
     public init(formats: BarcodeFormats = .all, regionOfInterest: NormalizedRect = .full, transform: FrameTransform = .identity,
@@ -28,6 +33,12 @@ public struct FrameDecoder: Sendable {
         self.regionOfInterest = regionOfInterest
         self.transform = transform
         self.decoder = decoder
+    }
+
+    /// Memory to capture frames into so that the decoder processes read them with no copy (see `DecoderWorker`).
+    public var frameMemory: FrameMemoryAllocator? {
+        guard let worker = decoder.worker else { return nil }
+        return { @Sendable count in worker.frameMemory(count: count) }
     }
 
     public struct Result: Sendable {
@@ -63,16 +74,28 @@ public struct FrameDecoder: Sendable {
         return passes
     }
 
+    static let qrTileLabel = "live qr tile"
+
+    /// QR-only tiles over the region for crowds (zxing 1.4's QR detector stops near 16 codes a pass).
+    static func qrTiles(of region: PixelRect) -> [DecodePass] {
+        StillImageStrategy.gridTiles(of: region, columns: 4, rows: 4, overlap: 0.3).map { tile in
+            var p = DecodePass(label: qrTileLabel, crop: tile, formats: BarcodeFormats(.qrCode))
+            p.tryHarder = false
+            p.tryRotate = false
+            return p
+        }
+    }
+
     public mutating func decode(_ frame: Frame) throws(ImageGeometryError) -> Result {
         let f = frame.format
-        guard let layout = f.lumaLayout, f.isComplete(frame.bytes.count) else {
-            throw ImageGeometryError(description: "frame of \(frame.bytes.count) bytes does not hold \(f)")
+        guard let layout = f.lumaLayout, f.isComplete(frame.byteCount) else {
+            throw ImageGeometryError(description: "frame of \(frame.byteCount) bytes does not hold \(f)")
         }
         let started = ContinuousClock.now
         let result: Result
         if transform == .identity {
             // The common case reads the luma in place: no copy of the frame.
-            result = try frame.bytes.withUnsafeBytes { raw in
+            result = try frame.withUnsafeBytes { raw in
                 Swift.Result { () throws(ImageGeometryError) in
                     try decode(UnsafeRawBufferPointer(rebasing: raw[layout.offset...]), width: f.width, height: f.height,
                                rowStride: f.bytesPerLine, pixelStride: layout.pixelStride)
@@ -97,27 +120,25 @@ public struct FrameDecoder: Sendable {
         let region = regionOfInterest.pixelRect(width: width, height: height)
         let (extras, kinds) = schedule.next(region: region, formats: formats, budget: extraPassBudgetMilliseconds)
         lastExtras = kinds
+        // A crowd of QR codes seen last frame is read in tiles at once, beside the other passes (on the
+        // other decoder process when there are two); a new crowd gets its tiles after the first pass.
+        let tiles = formats.contains(.qrCode) ? Self.qrTiles(of: region) : []
+        let passes = Self.passes(region: region, formats: formats) + tracked.passes(region: region) + extras.map(\.pass) + (qrCrowd ? tiles : [])
+        lastPasses = passes
         var report = try decoder.decode(buffer: buffer, width: width, height: height, rowStride: rowStride, pixelStride: pixelStride,
-                                        passes: Self.passes(region: region, formats: formats) + extras.map(\.pass))
-        if formats.contains(.qrCode), report.detections.filter({ $0.format == .qrCode }).count >= qrTileThreshold {
-            let tiles = StillImageStrategy.gridTiles(of: region, columns: 4, rows: 4, overlap: 0.3).map { tile in
-                var p = DecodePass(label: "live qr tile", crop: tile, formats: BarcodeFormats(.qrCode))
-                p.tryHarder = false
-                p.tryRotate = false
-                return p
-            }
+                                        passes: passes)
+        let wholeFrameQR = zip(report.detections, report.foundBy).filter { $0.0.format == .qrCode && $0.1 != Self.qrTileLabel }.count
+        if !qrCrowd, wholeFrameQR >= qrTileThreshold {
             let more = try decoder.decode(buffer: buffer, width: width, height: height, rowStride: rowStride, pixelStride: pixelStride, passes: tiles)
             report.detections += more.detections
             report.foundBy += more.foundBy
             report.failures += more.failures
         }
-        // Extra passes that found something the regular ones did not run again next frame.
-        let isExtra = { (label: String) in label.hasPrefix("live extra") }
-        let regular = zip(report.detections, report.foundBy).filter { !isExtra($0.1) }.map(\.0)
-        let newFinds = Set(zip(report.detections, report.foundBy).filter { d, label in
-            isExtra(label) && !regular.contains { $0.isSameSymbol(as: d) }
-        }.map(\.1))
-        schedule.found(extras.filter { newFinds.contains($0.pass.label) }.map(\.kind))
+        qrCrowd = wholeFrameQR >= qrTileThreshold
+        // Codes only an expensive pass read are re-read next frame from a crop around them.
+        let isRegular = { (label: String) in !label.hasPrefix("live extra") && !label.hasPrefix(TrackedCrops.labelPrefix) }
+        let regular = zip(report.detections, report.foundBy).filter { isRegular($0.1) }.map(\.0)
+        tracked.update(found: zip(report.detections, report.foundBy).map { ($0, $1) }, regular: regular, extras: extras.map(\.pass))
         return Result(detections: merger.merge(report.detections), failures: report.failures, width: width, height: height)
     }
 }

@@ -66,6 +66,7 @@ public final class LivePipeline: @unchecked Sendable {
                 clock: @escaping @Sendable () -> Duration? = { .microseconds(Monotonic.microseconds()) }) {
         self.source = source
         self.decoder = decoder
+        if let allocate = decoder.frameMemory { source.captureLuma(into: allocate) }
         self.output = output
         self.trackerSettings = tracker
         self.clock = clock

@@ -31,12 +31,33 @@ import ScandCore
         var decoder = FrameDecoder()
         decoder.extraPassBudgetMilliseconds = .infinity
         var seen: [Set<String>] = []
-        for _ in 0..<24 { seen.append(Set(try decoder.decode(frames(page)).detections.map(\.text))) }
+        var tracking: [[DecodePass]] = []
+        for _ in 0..<24 {
+            seen.append(Set(try decoder.decode(frames(page)).detections.map(\.text)))
+            tracking.append(decoder.lastPasses.filter { $0.label.hasPrefix(TrackedCrops.labelPrefix) })
+        }
         let firstInverted = try #require(seen.firstIndex { $0.contains("light on dark") })
         let firstCorner = try #require(seen.firstIndex { $0.contains("corner dm") }, "\(seen)")
-        // Once found, a code stays found frame after frame (its pass keeps running).
+        // Once found, a code stays found frame after frame: re-read from a small crop with its finder's settings.
         #expect(seen[firstInverted...].allSatisfy { $0.contains("light on dark") })
         #expect(seen[firstCorner...].allSatisfy { $0.contains("corner dm") })
+        let last = try #require(tracking.last)
+        #expect(last.count == 2, "\(last.map(\.label))")
+        #expect(last.allSatisfy { $0.crop.width * $0.crop.height < 1280 * 720 / 6 }, "\(last.map(\.crop))")
+        #expect(last.contains { $0.invert && $0.formats == BarcodeFormats(.qrCode) })
+        #expect(last.contains { $0.formats == BarcodeFormats(.dataMatrix) && $0.crop.width < 640 })
+    }
+
+    @Test func aTrackedCodeThatLeavesIsLeftToTheExpensivePasses() throws {
+        let inverted = Scene.page(width: 640, height: 480, background: 235,
+                                  [(Scene.symbol(.qrCode, "gone soon", module: 4).inverted(), x: 320, y: 240, degrees: 0)])
+        var decoder = FrameDecoder(formats: BarcodeFormats(.qrCode))
+        decoder.extraPassBudgetMilliseconds = .infinity
+        for _ in 0..<6 { _ = try decoder.decode(frames(inverted)) }
+        #expect(decoder.tracked.entries.count == 1)
+        let empty = frames(LumaImage(width: 640, height: 480, fill: 235))
+        for _ in 0...TrackedCrops.keepForMisses { _ = try decoder.decode(empty) }
+        #expect(decoder.tracked.entries.isEmpty)
     }
 
     @Test func noExpensivePassesOverBudget() throws {

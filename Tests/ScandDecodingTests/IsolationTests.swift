@@ -88,12 +88,14 @@ import ScandCore
 @Suite struct DecoderWorkerTests {
     let page = IsolationTests().threeCodePage()
 
-    @Test func answersLikeAForkPerCallAndSurvivesFaults() throws {
+    @Test(arguments: [1, 2])
+    func answersLikeAForkPerCallAndSurvivesFaults(lanes: Int) throws {
         let (image, passes) = page
-        let worker = try #require(DecoderWorker())
+        let worker = try #require(DecoderWorker(lanes: lanes))
         let decoder = ZXingDecoder(isolated: true, passTimeoutMilliseconds: 1500, worker: worker)
-        #expect(decoder.decode(image, passes: passes).detections == ZXingDecoder().decode(image, passes: passes).detections)
-        #expect(worker.generation == 1)
+        #expect(decoder.decode(image, passes: passes).detections == ZXingDecoder().decode(image, passes: passes).detections,
+                "the same detections in the same order")
+        #expect(worker.generation == lanes)
         for (fault, kind) in [(DecoderFault.abort, PassFailure.Kind.crashed), (.segfault, .crashed), (.hang, .timeout)] {
             var faulty = passes
             faulty[1].injectedFault = fault
@@ -101,10 +103,51 @@ import ScandCore
             #expect(Set(report.detections.map(\.text)) == ["left", "right"], "\(fault)")
             #expect(report.failures.map(\.kind) == [kind])
         }
-        #expect(worker.generation == 4, "one new worker after each fault, none otherwise")
-        // Frames keep coming: the replacement answers, and stays.
+        // Frames keep coming: a replacement answers (started when its lane has a pass again), and stays.
         for _ in 0..<5 { #expect(decoder.decode(image, passes: passes).detections.count == 3) }
-        #expect(worker.generation == 4)
+        #expect(worker.generation == lanes + 3, "one new process after each fault, none otherwise")
+        #expect(Set(worker.processIDs).count == lanes, "one process per lane, each its own")
+    }
+
+    @Test func passesAreSharedBetweenLanesByCost() {
+        #expect(LaneAssignment.lanes(costs: [10, 1, 1, 8], count: 2) == [0, 1, 1, 1], "10 against 8+1+1")
+        #expect(LaneAssignment.lanes(costs: [5, 4, 3, 3, 1], count: 2) == [0, 1, 1, 0, 1], "5+3 against 4+3+1")
+        #expect(LaneAssignment.lanes(costs: [3, 3, 3], count: 1) == [0, 0, 0])
+        let matrix = DecodePass(label: "m", crop: PixelRect(x: 0, y: 0, width: 1280, height: 720), formats: .matrix)
+        var linear = matrix
+        linear.formats = .linear
+        linear.tryHarder = false
+        #expect(matrix.estimatedCost > 5 * linear.estimatedCost, "a linear scan reads a few rows; the matrix detectors binarize all")
+    }
+
+    @Test func framesCapturedIntoSharedMemoryAreReadWithoutACopy() throws {
+        let worker = try #require(DecoderWorker())
+        var decoder = FrameDecoder(formats: BarcodeFormats(.qrCode), decoder: ZXingDecoder(worker: worker))
+        let luma = Scene.page(width: 640, height: 480, [(Scene.symbol(.qrCode, "shared", module: 4), x: 320, y: 240, degrees: 0)])
+        let camera = Frame.yuyv(luma)
+        let allocate = try #require(decoder.frameMemory)
+        for _ in 0..<3 {
+            let memory = try #require(allocate(640 * 480))
+            let frame = try #require(camera.withUnsafeBytes {
+                Frame.capturingLuma(of: $0, format: camera.format, into: memory, sequence: 1, timestampMicroseconds: 0)
+            })
+            #expect(frame.format.fourcc == .grey && frame.byteCount == 640 * 480)
+            #expect(try decoder.decode(frame).detections.map(\.text) == ["shared"])
+        }
+        #expect(worker.copiedReads == 0)
+        #expect(try decoder.decode(camera).detections.map(\.text) == ["shared"])
+        #expect(worker.copiedReads == 1, "a frame in an array is copied in, once")
+    }
+
+    @Test func frameMemoryIsBoundedAndComesBackWhenTheFrameGoes() throws {
+        let worker = try #require(DecoderWorker())
+        var held = (0..<6).compactMap { _ in worker.frameMemory(count: 4096) }
+        #expect(held.count == 6)
+        #expect(worker.frameMemory(count: 4096) == nil, "every buffer in use: the capture falls back to an array")
+        held.removeLast()
+        #expect(worker.frameMemory(count: 4096) != nil)
+        held.removeAll()
+        #expect(worker.frameMemory(count: 1 << 20) != nil, "free buffers that are too small make room for bigger ones")
     }
 
     @Test func readsTheLumaOfAYUYVFrameAndLargerImagesLater() throws {
@@ -129,10 +172,12 @@ import ScandCore
         let worker = try #require(DecoderWorker())
         let (image, passes) = page
         _ = ZXingDecoder(worker: worker).decode(image, passes: passes)
-        let pid = try #require(worker.processID)
-        let fds = try FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd").compactMap { Int32($0) }.sorted()
-        #expect(!fds.contains(held))
-        #expect(fds.count <= 6, "stdin, stdout, stderr and its three channels: \(fds)")
+        #expect(!worker.processIDs.isEmpty)
+        for pid in worker.processIDs {
+            let fds = try FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd").compactMap { Int32($0) }.sorted()
+            #expect(!fds.contains(held))
+            #expect(fds.count <= 6, "stdin, stdout, stderr and its three channels: \(fds)")
+        }
     }
 
     @Test func decoderChildrenCannotOpenSocketsOrCreateFiles() throws {

@@ -51,6 +51,15 @@ import ScandDecoding
         #expect(lines.all.contains { $0.contains(#""state":"stopped","message":"end of recording""#) })
     }
 
+    @Test func framesGoFromTheSourceIntoTheDecodersSharedMemory() async throws {
+        let path = try recording([(.qrCode, "shared", 320, 240)], frames: 8, name: "shared")
+        let worker = try #require(DecoderWorker())
+        let (_, pipeline) = await run(path, pace: .recorded, decoder: FrameDecoder(decoder: ZXingDecoder(worker: worker)))
+        let c = pipeline.counters
+        #expect(c.decoded > 0 && c.decoded + c.capture.dropped == 8 && c.codes == c.decoded)
+        #expect(worker.copiedReads == 0, "each frame was captured into shared memory and read there")
+    }
+
     @Test func framesArrivingWhileTheDecoderIsBusyAreDroppedAndCounted() async throws {
         let path = try recording([(.qrCode, "fast", 320, 240)], frames: 30, name: "fast")
         let (_, pipeline) = await run(path, pace: .asFastAsPossible)

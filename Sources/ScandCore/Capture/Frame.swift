@@ -1,26 +1,64 @@
-/// One captured frame: its bytes as the camera delivered them (one copy out of the driver's buffer).
+/// One captured frame: its bytes as the camera delivered them, or its luma alone when it was captured
+/// into the decoder's shared memory (one copy out of the driver's buffer either way).
 public struct Frame: Sendable {
     public var format: FrameFormat
-    public var bytes: [UInt8]
+    public var storage: Storage
     /// The driver's frame counter; gaps mean frames the driver itself dropped.
     public var sequence: UInt64
     /// Capture time, microseconds on the monotonic clock (CLOCK_MONOTONIC, as V4L2 stamps buffers).
     public var timestampMicroseconds: UInt64
 
+    public enum Storage: Sendable {
+        case array([UInt8])
+        case shared(any FrameMemory)
+    }
+
     public init(format: FrameFormat, bytes: [UInt8], sequence: UInt64, timestampMicroseconds: UInt64) {
+        self.init(format: format, storage: .array(bytes), sequence: sequence, timestampMicroseconds: timestampMicroseconds)
+    }
+
+    public init(format: FrameFormat, storage: Storage, sequence: UInt64, timestampMicroseconds: UInt64) {
         self.format = format
-        self.bytes = bytes
+        self.storage = storage
         self.sequence = sequence
         self.timestampMicroseconds = timestampMicroseconds
     }
 
+    /// The bytes as an array (a copy when they live in shared memory): for recordings and tests.
+    public var bytes: [UInt8] {
+        get {
+            switch storage {
+            case .array(let a): a
+            case .shared(let m): Array(UnsafeRawBufferPointer(m.bytes))
+            }
+        }
+        set { storage = .array(newValue) }
+    }
+
+    public var byteCount: Int {
+        switch storage {
+        case .array(let a): a.count
+        case .shared(let m): m.bytes.count
+        }
+    }
+
+    /// The bytes where they are, without a copy.
+    public func withUnsafeBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+        switch storage {
+        case .array(let a): try a.withUnsafeBytes(body)
+        case .shared(let m): try withExtendedLifetime(m) { try body(UnsafeRawBufferPointer(m.bytes)) }
+        }
+    }
+
     /// The luma plane as a dense image (a copy), for orientation changes and tests.
     public func luma() -> LumaImage? {
-        guard let layout = format.lumaLayout, format.isComplete(bytes.count) else { return nil }
+        guard let layout = format.lumaLayout, format.isComplete(byteCount) else { return nil }
         var pixels = [UInt8](repeating: 0, count: format.width * format.height)
-        for y in 0..<format.height {
-            let row = y * format.bytesPerLine + layout.offset
-            for x in 0..<format.width { pixels[y * format.width + x] = bytes[row + x * layout.pixelStride] }
+        withUnsafeBytes { bytes in
+            for y in 0..<format.height {
+                let row = y * format.bytesPerLine + layout.offset
+                for x in 0..<format.width { pixels[y * format.width + x] = bytes[row + x * layout.pixelStride] }
+            }
         }
         return LumaImage(width: format.width, height: format.height, pixels: pixels)
     }
@@ -32,4 +70,36 @@ public struct Frame: Sendable {
         return Frame(format: .packed(.yuyv, width: luma.width, height: luma.height), bytes: bytes, sequence: sequence,
                      timestampMicroseconds: timestampMicroseconds)
     }
+
+    /// The luma of a frame in `format` read from `source`, captured densely into `memory` as a GREY frame:
+    /// the one copy a frame takes on its way from the driver to the decoder. nil when the format has no luma
+    /// scand can read, the bytes are short, or the memory is too small.
+    public static func capturingLuma(of source: UnsafeRawBufferPointer, format: FrameFormat, into memory: any FrameMemory,
+                            sequence: UInt64, timestampMicroseconds: UInt64) -> Frame? {
+        guard let layout = format.lumaLayout, format.isComplete(source.count) else { return nil }
+        let w = format.width, h = format.height, dst = memory.bytes
+        guard dst.count >= w * h, let out = dst.baseAddress, let base = source.baseAddress else { return nil }
+        for y in 0..<h {
+            let row = base + y * format.bytesPerLine + layout.offset, to = out + y * w
+            if layout.pixelStride == 1 {
+                to.copyMemory(from: row, byteCount: w)
+            } else {
+                let s = layout.pixelStride, from = row.assumingMemoryBound(to: UInt8.self), into = to.assumingMemoryBound(to: UInt8.self)
+                for x in 0..<w { into[x] = from[x * s] }
+            }
+        }
+        return Frame(format: .packed(.grey, width: w, height: h), storage: .shared(memory), sequence: sequence,
+                     timestampMicroseconds: timestampMicroseconds)
+    }
 }
+
+/// Memory a frame lives in that is not a Swift array: the decoder's shared memory, which its processes
+/// read in place. Given back when the last frame that uses it goes away.
+public protocol FrameMemory: AnyObject, Sendable {
+    /// Written once by whoever captures into it, then only read.
+    var bytes: UnsafeMutableRawBufferPointer { get }
+}
+
+/// Hands out memory of at least the given size to capture a frame into; nil when none is free (the frame
+/// is then captured into an array).
+public typealias FrameMemoryAllocator = @Sendable (Int) -> (any FrameMemory)?

@@ -9,14 +9,14 @@ public struct SceneSignature: Sendable, Equatable {
     /// Samples every `step`-th pixel of each block (a few thousand reads a frame).
     public init(frame: Frame) {
         let f = frame.format
-        guard let layout = f.lumaLayout, f.isComplete(frame.bytes.count) else {
+        guard let layout = f.lumaLayout, f.isComplete(frame.byteCount) else {
             cells = []
             return
         }
         var out = [UInt8](repeating: 0, count: Self.columns * Self.rows)
         let bw = max(1, f.width / Self.columns), bh = max(1, f.height / Self.rows)
         let step = max(1, min(bw, bh) / 4)
-        frame.bytes.withUnsafeBufferPointer { p in
+        frame.withUnsafeBytes { p in
             for r in 0..<Self.rows {
                 for c in 0..<Self.columns {
                     var sum = 0, n = 0

@@ -42,6 +42,7 @@ typedef struct szx_pass {
     int max_symbols;               // 0 = no limit (ReadBarcodes); 1 = ReadBarcode
     int is_pure;
     int inject_fault;              // tests only, in an isolated child: 1 abort, 2 segfault, 3 hang, 4 probe the sandbox
+    int lane;                      // szx_worker only: which of its processes runs the pass (modulo their number)
 } szx_pass;
 
 enum szx_content_type {
@@ -95,20 +96,29 @@ int szx_read(const szx_image *image, const szx_pass *passes, int count, int isol
 
 void szx_free_results(szx_result *results, int count);
 
-/// A persistent decoder process for the live path: forked once, fed through shared memory, replaced
-/// when it dies or overruns a pass's deadline. Saves the fork per frame. Not thread-safe: one caller.
+/// Persistent decoder processes for the live path: forked once, fed through shared memory, replaced
+/// when one dies or overruns a pass's deadline. Saves the fork per frame. With several lanes, the passes
+/// of one read run on that many processes at once (each pass on the lane it names). One reader at a time;
+/// buffers may be acquired and released from any thread.
 typedef struct szx_worker szx_worker;
 
-szx_worker *szx_worker_create(void);
-/// As szx_read with isolation. The image's luma is copied densely into the shared memory (zxing would
-/// make that dense copy itself for every pass of a strided image).
+szx_worker *szx_worker_create(int lanes);
+int szx_worker_lanes(const szx_worker *worker);
+/// As szx_read with isolation. An image that lies in an acquired buffer is read where it is; any other is
+/// first copied, luma only and dense, into shared memory.
 int szx_worker_read(szx_worker *worker, const szx_image *image, const szx_pass *passes, int count, int timeout_ms,
                     szx_outcome *outcomes, szx_result **results, int *result_count);
-/// How many times the worker process has been started (1 after the first read; more after crashes).
+/// Shared memory of `size` bytes to capture a frame into, so that reading it copies nothing; NULL when
+/// every buffer is in use. A new mapping replaces the processes at the next read (they must inherit it).
+uint8_t *szx_worker_acquire_buffer(szx_worker *worker, size_t size);
+void szx_worker_release_buffer(szx_worker *worker, const uint8_t *buffer);
+/// Reads whose image had to be copied into shared memory (it was not captured into a buffer).
+long long szx_worker_copies(const szx_worker *worker);
+/// How many decoder processes have been started (one per lane in a healthy run; more after crashes).
 int szx_worker_generation(const szx_worker *worker);
-/// The worker's process id, or -1 when none is running.
-int szx_worker_pid(const szx_worker *worker);
-/// Ends the worker process now (the next read starts a new one).
+/// A lane's process id, or -1 when none is running.
+int szx_worker_pid(const szx_worker *worker, int lane);
+/// Ends the processes now (the next read starts new ones).
 void szx_worker_retire(szx_worker *worker);
 void szx_worker_destroy(szx_worker *worker);
 
