@@ -13,7 +13,7 @@ struct CompareBench: ParsableCommand {
     )
 
     @Option(name: .long, help: "Number of frames.")
-    var frames: Int = 120
+    var frames: Int = 180
 
     @Option(name: .long, help: "Frame size WIDTHxHEIGHT.")
     var size: String = "1280x720"
@@ -25,6 +25,7 @@ struct CompareBench: ParsableCommand {
         var image: LumaImage
         /// The same picture as a camera frame, made before timing starts.
         var frame: Frame
+        var format: BarcodeFormat
         var expected: String
     }
 
@@ -33,6 +34,8 @@ struct CompareBench: ParsableCommand {
         var found = 0
         var misreads = 0
         var cpuSeconds = 0.0
+        /// What each misread was: the frame's format, its payload, what was read.
+        var misreadDetails: [(format: BarcodeFormat, expected: String, read: String)] = []
     }
 
     static let formats: [(BarcodeFormat, @Sendable (Int) -> String)] = [
@@ -41,7 +44,9 @@ struct CompareBench: ParsableCommand {
         (.aztec, { "AZ-\($0)" }), (.ean8, { ean8($0) }), (.itf, { String(format: "%014d", 10_000_000 + $0 * 7) }),
     ]
 
-    func run() throws {
+    func run() throws { try report().emit(json: json) }
+
+    func report() throws -> BenchReport {
         let (w, h) = try sizeOption(size)
         guard frames >= 1 else { throw ValidationError("--frames must be at least 1") }
         let samples = try Self.samples(count: frames, width: w, height: h)
@@ -64,14 +69,19 @@ struct CompareBench: ParsableCommand {
         for s in scores {
             lines.append("| \(s.reader) | \(samples.count) | \(s.found) | \(s.misreads) | " + String(format: "%.1f", s.cpuSeconds * 1000 / Double(samples.count)) + " |")
         }
-        print(lines.joined(separator: "\n"))
-        if let json {
-            let value = JSONValue.array(scores.map {
-                .object([("reader", .string($0.reader)), ("frames", .int(samples.count)), ("found", .int($0.found)),
-                         ("misreads", .int($0.misreads)), ("cpuMsPerFrame", JSONValue.number($0.cpuSeconds * 1000 / Double(samples.count), places: 2))])
-            })
-            try (value.serialized() + "\n").write(toFile: json, atomically: true, encoding: .utf8)
+        for s in scores where !s.misreadDetails.isEmpty {
+            lines.append("")
+            lines.append("\(s.reader) misread: " + s.misreadDetails.map { "\($0.format.name) \"\($0.expected)\" as \"\($0.read.escapingControlCharacters())\"" }
+                .joined(separator: "; "))
         }
+        let value = JSONValue.array(scores.map {
+            .object([("reader", .string($0.reader)), ("frames", .int(samples.count)), ("found", .int($0.found)),
+                     ("misreads", .int($0.misreads)), ("cpuMsPerFrame", JSONValue.number($0.cpuSeconds * 1000 / Double(samples.count), places: 2)),
+                     ("misreadDetails", .array($0.misreadDetails.map {
+                         .object([("format", .string($0.format.name)), ("expected", .string($0.expected)), ("read", .string($0.read))])
+                     }))])
+        })
+        return BenchReport(name: "compare", table: lines.joined(separator: "\n"), rows: value)
     }
 
     /// `makeReader` builds the reader inside the measurement and it is released before the end: scand's
@@ -85,7 +95,12 @@ struct CompareBench: ParsableCommand {
                 var hit = false
                 for text in read(s) {
                     // zbar writes UPC-A as EAN-13 with a leading zero: the same payload.
-                    if text == s.expected || text == "0" + s.expected { hit = true } else { score.misreads += 1 }
+                    if text == s.expected || text == "0" + s.expected {
+                        hit = true
+                    } else {
+                        score.misreads += 1
+                        score.misreadDetails.append((s.format, s.expected, text))
+                    }
                 }
                 if hit { score.found += 1 }
             }
@@ -118,7 +133,7 @@ struct CompareBench: ParsableCommand {
                     page[px, py] = UInt8(clamping: Int(Double(page[px, py]) * light + noise))
                 }
             }
-            out.append(Sample(image: page, frame: Frame.yuyv(page), expected: text))
+            out.append(Sample(image: page, frame: Frame.yuyv(page), format: format, expected: text))
         }
         return out
     }

@@ -40,7 +40,9 @@ struct FramesBench: ParsableCommand {
         var rssAfter: Double
     }
 
-    func run() throws {
+    func run() throws { try report().emit(json: json) }
+
+    func report() throws -> BenchReport {
         var rows: [Row] = []
         for scene in scenes.split(separator: ",").map(String.init) {
             guard ["ticket", "empty", "qr16", "qr50"].contains(scene) else { throw ValidationError("unknown scene '\(scene)'") }
@@ -65,18 +67,21 @@ struct FramesBench: ParsableCommand {
                                 cpuPercent: 100 * (Self.cpuSeconds() - cpuBefore) / wall, rssBefore: rssBefore, rssAfter: rssAfter))
             }
         }
-        print(Self.table(rows, fps: fps))
-        if let json {
-            let value = JSONValue.array(rows.map { r in
-                let c = r.counters
-                return .object([("scene", .string(r.scene)), ("size", .string(r.size)), ("fps", .int(fps)), ("captured", .int(c.capture.captured)),
-                                ("dropped", .int(c.capture.dropped)), ("decoded", .int(c.decoded)),
-                                ("decodedPerSecond", JSONValue.number(Double(c.decoded) / r.seconds, places: 1)),
-                                ("msPerDecode", JSONValue.number(c.decodeSeconds * 1000 / Double(max(1, c.decoded)), places: 1)),
-                                ("codes", .int(c.codes))])
-            })
-            try (value.serialized() + "\n").write(toFile: json, atomically: true, encoding: .utf8)
-        }
+        let value = JSONValue.array(rows.map { r in
+            let c = r.counters
+            var fields: [(String, JSONValue)] = [
+                ("scene", .string(r.scene)), ("size", .string(r.size)), ("fps", .int(fps)), ("captured", .int(c.capture.captured)),
+                ("dropped", .int(c.capture.dropped)), ("decoded", .int(c.decoded)), ("skippedStatic", .int(c.skippedStatic)),
+                ("decodedPerSecond", JSONValue.number(Double(c.decoded) / r.seconds, places: 1)),
+                ("msPerDecode", JSONValue.number(c.decodeSeconds * 1000 / Double(max(1, c.decoded)), places: 1)),
+                ("codes", .int(c.codes)), ("cpuPercentOfACore", JSONValue.number(r.cpuPercent, places: 1)),
+                ("rssStartMiB", JSONValue.number(r.rssBefore, places: 1)), ("rssEndMiB", JSONValue.number(r.rssAfter, places: 1)),
+            ]
+            if let p = c.latencyP50 { fields.append(("latencyP50Ms", JSONValue.number(p, places: 1))) }
+            if let p = c.latencyP99 { fields.append(("latencyP99Ms", JSONValue.number(p, places: 1))) }
+            return .object(fields)
+        })
+        return BenchReport(name: "frames", table: Self.table(rows, fps: fps), rows: value)
     }
 
     /// A light page with a QR code and a Code 128 near the middle, as a kiosk camera sees a ticket.

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import ScandCore
 import ScandDecoding
@@ -20,5 +21,25 @@ import ScandDecoding
         #expect(a.map(\.expected) == b.map(\.expected))
         #expect(CompareBench.withCheckDigit("400638133393") == "4006381333931")
         #expect(CompareBench.ean8(0).count == 8)
+    }
+
+    @Test func benchRunsEveryBenchmarkInOneRunAndWritesOneJSON() throws {
+        let dir = ScandBinary.temporaryDirectory()
+        let json = dir + "/bench.json"
+        let r = try ScandBinary.run(["bench", "--seconds", "1", "--scenes", "ticket", "--sizes", "640x480", "--compare-frames", "9",
+                                     "--root", dir + "/no-photos", "--json", json])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stdout.contains("## frames") && r.stdout.contains("## compare") && r.stdout.contains("## photos\n\nskipped"))
+        let data = try #require(FileManager.default.contents(atPath: json))
+        let object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        let machine = try #require(object["machine"] as? [String: Any])
+        #expect(machine["cores"] as? Int == ProcessInfo.processInfo.activeProcessorCount && machine["zxing"] as? String == "1.4.0")
+        let frames = try #require(object["frames"] as? [[String: Any]])
+        #expect(frames.count == 1 && frames[0]["scene"] as? String == "ticket")
+        #expect((frames[0]["decoded"] as? Int ?? 0) > 0 && (frames[0]["codes"] as? Int ?? 0) > 0)
+        let compare = try #require(object["compare"] as? [[String: Any]])
+        #expect(compare.map { $0["frames"] as? Int } == [9, 9, 9])
+        #expect(compare.allSatisfy { ($0["found"] as? Int ?? -1) >= 0 && $0["misreadDetails"] is [Any] })
+        #expect(object["photos"] == nil, "no photos, no photo rows")
     }
 }
