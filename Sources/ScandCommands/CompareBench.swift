@@ -53,9 +53,13 @@ struct CompareBench: ParsableCommand {
         var scores: [Score] = []
 
         scores.append(Self.measure("scand (live passes)", samples) {
-            var live = FrameDecoder()
-            live.extraPassBudgetMilliseconds = 0  // frames are unrelated: no state carried from one to the next
-            return { sample in (try? live.decode(sample.frame).detections.map(\.text)) ?? [] }
+            let worker = ZXingDecoder(passTimeoutMilliseconds: 2000, worker: DecoderWorker())
+            return { sample in
+                // Frames are unrelated: a fresh decoder each (nothing carried over, no expensive passes), one worker.
+                var live = FrameDecoder(decoder: worker)
+                live.extraPassBudgetMilliseconds = 0
+                return (try? live.decode(sample.frame).detections.map(\.text)) ?? []
+            }
         })
         let zxing = ZXingDecoder()
         scores.append(Self.measure("zxing-cpp 1.4 default hints", samples) { { sample in

@@ -1,3 +1,4 @@
+import Foundation
 import ScandCore
 import ScandZXingShim
 
@@ -12,6 +13,9 @@ public struct DecodePass: Sendable, Hashable {
     /// Box downscale factor, 1…8.
     public var scale: Int = 1
     public var mirror = false
+    /// Reads the crop turned back by this many degrees about its centre (-45…45; not with mirror): a
+    /// matrix code lying at this angle reads upright, which zxing 1.4's Aztec detector needs.
+    public var rotationDegrees = 0.0
     public var invert = false
     public var formats: BarcodeFormats
     public var tryHarder = true
@@ -55,6 +59,15 @@ public struct DecodePass: Sendable, Hashable {
 
     /// A point zxing reported in pass pixels → the same point in source-image pixels.
     public func sourcePoint(_ p: Point) -> Point {
+        let centidegrees = (rotationDegrees * 100).rounded()
+        if centidegrees != 0 {
+            // As the shim samples: pass pixel q comes from the crop's centre + R(angle)(q - pass centre) * scale.
+            let a = centidegrees * .pi / 18000, c = cos(a), s = sin(a), k = Double(scale)
+            let (w, h) = passSize
+            let dx = (p.x - Double(w - 1) / 2) * k, dy = (p.y - Double(h - 1) / 2) * k
+            return Point(Double(crop.x) + Double(crop.width - 1) / 2 + c * dx - s * dy,
+                         Double(crop.y) + Double(crop.height - 1) / 2 + s * dx + c * dy)
+        }
         var x = p.x
         if mirror { x = Double(passSize.width - 1) - x }
         let s = Double(scale), centre = (s - 1) / 2
@@ -78,6 +91,7 @@ public struct DecodePass: Sendable, Hashable {
         p.max_symbols = Int32(maxSymbols)
         p.is_pure = 0
         p.inject_fault = injectedFault.rawValue
+        p.rotate_centidegrees = Int32((rotationDegrees * 100).rounded())
         return p
     }
 }

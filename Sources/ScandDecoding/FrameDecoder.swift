@@ -21,6 +21,13 @@ public struct FrameDecoder: Sendable {
     public var qrTileThreshold = 12
     private var schedule = ExtraPassSchedule()
     private(set) var tracked = TrackedCrops()
+    /// Codes the cheap whole-region passes read in the last frame.
+    private var readByCheapPasses: [Detection] = []
+    private var candidateFinder: CodeCandidates = {
+        var c = CodeCandidates()
+        c.limit = 4  // a frame's worth: each costs a few small passes
+        return c
+    }()
     /// What the last frame ran, for tests.
     private(set) var lastPasses: [DecodePass] = []
     /// The last frame held more QR codes than one pass returns.
@@ -123,7 +130,15 @@ public struct FrameDecoder: Sendable {
         // A crowd of QR codes seen last frame is read in tiles at once, beside the other passes (on the
         // other decoder process when there are two); a new crowd gets its tiles after the first pass.
         let tiles = formats.contains(.qrCode) ? Self.qrTiles(of: region) : []
-        let passes = Self.passes(region: region, formats: formats) + tracked.passes(region: region) + extras.map(\.pass) + (qrCrowd ? tiles : [])
+        // Patches that look like matrix codes, cropped and turned upright for the centre-bound detectors.
+        // A patch where the cheap passes read a code last frame needs no crop: they will read it again.
+        let known = readByCheapPasses
+        let candidates = formats.intersection(CodeCandidates.formats).isEmpty ? [] : candidateFinder.find(
+            in: buffer, width: width, height: height, rowStride: rowStride, pixelStride: pixelStride, region: region,
+            excluding: { bounds in known.contains { bounds.contains($0.corners.center) } })
+        let candidatePasses = CodeCandidates.passes(for: candidates, region: region, formats: formats, label: "live candidate")
+        let passes = Self.passes(region: region, formats: formats) + candidatePasses + tracked.passes(region: region)
+            + extras.map(\.pass) + (qrCrowd ? tiles : [])
         lastPasses = passes
         var report = try decoder.decode(buffer: buffer, width: width, height: height, rowStride: rowStride, pixelStride: pixelStride,
                                         passes: passes)
@@ -139,6 +154,8 @@ public struct FrameDecoder: Sendable {
         let isRegular = { (label: String) in !label.hasPrefix("live extra") && !label.hasPrefix(TrackedCrops.labelPrefix) }
         let regular = zip(report.detections, report.foundBy).filter { isRegular($0.1) }.map(\.0)
         tracked.update(found: zip(report.detections, report.foundBy).map { ($0, $1) }, regular: regular, extras: extras.map(\.pass))
+        let cheap = Set(Self.passes(region: region, formats: formats).flatMap { [$0.label] + $0.fallbacks.map(\.label) })
+        readByCheapPasses = zip(report.detections, report.foundBy).filter { cheap.contains($0.1) }.map(\.0)
         return Result(detections: merger.merge(report.detections), failures: report.failures, width: width, height: height)
     }
 }

@@ -1,7 +1,8 @@
 import ScandCore
 
-/// Finds every code in a still image: the still-image strategy's passes over the rect of interest, run
-/// isolated, merged into one list of symbols in full-image pixels.
+/// Finds every code in a still image: the still-image strategy's passes over the rect of interest and crops
+/// turned upright around patches that look like matrix codes (`CodeCandidates`), run isolated, merged into
+/// one list of symbols in full-image pixels.
 public struct StillImageDecoder: Sendable {
     public var strategy: StillImageStrategy
     public var decoder: ZXingDecoder
@@ -14,7 +15,14 @@ public struct StillImageDecoder: Sendable {
 
     public func decode(_ image: LumaImage, regionOfInterest roi: NormalizedRect = .full) -> DecodeReport {
         let region = roi.pixelRect(width: image.width, height: image.height)
-        var report = decoder.decode(image, passes: strategy.passes(region: region))
+        var finder = CodeCandidates()
+        finder.limit = 8
+        let candidates = image.pixels.withUnsafeBytes {
+            finder.find(in: $0, width: image.width, height: image.height, rowStride: image.width, pixelStride: 1, region: region)
+        }
+        let passes = strategy.passes(region: region)
+            + CodeCandidates.passes(for: candidates, region: region, formats: strategy.formats, label: "candidate")
+        var report = decoder.decode(image, passes: passes)
         report.detections = merger.merge(report.detections)
         return report
     }

@@ -18,13 +18,13 @@ struct TrackedCrops: Sendable {
     static let keepForMisses = 2
     static let maxEntries = 16
 
-    /// One pass per tracked code: its finder's settings over the code's last bounds grown by most of its size
-    /// (codes move between frames; a linear code's corners can be a thin line).
+    /// One pass per tracked code: its finder's settings over the code's last bounds grown by a quarter of its
+    /// size and a little more (codes move between frames; a linear code's corners can be a thin line).
     mutating func passes(region: PixelRect) -> [DecodePass] {
         entries.indices.compactMap { i in
             let b = entries[i].last.corners.bounds
             let size = max(b.maxX - b.minX, b.maxY - b.minY)
-            let margin = size * 0.6 + 16
+            let margin = size * 0.25 + 24
             let x0 = Int(b.minX - margin), y0 = Int(b.minY - margin), x1 = Int((b.maxX + margin).rounded(.up)), y1 = Int((b.maxY + margin).rounded(.up))
             let crop = PixelRect(x: x0, y: y0, width: x1 - x0, height: y1 - y0).intersection(region)
             guard crop.width >= 16, crop.height >= 16 else { return nil }

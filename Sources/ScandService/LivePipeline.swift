@@ -72,8 +72,13 @@ public final class LivePipeline: @unchecked Sendable {
         self.clock = clock
         let device = DeviceBox()
         self.device = device
+        let worker = decoder.decoder.worker
         self.capture = CaptureLoop(source: source, slot: slot, options: captureOptions,
                                    onStatus: { status in
+                                       // A decoder process may map buffers of the camera (libv4l2 maps them itself when it
+                                       // converts MJPEG, and fork copies such mappings); a mapping holds the device open, so
+                                       // an unplugged camera could not come back while one lives. New ones start with frames.
+                                       if status.state == .lost { worker?.retire() }
                                        device.set(status)
                                        output.event(status.json.serialized())
                                        if let reason = status.reason, status.state != .streaming { output.log(reason, status.state == .stopped ? .notice : .warning) }

@@ -13,6 +13,7 @@
 #include <ZXing/ZXVersion.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cerrno>
 #include <chrono>
 #include <csignal>
@@ -77,6 +78,10 @@ const char *PassProblem(const szx_image *image, const szx_pass &p)
         return "unknown binarizer";
     if (p.max_symbols < 0 || p.max_symbols > 255)
         return "max_symbols must be 0...255";
+    if (p.rotate_centidegrees < -4500 || p.rotate_centidegrees > 4500)
+        return "rotation must be -45...45 degrees";
+    if (p.rotate_centidegrees != 0 && p.mirror)
+        return "rotation only without mirror";
     return nullptr;
 }
 
@@ -86,8 +91,41 @@ struct PassImage {
     ImageView view{nullptr, 0, 0, ImageFormat::Lum};
 };
 
+// The crop turned back by the pass's angle: output pixel q samples the image at centre + R(angle)(q - centre)
+// (times the scale), bilinearly, clamped to the image.
+PassImage PrepareRotated(const szx_image *image, const szx_pass &p)
+{
+    PassImage out;
+    int w = p.width / p.scale, h = p.height / p.scale;
+    double k = p.scale;
+    out.storage.resize((size_t)w * h);
+    double a = p.rotate_centidegrees * M_PI / 18000.0, c = std::cos(a), s = std::sin(a);
+    double cx = p.left + (p.width - 1) / 2.0, cy = p.top + (p.height - 1) / 2.0;
+    auto at = [&](int x, int y) -> int {
+        x = std::clamp(x, 0, image->width - 1);
+        y = std::clamp(y, 0, image->height - 1);
+        return image->data[(size_t)y * image->row_stride + (size_t)x * image->pix_stride];
+    };
+    for (int y = 0; y < h; ++y) {
+        double dy = (y - (h - 1) / 2.0) * k;
+        for (int x = 0; x < w; ++x) {
+            double dx = (x - (w - 1) / 2.0) * k;
+            double sx = cx + c * dx - s * dy, sy = cy + s * dx + c * dy;
+            int x0 = (int)std::floor(sx), y0 = (int)std::floor(sy);
+            double fx = sx - x0, fy = sy - y0;
+            double v = (at(x0, y0) * (1 - fx) + at(x0 + 1, y0) * fx) * (1 - fy) + (at(x0, y0 + 1) * (1 - fx) + at(x0 + 1, y0 + 1) * fx) * fy;
+            int iv = (int)(v + 0.5);
+            out.storage[(size_t)y * w + x] = (uint8_t)(p.invert ? 255 - iv : iv);
+        }
+    }
+    out.view = ImageView(out.storage.data(), w, h, ImageFormat::Lum);
+    return out;
+}
+
 PassImage Prepare(const szx_image *image, const szx_pass &p)
 {
+    if (p.rotate_centidegrees != 0)
+        return PrepareRotated(image, p);
     PassImage out;
     const uint8_t *origin = image->data + (size_t)p.top * image->row_stride + (size_t)p.left * image->pix_stride;
     if (p.scale == 1 && !p.invert && !p.mirror) {

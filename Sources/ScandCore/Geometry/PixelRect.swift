@@ -15,6 +15,10 @@ public struct PixelRect: Sendable, Hashable, CustomStringConvertible {
     public var isEmpty: Bool { width <= 0 || height <= 0 }
     public var description: String { "\(width)x\(height)+\(x)+\(y)" }
 
+    public func contains(_ p: Point) -> Bool {
+        p.x >= Double(x) && p.x < Double(maxX) && p.y >= Double(y) && p.y < Double(maxY)
+    }
+
     public func intersection(_ o: PixelRect) -> PixelRect {
         let x0 = max(x, o.x), y0 = max(y, o.y)
         let x1 = min(maxX, o.maxX), y1 = min(maxY, o.maxY)

@@ -30,7 +30,7 @@ enum szx_binarizer {
     SZX_BINARIZER_BOOL_CAST = 3,
 };
 
-/// One read. Geometry is applied in this order: crop, downscale, mirror, invert.
+/// One read. Geometry is applied in this order: crop, downscale, mirror, invert; or crop, rotate, invert.
 typedef struct szx_pass {
     int left, top, width, height;  // crop, in source pixels; must lie inside the image
     int scale;                     // box downscale factor, 1 = none (1...8)
@@ -43,6 +43,9 @@ typedef struct szx_pass {
     int is_pure;
     int inject_fault;              // tests only, in an isolated child: 1 abort, 2 segfault, 3 hang, 4 probe the sandbox
     int lane;                      // szx_worker only: which of its processes runs the pass (modulo their number)
+    int rotate_centidegrees;       // the pass reads the crop turned back by this angle about its centre, sampled
+                                   // bilinearly (a code lying at this angle reads upright); -4500...4500, not
+                                   // with mirror
 } szx_pass;
 
 enum szx_content_type {

@@ -1,0 +1,165 @@
+import Foundation
+import ScandCore
+
+/// Where matrix codes probably are, and at what angle, found cheaply in the luma: zxing 1.4's DataMatrix
+/// and Aztec detectors only look at the image centre and its Aztec detector fails beyond a couple of degrees
+/// of tilt, so scand crops around each candidate and turns the crop back by the candidate's angle.
+///
+/// A code is a patch dense in strong edges running in two perpendicular directions. The region is cut into
+/// blocks; a block is busy when its mean gradient is well above the frame's typical block; neighbouring busy
+/// blocks form a candidate; the candidate's angle (modulo 90°) is the mean of its gradients' directions
+/// taken four times (which folds the two edge directions of a square grid onto one).
+public struct CodeCandidates: Sendable {
+    public struct Candidate: Sendable, Equatable {
+        /// Bounds in image pixels.
+        public var bounds: PixelRect
+        /// The code's angle in degrees, -45…45 (its edges run at this angle and at this angle + 90°).
+        public var degrees: Double
+        /// How strongly the edges agree on that angle, 0…1 (text and noise are low, codes high).
+        public var coherence: Double
+    }
+
+    /// Block side in pixels (larger frames use larger blocks: `find` takes the larger of this and a 160th of
+    /// the region's width).
+    public var block = 8
+    /// At most this many candidates, largest first.
+    public var limit = 6
+    /// Fewest blocks in a candidate: smaller patches are text or texture.
+    public var minimumBlocks = 9
+    /// A busy block's mean gradient (levels over two pixels, across and down) is at least this…
+    public var contrast: Float = 12
+    /// …and this many times the frame's median block.
+    public var aboveMedian: Float = 3
+
+    public init() {}
+
+    /// Candidates in `region`, largest first, leaving out patches `excluding` rejects (before their angle,
+    /// the dearer part, is measured).
+    public func find(in buffer: UnsafeRawBufferPointer, width: Int, height: Int, rowStride: Int, pixelStride: Int,
+                     region: PixelRect, excluding: (PixelRect) -> Bool = { _ in false }) -> [Candidate] {
+        let r = region.intersection(PixelRect(x: 0, y: 0, width: width, height: height))
+        let block = max(self.block, r.width / 160 / 2 * 2)
+        let cols = (r.width - 2) / block, rows = (r.height - 2) / block
+        guard limit > 0, cols >= 3, rows >= 3, let base = buffer.baseAddress?.assumingMemoryBound(to: UInt8.self),
+              buffer.count >= (height - 1) * rowStride + (width - 1) * pixelStride + 1 else { return [] }
+        // Sixteen samples a block, with differences over two pixels: an edge between samples counts whatever its
+        // parity (at larger blocks some edges fall between samples; a code has plenty).
+        let step = max(2, block / 4)
+        var energy = [Int](repeating: 0, count: cols * rows)
+        let dxOffset = 2 * pixelStride, dyOffset = 2 * rowStride
+        for by in 0..<rows {
+            for bx in 0..<cols {
+                var e = 0
+                var y = r.y + by * block
+                while y < r.y + (by + 1) * block {
+                    let row = base + y * rowStride
+                    var x = r.x + bx * block
+                    while x < r.x + (bx + 1) * block {
+                        let c = row + x * pixelStride
+                        let p = Int32(c[0]), dx = Int32(c[dxOffset]) &- p, dy = Int32(c[dyOffset]) &- p
+                        // |dx| + |dy| without branches or overflow checks: this loop sees every frame.
+                        e &+= Int((dx ^ (dx >> 31)) &- (dx >> 31) &+ (dy ^ (dy >> 31)) &- (dy >> 31))
+                        x &+= step
+                    }
+                    y += step
+                }
+                energy[by * cols + bx] = e
+            }
+        }
+        // Busy: well above the typical block (the median is background in a kiosk's view) and strong in itself.
+        let median = Float(energy.sorted()[energy.count / 2])
+        let samples = Float(((block + step - 1) / step) * ((block + step - 1) / step))
+        let threshold = Int(max(aboveMedian * median, contrast * samples))
+        var label = [Int](repeating: -1, count: energy.count)
+        var patches: [(bounds: PixelRect, blocks: Int)] = []
+        for start in energy.indices where energy[start] > threshold && label[start] < 0 {
+            // Flood fill over 8-neighbours.
+            var stack = [start], members = 0
+            var minX = Int.max, minY = Int.max, maxX = 0, maxY = 0
+            label[start] = patches.count
+            while let i = stack.popLast() {
+                members += 1
+                let bx = i % cols, by = i / cols
+                minX = min(minX, bx); maxX = max(maxX, bx); minY = min(minY, by); maxY = max(maxY, by)
+                for dy in -1...1 {
+                    for dx in -1...1 {
+                        let nx = bx + dx, ny = by + dy
+                        guard nx >= 0, ny >= 0, nx < cols, ny < rows else { continue }
+                        let n = ny * cols + nx
+                        if label[n] < 0, energy[n] > threshold {
+                            label[n] = patches.count
+                            stack.append(n)
+                        }
+                    }
+                }
+            }
+            let w = maxX - minX + 1, h = maxY - minY + 1
+            // A code is a compact patch: a long thin run of busy blocks is a line of text or an edge.
+            let compact = members >= minimumBlocks && max(w, h) <= 4 * min(w, h)
+            patches.append((PixelRect(x: r.x + minX * block, y: r.y + minY * block, width: w * block + 2, height: h * block + 2),
+                            compact ? members : 0))
+        }
+        let inner = PixelRect(x: 1, y: 1, width: width - 2, height: height - 2)
+        return patches.filter { $0.blocks > 0 && !excluding($0.bounds) }.sorted { $0.blocks > $1.blocks }.prefix(limit).map { p in
+            let (degrees, coherence) = Self.angle(base, rowStride: rowStride, pixelStride: pixelStride, inside: p.bounds.intersection(inner))
+            return Candidate(bounds: p.bounds, degrees: degrees, coherence: coherence)
+        }
+    }
+
+    /// The dominant edge angle (modulo 90°) of a patch and how coherent it is, from Sobel gradients at every
+    /// pixel (the block pass's two-pixel differences lean towards the axes).
+    static func angle(_ base: UnsafePointer<UInt8>, rowStride: Int, pixelStride: Int, inside r: PixelRect) -> (Double, Double) {
+        var sr = 0.0, si = 0.0, sw = 0.0
+        for y in r.y..<r.maxY {
+            for x in r.x..<r.maxX {
+                let c = base + y * rowStride + x * pixelStride
+                func v(_ dx: Int, _ dy: Int) -> Int { Int(c[dy * rowStride + dx * pixelStride]) }
+                let gx = Double(v(1, -1) + 2 * v(1, 0) + v(1, 1) - v(-1, -1) - 2 * v(-1, 0) - v(-1, 1))
+                let gy = Double(v(-1, 1) + 2 * v(0, 1) + v(1, 1) - v(-1, -1) - 2 * v(0, -1) - v(1, -1))
+                let m2 = gx * gx + gy * gy
+                guard m2 > 6400 else { continue }  // 20 levels a pixel, in Sobel's scale
+                let a = gx * gx - gy * gy, b = 2 * gx * gy
+                sr += (a * a - b * b) / m2
+                si += 2 * a * b / m2
+                sw += m2
+            }
+        }
+        guard sw > 0 else { return (0, 0) }
+        return (atan2(si, sr) / 4 * 180 / .pi, (sr * sr + si * si).squareRoot() / sw)
+    }
+
+    /// Formats whose detectors gain from a crop around the candidate turned upright: DataMatrix and Aztec
+    /// (found only near the image centre) and PDF417 (tilted ones are often missed).
+    public static let formats = BarcodeFormats([.dataMatrix, .aztec, .pdf417])
+
+    /// Passes over each candidate: a square crop around it with a margin, turned back by its angle when the
+    /// edges agree on one, for the candidate formats in `formats`. zxing 1.4's Aztec bull's-eye search also
+    /// depends on where the crop falls and on the module size, so Aztec gets three more crops, shifted by a
+    /// few pixels and at half size.
+    public static func passes(for candidates: [Candidate], region: PixelRect, formats: BarcodeFormats, label: String) -> [DecodePass] {
+        let wanted = formats.intersection(Self.formats)
+        guard !wanted.isEmpty else { return [] }
+        var out: [DecodePass] = []
+        for c in candidates {
+            let side = Int(Double(max(c.bounds.width, c.bounds.height)) * 1.5) + 8
+            let degrees = c.coherence > 0.2 && abs(c.degrees) >= 1 ? c.degrees : 0
+            func pass(_ formats: BarcodeFormats, dx: Int, dy: Int, scale: Int) -> DecodePass? {
+                let cx = c.bounds.x + c.bounds.width / 2 + dx, cy = c.bounds.y + c.bounds.height / 2 + dy
+                let crop = PixelRect(x: cx - side / 2, y: cy - side / 2, width: side, height: side).intersection(region)
+                guard crop.width / scale >= 24, crop.height / scale >= 24 else { return nil }
+                var p = DecodePass(label: label, crop: crop, formats: formats)
+                p.tryRotate = false
+                p.scale = scale
+                p.rotationDegrees = degrees
+                return p
+            }
+            if let p = pass(wanted, dx: 0, dy: 0, scale: 1) { out.append(p) }
+            if wanted.contains(.aztec) {
+                for (dx, dy, scale) in [(0, 3, 1), (2, 1, 2), (3, 3, 2)] {
+                    if let p = pass(BarcodeFormats(.aztec), dx: dx, dy: dy, scale: scale) { out.append(p) }
+                }
+            }
+        }
+        return out
+    }
+}

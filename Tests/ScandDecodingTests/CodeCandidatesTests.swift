@@ -1,0 +1,91 @@
+import Foundation
+import Testing
+import ScandCore
+@testable import ScandDecoding
+
+/// Patches that look like matrix codes: where they are, at what angle, and the upright crops read from them.
+@Suite struct CodeCandidatesTests {
+    func find(_ image: LumaImage) -> [CodeCandidates.Candidate] {
+        image.pixels.withUnsafeBytes {
+            CodeCandidates().find(in: $0, width: image.width, height: image.height, rowStride: image.width, pixelStride: 1,
+                                  region: Scene.full(image))
+        }
+    }
+
+    @Test(arguments: [-31.0, -12, 0, 7, 19, 40])
+    func findsATiltedCodeWhereItIsAndItsAngle(degrees: Double) throws {
+        let image = Scene.page(width: 960, height: 540, [(Scene.symbol(.dataMatrix, "where", module: 4), x: 700, y: 150, degrees: degrees)])
+        let c = try #require(find(image).first)
+        #expect(c.bounds.contains(Point(700, 150)))
+        #expect(c.bounds.width < 200 && c.bounds.height < 200, "\(c.bounds)")
+        // Angles are modulo 90°: 40° and -50° are the same grid.
+        var error = abs(c.degrees - degrees).truncatingRemainder(dividingBy: 90)
+        error = min(error, 90 - error)
+        #expect(error < 1.5, "found \(c.degrees)° for \(degrees)°")
+        #expect(c.coherence > 0.3)
+    }
+
+    @Test func aPlainNoisyPageHasNoCandidates() {
+        var page = LumaImage(width: 640, height: 480, fill: 200)
+        var rng = 99 as UInt32
+        for i in page.pixels.indices {  // sensor noise of ±8 levels
+            rng = rng &* 1_103_515_245 &+ 12345
+            page.pixels[i] = UInt8(192 + Int(rng >> 16) % 17)
+        }
+        #expect(find(page).isEmpty)
+    }
+
+    @Test func upToTheLimitLargestFirst() {
+        var items: [(LumaImage, x: Double, y: Double, degrees: Double)] = []
+        for i in 0..<8 { items.append((Scene.symbol(.dataMatrix, "many \(i)", module: 2 + i % 3), x: 100 + Double(i) * 140, y: 300, degrees: 0)) }
+        var finder = CodeCandidates()
+        finder.limit = 3
+        let image = Scene.page(width: 1280, height: 600, items)
+        let found = image.pixels.withUnsafeBytes {
+            finder.find(in: $0, width: 1280, height: 600, rowStride: 1280, pixelStride: 1, region: Scene.full(image))
+        }
+        #expect(found.count == 3)
+        let areas = found.map { $0.bounds.width * $0.bounds.height }
+        #expect(areas == areas.sorted(by: >))
+    }
+
+    @Test func cornersOfAnUprightCropMapBackOntoTheTiltedCode() throws {
+        let image = Scene.page(width: 800, height: 600, [(Scene.symbol(.aztec, "mapped back", module: 4), x: 520, y: 380, degrees: 17)])
+        let passes = CodeCandidates.passes(for: find(image), region: Scene.full(image), formats: BarcodeFormats(.aztec), label: "candidate")
+        #expect(passes.contains { abs($0.rotationDegrees - 17) < 1.5 })
+        let report = ZXingDecoder(isolated: false).decode(image, passes: passes)
+        let hit = try #require(report.detections.first { $0.text == "mapped back" })
+        #expect(hit.corners.center.distance(to: Point(520, 380)) < 6, "\(hit.corners)")
+        // The symbol's top edge runs at the code's angle in the image, not upright as in the pass.
+        let edge = hit.corners.topRight - hit.corners.topLeft
+        let angle = atan2(edge.y, edge.x) * 180 / .pi
+        #expect(abs(angle - 17) < 3, "\(angle)°")
+        #expect(ZXingDecoder(isolated: false).decode(image, passes: [Scene.plainPass(image, BarcodeFormats(.aztec))]).detections.isEmpty,
+                "zxing 1.4 alone misses this Aztec")
+    }
+
+    @Test func theShimRefusesRotationWithAMirror() {
+        let image = LumaImage(width: 100, height: 100, fill: 200)
+        var p = DecodePass(label: "both", crop: Scene.full(image), formats: .all)
+        p.rotationDegrees = 10
+        p.mirror = true
+        #expect(ZXingDecoder(isolated: false).decode(image, passes: [p]).failures.map(\.kind) == [.badArgument])
+        p.mirror = false
+        p.rotationDegrees = 60
+        #expect(ZXingDecoder(isolated: false).decode(image, passes: [p]).failures.map(\.kind) == [.badArgument])
+    }
+
+    @Test func theLiveDecoderReadsTiltedOffCentreMatrixCodesInTheFirstFrame() throws {
+        let page = Scene.page(width: 1280, height: 720, [
+            (Scene.symbol(.dataMatrix, "dm off centre", module: 4), x: 1080, y: 560, degrees: 14),
+            (Scene.symbol(.aztec, "aztec tilted", module: 4), x: 220, y: 180, degrees: -11),
+            (Scene.symbol(.pdf417, "pdf417 tilted", module: 3), x: 640, y: 420, degrees: 18),
+        ])
+        var decoder = FrameDecoder()
+        decoder.extraPassBudgetMilliseconds = 0  // the cheap passes and the candidate crops only
+        let texts = Set(try decoder.decode(Frame.yuyv(page)).detections.map(\.text))
+        #expect(texts == ["dm off centre", "aztec tilted", "pdf417 tilted"])
+        let plain = ZXingDecoder(isolated: false).decode(page, passes: [.zxingDefaults(width: 1280, height: 720)])
+        #expect(!Set(plain.detections.map(\.text)).isSuperset(of: texts), "zxing's defaults miss some of them: \(plain.detections.map(\.text))")
+    }
+}
