@@ -34,6 +34,8 @@ struct CompareBench: ParsableCommand {
         var found = 0
         var misreads = 0
         var cpuSeconds = 0.0
+        /// Frames whose code was found, per format.
+        var foundByFormat: [BarcodeFormat: Int] = [:]
         /// What each misread was: the frame's format, its payload, what was read.
         var misreadDetails: [(format: BarcodeFormat, expected: String, read: String)] = []
     }
@@ -73,17 +75,29 @@ struct CompareBench: ParsableCommand {
         for s in scores {
             lines.append("| \(s.reader) | \(samples.count) | \(s.found) | \(s.misreads) | " + String(format: "%.1f", s.cpuSeconds * 1000 / Double(samples.count)) + " |")
         }
+        let formats = Self.formats.map(\.0)
+        lines.append("")
+        lines.append("| found per format | " + formats.map(\.name).joined(separator: " | ") + " |")
+        lines.append("|---|" + formats.map { _ in "---|" }.joined())
+        let shown = Dictionary(grouping: samples, by: \.format).mapValues(\.count)
+        for score in scores {
+            let cells = formats.map { f in "\(score.foundByFormat[f] ?? 0) / \(shown[f] ?? 0)" }
+            lines.append("| \(score.reader) | " + cells.joined(separator: " | ") + " |")
+        }
         for s in scores where !s.misreadDetails.isEmpty {
             lines.append("")
             lines.append("\(s.reader) misread: " + s.misreadDetails.map { "\($0.format.name) \"\($0.expected)\" as \"\($0.read.escapingControlCharacters())\"" }
                 .joined(separator: "; "))
         }
-        let value = JSONValue.array(scores.map {
-            .object([("reader", .string($0.reader)), ("frames", .int(samples.count)), ("found", .int($0.found)),
-                     ("misreads", .int($0.misreads)), ("cpuMsPerFrame", JSONValue.number($0.cpuSeconds * 1000 / Double(samples.count), places: 2)),
-                     ("misreadDetails", .array($0.misreadDetails.map {
-                         .object([("format", .string($0.format.name)), ("expected", .string($0.expected)), ("read", .string($0.read))])
-                     }))])
+        let value = JSONValue.array(scores.map { score in
+            let byFormat = JSONValue.object(formats.map { f in (f.name, JSONValue.int(score.foundByFormat[f] ?? 0)) })
+            return .object([("reader", .string(score.reader)), ("frames", .int(samples.count)), ("found", .int(score.found)),
+                            ("misreads", .int(score.misreads)),
+                            ("cpuMsPerFrame", JSONValue.number(score.cpuSeconds * 1000 / Double(samples.count), places: 2)),
+                            ("foundByFormat", byFormat),
+                            ("misreadDetails", .array(score.misreadDetails.map {
+                                .object([("format", .string($0.format.name)), ("expected", .string($0.expected)), ("read", .string($0.read))])
+                            }))])
         })
         return BenchReport(name: "compare", table: lines.joined(separator: "\n"), rows: value)
     }
@@ -106,7 +120,10 @@ struct CompareBench: ParsableCommand {
                         score.misreadDetails.append((s.format, s.expected, text))
                     }
                 }
-                if hit { score.found += 1 }
+                if hit {
+                    score.found += 1
+                    score.foundByFormat[s.format, default: 0] += 1
+                }
             }
         }
         score.cpuSeconds = FramesBench.cpuSeconds() - before

@@ -161,7 +161,8 @@ struct RunCommand: AsyncParsableCommand {
             }
             let lockstep = options.lossless
             return LivePipeline(source: frameSource,
-                                decoder: FrameDecoder(formats: config.formats, regionOfInterest: config.regionOfInterest, transform: config.transform),
+                                decoder: FrameDecoder(formats: config.formats, regionOfInterest: config.regionOfInterest, transform: config.transform,
+                                                      itfLengths: config.itfLengths),
                                 output: output, captureOptions: options, tracker: config.tracker,
                                 clock: { lockstep ? nil : .microseconds(Monotonic.microseconds()) })
         }

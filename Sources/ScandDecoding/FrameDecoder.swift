@@ -4,8 +4,9 @@ import ScandCore
 /// rotation and mirror. Corners come back in that oriented frame's pixels. Blocking: run it on a thread of
 /// its own.
 ///
-/// The per-frame budget goes where codes are: every frame gets zxing's fast passes; while frames decode
-/// well within the budget, one of the expensive passes (inverted, mirrored, centred crops for the
+/// The per-frame budget goes where codes are: every frame gets zxing's fast passes (with a second decoder
+/// process, also a linear read of every row) and upright crops around patches that look like DataMatrix,
+/// Aztec or PDF417 codes (`CodeCandidates`); while frames decode well within the budget, one of the expensive passes (inverted, mirrored, centred crops for the
 /// centre-bound DataMatrix and Aztec detectors, linear with tryHarder) is added per frame, in turn; a code
 /// only such a pass read is re-read every frame from a small crop around it with that pass's settings; and
 /// a frame with more QR codes than one zxing pass returns is read in tiles, beside the other passes.
@@ -15,6 +16,8 @@ public struct FrameDecoder: Sendable {
     public var transform: FrameTransform
     public var decoder: ZXingDecoder
     public var merger = DetectionMerger()
+    /// ITF payload lengths to report; empty: any (see `ScandConfig.itfLengths`).
+    public var itfLengths: Set<Int> = []
     /// Add an expensive pass only while a frame with one decodes in less than this (a 30 fps camera gives 33 ms).
     public var extraPassBudgetMilliseconds = 25.0
     /// QR codes in one pass from which the frame is read again in tiles (zxing 1.4 stops near 16).
@@ -35,8 +38,9 @@ public struct FrameDecoder: Sendable {
     private var lastExtras: Set<ExtraPassSchedule.Kind> = []
 
     public init(formats: BarcodeFormats = .all, regionOfInterest: NormalizedRect = .full, transform: FrameTransform = .identity,
-                decoder: ZXingDecoder = ZXingDecoder(passTimeoutMilliseconds: 2000, worker: DecoderWorker())) {
+                itfLengths: Set<Int> = [], decoder: ZXingDecoder = ZXingDecoder(passTimeoutMilliseconds: 2000, worker: DecoderWorker())) {
         self.formats = formats
+        self.itfLengths = itfLengths
         self.regionOfInterest = regionOfInterest
         self.transform = transform
         self.decoder = decoder
@@ -57,8 +61,10 @@ public struct FrameDecoder: Sendable {
     }
 
     /// Passes for one live frame: zxing's fast hints, matrix formats with its pyramid, linear ones without
-    /// (the pyramid's merge aborts on linear codes).
-    public static func passes(region: PixelRect, formats: BarcodeFormats) -> [DecodePass] {
+    /// (the pyramid's merge aborts on linear codes). zxing's fast linear scan reads rows near the middle only;
+    /// with `everyRow` (a second decoder process, which runs it beside the dearer matrix pass) a one-symbol
+    /// linear read of every row is added, so an EAN anywhere in view reads in the first frame.
+    public static func passes(region: PixelRect, formats: BarcodeFormats, everyRow: Bool = false) -> [DecodePass] {
         var passes: [DecodePass] = []
         let matrix = formats.intersection(.matrix), linear = formats.intersection(.linear)
         if !matrix.isEmpty {
@@ -77,9 +83,17 @@ public struct FrameDecoder: Sendable {
             single.maxSymbols = 1
             p.fallbacks = [single]
             passes.append(p)
+            if everyRow {
+                var harder = DecodePass(label: "live linear every row", crop: region, formats: linear)
+                harder.maxSymbols = 1  // multi-symbol reads of linear codes can trip zxing 1.4's asserts
+                passes.append(harder)
+            }
         }
         return passes
     }
+
+    /// Every linear row is read each frame when a second decoder process can do it beside the matrix pass.
+    var everyRow: Bool { (decoder.worker?.lanes ?? 1) >= 2 }
 
     static let qrTileLabel = "live qr tile"
 
@@ -125,7 +139,8 @@ public struct FrameDecoder: Sendable {
     private mutating func decode(_ buffer: UnsafeRawBufferPointer, width: Int, height: Int, rowStride: Int,
                                  pixelStride: Int) throws(ImageGeometryError) -> Result {
         let region = regionOfInterest.pixelRect(width: width, height: height)
-        let (extras, kinds) = schedule.next(region: region, formats: formats, budget: extraPassBudgetMilliseconds)
+        let (extras, kinds) = schedule.next(region: region, formats: formats, budget: extraPassBudgetMilliseconds,
+                                            skipping: everyRow ? [.harderLinear] : [])
         lastExtras = kinds
         // A crowd of QR codes seen last frame is read in tiles at once, beside the other passes (on the
         // other decoder process when there are two); a new crowd gets its tiles after the first pass.
@@ -137,7 +152,7 @@ public struct FrameDecoder: Sendable {
             in: buffer, width: width, height: height, rowStride: rowStride, pixelStride: pixelStride, region: region,
             excluding: { bounds in known.contains { bounds.contains($0.corners.center) } })
         let candidatePasses = CodeCandidates.passes(for: candidates, region: region, formats: formats, label: "live candidate")
-        let passes = Self.passes(region: region, formats: formats) + candidatePasses + tracked.passes(region: region)
+        let passes = Self.passes(region: region, formats: formats, everyRow: everyRow) + candidatePasses + tracked.passes(region: region)
             + extras.map(\.pass) + (qrCrowd ? tiles : [])
         lastPasses = passes
         var report = try decoder.decode(buffer: buffer, width: width, height: height, rowStride: rowStride, pixelStride: pixelStride,
@@ -154,8 +169,11 @@ public struct FrameDecoder: Sendable {
         let isRegular = { (label: String) in !label.hasPrefix("live extra") && !label.hasPrefix(TrackedCrops.labelPrefix) }
         let regular = zip(report.detections, report.foundBy).filter { isRegular($0.1) }.map(\.0)
         tracked.update(found: zip(report.detections, report.foundBy).map { ($0, $1) }, regular: regular, extras: extras.map(\.pass))
-        let cheap = Set(Self.passes(region: region, formats: formats).flatMap { [$0.label] + $0.fallbacks.map(\.label) })
+        let cheap = Set(Self.passes(region: region, formats: formats, everyRow: everyRow).flatMap { [$0.label] + $0.fallbacks.map(\.label) })
         readByCheapPasses = zip(report.detections, report.foundBy).filter { cheap.contains($0.1) }.map(\.0)
-        return Result(detections: merger.merge(report.detections), failures: report.failures, width: width, height: height)
+        let merged = merger.merge(report.detections).filter { d in
+            d.format != .itf || itfLengths.isEmpty || itfLengths.contains(d.text.count)
+        }
+        return Result(detections: merged, failures: report.failures, width: width, height: height)
     }
 }

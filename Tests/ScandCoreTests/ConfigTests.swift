@@ -55,6 +55,7 @@ import Testing
         [decoding]
         formats = ["qr", "linear"]
         roi = [0.1, 0.2, 0.5, 0.5]
+        itf_lengths = [14, 6]
         [tracking]
         lost_after = 1
         update_interval = 0.25
@@ -67,6 +68,7 @@ import Testing
         #expect(c.transform == FrameTransform(rotation: .quarter, mirrored: true))
         #expect(c.formats == BarcodeFormats.linear.union(BarcodeFormats(.qrCode)))
         #expect(c.regionOfInterest == (try NormalizedRect(x: 0.1, y: 0.2, width: 0.5, height: 0.5)))
+        #expect(c.itfLengths == [6, 14])
         #expect(c.tracker.lostAfter == .seconds(1) && c.tracker.updateInterval == .milliseconds(250))
         #expect(c.tracker.confirmations[.itf] == 5)
         #expect(c.socketPath == "/tmp/x.sock" && c.clientQueueLimit == 16)
@@ -79,6 +81,9 @@ import Testing
         ("[camera]\nrotation = 45", 2, "rotation must be 0, 90, 180 or 270"),
         ("[decoding]\nformats = [\"qr\", \"bogus\"]", 2, "unknown barcode format 'bogus'"),
         ("[decoding]\nroi = [0.5, 0.5, 0.9, 0.1]", 2, "x+w and y+h must not exceed 1"),
+        ("[decoding]\nitf_lengths = [13]", 2, "itf_lengths must be even whole numbers"),
+        ("[decoding]\nitf_lengths = [14.5]", 2, "itf_lengths must be even whole numbers"),
+        ("[decoding]\nitf_lengths = 14", 2, "itf_lengths must be an array of numbers"),
         ("[tracking]\nconfirm = [\"ITF\"]", 2, "FORMAT=N"),
         ("[socket]\nqueue_limit = 0", 2, "queue_limit must be 1"),
         ("\n\n[camera]\nsize = \"big\"", 4, "size must be WIDTHxHEIGHT"),

@@ -26,10 +26,12 @@ import ScandCore
             (Scene.symbol(.qrCode, "light on dark", module: 5).inverted(), x: 400, y: 360, degrees: 0),
             (Scene.symbol(.code128, "top edge", module: 3), x: 900, y: 50, degrees: 0),
         ])
-        var cheapOnly = FrameDecoder()
+        // One decoder process: no every-row linear read beside the others (see the next test).
+        func oneLane() -> FrameDecoder { FrameDecoder(decoder: ZXingDecoder(passTimeoutMilliseconds: 2000, worker: DecoderWorker(lanes: 1))) }
+        var cheapOnly = oneLane()
         cheapOnly.extraPassBudgetMilliseconds = 0
         #expect(try cheapOnly.decode(frames(page)).detections.isEmpty, "the cheap passes alone read neither")
-        var decoder = FrameDecoder()
+        var decoder = oneLane()
         decoder.extraPassBudgetMilliseconds = .infinity
         var seen: [Set<String>] = []
         var tracking: [[DecodePass]] = []
@@ -59,6 +61,29 @@ import ScandCore
         let empty = frames(LumaImage(width: 640, height: 480, fill: 235))
         for _ in 0...TrackedCrops.keepForMisses { _ = try decoder.decode(empty) }
         #expect(decoder.tracked.entries.isEmpty)
+    }
+
+    @Test func withTwoDecoderProcessesEveryRowIsReadInTheFirstFrame() throws {
+        let page = Scene.page(width: 1280, height: 720, [(Scene.symbol(.ean13, "4006381333931", module: 3), x: 900, y: 60, degrees: 0)])
+        var two = FrameDecoder(decoder: ZXingDecoder(passTimeoutMilliseconds: 2000, worker: DecoderWorker(lanes: 2)))
+        two.extraPassBudgetMilliseconds = 0
+        #expect(try two.decode(frames(page)).detections.map(\.text) == ["4006381333931"])
+        var one = FrameDecoder(decoder: ZXingDecoder(passTimeoutMilliseconds: 2000, worker: DecoderWorker(lanes: 1)))
+        one.extraPassBudgetMilliseconds = 0
+        #expect(try one.decode(frames(page)).detections.isEmpty, "zxing's fast linear scan reads rows near the middle only")
+    }
+
+    @Test func fixedITFLengthsRejectOtherLengths() throws {
+        let page = Scene.page(width: 1280, height: 720, [
+            (Scene.symbol(.itf, "00012345678905", module: 3), x: 400, y: 360, degrees: 0),
+            (Scene.symbol(.itf, "1234567890", module: 3), x: 900, y: 300, degrees: 0),
+        ])
+        var any = FrameDecoder(formats: BarcodeFormats(.itf))
+        any.extraPassBudgetMilliseconds = 0
+        #expect(Set(try any.decode(frames(page)).detections.map(\.text)) == ["00012345678905", "1234567890"])
+        var fourteen = FrameDecoder(formats: BarcodeFormats(.itf), itfLengths: [14])
+        fourteen.extraPassBudgetMilliseconds = 0
+        #expect(try fourteen.decode(frames(page)).detections.map(\.text) == ["00012345678905"])
     }
 
     @Test func noExpensivePassesOverBudget() throws {

@@ -12,6 +12,9 @@ public struct ScandConfig: Sendable, Equatable {
     // [decoding]
     public var formats = BarcodeFormats.all
     public var regionOfInterest = NormalizedRect.full
+    /// ITF payload lengths to accept; empty: any. Skewed ITF codes also read as shorter pieces of themselves,
+    /// which a fixed length (14 for ITF-14, hand scanners' usual default) rejects.
+    public var itfLengths: Set<Int> = []
     // [tracking]
     public var tracker = TrackerSettings()
     // [socket]
@@ -40,7 +43,7 @@ public struct ScandConfig: Sendable, Equatable {
         let known: [String: Set<String>] = [
             "": [],
             "camera": ["device", "size", "fps", "rotation", "mirror", "frame_timeout_ms"],
-            "decoding": ["formats", "roi"],
+            "decoding": ["formats", "roi", "itf_lengths"],
             "tracking": ["lost_after", "forget_after", "update_interval", "confirm"],
             "socket": ["path", "group", "max_clients", "queue_limit", "max_request_bytes"],
         ]
@@ -81,6 +84,13 @@ public struct ScandConfig: Sendable, Equatable {
             do { c.regionOfInterest = try NormalizedRect(x: numbers[0], y: numbers[1], width: numbers[2], height: numbers[3]) } catch {
                 throw Problem(line: line, message: error.description)
             }
+        }
+        if let (numbers, line) = try r.numbers("decoding", "itf_lengths") {
+            let lengths = numbers.compactMap { Int(exactly: $0) }
+            guard lengths.count == numbers.count, lengths.allSatisfy({ (2...80).contains($0) && $0 % 2 == 0 }) else {
+                throw Problem(line: line, message: "itf_lengths must be even whole numbers 2…80 (ITF encodes digits in pairs), or [] for any")
+            }
+            c.itfLengths = Set(lengths)
         }
         for (key, apply) in [("lost_after", { (d: Duration) in c.tracker.lostAfter = d }), ("forget_after", { c.tracker.forgetAfter = $0 })] {
             if let (s, line) = try r.number("tracking", key) {
