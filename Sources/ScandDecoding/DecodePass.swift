@@ -16,6 +16,9 @@ public struct DecodePass: Sendable, Hashable {
     /// Reads the crop turned back by this many degrees about its centre (-45…45; not with mirror): a
     /// matrix code lying at this angle reads upright, which zxing 1.4's Aztec detector needs.
     public var rotationDegrees = 0.0
+    /// Enlarges the crop this many times (1…4, scale 1 only), bilinearly: symbols with modules of a pixel or
+    /// two are too fine for zxing 1.4's Aztec bull's-eye search.
+    public var upscale = 1
     public var invert = false
     public var formats: BarcodeFormats
     public var tryHarder = true
@@ -45,7 +48,7 @@ public struct DecodePass: Sendable, Hashable {
     }
 
     /// Size of the image zxing sees.
-    public var passSize: (width: Int, height: Int) { (crop.width / scale, crop.height / scale) }
+    public var passSize: (width: Int, height: Int) { (crop.width * upscale / scale, crop.height * upscale / scale) }
 
     /// A rough relative cost, to share one read's passes between decoder processes: the pixels read, with
     /// the matrix detectors' binarization (and zxing's pyramid on top) far dearer than a linear scan, which
@@ -60,9 +63,9 @@ public struct DecodePass: Sendable, Hashable {
     /// A point zxing reported in pass pixels → the same point in source-image pixels.
     public func sourcePoint(_ p: Point) -> Point {
         let centidegrees = (rotationDegrees * 100).rounded()
-        if centidegrees != 0 {
-            // As the shim samples: pass pixel q comes from the crop's centre + R(angle)(q - pass centre) * scale.
-            let a = centidegrees * .pi / 18000, c = cos(a), s = sin(a), k = Double(scale)
+        if centidegrees != 0 || upscale > 1 {
+            // As the shim samples: pass pixel q comes from the crop's centre + R(angle)(q - pass centre) * scale / upscale.
+            let a = centidegrees * .pi / 18000, c = cos(a), s = sin(a), k = Double(scale) / Double(upscale)
             let (w, h) = passSize
             let dx = (p.x - Double(w - 1) / 2) * k, dy = (p.y - Double(h - 1) / 2) * k
             return Point(Double(crop.x) + Double(crop.width - 1) / 2 + c * dx - s * dy,
@@ -92,6 +95,7 @@ public struct DecodePass: Sendable, Hashable {
         p.is_pure = 0
         p.inject_fault = injectedFault.rawValue
         p.rotate_centidegrees = Int32((rotationDegrees * 100).rounded())
+        p.upscale = Int32(upscale)
         return p
     }
 }

@@ -82,6 +82,8 @@ const char *PassProblem(const szx_image *image, const szx_pass &p)
         return "rotation must be -45...45 degrees";
     if (p.rotate_centidegrees != 0 && p.mirror)
         return "rotation only without mirror";
+    if (p.upscale < 0 || p.upscale > 4 || (p.upscale > 1 && (p.scale != 1 || p.mirror)))
+        return "upscale must be 0...4, with scale 1 and no mirror";
     return nullptr;
 }
 
@@ -96,8 +98,9 @@ struct PassImage {
 PassImage PrepareRotated(const szx_image *image, const szx_pass &p)
 {
     PassImage out;
-    int w = p.width / p.scale, h = p.height / p.scale;
-    double k = p.scale;
+    int zoom = std::max(1, p.upscale);
+    int w = p.width * zoom / p.scale, h = p.height * zoom / p.scale;
+    double k = (double)p.scale / zoom;
     out.storage.resize((size_t)w * h);
     double a = p.rotate_centidegrees * M_PI / 18000.0, c = std::cos(a), s = std::sin(a);
     double cx = p.left + (p.width - 1) / 2.0, cy = p.top + (p.height - 1) / 2.0;
@@ -124,7 +127,7 @@ PassImage PrepareRotated(const szx_image *image, const szx_pass &p)
 
 PassImage Prepare(const szx_image *image, const szx_pass &p)
 {
-    if (p.rotate_centidegrees != 0)
+    if (p.rotate_centidegrees != 0 || p.upscale > 1)
         return PrepareRotated(image, p);
     PassImage out;
     const uint8_t *origin = image->data + (size_t)p.top * image->row_stride + (size_t)p.left * image->pix_stride;

@@ -35,6 +35,15 @@ import Testing
         #expect(summary(t.observe([code("a", x: 10)], at: ms(4950))) == ["SCAN 2 a"])
     }
 
+    @Test func aLossNoticedLateCountsFromWhenItHappened() {
+        // A stalled decoder (or camera) notices the loss only at 3 s; the code was lost at 0.5 s, so when it
+        // shows again at 3.1 s the forget time is over: a new scan.
+        var t = CodeTracker()
+        _ = t.observe([code("a", x: 10)], at: ms(0))
+        #expect(summary(t.tick(at: ms(3000))) == ["LOST 1 a"])
+        #expect(summary(t.observe([code("a", x: 10)], at: ms(3100))) == ["SCAN 2 a"])
+    }
+
     @Test func twoIdenticalCodesAreTwoTracks() {
         var t = CodeTracker()
         #expect(summary(t.observe([code("same", x: 10), code("same", x: 500)], at: ms(0))) == ["SCAN 1 same", "SCAN 2 same"])

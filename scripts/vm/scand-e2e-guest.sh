@@ -34,16 +34,25 @@ timeout -s INT 4 scand run --device /dev/video0 2> /dev/null
 kill $HOLDER 2> /dev/null; wait $HOLDER 2> /dev/null
 
 echo "=== unplug"
+# Waits for events rather than fixed times: decoding in an emulated guest (TCG) takes a second or more a
+# frame, more with a debug build.
+count() { grep -c "$1" /tmp/unplug.out 2> /dev/null || true; }
+await() {  # PATTERN AT-LEAST SECONDS
+  i=0
+  while [ "$(count "$1")" -lt "$2" ] && [ $i -lt "$3" ]; do sleep 1; i=$((i + 1)); done
+}
 scand run --device /dev/video0 --frame-timeout 1500 > /tmp/unplug.out 2> /tmp/unplug.err &
 SCAND=$!
-sleep 5
+await '"class":"SCAN"' 1 90
 v4l2-ctl -d /dev/video0 -c disconnect=1
 echo "--- disconnected" > /dev/console
 # vivid comes back once every handle is closed: the streamer's and scand's (scand closes on the error).
 kill $STREAMER 2> /dev/null; wait $STREAMER 2> /dev/null
-sleep 4
+await '"state":"lost"' 1 30
+sleep 3  # longer than forget_after: the same codes are new scans when they come back
 stream
-sleep 10
+await '"state":"streaming"' 2 60
+await '"class":"SCAN"' $(($(count '"class":"SCAN"') + 1)) 90
 kill -TERM $SCAND; wait $SCAND
 echo "=== unplug-status $?"
 cat /tmp/unplug.out

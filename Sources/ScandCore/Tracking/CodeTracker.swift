@@ -37,7 +37,7 @@ public struct CodeTracker: Sendable {
             if let i = match(d, excluding: matched) {
                 matched.insert(i)
                 events += seen(i, d, at: now)
-            } else if let i = revive(d, excluding: matched) {
+            } else if let i = revive(d, excluding: matched, at: now) {
                 matched.insert(i)
                 events += seen(i, d, at: now)
             } else {
@@ -70,9 +70,9 @@ public struct CodeTracker: Sendable {
     }
 
     /// A lost, confirmed track with the same payload that is still within the forget time.
-    private func revive(_ d: Detection, excluding used: Set<Int>) -> Int? {
+    private func revive(_ d: Detection, excluding used: Set<Int>, at now: Duration) -> Int? {
         tracks.indices.first { i in
-            !used.contains(i) && tracks[i].lostAt != nil && tracks[i].confirmed
+            !used.contains(i) && tracks[i].confirmed && tracks[i].lostAt.map { now - $0 < settings.forgetAfter } == true
                 && tracks[i].detection.format == d.format && tracks[i].detection.bytes == d.bytes
         }
     }
@@ -119,7 +119,9 @@ public struct CodeTracker: Sendable {
             // Unconfirmed candidates just vanish; confirmed codes are LOST and remembered for the forget time.
             guard t.confirmed else { continue }
             events.append(.lost(id: t.id, t.detection))
-            t.lostAt = now
+            // Lost when it went unseen for `lostAfter`, not when that was noticed: a stalled decoder or camera
+            // must not stretch the forget time (the code would not be a new scan when it came back).
+            t.lostAt = t.lastSeen + settings.lostAfter
             keep.append(t)
         }
         tracks = keep

@@ -46,6 +46,8 @@ typedef struct szx_pass {
     int rotate_centidegrees;       // the pass reads the crop turned back by this angle about its centre, sampled
                                    // bilinearly (a code lying at this angle reads upright); -4500...4500, not
                                    // with mirror
+    int upscale;                   // 0 or 1: none; 2...4: the (turned) crop enlarged this many times, bilinearly,
+                                   // for symbols whose modules are too small for a detector; with scale 1
 } szx_pass;
 
 enum szx_content_type {
