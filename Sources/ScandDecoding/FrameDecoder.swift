@@ -24,8 +24,13 @@ public struct FrameDecoder: Sendable {
     public var qrTileThreshold = 12
     private var schedule = ExtraPassSchedule()
     private(set) var tracked = TrackedCrops()
-    /// Codes the cheap whole-region passes read in the last frame.
-    private var readByCheapPasses: [Detection] = []
+    /// Codes passes other than the candidate crops read in the last frame.
+    private var readElsewhere: [Detection] = []
+    /// Candidate patches whose crops read nothing, and the frame until which they rest.
+    private var fruitless: [(bounds: PixelRect, until: Int)] = []
+    private var frameCount = 0
+    /// Frames a fruitless patch rests: half a second at 30 fps, so a code put there is still read soon.
+    static let fruitlessRest = 15
     private var candidateFinder: CodeCandidates = {
         var c = CodeCandidates()
         c.limit = 4  // a frame's worth: each costs a few small passes
@@ -96,6 +101,7 @@ public struct FrameDecoder: Sendable {
     var everyRow: Bool { (decoder.worker?.lanes ?? 1) >= 2 }
 
     static let qrTileLabel = "live qr tile"
+    static let candidateLabel = "live candidate"
 
     /// QR-only tiles over the region for crowds (zxing 1.4's QR detector stops near 16 codes a pass).
     static func qrTiles(of region: PixelRect) -> [DecodePass] {
@@ -146,12 +152,20 @@ public struct FrameDecoder: Sendable {
         // other decoder process when there are two); a new crowd gets its tiles after the first pass.
         let tiles = formats.contains(.qrCode) ? Self.qrTiles(of: region) : []
         // Patches that look like matrix codes, cropped and turned upright for the centre-bound detectors.
-        // A patch where the cheap passes read a code last frame needs no crop: they will read it again.
-        let known = readByCheapPasses
+        // A patch where another pass read a code last frame needs no crop: that pass will read it again (the
+        // cheap ones run every frame, QR tiles while the crowd stays, tracked crops while the code does).
+        // A patch whose crops read nothing is left alone for a while (text, a logo, a textured surface).
+        frameCount += 1
+        let now = frameCount
+        fruitless.removeAll { $0.until <= now }
+        let known = readElsewhere, resting = fruitless.map(\.bounds)
         let candidates = formats.intersection(CodeCandidates.formats).isEmpty ? [] : candidateFinder.find(
             in: buffer, width: width, height: height, rowStride: rowStride, pixelStride: pixelStride, region: region,
-            excluding: { bounds in known.contains { bounds.contains($0.corners.center) } })
-        let candidatePasses = CodeCandidates.passes(for: candidates, region: region, formats: formats, label: "live candidate")
+            excluding: { bounds in
+                known.contains { bounds.contains($0.corners.center) }
+                    || resting.contains { $0.contains(Point(Double(bounds.x + bounds.width / 2), Double(bounds.y + bounds.height / 2))) }
+            })
+        let candidatePasses = CodeCandidates.passes(for: candidates, region: region, formats: formats, label: Self.candidateLabel)
         let passes = Self.passes(region: region, formats: formats, everyRow: everyRow) + candidatePasses + tracked.passes(region: region)
             + extras.map(\.pass) + (qrCrowd ? tiles : [])
         lastPasses = passes
@@ -169,8 +183,10 @@ public struct FrameDecoder: Sendable {
         let isRegular = { (label: String) in !label.hasPrefix("live extra") && !label.hasPrefix(TrackedCrops.labelPrefix) }
         let regular = zip(report.detections, report.foundBy).filter { isRegular($0.1) }.map(\.0)
         tracked.update(found: zip(report.detections, report.foundBy).map { ($0, $1) }, regular: regular, extras: extras.map(\.pass))
-        let cheap = Set(Self.passes(region: region, formats: formats, everyRow: everyRow).flatMap { [$0.label] + $0.fallbacks.map(\.label) })
-        readByCheapPasses = zip(report.detections, report.foundBy).filter { cheap.contains($0.1) }.map(\.0)
+        readElsewhere = zip(report.detections, report.foundBy).filter { $0.1 != Self.candidateLabel }.map(\.0)
+        for c in candidates where !report.detections.contains(where: { c.bounds.contains($0.corners.center) }) {
+            fruitless.append((c.bounds, now + Self.fruitlessRest))
+        }
         let merged = merger.merge(report.detections).filter { d in
             d.format != .itf || itfLengths.isEmpty || itfLengths.contains(d.text.count)
         }

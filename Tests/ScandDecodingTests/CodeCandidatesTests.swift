@@ -89,3 +89,29 @@ import ScandCore
         #expect(!Set(plain.detections.map(\.text)).isSuperset(of: texts), "zxing's defaults miss some of them: \(plain.detections.map(\.text))")
     }
 }
+
+/// The live decoder spends crops on patches only while they may hold a code.
+@Suite struct CandidateCropBudgetTests {
+    @Test func aPatchThatReadsNothingRestsThenIsTriedAgain() throws {
+        // A checkerboard is busy and square like a code, but holds none.
+        var page = LumaImage(width: 640, height: 480, fill: 230)
+        for y in 200..<280 { for x in 300..<380 where ((x / 4) + (y / 4)) % 2 == 0 { page[x, y] = 30 } }
+        var decoder = FrameDecoder(formats: BarcodeFormats(.dataMatrix))
+        decoder.extraPassBudgetMilliseconds = 0
+        var crops: [Int] = []
+        for _ in 0..<(FrameDecoder.fruitlessRest + 3) {
+            _ = try decoder.decode(Frame.yuyv(page))
+            crops.append(decoder.lastPasses.filter { $0.label == FrameDecoder.candidateLabel }.count)
+        }
+        // Tried in the first frame, left alone while it rests, tried again once the rest is over.
+        #expect(crops.indices.filter { crops[$0] > 0 } == [0, FrameDecoder.fruitlessRest], "\(crops)")
+    }
+
+    @Test func aCodeReadByTheCheapPassesNeedsNoCrop() throws {
+        let page = Scene.page(width: 640, height: 480, [(Scene.symbol(.dataMatrix, "cheap", module: 4), x: 320, y: 240, degrees: 0)])
+        var decoder = FrameDecoder(formats: BarcodeFormats(.dataMatrix))
+        decoder.extraPassBudgetMilliseconds = 0
+        for _ in 0..<3 { #expect(try decoder.decode(Frame.yuyv(page)).detections.map(\.text) == ["cheap"]) }
+        #expect(decoder.lastPasses.allSatisfy { $0.label != FrameDecoder.candidateLabel })
+    }
+}
