@@ -84,6 +84,8 @@ const char *PassProblem(const szx_image *image, const szx_pass &p)
         return "rotation only without mirror";
     if (p.upscale < 0 || p.upscale > 4 || (p.upscale > 1 && (p.scale != 1 || p.mirror)))
         return "upscale must be 0...4, with scale 1 and no mirror";
+    if (p.upscale > 1 && (long long)p.width * p.height * p.upscale * p.upscale > (1LL << 24))
+        return "upscaled crop over 16 megapixels";
     return nullptr;
 }
 

@@ -64,7 +64,7 @@ import ScandCore
                 "zxing 1.4 alone misses this Aztec")
     }
 
-    @Test func theShimRefusesRotationWithAMirror() {
+    @Test func theShimRefusesRotationWithAMirrorAndOverLargeUpscales() {
         let image = LumaImage(width: 100, height: 100, fill: 200)
         var p = DecodePass(label: "both", crop: Scene.full(image), formats: .all)
         p.rotationDegrees = 10
@@ -73,6 +73,13 @@ import ScandCore
         p.mirror = false
         p.rotationDegrees = 60
         #expect(ZXingDecoder(isolated: false).decode(image, passes: [p]).failures.map(\.kind) == [.badArgument])
+        p.rotationDegrees = 0
+        p.upscale = 5
+        #expect(ZXingDecoder(isolated: false).decode(image, passes: [p]).failures.map(\.kind) == [.badArgument])
+        let large = LumaImage(width: 2100, height: 2100, fill: 200)
+        var big = DecodePass(label: "big", crop: Scene.full(large), formats: .all)
+        big.upscale = 2
+        #expect(ZXingDecoder(isolated: false).decode(large, passes: [big]).failures.map(\.message) == ["upscaled crop over 16 megapixels"])
     }
 
     @Test func theLiveDecoderReadsTiltedOffCentreMatrixCodesInTheFirstFrame() throws {
