@@ -74,18 +74,18 @@ struct AllBenches: ParsableCommand {
         if let scenes { frames.scenes = scenes }
         var compare = try CompareBench.parse([])
         compare.frames = compareFrames
-        for bench in [{ try frames.report() }, { try compare.report() }] {
-            let r = try bench()
-            print("\n## \(r.name)\n\n" + r.table)
-            reports.append(r)
-        }
         var photos = try PhotosBench.parse([])
         photos.root = root
-        if let r = try photos.report() {
+        let benches: [(name: String, report: () throws -> BenchReport?)] = [
+            ("frames", { try frames.report() }), ("compare", { try compare.report() }), ("photos", { try photos.report() }),
+        ]
+        for bench in benches {
+            guard let r = try bench.report() else {
+                print("\n## \(bench.name)\n\nskipped: no photos under \(root ?? PhotoBenchmark.defaultRoot())")
+                continue
+            }
             print("\n## \(r.name)\n\n" + r.table)
             reports.append(r)
-        } else {
-            print("\n## photos\n\nskipped: no photos under \(root ?? PhotoBenchmark.defaultRoot())")
         }
         if let json { try BenchReport.write(reports, to: json) }
     }

@@ -9,7 +9,6 @@ struct TrackedCrops: Sendable {
         var template: DecodePass
         var last: Detection
         var misses = 0
-        var label = ""
     }
 
     private(set) var entries: [Entry] = []
@@ -20,7 +19,7 @@ struct TrackedCrops: Sendable {
 
     /// One pass per tracked code: its finder's settings over the code's last bounds grown by a quarter of its
     /// size and a little more (codes move between frames; a linear code's corners can be a thin line).
-    mutating func passes(region: PixelRect) -> [DecodePass] {
+    func passes(region: PixelRect) -> [DecodePass] {
         entries.indices.compactMap { i in
             let b = entries[i].last.corners.bounds
             let size = max(b.maxX - b.minX, b.maxY - b.minY)
@@ -29,21 +28,23 @@ struct TrackedCrops: Sendable {
             let crop = PixelRect(x: x0, y: y0, width: x1 - x0, height: y1 - y0).intersection(region)
             guard crop.width >= 16, crop.height >= 16 else { return nil }
             var p = entries[i].template
-            p.label = "\(Self.labelPrefix) \(i) \(p.label)"
+            p.label = label(i)
             p.crop = crop
             p.scale = 1
             p.formats = BarcodeFormats(entries[i].last.format)
             p.fallbacks = p.fallbacks.map { var f = $0; f.crop = crop; f.scale = 1; f.formats = p.formats; return f }
-            entries[i].label = p.label
             return p
         }
     }
+
+    /// The label of entry `i`'s pass, which tells its reads from the others'.
+    private func label(_ i: Int) -> String { "\(Self.labelPrefix) \(i) \(entries[i].template.label)" }
 
     /// After a frame: tracked codes re-read move with their code; new finds of expensive passes that the
     /// regular passes missed are tracked from the next frame; codes the regular passes read need no crop.
     mutating func update(found: [(detection: Detection, label: String)], regular: [Detection], extras: [DecodePass]) {
         for i in entries.indices {
-            if let hit = found.first(where: { $0.label == entries[i].label && $0.detection.bytes == entries[i].last.bytes }) {
+            if let hit = found.first(where: { $0.label == label(i) && $0.detection.bytes == entries[i].last.bytes }) {
                 entries[i].last = hit.detection
                 entries[i].misses = 0
             } else {

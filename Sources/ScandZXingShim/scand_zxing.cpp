@@ -62,6 +62,11 @@ bool ValidImage(const szx_image *image)
     return image->row_stride >= minRow && (long long)image->row_stride * image->height < (1LL << 31);
 }
 
+size_t ImageExtent(const szx_image &image)
+{
+    return (size_t)(image.height - 1) * (size_t)image.row_stride + (size_t)(image.width - 1) * (size_t)image.pix_stride + 1;
+}
+
 const char *PassProblem(const szx_image *image, const szx_pass &p)
 {
     if (p.width <= 0 || p.height <= 0 || p.left < 0 || p.top < 0)

@@ -51,6 +51,8 @@ bool MoveAll(size_t size, Op op)
 
 void CopyString(char *dst, size_t size, const std::string &src);
 bool ValidImage(const szx_image *image);
+// Bytes from an image's first sample to its last, inclusive (of a valid image).
+size_t ImageExtent(const szx_image &image);
 szx_result *Export(std::vector<Found> &found);
 void Send(int fd, Record type, const void *data, size_t size);
 bool WriteAll(int fd, const void *data, size_t size);

@@ -54,14 +54,15 @@ bool SendAll(int fd, const void *data, size_t size)
     return MoveAll(size, [&](size_t done) { return send(fd, p + done, size - done, MSG_NOSIGNAL); });
 }
 
-/// The image lies wholly inside one of the shared mappings this process was forked with.
-bool Inside(const std::vector<Range> &shared, const Request &r)
+/// The request's image: well formed and wholly inside one of the shared mappings this process was forked with.
+bool Inside(const std::vector<Range> &shared, const szx_image &image)
 {
-    if (r.width <= 0 || r.height <= 0 || r.pixStride < 1 || r.rowStride < (int64_t)(r.width - 1) * r.pixStride + 1)
+    if (!ValidImage(&image))
         return false;
-    size_t extent = (size_t)(r.height - 1) * (size_t)r.rowStride + (size_t)(r.width - 1) * (size_t)r.pixStride + 1;
+    uintptr_t at = (uintptr_t)image.data;
+    size_t extent = ImageExtent(image);
     for (const Range &s : shared)
-        if (r.data >= s.start && r.data - s.start <= s.size && extent <= s.size - (r.data - s.start))
+        if (at >= s.start && at - s.start <= s.size && extent <= s.size - (at - s.start))
             return true;
     return false;
 }
@@ -74,12 +75,12 @@ bool Inside(const std::vector<Range> &shared, const Request &r)
         Request r;
         if (!ReadAll(requests, &r, sizeof r))
             _exit(0);  // the parent closed: nothing more to do
-        if (!Inside(shared, r) || r.count < 0 || r.count > 4096 || r.from < 0 || r.from > r.count)
+        szx_image image{reinterpret_cast<const uint8_t *>((uintptr_t)r.data), r.width, r.height, r.rowStride, r.pixStride};
+        if (!Inside(shared, image) || r.count < 0 || r.count > 4096 || r.from < 0 || r.from > r.count)
             _exit(65);
         std::vector<szx_pass> passes((size_t)r.count);
         if (r.count > 0 && !ReadAll(requests, passes.data(), sizeof(szx_pass) * passes.size()))
             _exit(0);
-        szx_image image{reinterpret_cast<const uint8_t *>((uintptr_t)r.data), r.width, r.height, r.rowStride, r.pixStride};
         ServePasses(&image, passes.data(), r.from, r.count, out);
         Send(out, kBatchDone, nullptr, 0);
     }
@@ -301,7 +302,7 @@ struct szx_worker {
     bool shares(const szx_image *image)
     {
         std::lock_guard<std::mutex> g(lock);
-        size_t extent = (size_t)(image->height - 1) * (size_t)image->row_stride + (size_t)(image->width - 1) * (size_t)image->pix_stride + 1;
+        size_t extent = ImageExtent(*image);
         for (const Buffer &b : buffers)
             if (b.busy && image->data >= b.data && image->data + extent <= b.data + b.size)
                 return true;

@@ -52,15 +52,9 @@ public struct Frame: Sendable {
 
     /// The luma plane as a dense image (a copy), for orientation changes and tests.
     public func luma() -> LumaImage? {
-        guard let layout = format.lumaLayout, format.isComplete(byteCount) else { return nil }
         var pixels = [UInt8](repeating: 0, count: format.width * format.height)
-        withUnsafeBytes { bytes in
-            for y in 0..<format.height {
-                let row = y * format.bytesPerLine + layout.offset
-                for x in 0..<format.width { pixels[y * format.width + x] = bytes[row + x * layout.pixelStride] }
-            }
-        }
-        return LumaImage(width: format.width, height: format.height, pixels: pixels)
+        let copied = withUnsafeBytes { source in pixels.withUnsafeMutableBytes { Self.copyLuma(of: source, format: format, into: $0) } }
+        return copied ? LumaImage(width: format.width, height: format.height, pixels: pixels) : nil
     }
 
     /// A YUYV frame with the given luma and neutral chroma: what generated test frames look like.
@@ -75,10 +69,19 @@ public struct Frame: Sendable {
     /// the one copy a frame takes on its way from the driver to the decoder. nil when the format has no luma
     /// scand can read, the bytes are short, or the memory is too small.
     public static func capturingLuma(of source: UnsafeRawBufferPointer, format: FrameFormat, into memory: any FrameMemory,
-                            sequence: UInt64, timestampMicroseconds: UInt64) -> Frame? {
-        guard let layout = format.lumaLayout, format.isComplete(source.count) else { return nil }
-        let w = format.width, h = format.height, dst = memory.bytes
-        guard dst.count >= w * h, let out = dst.baseAddress, let base = source.baseAddress else { return nil }
+                                     sequence: UInt64, timestampMicroseconds: UInt64) -> Frame? {
+        guard copyLuma(of: source, format: format, into: memory.bytes) else { return nil }
+        return Frame(format: .packed(.grey, width: format.width, height: format.height), storage: .shared(memory), sequence: sequence,
+                     timestampMicroseconds: timestampMicroseconds)
+    }
+
+    /// Copies the luma of a frame in `format` from `source` densely (row after row, no padding) into
+    /// `destination`; false when the format has no luma scand can read, the bytes are short, or the
+    /// destination is too small.
+    static func copyLuma(of source: UnsafeRawBufferPointer, format: FrameFormat, into destination: UnsafeMutableRawBufferPointer) -> Bool {
+        guard let layout = format.lumaLayout, format.isComplete(source.count) else { return false }
+        let w = format.width, h = format.height
+        guard destination.count >= w * h, let out = destination.baseAddress, let base = source.baseAddress else { return false }
         for y in 0..<h {
             let row = base + y * format.bytesPerLine + layout.offset, to = out + y * w
             if layout.pixelStride == 1 {
@@ -88,8 +91,7 @@ public struct Frame: Sendable {
                 for x in 0..<w { into[x] = from[x * s] }
             }
         }
-        return Frame(format: .packed(.grey, width: w, height: h), storage: .shared(memory), sequence: sequence,
-                     timestampMicroseconds: timestampMicroseconds)
+        return true
     }
 }
 
