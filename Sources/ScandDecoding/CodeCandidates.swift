@@ -129,9 +129,8 @@ public struct CodeCandidates: Sendable {
         return (atan2(si, sr) / 4 * 180 / .pi, (sr * sr + si * si).squareRoot() / sw)
     }
 
-    /// Formats whose detectors gain from a crop around the candidate turned upright: DataMatrix and Aztec
-    /// (found only near the image centre) and PDF417 (tilted ones are often missed).
-    public static let formats = BarcodeFormats([.dataMatrix, .aztec, .pdf417])
+    /// Formats whose detectors gain from a crop around the candidate turned upright.
+    public static let formats = BarcodeFormats([.dataMatrix, .aztec, .pdf417, .microQRCode, .rmqrCode, .maxiCode])
 
     /// Formats read again from the crop enlarged: zxing 1.4's Aztec bull's-eye search misses most symbols
     /// whose modules are under about six pixels, and its DataMatrix detector many small ones.

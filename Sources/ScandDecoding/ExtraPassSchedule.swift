@@ -4,7 +4,16 @@ import ScandCore
 /// decoder keeps within its budget. (What one found is kept up by `TrackedCrops`, not by running it again.)
 struct ExtraPassSchedule: Sendable {
     enum Kind: Int, Sendable, CaseIterable {
-        case inverted, mirrored, centredCrops, harderLinear
+        /// Light-on-dark codes: zxing's own inversion, which doubles a pass's cost when nothing is found.
+        case inverted
+        /// Linear codes turned by about 90° (the cheap linear pass scans rows only).
+        case rotated
+        /// zxing's pyramid: codes too large or too blurred for full resolution.
+        case downscaled
+        /// Crops turned upright around patches that look like matrix codes (`CodeCandidates`): tilted PDF417,
+        /// Micro QR, rMQR and MaxiCode, which zxing's detectors miss. The frame decoder makes these passes, as
+        /// they need the frame's pixels.
+        case uprightCrops
     }
 
     struct Extra: Sendable {
@@ -37,9 +46,6 @@ struct ExtraPassSchedule: Sendable {
     }
 
     private var turn = 0
-    /// Which centred crop comes next (they are many; a few per frame).
-    private var cropCursor = 0
-    static let cropsPerFrame = 8
 
     /// The extra passes for this frame, and their kinds.
     mutating func next(region: PixelRect, formats: BarcodeFormats, budget: Double, skipping: Set<Kind> = []) -> (passes: [Extra], kinds: Set<Kind>) {
@@ -58,47 +64,36 @@ struct ExtraPassSchedule: Sendable {
     private func applies(_ k: Kind, _ formats: BarcodeFormats) -> Bool {
         switch k {
         case .inverted: true
-        case .mirrored: !formats.intersection(StillImageStrategy.mirrorable).isEmpty
-        case .centredCrops: !formats.intersection(StillImageStrategy.centreBound).isEmpty
-        case .harderLinear: !formats.intersection(.linear).isEmpty
+        case .rotated: !formats.intersection(.linear).isEmpty
+        case .downscaled: !formats.intersection(.matrix).isEmpty
+        case .uprightCrops: !formats.intersection(CodeCandidates.formats).isEmpty
         }
     }
 
     private mutating func passes(_ k: Kind, region: PixelRect, formats: BarcodeFormats) -> [Extra] {
         switch k {
         case .inverted:
-            // zxing never reads light-on-dark codes.
+            // The shim's inversion: zxing's own leaves out linear codes and PDF417.
             return FrameDecoder.passes(region: region, formats: formats).map { p in
                 var q = p
                 q.label = "live extra inverted " + p.label
                 q.invert = true
-                q.fallbacks = q.fallbacks.map { var f = $0; f.invert = true; return f }
                 return Extra(kind: k, pass: q)
             }
-        case .mirrored:
-            var p = DecodePass(label: "live extra mirrored", crop: region, formats: formats.intersection(StillImageStrategy.mirrorable))
-            p.mirror = true
+        case .rotated:
+            var p = DecodePass(label: "live extra rotated linear", crop: region, formats: formats.intersection(.linear))
             p.tryHarder = false
-            p.tryRotate = false
-            p.tryDownscale = true
+            p.tryRotate = true
             return [Extra(kind: k, pass: p)]
-        case .centredCrops:
-            let crops = StillImageStrategy.centredCrops(of: region, side: min(region.width, region.height) / 2)
-            guard !crops.isEmpty else { return [] }
-            var out: [Extra] = []
-            for i in 0..<min(Self.cropsPerFrame, crops.count) {
-                var p = DecodePass(label: "live extra centred crop", crop: crops[(cropCursor + i) % crops.count],
-                                   formats: formats.intersection(StillImageStrategy.centreBound))
-                p.tryHarder = false
-                p.tryRotate = false
-                out.append(Extra(kind: k, pass: p))
+        case .downscaled:
+            return FrameDecoder.passes(region: region, formats: formats.intersection(.matrix)).map { p in
+                var q = p
+                q.label = "live extra downscaled " + p.label
+                q.tryDownscale = true
+                return Extra(kind: k, pass: q)
             }
-            cropCursor += Self.cropsPerFrame
-            return out
-        case .harderLinear:
-            var p = DecodePass(label: "live extra linear harder", crop: region, formats: formats.intersection(.linear))
-            p.maxSymbols = 1  // multi-symbol reads of linear codes can trip zxing 1.4's asserts
-            return [Extra(kind: k, pass: p)]
+        case .uprightCrops:
+            return []
         }
     }
 }

@@ -7,6 +7,8 @@ public struct StillImageDecoder: Sendable {
     public var strategy: StillImageStrategy
     public var decoder: ZXingDecoder
     public var merger = DetectionMerger()
+    /// Also read crops turned upright around code-like patches (see `StillImageStrategy`).
+    public var uprightCrops = true
 
     public init(formats: BarcodeFormats = .all, decoder: ZXingDecoder = ZXingDecoder()) {
         self.strategy = StillImageStrategy(formats: formats)
@@ -16,7 +18,7 @@ public struct StillImageDecoder: Sendable {
     public func decode(_ image: LumaImage, regionOfInterest roi: NormalizedRect = .full) -> DecodeReport {
         let region = roi.pixelRect(width: image.width, height: image.height)
         var finder = CodeCandidates()
-        finder.limit = 8
+        finder.limit = uprightCrops ? 8 : 0
         let candidates = image.pixels.withUnsafeBytes {
             finder.find(in: $0, width: image.width, height: image.height, rowStride: image.width, pixelStride: 1, region: region)
         }

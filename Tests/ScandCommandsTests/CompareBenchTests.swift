@@ -33,7 +33,7 @@ import ScandDecoding
         let data = try #require(FileManager.default.contents(atPath: json))
         let object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
         let machine = try #require(object["machine"] as? [String: Any])
-        #expect(machine["cores"] as? Int == ProcessInfo.processInfo.activeProcessorCount && machine["zxing"] as? String == "1.4.0")
+        #expect(machine["cores"] as? Int == ProcessInfo.processInfo.activeProcessorCount && machine["zxing"] as? String == "3.1.1")
         let frames = try #require(object["frames"] as? [[String: Any]])
         #expect(frames.count == 1 && frames[0]["scene"] as? String == "ticket")
         #expect((frames[0]["decoded"] as? Int ?? 0) > 0 && (frames[0]["codes"] as? Int ?? 0) > 0)
