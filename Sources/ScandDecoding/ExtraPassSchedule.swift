@@ -2,7 +2,7 @@ import ScandCore
 
 /// Which expensive pass a live frame gets on top of the cheap ones: one per frame, in turn, while the
 /// decoder keeps within its budget. (What one found is kept up by `TrackedCrops`, not by running it again.)
-struct ExtraPassSchedule: Sendable {
+public struct ExtraPassSchedule: Sendable {
     enum Kind: Int, Sendable, CaseIterable {
         /// Light-on-dark codes: zxing's own inversion, which doubles a pass's cost when nothing is found.
         case inverted
@@ -15,6 +15,9 @@ struct ExtraPassSchedule: Sendable {
         /// they need the frame's pixels.
         case uprightCrops
     }
+
+    /// How many kinds there are: a code only one of them reads is found within this many frames.
+    public static var kinds: Int { Kind.allCases.count }
 
     struct Extra: Sendable {
         var kind: Kind
