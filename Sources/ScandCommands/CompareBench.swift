@@ -66,7 +66,7 @@ struct CompareBench: ParsableCommand {
             scores.append(Self.measure(frames == 1 ? "scand, first frame" : "scand, \(frames) frames", samples, framesPerSample: frames) {
                 let worker = ZXingDecoder(passTimeoutMilliseconds: 2000, worker: DecoderWorker())
                 return { sample in
-                    var live = FrameDecoder(decoder: worker)
+                    var live = FrameDecoder(itfLengths: ScandConfig().itfLengths, decoder: worker)
                     live.extraPassBudgetMilliseconds = frames == 1 ? 0 : .infinity
                     var texts: [String] = []
                     for _ in 0..<frames {

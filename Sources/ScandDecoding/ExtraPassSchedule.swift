@@ -10,10 +10,6 @@ public struct ExtraPassSchedule: Sendable {
         case rotated
         /// zxing's pyramid: codes too large or too blurred for full resolution.
         case downscaled
-        /// Crops turned upright around patches that look like matrix codes (`CodeCandidates`): tilted PDF417,
-        /// Micro QR, rMQR and MaxiCode, which zxing's detectors miss. The frame decoder makes these passes, as
-        /// they need the frame's pixels.
-        case uprightCrops
     }
 
     /// How many kinds there are: a code only one of them reads is found within this many frames.
@@ -50,8 +46,35 @@ public struct ExtraPassSchedule: Sendable {
 
     private var turn = 0
 
+    /// Frames from one expensive pass to the next: 1 while they find codes the cheap passes miss, doubled
+    /// after each round of every kind that found nothing, up to `maxGap`. A scene without such codes (most
+    /// of them, and a busy surface) then costs the cheap passes and an expensive one every `maxGap` frames;
+    /// a find starts the rounds again at once. (What was found is kept up by `TrackedCrops`.)
+    private(set) var gap = 1
+    static let maxGap = 8
+    private var sinceLast = 0
+    private var fruitlessTurns = 0
+
+    /// After a frame with `kinds`: whether they found a code the cheap passes did not.
+    mutating func outcome(of kinds: Set<Kind>, foundNew: Bool) {
+        guard !kinds.isEmpty else { return }
+        if foundNew {
+            gap = 1
+            fruitlessTurns = 0
+            return
+        }
+        fruitlessTurns += kinds.count
+        if fruitlessTurns >= Kind.allCases.count {
+            gap = min(Self.maxGap, gap * 2)
+            fruitlessTurns = 0
+        }
+    }
+
     /// The extra passes for this frame, and their kinds.
     mutating func next(region: PixelRect, formats: BarcodeFormats, budget: Double, skipping: Set<Kind> = []) -> (passes: [Extra], kinds: Set<Kind>) {
+        sinceLast += 1
+        guard sinceLast >= gap else { return ([], []) }
+        sinceLast = 0
         var kinds: Set<Kind> = []
         for _ in Kind.allCases {
             let k = Kind.allCases[turn % Kind.allCases.count]
@@ -69,7 +92,6 @@ public struct ExtraPassSchedule: Sendable {
         case .inverted: true
         case .rotated: !formats.intersection(.linear).isEmpty
         case .downscaled: !formats.intersection(.matrix).isEmpty
-        case .uprightCrops: !formats.intersection(CodeCandidates.formats).isEmpty
         }
     }
 
@@ -89,14 +111,11 @@ public struct ExtraPassSchedule: Sendable {
             p.tryRotate = true
             return [Extra(kind: k, pass: p)]
         case .downscaled:
-            return FrameDecoder.passes(region: region, formats: formats.intersection(.matrix)).map { p in
-                var q = p
-                q.label = "live extra downscaled " + p.label
-                q.tryDownscale = true
-                return Extra(kind: k, pass: q)
-            }
-        case .uprightCrops:
-            return []
+            var p = DecodePass(label: "live extra downscaled matrix", crop: region, formats: formats.intersection(.matrix))
+            p.tryHarder = false
+            p.tryRotate = false
+            p.tryDownscale = true
+            return [Extra(kind: k, pass: p)]
         }
     }
 }

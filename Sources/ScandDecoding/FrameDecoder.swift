@@ -4,12 +4,14 @@ import ScandCore
 /// rotation and mirror. Corners come back in that oriented frame's pixels. Blocking: run it on a thread of
 /// its own.
 ///
-/// Built around zxing-cpp 3.1's costs: every frame gets the cheap passes (matrix and linear formats at full
-/// resolution, without zxing's rotation, pyramid or inversion: two passes, so that two decoder processes
-/// share them); while frames decode well within the budget, one expensive pass is added per frame, in turn
-/// (inverted, rotated linear, downscaled matrix, crops turned upright around code-like patches); a code only
-/// such a pass read is re-read every frame from a small crop around it with that pass's settings, so it stays
-/// found for a fraction of the cost.
+/// Built around zxing-cpp 3.1's costs: every frame gets the cheap passes (matrix formats and linear bands at
+/// full resolution, without zxing's rotation, pyramid, inversion or harder search) and crops turned upright
+/// around patches that look like matrix codes (`CodeCandidates`), where zxing searches harder: its fast
+/// DataMatrix and Aztec search misses most codes away from the centre, and tilted PDF417, Micro QR, rMQR
+/// and MaxiCode; a busy surface with no such patch costs no crop. While frames decode well within the
+/// budget, one expensive pass is added per frame, in turn (inverted, rotated linear, downscaled matrix),
+/// backing off while they find nothing; a code only such a pass read is re-read every frame from a small
+/// crop around it with that pass's settings, so it stays found for a fraction of the cost.
 public struct FrameDecoder: Sendable {
     public var formats: BarcodeFormats
     public var regionOfInterest: NormalizedRect
@@ -24,15 +26,17 @@ public struct FrameDecoder: Sendable {
     private(set) var tracked = TrackedCrops()
     /// What the last frame ran, for tests.
     private(set) var lastPasses: [DecodePass] = []
-    private var lastExtras: Set<ExtraPassSchedule.Kind> = []
-    /// Codes the last frame read: patches around them need no upright crop.
-    private var lastFound: [Detection] = []
+    /// The kinds of expensive pass the last frame ran, for tests.
+    private(set) var lastExtras: Set<ExtraPassSchedule.Kind> = []
+    /// Codes passes other than the upright crops read in the last frame: patches around them need no crop
+    /// (those passes will read them again).
+    private var readElsewhere: [Detection] = []
     /// Candidate patches whose crops read nothing, and the frame until which they rest.
     private var fruitless: [(bounds: PixelRect, until: Int)] = []
     private var frameCount = 0
     /// Frames a fruitless patch rests: a textured surface is not cropped on every turn.
     static let fruitlessRest = 15
-    static let candidateLabel = "live extra upright crop"
+    static let candidateLabel = "live upright crop"
     private var candidateFinder: CodeCandidates = {
         var c = CodeCandidates()
         c.limit = 4  // a frame's worth: each costs a few small passes
@@ -62,17 +66,40 @@ public struct FrameDecoder: Sendable {
         public var height: Int
     }
 
-    /// The cheap passes of every live frame: one for the matrix formats and one for the linear ones, each at
-    /// full resolution with zxing's harder search (every row of a linear code's reach) and neither rotation,
-    /// pyramid nor inversion.
+    /// The cheap passes of every live frame, at full resolution, with neither zxing's rotation, pyramid,
+    /// inversion nor harder search (which costs several times as much on a busy surface, measured): one for the
+    /// matrix formats but PDF417, and the linear ones in overlapping horizontal bands, since zxing's fast linear scan reads
+    /// rows near the middle of what it is given only (a band a quarter of the region high, one every eighth:
+    /// a linear code anywhere in view, a sixteenth of the region high or more, is read in the first frame).
     public static func passes(region: PixelRect, formats: BarcodeFormats) -> [DecodePass] {
-        [("live matrix", formats.intersection(.matrix)), ("live linear", formats.intersection(.linear))]
-            .filter { !$0.1.isEmpty }
-            .map { label, formats in
-                var p = DecodePass(label: label, crop: region, formats: formats)
+        var passes: [DecodePass] = []
+        // PDF417 is left to the upright crops (and the downscaled pass): its detector costs as much as all the
+        // other matrix formats together on a busy surface, and reads few tilted codes over the whole frame.
+        let matrix = formats.intersection(.matrix).subtracting(BarcodeFormats(.pdf417)), linear = formats.intersection(.linear)
+        if !matrix.isEmpty {
+            var p = DecodePass(label: "live matrix", crop: region, formats: matrix)
+            p.tryHarder = false
+            p.tryRotate = false
+            passes.append(p)
+        }
+        if !linear.isEmpty {
+            for band in linearBands(of: region) {
+                var p = DecodePass(label: "live linear", crop: band, formats: linear)
+                p.tryHarder = false
                 p.tryRotate = false
-                return p
+                passes.append(p)
             }
+        }
+        return passes
+    }
+
+    /// Horizontal bands a quarter of the region high, an eighth apart (the whole region when it is low).
+    static func linearBands(of region: PixelRect) -> [PixelRect] {
+        let height = region.height / 4, step = max(1, region.height / 8)
+        guard height >= 48 else { return [region] }
+        return stride(from: region.y, through: region.maxY - height, by: step).map {
+            PixelRect(x: region.x, y: $0, width: region.width, height: height)
+        }
     }
 
     public mutating func decode(_ frame: Frame) throws(ImageGeometryError) -> Result {
@@ -107,35 +134,35 @@ public struct FrameDecoder: Sendable {
     private mutating func decode(_ buffer: UnsafeRawBufferPointer, width: Int, height: Int, rowStride: Int,
                                  pixelStride: Int) throws(ImageGeometryError) -> Result {
         let region = regionOfInterest.pixelRect(width: width, height: height)
-        var (extras, kinds) = schedule.next(region: region, formats: formats, budget: extraPassBudgetMilliseconds)
+        let (extras, kinds) = schedule.next(region: region, formats: formats, budget: extraPassBudgetMilliseconds)
         lastExtras = kinds
         frameCount += 1
         let now = frameCount
         fruitless.removeAll { $0.until <= now }
-        var candidates: [CodeCandidates.Candidate] = []
-        if kinds.contains(.uprightCrops) {
-            let known = lastFound, resting = fruitless.map(\.bounds)
-            candidates = candidateFinder.find(
-                in: buffer, width: width, height: height, rowStride: rowStride, pixelStride: pixelStride, region: region,
-                excluding: { bounds in
-                    known.contains { bounds.contains($0.corners.center) }
-                        || resting.contains { $0.contains(Point(Double(bounds.x + bounds.width / 2), Double(bounds.y + bounds.height / 2))) }
-                })
-            extras += CodeCandidates.passes(for: candidates, region: region, formats: formats, label: Self.candidateLabel)
-                .map { ExtraPassSchedule.Extra(kind: .uprightCrops, pass: $0) }
-        }
-        let passes = Self.passes(region: region, formats: formats) + tracked.passes(region: region) + extras.map(\.pass)
+        let known = readElsewhere, resting = fruitless.map(\.bounds)
+        let candidates = formats.intersection(CodeCandidates.formats).isEmpty ? [] : candidateFinder.find(
+            in: buffer, width: width, height: height, rowStride: rowStride, pixelStride: pixelStride, region: region,
+            excluding: { bounds in
+                known.contains { bounds.contains($0.corners.center) }
+                    || resting.contains { $0.contains(Point(Double(bounds.x + bounds.width / 2), Double(bounds.y + bounds.height / 2))) }
+            })
+        let candidatePasses = CodeCandidates.passes(for: candidates, region: region, formats: formats, label: Self.candidateLabel)
+        let passes = Self.passes(region: region, formats: formats) + candidatePasses + tracked.passes(region: region) + extras.map(\.pass)
         lastPasses = passes
         let report = try decoder.decode(buffer: buffer, width: width, height: height, rowStride: rowStride, pixelStride: pixelStride,
                                         passes: passes)
         for c in candidates where !report.detections.contains(where: { c.bounds.contains($0.corners.center) }) {
             fruitless.append((c.bounds, now + Self.fruitlessRest))
         }
-        lastFound = report.detections
+        readElsewhere = zip(report.detections, report.foundBy).filter { $0.1 != Self.candidateLabel }.map(\.0)
         // Codes only an expensive pass read are re-read next frame from a crop around them.
         let isRegular = { (label: String) in !label.hasPrefix("live extra") && !label.hasPrefix(TrackedCrops.labelPrefix) }
         let regular = zip(report.detections, report.foundBy).filter { isRegular($0.1) }.map(\.0)
         tracked.update(found: zip(report.detections, report.foundBy).map { ($0, $1) }, regular: regular, extras: extras.map(\.pass))
+        let foundNew = zip(report.detections, report.foundBy).contains { d, label in
+            label.hasPrefix("live extra") && !regular.contains { $0.isSameSymbol(as: d) }
+        }
+        schedule.outcome(of: kinds, foundNew: foundNew)
         let merged = merger.merge(report.detections).filter { d in
             d.format != .itf || itfLengths.isEmpty || itfLengths.contains(d.text.count)
         }

@@ -4,8 +4,8 @@ import ScandCore
 ///
 /// zxing-cpp 3.1's defaults read rotated, mirrored, off-centre and downscaled codes in one pass, and
 /// inverted matrix codes (1.4 needed a pass for each of those faults), so a still gets that pass with EAN
-/// add-ons read, and an inverted copy for the formats zxing's own inversion leaves out (linear codes and
-/// PDF417, measured: `HandledFaultsTests`). `StillImageDecoder` adds crops turned upright around patches
+/// add-ons read, an inverted copy for the formats zxing's own inversion leaves out (linear codes and
+/// PDF417, measured: `HandledFaultsTests`), and for small images the linear codes enlarged twice. `StillImageDecoder` adds crops turned upright around patches
 /// that look like matrix codes, for tilted codes zxing's detectors still miss.
 public struct StillImageStrategy: Sendable {
     public var formats: BarcodeFormats
@@ -14,19 +14,41 @@ public struct StillImageStrategy: Sendable {
         self.formats = formats
     }
 
+    /// Images up to this many pixels in which zxing's defaults read no EAN/UPC get those formats read again
+    /// enlarged twice: in a low-resolution photo a code's narrow bars can be about a pixel wide, too fine for
+    /// zxing's edge finding (measured: one of the photos' EAN-13s reads only so). An EAN/UPC that was read shows
+    /// the bars are wide enough.
+    public static let enlargeUpTo = 1_000_000
+    static let retail = BarcodeFormats([.ean13, .ean8, .upcA, .upcE])
+
     /// Formats zxing's `tryInvert` does not read light-on-dark.
     public static let notSelfInverting = BarcodeFormats.linear.union(BarcodeFormats(.pdf417))
 
-    public func passes(region: PixelRect) -> [DecodePass] {
+    /// zxing's defaults, with EAN add-ons read.
+    public func firstPass(region: PixelRect) -> DecodePass {
         var p = DecodePass(label: "still", crop: region, formats: formats)
         p.tryDownscale = true
         p.tryInvert = true
-        var passes = [p]
+        return p
+    }
+
+    /// The passes after the first, which found `found`: an inverted copy for the formats zxing does not invert
+    /// itself, and the enlarged EAN/UPC read.
+    public func followUps(region: PixelRect, found: [Detection]) -> [DecodePass] {
+        var passes: [DecodePass] = []
         let inverting = formats.intersection(Self.notSelfInverting)
         if !inverting.isEmpty {
             var q = DecodePass(label: "still inverted", crop: region, formats: inverting)
             q.invert = true
+            q.tryHarder = false
+            q.tryRotate = false
             passes.append(q)
+        }
+        let retail = formats.intersection(Self.retail)
+        if !retail.isEmpty, region.width * region.height <= Self.enlargeUpTo, !found.contains(where: { Self.retail.contains($0.format) }) {
+            var e = DecodePass(label: "still enlarged", crop: region, formats: retail)
+            e.upscale = 2
+            passes.append(e)
         }
         return passes
     }

@@ -82,17 +82,15 @@ import ScandCore
         #expect(ZXingDecoder(isolated: false).decode(large, passes: [big]).failures.map(\.message) == ["upscaled crop over 16 megapixels"])
     }
 
-    @Test func theLiveDecoderReadsTiltedMatrixCodesWithinAFewFrames() throws {
+    @Test func theLiveDecoderReadsTiltedOffCentreMatrixCodesInTheFirstFrame() throws {
         let page = Scene.page(width: 1280, height: 720, [
             (Scene.symbol(.dataMatrix, "dm off centre", module: 4), x: 1080, y: 560, degrees: 14),
             (Scene.symbol(.aztec, "aztec tilted", module: 4), x: 220, y: 180, degrees: -11),
             (Scene.symbol(.pdf417, "pdf417 tilted", module: 3), x: 640, y: 420, degrees: 18),
         ])
         var decoder = FrameDecoder()
-        decoder.extraPassBudgetMilliseconds = .infinity
-        var texts: Set<String> = []
-        // The upright crops are one kind of expensive pass among the others, which take turns.
-        for _ in ExtraPassSchedule.Kind.allCases { texts.formUnion(try decoder.decode(Frame.yuyv(page)).detections.map(\.text)) }
+        decoder.extraPassBudgetMilliseconds = 0  // the cheap passes and the upright crops only
+        let texts = Set(try decoder.decode(Frame.yuyv(page)).detections.map(\.text))
         #expect(texts == ["dm off centre", "aztec tilted", "pdf417 tilted"])
         let plain = ZXingDecoder(isolated: false).decode(page, passes: [.zxingDefaults(width: 1280, height: 720)])
         #expect(!Set(plain.detections.map(\.text)).isSuperset(of: texts), "zxing's defaults miss some of them: \(plain.detections.map(\.text))")
@@ -106,26 +104,24 @@ import ScandCore
         var page = LumaImage(width: 640, height: 480, fill: 230)
         for y in 200..<280 { for x in 300..<380 where ((x / 4) + (y / 4)) % 2 == 0 { page[x, y] = 30 } }
         var decoder = FrameDecoder(formats: BarcodeFormats(.dataMatrix))
-        decoder.extraPassBudgetMilliseconds = .infinity
+        decoder.extraPassBudgetMilliseconds = 0
         var crops: [Int] = []
-        for _ in 0..<(FrameDecoder.fruitlessRest + 6) {
+        for _ in 0..<(FrameDecoder.fruitlessRest + 3) {
             _ = try decoder.decode(Frame.yuyv(page))
             crops.append(decoder.lastPasses.filter { $0.label == FrameDecoder.candidateLabel }.count)
         }
-        let tried = crops.indices.filter { crops[$0] > 0 }
-        // Tried on its first turn, left alone while it rests, tried again on a turn after the rest.
-        let first = try #require(tried.first, "\(crops)")
-        #expect(first < ExtraPassSchedule.Kind.allCases.count)
-        #expect(tried.count == 2 && tried[1] >= first + FrameDecoder.fruitlessRest, "\(crops)")
+        // Tried in the first frame, left alone while it rests, tried again once the rest is over.
+        #expect(crops.indices.filter { crops[$0] > 0 } == [0, FrameDecoder.fruitlessRest], "\(crops)")
     }
 
     @Test func aCodeReadByTheCheapPassesNeedsNoCrop() throws {
         let page = Scene.page(width: 640, height: 480, [(Scene.symbol(.dataMatrix, "cheap", module: 4), x: 320, y: 240, degrees: 0)])
         var decoder = FrameDecoder(formats: BarcodeFormats(.dataMatrix))
-        decoder.extraPassBudgetMilliseconds = .infinity
-        for _ in 0..<6 {
+        decoder.extraPassBudgetMilliseconds = 0
+        for i in 0..<4 {
             #expect(try decoder.decode(Frame.yuyv(page)).detections.map(\.text) == ["cheap"])
-            #expect(decoder.lastPasses.allSatisfy { $0.label != FrameDecoder.candidateLabel })
+            // The first frame may crop around it; from then on the cheap pass's read spares the crop.
+            if i > 0 { #expect(decoder.lastPasses.allSatisfy { $0.label != FrameDecoder.candidateLabel }) }
         }
     }
 }

@@ -86,6 +86,30 @@ import ScandCore
         #expect(try fourteen.decode(frames(page)).detections.map(\.text) == ["00012345678905"])
     }
 
+    @Test func expensivePassesBackOffWhileTheyFindNothingAndComeBackForAFind() throws {
+        var decoder = FrameDecoder(decoder: ZXingDecoder(passTimeoutMilliseconds: 2000, worker: DecoderWorker(lanes: 1)))
+        decoder.extraPassBudgetMilliseconds = .infinity
+        let blank = frames(LumaImage(width: 640, height: 480, fill: 200))
+        var withExtras: [Int] = []
+        for i in 0..<40 {
+            _ = try decoder.decode(blank)
+            if !decoder.lastExtras.isEmpty { withExtras.append(i) }
+        }
+        // Every frame at first; after rounds that found nothing, one frame in `maxGap`.
+        #expect(Array(withExtras.prefix(ExtraPassSchedule.kinds)) == Array(0..<ExtraPassSchedule.kinds))
+        let late = withExtras.filter { $0 >= 24 }
+        #expect(zip(late, late.dropFirst()).allSatisfy { $1 - $0 == ExtraPassSchedule.maxGap }, "\(withExtras)")
+        // A code only an expensive pass reads is still found, within a round at the longest gap, then tracked.
+        let inverted = frames(Scene.page(width: 640, height: 480, background: 235,
+                                         [(Scene.symbol(.qrCode, "late", module: 4).inverted(), x: 320, y: 240, degrees: 0)]))
+        var firstSeen: Int?
+        for i in 0..<(ExtraPassSchedule.kinds * ExtraPassSchedule.maxGap + 1) where firstSeen == nil {
+            if try decoder.decode(inverted).detections.map(\.text) == ["late"] { firstSeen = i }
+        }
+        #expect(firstSeen != nil)
+        for _ in 0..<3 { #expect(try decoder.decode(inverted).detections.map(\.text) == ["late"]) }
+    }
+
     @Test func noExpensivePassesOverBudget() throws {
         let page = Scene.page(width: 640, height: 480, [(Scene.symbol(.qrCode, "x", module: 4).inverted(), x: 320, y: 240, degrees: 0)])
         var decoder = FrameDecoder()

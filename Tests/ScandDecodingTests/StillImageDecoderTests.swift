@@ -40,12 +40,20 @@ import ScandCore
     }
 
     @Test func passesOnlyAskForRequestedFormats() {
-        let passes = StillImageStrategy(formats: BarcodeFormats(.ean13)).passes(region: PixelRect(x: 0, y: 0, width: 10, height: 10))
-        #expect(passes.allSatisfy { $0.formats == BarcodeFormats(.ean13) })
-        #expect(passes.map(\.label) == ["still", "still inverted"])
-        #expect(passes[0].tryInvert && passes[0].tryRotate && passes[0].tryDownscale && passes[0].eanAddOn == .read)
-        #expect(passes[1].invert)
-        let qrOnly = StillImageStrategy(formats: BarcodeFormats(.qrCode)).passes(region: PixelRect(x: 0, y: 0, width: 10, height: 10))
-        #expect(qrOnly.map(\.label) == ["still"], "zxing inverts QR codes itself")
+        let region = PixelRect(x: 0, y: 0, width: 10, height: 10)
+        let strategy = StillImageStrategy(formats: BarcodeFormats(.ean13))
+        let first = strategy.firstPass(region: region)
+        #expect(first.formats == BarcodeFormats(.ean13) && first.tryInvert && first.tryRotate && first.tryDownscale && first.eanAddOn == .read)
+        let followUps = strategy.followUps(region: region, found: [])
+        #expect(followUps.map(\.label) == ["still inverted", "still enlarged"])
+        #expect(followUps.allSatisfy { $0.formats == BarcodeFormats(.ean13) })
+        #expect(followUps[0].invert && followUps[1].upscale == 2)
+        let large = strategy.followUps(region: PixelRect(x: 0, y: 0, width: 1920, height: 1080), found: [])
+        #expect(large.map(\.label) == ["still inverted"], "a large image's bars are wide enough")
+        let ean = Detection(format: .ean13, text: "4006381333931", bytes: Array("4006381333931".utf8),
+                            corners: Quadrilateral([Point(0, 0), Point(5, 0), Point(5, 5), Point(0, 5)]))
+        #expect(strategy.followUps(region: region, found: [ean]).map(\.label) == ["still inverted"], "a read EAN shows the bars are wide enough")
+        let qrOnly = StillImageStrategy(formats: BarcodeFormats(.qrCode)).followUps(region: region, found: [])
+        #expect(qrOnly.isEmpty, "zxing inverts QR codes itself")
     }
 }

@@ -12,9 +12,10 @@ public struct ScandConfig: Sendable, Equatable {
     // [decoding]
     public var formats = BarcodeFormats.all
     public var regionOfInterest = NormalizedRect.full
-    /// ITF payload lengths to accept; empty: any. Skewed ITF codes also read as shorter pieces of themselves,
-    /// which a fixed length (14 for ITF-14, hand scanners' usual default) rejects.
-    public var itfLengths: Set<Int> = []
+    /// ITF payload lengths to accept; empty: any. ITF has no checksum of its own, and a tilted ITF code also
+    /// reads as shorter pieces of itself ("000000" from "00000010000686"), so the default is ITF-14 only, the
+    /// cartons' GTIN-14, as hand scanners default (Zebra's "I 2 of 5 length 14").
+    public var itfLengths: Set<Int> = [14]
     // [tracking]
     public var tracker = TrackerSettings()
     // [socket]
