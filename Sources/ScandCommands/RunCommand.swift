@@ -171,10 +171,8 @@ struct RunCommand: AsyncParsableCommand {
             OutputSinkLog.write("\(e.description); use --socket PATH or --socket none")
             throw ExitCode(1)
         }
-        if let failure {
-            OutputSinkLog.write(failure)
-            throw ExitCode(1)
-        }
+        // The pipeline has logged why, in one line.
+        if failure != nil { throw ExitCode(1) }
     }
 }
 

@@ -81,7 +81,9 @@ public final class LivePipeline: @unchecked Sendable {
                                        if status.state == .lost { worker?.retire() }
                                        device.set(status)
                                        output.event(status.json.serialized())
-                                       if let reason = status.reason, status.state != .streaming { output.log(reason, status.state == .stopped ? .notice : .warning) }
+                                       if let reason = status.reason, status.state != .streaming {
+                                           output.log(reason, status.failed ? .error : status.state == .stopped ? .notice : .warning)
+                                       }
                                    })
     }
 
