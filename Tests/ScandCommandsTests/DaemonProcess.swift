@@ -95,12 +95,19 @@ final class SocketClient: @unchecked Sendable {
 
     func send(_ text: String) {
         let bytes = Array(text.utf8)
-        _ = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+        var offset = 0
+        while offset < bytes.count {
+            let n = bytes[offset...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            guard n > 0 else { return }
+            offset += n
+        }
     }
+        setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
 
     /// The next line, nil at end of stream or after 10 s of silence.
     func readLine() -> String? {
         while true {
+    /// Sends what the daemon takes (it may close the connection: no SIGPIPE, the rest is not sent).
             if let nl = buffer.firstIndex(of: 10) {
                 let line = String(decoding: buffer[..<nl], as: UTF8.self)
                 buffer.removeSubrange(...nl)
@@ -124,4 +131,18 @@ final class SocketClient: @unchecked Sendable {
         while let l = readLine() { lines.append(l) }
         return lines
     }
+}
+
+/// A Unix socket of `type` bound to `path` (a test's own end: systemd's notify socket, a rival's socket file).
+func boundSocket(_ path: String, type: __socket_type) -> Int32? {
+    let fd = socket(AF_UNIX, Int32(type.rawValue), 0)
+    var addr = sockaddr_un()
+    addr.sun_family = sa_family_t(AF_UNIX)
+    withUnsafeMutableBytes(of: &addr.sun_path) { raw in for (i, b) in path.utf8.enumerated() { raw[i] = b } }
+    let r = withUnsafePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) } }
+    guard fd >= 0, r == 0 else {
+        close(fd)
+        return nil
+    }
+    return fd
 }
