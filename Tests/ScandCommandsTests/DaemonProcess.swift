@@ -7,8 +7,11 @@ final class DaemonProcess: @unchecked Sendable {
     private var out: [String] = []
     private var err: [String] = []
     private var readers: [Thread] = []
+    /// With `stdoutUnread`: the stdout pipe nobody reads, kept open for the daemon's life.
+    private var unreadStdout: Pipe?
 
-    init(_ arguments: [String], environment: [String: String] = [:], executable: String = ScandBinary.path) throws {
+    /// - Parameter stdoutUnread: stdout is a pipe (of one page) that nobody reads, as a stuck consumer's.
+    init(_ arguments: [String], environment: [String: String] = [:], executable: String = ScandBinary.path, stdoutUnread: Bool = false) throws {
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
         var env = ProcessInfo.processInfo.environment
@@ -18,8 +21,13 @@ final class DaemonProcess: @unchecked Sendable {
         process.standardOutput = o
         process.standardError = e
         process.standardInput = FileHandle(forReadingAtPath: "/dev/null")
+        if stdoutUnread {
+            _ = fcntl(o.fileHandleForWriting.fileDescriptor, 1031 /* F_SETPIPE_SZ */, 4096)
+            unreadStdout = o
+        }
         try process.run()
-        readers = [reader(o.fileHandleForReading) { [self] in append(&out, $0) }, reader(e.fileHandleForReading) { [self] in append(&err, $0) }]
+        readers = [reader(e.fileHandleForReading) { [self] in append(&err, $0) }]
+        if !stdoutUnread { readers.append(reader(o.fileHandleForReading) { [self] in append(&out, $0) }) }
     }
 
     private func append(_ list: inout [String], _ line: String) {
@@ -89,10 +97,12 @@ final class SocketClient: @unchecked Sendable {
         }
         var tv = timeval(tv_sec: 10, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
+        setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
     }
 
     deinit { close(fd) }
 
+    /// Sends what the daemon takes (it may close the connection: no SIGPIPE, the rest is not sent).
     func send(_ text: String) {
         let bytes = Array(text.utf8)
         var offset = 0
@@ -102,12 +112,10 @@ final class SocketClient: @unchecked Sendable {
             offset += n
         }
     }
-        setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
 
     /// The next line, nil at end of stream or after 10 s of silence.
     func readLine() -> String? {
         while true {
-    /// Sends what the daemon takes (it may close the connection: no SIGPIPE, the rest is not sent).
             if let nl = buffer.firstIndex(of: 10) {
                 let line = String(decoding: buffer[..<nl], as: UTF8.self)
                 buffer.removeSubrange(...nl)
