@@ -119,8 +119,9 @@ struct SupervisorService: Service {
                     Systemd.reloading()
                     do {
                         let config = try reload()
-                        await controller.replace(with: config)
-                        output.log("configuration reloaded", .notice)
+                        let cameraChanges = await controller.apply(config)
+                        output.log(cameraChanges.isEmpty ? "configuration reloaded; capture continues"
+                                   : "configuration reloaded; the camera restarted for \(cameraChanges.joined(separator: ", "))", .notice)
                     } catch {
                         output.log("reload refused, the running configuration stays: \(error)", .error)
                     }

@@ -2,6 +2,7 @@ import Foundation
 import ScandCapture
 import ScandCore
 import ScandDecoding
+import Synchronization
 
 /// Camera to events: a capture loop feeds the latest-frame slot; a decoding thread takes the newest frame,
 /// decodes it, runs the codes through the tracker and writes its events (SCAN once per code shown, UPDATE,
@@ -61,6 +62,9 @@ public final class LivePipeline: @unchecked Sendable {
 
     /// - Parameter clock: now, on the clock of frame timestamps (CLOCK_MONOTONIC), for LOST events while
     ///   no frame arrives; nil from it means "no time passes but with frames" (lockstep replays).
+    /// Decoding and tracking settings from a reload, taken up by the decode thread before its next frame.
+    private let reconfiguration = Mutex<ScandConfig?>(nil)
+    private let workerRestarts = Mutex(0)
     public init(source: FrameSource, decoder: FrameDecoder, output: OutputSink, captureOptions: CaptureLoop.Options = .init(),
                 tracker: TrackerSettings = TrackerSettings(),
                 clock: @escaping @Sendable () -> Duration? = { .microseconds(Monotonic.microseconds()) }) {
@@ -153,6 +157,7 @@ public final class LivePipeline: @unchecked Sendable {
             case .frame(let frame):
                 let scene = SceneSignature(frame: frame)
                 if skipStaticScenes, !lastFound, tracker.visible.isEmpty, let last = lastScene, scene.isStatic(comparedTo: last) {
+        var processes = DecoderProcessWatch()
                     write(tracker.tick(at: .microseconds(frame.timestampMicroseconds)), frame: (frame, frame.format.width, frame.format.height))
                     lock.withLock { skippedStatic += 1 }
                     continue
@@ -182,6 +187,9 @@ public final class LivePipeline: @unchecked Sendable {
                 write(events, frame: (frame, result.width, result.height))
                 let latency = Double(Monotonic.microseconds() &- frame.timestampMicroseconds) / 1000
                 lock.lock()
+                // A process that died since the last frame is replaced by this read, with no failed pass to show.
+                let ended = decoder.decoder.worker.map { processes.ended(among: $0.processIDs) } ?? 0
+                if ended > 0 { workerRestarts.withLock { $0 += ended } }
                 decoded += 1
                 decodeSeconds += spent
                 // Replays in lockstep carry recorded stamps: no latency to speak of.
