@@ -25,6 +25,8 @@ public final class LivePipeline: @unchecked Sendable {
         /// Capture-to-event latency of recent frames with codes, milliseconds: median and 99th percentile.
         public var latencyP50: Double?
         public var latencyP99: Double?
+        /// Decoder processes replaced because they died: crashed or hung in a pass, or ended between frames.
+        public var workerRestarts = 0
 
         /// The counters as STATS and STATUS write them.
         public var jsonFields: [(String, JSONValue)] {
@@ -35,6 +37,7 @@ public final class LivePipeline: @unchecked Sendable {
             ]
             if let latencyP50 { fields.append(("latencyP50Ms", JSONValue.number(latencyP50, places: 1))) }
             if let latencyP99 { fields.append(("latencyP99Ms", JSONValue.number(latencyP99, places: 1))) }
+            fields.append(("workerRestarts", .int(workerRestarts)))
             return fields
         }
     }
@@ -59,12 +62,12 @@ public final class LivePipeline: @unchecked Sendable {
     private var latencyNext = 0
     static let latencyWindow = 1024
     private let decodeThread = BlockingThread(name: "scand-decode")
-
-    /// - Parameter clock: now, on the clock of frame timestamps (CLOCK_MONOTONIC), for LOST events while
-    ///   no frame arrives; nil from it means "no time passes but with frames" (lockstep replays).
     /// Decoding and tracking settings from a reload, taken up by the decode thread before its next frame.
     private let reconfiguration = Mutex<ScandConfig?>(nil)
     private let workerRestarts = Mutex(0)
+
+    /// - Parameter clock: now, on the clock of frame timestamps (CLOCK_MONOTONIC), for LOST events while
+    ///   no frame arrives; nil from it means "no time passes but with frames" (lockstep replays).
     public init(source: FrameSource, decoder: FrameDecoder, output: OutputSink, captureOptions: CaptureLoop.Options = .init(),
                 tracker: TrackerSettings = TrackerSettings(),
                 clock: @escaping @Sendable () -> Duration? = { .microseconds(Monotonic.microseconds()) }) {
@@ -98,7 +101,7 @@ public final class LivePipeline: @unchecked Sendable {
         func percentile(_ p: Double) -> Double? { sorted.isEmpty ? nil : sorted[min(sorted.count - 1, Int(Double(sorted.count) * p))] }
         return Counters(capture: slot.counters, decoded: decoded, failed: failed, skippedStatic: skippedStatic, codes: codes, scans: scans,
                         decodeSeconds: decodeSeconds,
-                        latencyP50: percentile(0.5), latencyP99: percentile(0.99))
+                        latencyP50: percentile(0.5), latencyP99: percentile(0.99), workerRestarts: workerRestarts.withLock { $0 })
     }
 
     public func start() {
@@ -107,7 +110,14 @@ public final class LivePipeline: @unchecked Sendable {
     }
 
     /// Stops capture; the decoder finishes the frame it has and the one waiting, then ends.
-    public func stop() { capture.stop() }
+    /// - Parameter reason: the message of the DEVICE event that says so.
+    public func stop(reason: String = "shutting down") { capture.stop(reason: reason) }
+
+    /// Decodes and tracks with the formats, rect of interest, orientation, ITF lengths and tracker settings of
+    /// `config` from the next frame on; capture, the codes being tracked and the counters go on.
+    public func reconfigure(_ config: ScandConfig) {
+        reconfiguration.withLock { $0 = config }
+    }
 
     /// Blocks until capture and decoding have ended.
     public func wait() {
@@ -147,7 +157,13 @@ public final class LivePipeline: @unchecked Sendable {
         // The last decoded frame's scene, and whether that decode found anything.
         var lastScene: SceneSignature?
         var lastFound = false
+        var processes = DecoderProcessWatch()
         while true {
+            if let config = reconfiguration.withLock({ c in defer { c = nil }; return c }) {
+                decoder = decoder.reconfigured(config)
+                tracker.settings = config.tracker
+                lastScene = nil  // the new settings may read what the old ones did not
+            }
             switch slot.take(timeoutMilliseconds: 100) {
             case .closed:
                 decoder.decoder.worker?.retire()
@@ -157,7 +173,6 @@ public final class LivePipeline: @unchecked Sendable {
             case .frame(let frame):
                 let scene = SceneSignature(frame: frame)
                 if skipStaticScenes, !lastFound, tracker.visible.isEmpty, let last = lastScene, scene.isStatic(comparedTo: last) {
-        var processes = DecoderProcessWatch()
                     write(tracker.tick(at: .microseconds(frame.timestampMicroseconds)), frame: (frame, frame.format.width, frame.format.height))
                     lock.withLock { skippedStatic += 1 }
                     continue
@@ -172,6 +187,9 @@ public final class LivePipeline: @unchecked Sendable {
                     decodingSince = 0
                     lock.unlock()
                 }
+                // A process that died since the last frame is replaced by this read, with no failed pass to show.
+                let ended = decoder.decoder.worker.map { processes.ended(among: $0.processIDs) } ?? 0
+                if ended > 0 { workerRestarts.withLock { $0 += ended } }
                 let result: FrameDecoder.Result
                 do { result = try decoder.decode(frame) } catch {
                     output.log("frame \(frame.sequence): \(error)", .warning)
@@ -181,15 +199,15 @@ public final class LivePipeline: @unchecked Sendable {
                     continue
                 }
                 let spent = Double(Monotonic.microseconds() - started) / 1e6
+                // A process that crashed or overran in a pass was killed and replaced too.
+                let replaced = result.failures.filter { $0.kind == .crashed || $0.kind == .timeout }.count
+                if replaced > 0 { workerRestarts.withLock { $0 += replaced } }
                 for failure in result.failures { output.log("frame \(frame.sequence): \(failure)", .warning) }
                 lastFound = !result.detections.isEmpty
                 let events = tracker.observe(result.detections, at: .microseconds(frame.timestampMicroseconds))
                 write(events, frame: (frame, result.width, result.height))
                 let latency = Double(Monotonic.microseconds() &- frame.timestampMicroseconds) / 1000
                 lock.lock()
-                // A process that died since the last frame is replaced by this read, with no failed pass to show.
-                let ended = decoder.decoder.worker.map { processes.ended(among: $0.processIDs) } ?? 0
-                if ended > 0 { workerRestarts.withLock { $0 += ended } }
                 decoded += 1
                 decodeSeconds += spent
                 // Replays in lockstep carry recorded stamps: no latency to speak of.
