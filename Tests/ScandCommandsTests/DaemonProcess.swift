@@ -30,6 +30,11 @@ final class DaemonProcess: @unchecked Sendable {
         if !stdoutUnread { readers.append(reader(o.fileHandleForReading) { [self] in append(&out, $0) }) }
     }
 
+    /// A test that stops early (a failed #require) must not leave its daemon running.
+    deinit {
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+    }
+
     private func append(_ list: inout [String], _ line: String) {
         lock.lock()
         list.append(line)
