@@ -13,8 +13,9 @@ struct RunCommand: AsyncParsableCommand {
         abstract: "Scan from a camera (or a recording), print events and serve them on a Unix socket.",
         discussion: """
         Settings come from the command line, then --config FILE (see config/scand.toml), then defaults. \
-        Exit status: 0 after SIGTERM/SIGINT or the end of a replay, 1 when a replay cannot be played or the \
-        socket cannot be served, 64 for bad options, 78 for a wrong configuration file.
+        Exit status: 0 after SIGTERM/SIGINT or the end of a replay, 1 when a replay cannot be played or breaks \
+        off, or the socket cannot be served (another scand answers on its path), 64 for bad options, 78 for a \
+        wrong configuration file.
         """
     )
 
