@@ -8,7 +8,6 @@ extension FrameDecoder {
         var fresh = FrameDecoder(formats: config.formats, regionOfInterest: config.regionOfInterest, transform: config.transform,
                                  itfLengths: config.itfLengths, decoder: decoder)
         fresh.extraPassBudgetMilliseconds = extraPassBudgetMilliseconds
-        fresh.qrTileThreshold = qrTileThreshold
         fresh.merger = merger
         return fresh
     }
