@@ -87,6 +87,7 @@ import ScandDecoding
         let worker = try #require(DecoderWorker())
         var options = CaptureLoop.Options()
         options.backoff = .init(initial: .milliseconds(10), maximum: .milliseconds(10))
+        options.lossless = true  // every frame decoded, after the loss too, however slow the machine
         let lines = Lines()
         let pipeline = LivePipeline(source: UnpluggedCamera(Frame.yuyv(page)), decoder: FrameDecoder(decoder: ZXingDecoder(worker: worker)),
                                     output: lines.sink, captureOptions: options)
