@@ -67,12 +67,13 @@ public struct PhotoBenchmark: Sendable {
     public func score(_ reader: Reader, folder: String, samples: [Sample]) -> Score {
         var score = Score(folder: folder)
         let start = Date(), cpuBefore = FramesBench.cpuSeconds()
-        // scand as `scand scan` runs: one persistent decoder process for all images, ended (and its CPU time
-        // counted) before the clock stops.
-        let still = reader == .scand ? StillImageDecoder(decoder: ZXingDecoder(worker: DecoderWorker(lanes: 1))) : nil
+        // scand as `scand scan` runs, and zxing's defaults likewise: one persistent isolated decoder process for
+        // all images (a fork per image would weigh on both), ended (its CPU time then counted) before the clock
+        // stops.
+        let decoder = ZXingDecoder(worker: DecoderWorker(lanes: 1))
         for sample in samples {
             score.images += 1
-            guard let reads = self.reads(reader, sample.path, still: still) else {
+            guard let reads = self.reads(reader, sample.path, decoder: decoder) else {
                 score.failures += 1
                 continue
             }
@@ -82,7 +83,7 @@ public struct PhotoBenchmark: Sendable {
             }
             if hit { score.correct += 1 }
         }
-        still?.decoder.worker?.retire()
+        decoder.worker?.retire()
         score.seconds = Date().timeIntervalSince(start)
         score.cpuSeconds = FramesBench.cpuSeconds() - cpuBefore
         return score
@@ -102,18 +103,17 @@ public struct PhotoBenchmark: Sendable {
     }
 
     /// The payloads one reader finds in one image; nil when the reader failed on it.
-    func reads(_ reader: Reader, _ path: String, still: StillImageDecoder? = nil) -> [Read]? {
+    func reads(_ reader: Reader, _ path: String, decoder: ZXingDecoder = ZXingDecoder()) -> [Read]? {
         switch reader {
         case .scand:
             guard let image = try? ImageFile.readLuma(path) else { return nil }
-            let still = still ?? StillImageDecoder()
             // The answers leave out EAN add-ons, which scand reads: the main number is the same payload.
-            return still.decode(image).detections.map { d in
+            return StillImageDecoder(decoder: decoder).decode(image).detections.map { d in
                 Read(text: d.text, bytes: d.bytes, equivalents: d.addOn == nil ? [] : [String(decoding: d.mainBytes, as: UTF8.self)])
             }
         case .zxingDefaults:
             guard let image = try? ImageFile.readLuma(path) else { return nil }
-            let report = ZXingDecoder().decode(image, passes: [.zxingDefaults(width: image.width, height: image.height)])
+            let report = decoder.decode(image, passes: [.zxingDefaults(width: image.width, height: image.height)])
             return report.failures.isEmpty ? report.detections.map { Read(text: $0.text, bytes: $0.bytes) } : nil
         case .zbarimg:
             return ZBarImg.reads(path)

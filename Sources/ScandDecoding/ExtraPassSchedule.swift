@@ -49,11 +49,19 @@ public struct ExtraPassSchedule: Sendable {
     /// Frames from one expensive pass to the next: 1 while they find codes the cheap passes miss, doubled
     /// after each round of every kind that found nothing, up to `maxGap`. A scene without such codes (most
     /// of them, and a busy surface) then costs the cheap passes and an expensive one every `maxGap` frames;
-    /// a find starts the rounds again at once. (What was found is kept up by `TrackedCrops`.)
+    /// a find, or a new code-like patch (`wake`), starts the rounds again at once. (What was found is kept up
+    /// by `TrackedCrops`.)
     private(set) var gap = 1
     static let maxGap = 8
     private var sinceLast = 0
     private var fruitlessTurns = 0
+
+    /// Something new that may be a code came into view (a patch that looks like one): the expensive passes
+    /// take their turns every frame again, so a code only one of them reads is found within a round.
+    mutating func wake() {
+        gap = 1
+        fruitlessTurns = 0
+    }
 
     /// After a frame with `kinds`: whether they found a code the cheap passes did not.
     mutating func outcome(of kinds: Set<Kind>, foundNew: Bool) {

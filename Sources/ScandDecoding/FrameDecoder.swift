@@ -134,8 +134,6 @@ public struct FrameDecoder: Sendable {
     private mutating func decode(_ buffer: UnsafeRawBufferPointer, width: Int, height: Int, rowStride: Int,
                                  pixelStride: Int) throws(ImageGeometryError) -> Result {
         let region = regionOfInterest.pixelRect(width: width, height: height)
-        let (extras, kinds) = schedule.next(region: region, formats: formats, budget: extraPassBudgetMilliseconds)
-        lastExtras = kinds
         frameCount += 1
         let now = frameCount
         fruitless.removeAll { $0.until <= now }
@@ -147,6 +145,10 @@ public struct FrameDecoder: Sendable {
                     || resting.contains { $0.contains(Point(Double(bounds.x + bounds.width / 2), Double(bounds.y + bounds.height / 2))) }
             })
         let candidatePasses = CodeCandidates.passes(for: candidates, region: region, formats: formats, label: Self.candidateLabel)
+        // A patch that looks like a code and is neither read nor resting may be one only an expensive pass reads.
+        if !candidates.isEmpty { schedule.wake() }
+        let (extras, kinds) = schedule.next(region: region, formats: formats, budget: extraPassBudgetMilliseconds)
+        lastExtras = kinds
         let passes = Self.passes(region: region, formats: formats) + candidatePasses + tracked.passes(region: region) + extras.map(\.pass)
         lastPasses = passes
         let report = try decoder.decode(buffer: buffer, width: width, height: height, rowStride: rowStride, pixelStride: pixelStride,

@@ -14,10 +14,10 @@ public struct StillImageStrategy: Sendable {
         self.formats = formats
     }
 
-    /// Images up to this many pixels in which zxing's defaults read no EAN/UPC get those formats read again
+    /// Images up to this many pixels in which zxing's defaults read nothing get the EAN/UPC formats read again
     /// enlarged twice: in a low-resolution photo a code's narrow bars can be about a pixel wide, too fine for
-    /// zxing's edge finding (measured: one of the photos' EAN-13s reads only so). An EAN/UPC that was read shows
-    /// the bars are wide enough.
+    /// zxing's edge finding (measured: one of the photos' EAN-13s reads only so). The enlarged read costs as
+    /// much as the defaults pass over the whole photo set, so it is kept for images where nothing was read.
     public static let enlargeUpTo = 1_000_000
     static let retail = BarcodeFormats([.ean13, .ean8, .upcA, .upcE])
 
@@ -33,7 +33,7 @@ public struct StillImageStrategy: Sendable {
     }
 
     /// The passes after the first, which found `found`: an inverted copy for the formats zxing does not invert
-    /// itself, and the enlarged EAN/UPC read.
+    /// itself, and the enlarged EAN/UPC read where nothing was found.
     public func followUps(region: PixelRect, found: [Detection]) -> [DecodePass] {
         var passes: [DecodePass] = []
         let inverting = formats.intersection(Self.notSelfInverting)
@@ -45,7 +45,7 @@ public struct StillImageStrategy: Sendable {
             passes.append(q)
         }
         let retail = formats.intersection(Self.retail)
-        if !retail.isEmpty, region.width * region.height <= Self.enlargeUpTo, !found.contains(where: { Self.retail.contains($0.format) }) {
+        if !retail.isEmpty, region.width * region.height <= Self.enlargeUpTo, found.isEmpty {
             var e = DecodePass(label: "still enlarged", crop: region, formats: retail)
             e.upscale = 2
             passes.append(e)
