@@ -29,7 +29,7 @@ public struct PhotoBenchmark: Sendable {
     public enum Reader: String, Sendable, CaseIterable {
         /// scand's still-image strategy.
         case scand
-        /// One zxing-cpp 1.4 ReadBarcodes call with default hints (isolated: an abort finds nothing).
+        /// One zxing-cpp ReadBarcodes call with its default options (isolated: an abort finds nothing).
         case zxingDefaults = "zxing-defaults"
         /// zbarimg, zbarcam's engine on still images.
         case zbarimg

@@ -1,10 +1,10 @@
 import Foundation
 import ScandCore
 
-/// Where matrix codes probably are, and at what angle, found cheaply in the luma: zxing 1.4's DataMatrix
-/// and Aztec detectors only look at the image centre and its Aztec detector fails beyond a couple of degrees
-/// of tilt and on small modules, so scand crops around each candidate, turns the crop back by the
-/// candidate's angle, and enlarges it for Aztec and DataMatrix.
+/// Where matrix codes probably are, and at what angle, found cheaply in the luma: zxing's fast DataMatrix and
+/// Aztec search (the live cheap pass) looks near the image centre only, and its PDF417, Micro QR, rMQR and
+/// MaxiCode detectors miss many tilted codes, so scand crops around each candidate, searching harder, turns
+/// the crop back by the candidate's angle, and enlarges it for DataMatrix.
 ///
 /// A code is a patch dense in strong edges running in two perpendicular directions. The region is cut into
 /// blocks; a block is busy when its mean gradient is well above the frame's typical block; neighbouring busy

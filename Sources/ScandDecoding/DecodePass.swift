@@ -14,10 +14,10 @@ public struct DecodePass: Sendable, Hashable {
     public var scale: Int = 1
     public var mirror = false
     /// Reads the crop turned back by this many degrees about its centre (-45…45; not with mirror): a
-    /// matrix code lying at this angle reads upright, which zxing 1.4's Aztec detector needs.
+    /// matrix code lying at this angle reads upright, which zxing's PDF417, Micro QR and rMQR detectors need.
     public var rotationDegrees = 0.0
     /// Enlarges the crop this many times (1…4, scale 1 only), bilinearly: symbols with modules of a pixel or
-    /// two are too fine for zxing 1.4's Aztec bull's-eye search.
+    /// two are too fine for zxing's DataMatrix detector.
     public var upscale = 1
     public var invert = false
     public var formats: BarcodeFormats

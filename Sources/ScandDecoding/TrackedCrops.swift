@@ -1,9 +1,8 @@
 import ScandCore
 
-/// Codes that only an expensive pass read (inverted, mirrored, off-centre DataMatrix/Aztec, hard linear),
-/// read again every frame from a small crop around where they were, with that pass's settings: the code
-/// stays found for a fraction of what the whole expensive pass costs. A crop also puts an off-centre
-/// DataMatrix or Aztec at its centre, where zxing 1.4's detectors look.
+/// Codes that only an expensive pass read (inverted, rotated linear, downscaled), read again every frame
+/// from a small crop around where they were, with that pass's settings: the code stays found for a
+/// fraction of what the whole expensive pass costs.
 struct TrackedCrops: Sendable {
     struct Entry: Sendable {
         var template: DecodePass

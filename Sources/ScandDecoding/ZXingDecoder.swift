@@ -4,8 +4,9 @@ import ScandZXingShim
 
 /// Runs decode passes through the zxing-cpp shim.
 ///
-/// With `isolated` (the default) the passes run in a forked child process: Debian's zxing-cpp 1.4.0
-/// has its asserts on and aborts on some inputs, so a crash must cost one pass, not the daemon.
+/// With `isolated` (the default) the passes run in a forked, sandboxed child process: a library fault on a
+/// hostile or unlucky image (zxing-cpp 1.4 aborted on many; 3.1 has none known) must cost one pass, not the
+/// daemon.
 /// Detections come back in source-image pixels. Blocking: call it off Swift's cooperative pool.
 public struct ZXingDecoder: Sendable {
     public var isolated: Bool
