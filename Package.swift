@@ -14,8 +14,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.60.0"),
     ],
     targets: [
-        // Native libraries, found through pkg-config, installed from Debian.
-        .systemLibrary(name: "CZXing", pkgConfig: "zxing", providers: [.apt(["libzxing-dev"])]),
+        // Native libraries, found through pkg-config: zxing-cpp 3.1.1 built from source by
+        // scripts/install-zxing (static, in /usr/local); the others installed from Debian.
+        .systemLibrary(name: "CZXing", pkgConfig: "zxing"),
         .systemLibrary(name: "CSTB", pkgConfig: "stb", providers: [.apt(["libstb-dev"])]),
         .systemLibrary(name: "CV4L2", pkgConfig: "libv4l2", providers: [.apt(["libv4l-dev"])]),
         .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),

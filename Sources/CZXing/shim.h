@@ -1,2 +1,2 @@
 #pragma once
-// zxing-cpp 1.4.0 is C++ only; see ScandZXingShim for the C API that Swift sees.
+// zxing-cpp 3.1 is C++ here (its C API is not used); see ScandZXingShim for the C API that Swift sees.

@@ -1,5 +1,5 @@
-/// A symbology scand can decode. Raw values are zxing-cpp 1.4's `BarcodeFormat` bits, so a set of
-/// formats crosses into the decoder as one integer.
+/// A symbology scand can decode. Raw values are the decoder shim's format bits (`szx_format`, which began
+/// as zxing-cpp 1.4's), so a set of formats crosses into the decoder as one integer.
 public enum BarcodeFormat: Int, CaseIterable, Sendable, Hashable, Comparable {
     case aztec = 0x1
     case codabar = 0x2
@@ -18,6 +18,10 @@ public enum BarcodeFormat: Int, CaseIterable, Sendable, Hashable, Comparable {
     case upcA = 0x4000
     case upcE = 0x8000
     case microQRCode = 0x10000
+    case rmqrCode = 0x20000
+    case dataBarLimited = 0x40000
+    case dataBarStacked = 0x80000
+    case dataBarExpandedStacked = 0x100000
 
     /// The name on the wire and on the command line (zxing-cpp's spelling).
     public var name: String {
@@ -39,11 +43,20 @@ public enum BarcodeFormat: Int, CaseIterable, Sendable, Hashable, Comparable {
         case .upcA: "UPC-A"
         case .upcE: "UPC-E"
         case .microQRCode: "MicroQRCode"
+        case .rmqrCode: "rMQRCode"
+        case .dataBarLimited: "DataBarLimited"
+        case .dataBarStacked: "DataBarStacked"
+        case .dataBarExpandedStacked: "DataBarExpandedStacked"
         }
     }
 
-    /// One-dimensional (row-scanned) symbologies, including the stacked-free DataBar family.
+    /// One-dimensional (row-scanned) symbologies, including the DataBar family.
     public var isLinear: Bool { BarcodeFormats.linear.contains(self) }
+
+    /// GS1 DataBar in any of its forms: its payload is always a GS1 element string.
+    public var isDataBar: Bool {
+        [.dataBar, .dataBarExpanded, .dataBarLimited, .dataBarStacked, .dataBarExpandedStacked].contains(self)
+    }
 
     public static func < (a: BarcodeFormat, b: BarcodeFormat) -> Bool { a.rawValue < b.rawValue }
 
@@ -57,6 +70,10 @@ public enum BarcodeFormat: Int, CaseIterable, Sendable, Hashable, Comparable {
         switch key {
         case "qr": self = .qrCode
         case "microqr": self = .microQRCode
+        case "rmqr": self = .rmqrCode
+        case "databarltd", "rsslimited", "gs1databarlimited": self = .dataBarLimited
+        case "databarstk", "rss14stacked", "gs1databarstacked": self = .dataBarStacked
+        case "databarexpstk", "rssexpandedstacked", "gs1databarexpandedstacked": self = .dataBarExpandedStacked
         case "datamatrixcode", "dm": self = .dataMatrix
         case "rss14", "gs1databar": self = .dataBar
         case "rssexpanded", "gs1databarexpanded": self = .dataBarExpanded
@@ -81,9 +98,10 @@ public struct BarcodeFormats: OptionSet, Sendable, Hashable {
     }
 
     public static let linear = BarcodeFormats([
-        .codabar, .code39, .code93, .code128, .dataBar, .dataBarExpanded, .ean8, .ean13, .itf, .upcA, .upcE,
+        .codabar, .code39, .code93, .code128, .dataBar, .dataBarExpanded, .dataBarLimited, .dataBarStacked,
+        .dataBarExpandedStacked, .ean8, .ean13, .itf, .upcA, .upcE,
     ])
-    public static let matrix = BarcodeFormats([.aztec, .dataMatrix, .maxiCode, .pdf417, .qrCode, .microQRCode])
+    public static let matrix = BarcodeFormats([.aztec, .dataMatrix, .maxiCode, .pdf417, .qrCode, .microQRCode, .rmqrCode])
     public static let all = linear.union(matrix)
 
     public func contains(_ format: BarcodeFormat) -> Bool { rawValue & format.rawValue != 0 }

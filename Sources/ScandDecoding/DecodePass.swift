@@ -25,6 +25,11 @@ public struct DecodePass: Sendable, Hashable {
     public var tryRotate = true
     /// zxing's own pyramid. Off for linear formats: merging its layers trips the lineCount assert.
     public var tryDownscale = false
+    /// zxing also reads the inverted image in the same pass (light-on-dark codes), at about twice the cost
+    /// when nothing is found.
+    public var tryInvert = false
+    /// EAN-2/EAN-5 add-ons after EAN/UPC codes (books' prices, periodicals' issues).
+    public var eanAddOn: EANAddOn = .read
     public var binarizer: Binarizer = .localAverage
     /// 0: every symbol (ReadBarcodes); 1: the first one (ReadBarcode).
     public var maxSymbols = 0
@@ -39,11 +44,13 @@ public struct DecodePass: Sendable, Hashable {
         self.formats = formats
     }
 
-    /// One `ReadBarcodes` call with zxing-cpp 1.4's default hints over the whole image: the baseline the
-    /// benchmarks compare scand with.
+    /// One `ReadBarcodes` call with zxing-cpp's default options over the whole image (harder, rotated,
+    /// inverted, downscaled; add-ons ignored): the baseline the benchmarks compare scand with.
     public static func zxingDefaults(width: Int, height: Int) -> DecodePass {
         var p = DecodePass(label: "zxing defaults", crop: PixelRect(x: 0, y: 0, width: width, height: height), formats: .all)
         p.tryDownscale = true
+        p.tryInvert = true
+        p.eanAddOn = .ignore
         return p
     }
 
@@ -90,6 +97,8 @@ public struct DecodePass: Sendable, Hashable {
         p.try_harder = tryHarder ? 1 : 0
         p.try_rotate = tryRotate ? 1 : 0
         p.try_downscale = tryDownscale ? 1 : 0
+        p.try_invert = tryInvert ? 1 : 0
+        p.ean_add_on = eanAddOn.rawValue
         p.binarizer = binarizer.rawValue
         p.max_symbols = Int32(maxSymbols)
         p.is_pure = 0
@@ -98,6 +107,11 @@ public struct DecodePass: Sendable, Hashable {
         p.upscale = Int32(upscale)
         return p
     }
+}
+
+/// What zxing does with an EAN-2/EAN-5 add-on beside an EAN/UPC code.
+public enum EANAddOn: Int32, Sendable, Hashable {
+    case ignore = 0, read = 1, require = 2
 }
 
 /// Faults a test can inject into an isolated pass, to prove that a crash costs only that pass.

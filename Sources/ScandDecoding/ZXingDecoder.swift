@@ -112,7 +112,7 @@ public struct ZXingDecoder: Sendable {
         return Detection(
             format: format, text: text, bytes: bytes, corners: Quadrilateral(raw.map(pass.sourcePoint)),
             orientation: Int(r.orientation), symbologyIdentifier:String(fixedCString: r.symbology), hasECI: r.has_eci != 0,
-            ecLevel:String(fixedCString: r.ec_level), mirrored: (r.mirrored != 0) != pass.mirror, inverted: pass.invert,
+            ecLevel:String(fixedCString: r.ec_level), mirrored: (r.mirrored != 0) != pass.mirror, inverted: pass.invert || r.inverted != 0,
             contentType: contentType(r.content_type), sequence: sequence, readerInit: r.reader_init != 0,
             lineCount: Int(r.line_count))
     }

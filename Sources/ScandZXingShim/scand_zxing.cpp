@@ -1,5 +1,4 @@
-// extern "C" wrapper over zxing-cpp 1.4.0: checked inputs, caught exceptions, optional fork isolation.
-#define ZX_USE_UTF8 1
+// extern "C" wrapper over zxing-cpp 3.1: checked inputs, caught exceptions, optional fork isolation.
 
 #define SZX_STR2(x) #x
 #define SZX_STR(x) SZX_STR2(x)
@@ -7,8 +6,7 @@
 #include "scand_zxing.h"
 
 #include <ZXing/BarcodeFormat.h>
-#include <ZXing/BitMatrix.h>
-#include <ZXing/MultiFormatWriter.h>
+#include <ZXing/CreateBarcode.h>
 #include <ZXing/ReadBarcode.h>
 #include <ZXing/ZXVersion.h>
 
@@ -38,8 +36,8 @@ using namespace ZXing;
 
 namespace szx_internal {
 
-constexpr int kMaxDimension = 1 << 15;     // zxing uses int arithmetic on w*h and strides
-constexpr int kAllFormats = (1 << 17) - 1;  // Aztec ... MicroQRCode
+constexpr int kMaxDimension = 1 << 15;  // zxing uses int arithmetic on w*h and strides
+constexpr int kAllFormats = SZX_ALL_FORMATS;
 
 void CopyString(char *dst, size_t size, const std::string &src)
 {
@@ -81,6 +79,8 @@ const char *PassProblem(const szx_image *image, const szx_pass &p)
         return "unknown format bits";
     if (p.binarizer < 0 || p.binarizer > 3)
         return "unknown binarizer";
+    if (p.ean_add_on < 0 || p.ean_add_on > 2)
+        return "ean_add_on must be 0...2";
     if (p.max_symbols < 0 || p.max_symbols > 255)
         return "max_symbols must be 0...255";
     if (p.rotate_centidegrees < -4500 || p.rotate_centidegrees > 4500)
@@ -97,7 +97,7 @@ const char *PassProblem(const szx_image *image, const szx_pass &p)
 // The pixels one pass reads: a view into the caller's buffer when no copy is needed, else a dense copy.
 struct PassImage {
     std::vector<uint8_t> storage;
-    ImageView view{nullptr, 0, 0, ImageFormat::Lum};
+    ImageView view;
 };
 
 // The crop turned back by the pass's angle: output pixel q samples the image at centre + R(angle)(q - centre)
@@ -160,30 +160,34 @@ PassImage Prepare(const szx_image *image, const szx_pass &p)
     return out;
 }
 
-DecodeHints HintsFor(const szx_pass &p)
+ReaderOptions OptionsFor(const szx_pass &p)
 {
-    DecodeHints hints;
-    hints.setFormats(p.formats ? BarcodeFormats(static_cast<BarcodeFormat>(p.formats)) : BarcodeFormats());
-    hints.setTryHarder(p.try_harder);
-    hints.setTryRotate(p.try_rotate);
-    hints.setTryDownscale(p.try_downscale);
-    hints.setBinarizer(static_cast<Binarizer>(p.binarizer));
-    hints.setIsPure(p.is_pure);
+    ReaderOptions options;
+    options.setFormats(ZXingFormats(p.formats));
+    options.setTryHarder(p.try_harder);
+    options.setTryRotate(p.try_rotate);
+    options.setTryDownscale(p.try_downscale);
+    options.setTryInvert(p.try_invert);
+    options.setBinarizer(static_cast<Binarizer>(p.binarizer));
+    options.setIsPure(p.is_pure);
+    options.setTextMode(TextMode::Plain);
+    options.setEanAddOnSymbol(static_cast<EanAddOnSymbol>(p.ean_add_on));
     if (p.max_symbols > 0)
-        hints.setMaxNumberOfSymbols((uint8_t)p.max_symbols);
-    return hints;
+        options.setMaxNumberOfSymbols((uint8_t)p.max_symbols);
+    return options;
 }
 
-Found Convert(const Result &r, int pass)
+Found Convert(const Barcode &r, Spelled &&spelled, int pass)
 {
     Found f{};
     szx_result &h = f.head;
     std::memset(&h, 0, sizeof h);
     h.pass = pass;
-    h.format = static_cast<int>(r.format());
-    f.text = r.text();
-    const ByteArray &b = r.bytes();
-    f.bytes.assign(b.begin(), b.end());
+    h.format = spelled.bit;
+    f.text = std::move(spelled.text);
+    f.bytes = std::move(spelled.bytes);
+    CopyString(h.add_on, sizeof h.add_on, spelled.addOn);
+    h.inverted = r.isInverted();
     const Position &pos = r.position();
     for (int i = 0; i < 4; ++i) {
         h.corners[2 * i] = pos[i].x;
@@ -214,19 +218,20 @@ szx_outcome RunPass(const szx_image *image, const szx_pass &p, int index, std::v
     }
     try {
         PassImage img = Prepare(image, p);
-        DecodeHints hints = HintsFor(p);
-        Results results;
+        ReaderOptions options = OptionsFor(p);
+        Barcodes results;
         if (p.max_symbols == 1) {
-            Result r = ReadBarcode(img.view, hints);
+            Barcode r = ReadBarcode(img.view, options);
             if (r.isValid())
                 results.push_back(std::move(r));
         } else {
-            results = ReadBarcodes(img.view, hints);
+            results = ReadBarcodes(img.view, options);
         }
-        for (const Result &r : results) {
-            if (!r.isValid())
+        for (const Barcode &r : results) {
+            Spelled spelled;
+            if (!r.isValid() || !SpellAsScand(r, p.formats, spelled))
                 continue;
-            found.push_back(Convert(r, index));
+            found.push_back(Convert(r, std::move(spelled), index));
             ++o.result_count;
         }
     } catch (const std::exception &e) {
@@ -617,32 +622,30 @@ void szx_free_results(szx_result *results, int count)
     std::free(results);
 }
 
-int szx_write(int format, const char *text, int width, int height, int margin, int ec_level,
-              uint8_t **matrix, int *matrix_width, int *matrix_height, char *message, size_t message_size)
+int szx_write(int format, const char *text, const char *options, uint8_t **matrix, int *matrix_width,
+              int *matrix_height, char *message, size_t message_size)
 {
-    if (!text || !matrix || !matrix_width || !matrix_height || width < 0 || height < 0 || width > 4096 ||
-        height > 4096 || format <= 0 || (format & (format - 1)) || (format & ~kAllFormats)) {
+    if (!text || !matrix || !matrix_width || !matrix_height || format <= 0 || (format & (format - 1)) ||
+        (format & ~kAllFormats)) {
         if (message)
             CopyString(message, message_size, "bad argument");
         return SZX_BAD_ARGUMENT;
     }
     *matrix = nullptr;
     try {
-        MultiFormatWriter writer(static_cast<BarcodeFormat>(format));
-        if (margin >= 0)
-            writer.setMargin(margin);
-        if (ec_level >= 0)
-            writer.setEccLevel(ec_level);
-        BitMatrix bits = writer.encode(std::string(text), width, height);
-        int w = bits.width(), h = bits.height();
+        Barcode barcode = CreateBarcodeFromText(text, CreatorOptions(ZXingFormat(format), options ? options : ""));
+        if (!barcode.isValid())
+            throw std::runtime_error(barcode.error().msg());
+        ImageView symbol = barcode.symbol();
+        int w = symbol.width(), h = symbol.height();
         if (w <= 0 || h <= 0)
-            throw std::runtime_error("writer produced an empty matrix");
+            throw std::runtime_error("writer produced an empty symbol");
         auto *m = static_cast<uint8_t *>(std::malloc((size_t)w * h));
         if (!m)
             throw std::bad_alloc();
         for (int y = 0; y < h; ++y)
             for (int x = 0; x < w; ++x)
-                m[(size_t)y * w + x] = bits.get(x, y) ? 1 : 0;
+                m[(size_t)y * w + x] = *symbol.data(x, y) < 128 ? 1 : 0;
         *matrix = m;
         *matrix_width = w;
         *matrix_height = h;

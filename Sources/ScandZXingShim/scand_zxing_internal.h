@@ -10,7 +10,26 @@
 #include <sys/types.h>
 #include <vector>
 
+#include <ZXing/Barcode.h>
+#include <ZXing/BarcodeFormat.h>
+
 namespace szx_internal {
+
+// A zxing result in scand's terms: its format bit and the payload as scand spells it (see
+// scand_zxing_formats.cpp).
+struct Spelled {
+    int bit = 0;
+    std::string text;
+    std::vector<uint8_t> bytes;
+    std::string addOn;
+};
+
+// What zxing is asked for, for a set of scand format bits (0 = all).
+ZXing::BarcodeFormats ZXingFormats(int bits);
+// The zxing format the writer draws for one scand format bit (None for an unknown bit).
+ZXing::BarcodeFormat ZXingFormat(int bit);
+// Converts `b`; false when it is of no format in `requested` (0 = all) once respelled.
+bool SpellAsScand(const ZXing::Barcode &b, int requested, Spelled &out);
 
 // A decoded symbol, owning its strings, before it becomes a C struct or crosses the pipe.
 struct Found {

@@ -24,7 +24,8 @@ import Testing
         #expect(try BarcodeFormats.parse("linear") == .linear)
         #expect(try BarcodeFormats.parse("2d,code128") == BarcodeFormats.matrix.union(BarcodeFormats(.code128)))
         #expect(BarcodeFormats.linear.intersection(.matrix).isEmpty)
-        #expect(BarcodeFormats.all.members.count == 17)
+        #expect(BarcodeFormats.all.members.count == 21)
+        #expect(try BarcodeFormats.parse("rmqr,databar-limited") == BarcodeFormats([.rmqrCode, .dataBarLimited]))
     }
 
     @Test func rejectsUnknownNamesWithTheName() {
@@ -32,11 +33,12 @@ import Testing
         #expect(throws: FormatListError.self) { try BarcodeFormats.parse("") }
     }
 
-    @Test func rawValuesAreZXingBits() {
-        // The decoder passes the set straight to zxing-cpp 1.4's BarcodeFormat flags.
+    @Test func rawValuesAreTheShimsFormatBits() {
+        // The decoder passes the set straight to the shim as its szx_format bits.
         #expect(BarcodeFormat.aztec.rawValue == 1 << 0)
         #expect(BarcodeFormat.qrCode.rawValue == 1 << 13)
         #expect(BarcodeFormat.microQRCode.rawValue == 1 << 16)
-        #expect(BarcodeFormats.all.rawValue == (1 << 17) - 1)
+        #expect(BarcodeFormat.dataBarExpandedStacked.rawValue == 1 << 20)
+        #expect(BarcodeFormats.all.rawValue == (1 << 21) - 1)
     }
 }

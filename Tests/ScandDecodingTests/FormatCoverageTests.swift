@@ -47,7 +47,7 @@ import ScandCore
     }
 
     @Test func writerRefusesWhatItCannotWrite() {
-        #expect(throws: SymbolWriter.WriteError.self) { try SymbolWriter.modules(.maxiCode, text: "x") }
+        #expect(throws: SymbolWriter.WriteError.self) { try SymbolWriter.modules(.itf, text: "ABC") }
         #expect(throws: SymbolWriter.WriteError.self) { try SymbolWriter.modules(.ean13, text: "not digits") }
     }
 }

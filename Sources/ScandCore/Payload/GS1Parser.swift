@@ -1,4 +1,4 @@
-/// Parses GS1 element strings in both renderings zxing-cpp 1.4 gives: raw (`0109501101530003172501011` +
+/// Parses GS1 element strings in both renderings scand gives: raw (`0109501101530003172501011` +
 /// GS between variable-length fields) and human-readable (`(01)09501101530003(17)250101(10)AB12`).
 /// Every element must be in the AI table, of the right length and character set, with valid check
 /// digits and dates; one bad element rejects the whole string.
@@ -10,7 +10,7 @@ enum GS1Parser {
     /// The detection claims GS1 content.
     static func claims(format: BarcodeFormat, contentType: Detection.ContentType, symbologyIdentifier: String,
                        text: ArraySlice<UInt8>) -> Bool {
-        if contentType == .gs1 || format == .dataBar || format == .dataBarExpanded { return true }
+        if contentType == .gs1 || format.isDataBar { return true }
         if symbologies.contains(symbologyIdentifier) { return true }
         return text.count >= 3 && symbologies.contains(PayloadBytes.string(text.prefix(3)))
     }
@@ -22,8 +22,8 @@ enum GS1Parser {
             s = s.dropFirst(3)
         }
         while s.first == PayloadBytes.gs { s = s.dropFirst() }
-        // zxing-cpp 1.4 gives a DataBar (omnidirectional) as the bare 14-digit GTIN.
-        if format == .dataBar, s.count == 14, PayloadBytes.allDigits(s) { s = (Array("01".utf8) + s)[...] }
+        // DataBar, Limited and Stacked are spelled as the bare 14-digit GTIN (zxing-cpp 1.4's spelling).
+        if format.isDataBar, s.count == 14, PayloadBytes.allDigits(s) { s = (Array("01".utf8) + s)[...] }
         guard !s.isEmpty else { return nil }
         let elements = s.first == 0x28 ? parseHRI(s) : parseRaw(s)
         guard let elements, !elements.isEmpty else { return nil }

@@ -33,16 +33,22 @@ extension Payload {
     }
 }
 
-/// EAN-13/EAN-8/UPC-A/UPC-E with a valid check digit. zxing-cpp appends a read add-on after a space
-/// ("9781234567897 51299"). 979-0 is the ISMN (printed music), not a book: it is a product.
+/// EAN-13/EAN-8/UPC-A/UPC-E with a valid check digit. A read EAN-2/EAN-5 add-on follows the main number,
+/// straight after it as zxing-cpp 3 gives it ("978123456789751299", the main number's length tells where
+/// it starts) or after a space as zxing-cpp 2 did. 979-0 is the ISMN (printed music), not a book: it is a
+/// product.
 enum ProductParser {
     static func parse(_ s: ArraySlice<UInt8>, format: BarcodeFormat) -> Payload? {
         var main = s, addOn: String?
         if let space = PayloadBytes.firstIndex(of: 0x20, in: s, from: s.startIndex) {
-            let extra = s[(space + 1)...]
-            guard extra.count == 2 || extra.count == 5, PayloadBytes.allDigits(extra) else { return nil }
             main = s[s.startIndex..<space]
-            addOn = PayloadBytes.string(extra)
+            addOn = PayloadBytes.string(s[(space + 1)...])
+        } else if let length = mainLength(format), [length + 2, length + 5].contains(s.count) {
+            main = s.prefix(length)
+            addOn = PayloadBytes.string(s.dropFirst(length))
+        }
+        if let addOn, !(addOn.utf8.count == 2 || addOn.utf8.count == 5) || !PayloadBytes.allDigits(Array(addOn.utf8)[...]) {
+            return nil
         }
         guard PayloadBytes.allDigits(main) else { return nil }
         var digits = Array(main)
@@ -62,6 +68,17 @@ enum ProductParser {
         let gtin = PayloadBytes.string(digits)
         if format == .ean13, let isbn = isbn(digits, addOn: addOn) { return .isbn(isbn) }
         return .product(Payload.Product(gtin: gtin, format: format, addOn: addOn))
+    }
+
+    /// Digits of the main number as scand spells it (UPC-A as 12, UPC-E as its 8).
+    static func mainLength(_ format: BarcodeFormat) -> Int? {
+        switch format {
+        case .ean13: 13
+        case .ean8: 8
+        case .upcA: 12
+        case .upcE: 8
+        default: nil
+        }
     }
 
     static func isbn(_ d: [UInt8], addOn: String?) -> Payload.ISBN? {

@@ -1,9 +1,9 @@
-// The C face of zxing-cpp 1.4.0 for Swift. Plain C so that no Swift target needs C++ interop.
+// The C face of zxing-cpp 3.1 for Swift. Plain C so that no Swift target needs C++ interop.
 //
 // A read is a list of passes over one luminance image. Each pass crops, scales, mirrors or inverts
-// the image and runs one zxing read with its own hints. Passes can run in a forked child process:
-// Debian's build has its asserts on, so a pass that trips one (SIGABRT) or crashes or hangs costs
-// that pass only; the parent restarts the child at the next pass and keeps every result so far.
+// the image and runs one zxing read with its own options. Passes can run in a forked, sandboxed child
+// process: a pass that crashes or hangs the library (or a hostile image that does) costs that pass only;
+// the parent restarts the child at the next pass and keeps every result so far.
 #ifndef SCAND_ZXING_H
 #define SCAND_ZXING_H
 
@@ -23,6 +23,17 @@ typedef struct szx_image {
     int pix_stride;
 } szx_image;
 
+/// scand's format bits. Stable across zxing versions (zxing-cpp 3 has no bit flags of its own); the shim
+/// maps them to zxing's formats and every variant zxing reports back to one of them.
+enum szx_format {
+    SZX_AZTEC = 0x1, SZX_CODABAR = 0x2, SZX_CODE39 = 0x4, SZX_CODE93 = 0x8, SZX_CODE128 = 0x10,
+    SZX_DATABAR = 0x20, SZX_DATABAR_EXPANDED = 0x40, SZX_DATAMATRIX = 0x80, SZX_EAN8 = 0x100, SZX_EAN13 = 0x200,
+    SZX_ITF = 0x400, SZX_MAXICODE = 0x800, SZX_PDF417 = 0x1000, SZX_QRCODE = 0x2000, SZX_UPCA = 0x4000,
+    SZX_UPCE = 0x8000, SZX_MICRO_QRCODE = 0x10000, SZX_RMQR_CODE = 0x20000, SZX_DATABAR_LIMITED = 0x40000,
+    SZX_DATABAR_STACKED = 0x80000, SZX_DATABAR_EXPANDED_STACKED = 0x100000,
+    SZX_ALL_FORMATS = 0x1FFFFF,
+};
+
 enum szx_binarizer {
     SZX_BINARIZER_LOCAL_AVERAGE = 0,
     SZX_BINARIZER_GLOBAL_HISTOGRAM = 1,
@@ -36,8 +47,10 @@ typedef struct szx_pass {
     int scale;                     // box downscale factor, 1 = none (1...8)
     int mirror;                    // flip horizontally
     int invert;                    // 255 - value: reads light-on-dark codes
-    int formats;                   // zxing BarcodeFormat bits; 0 = every format
+    int formats;                   // enum szx_format bits; 0 = every format
     int try_harder, try_rotate, try_downscale;
+    int try_invert;                // zxing also reads the inverted image (light-on-dark codes) in the same pass
+    int ean_add_on;                // 0 ignore EAN-2/EAN-5 add-ons, 1 read them when present, 2 require them
     int binarizer;                 // enum szx_binarizer
     int max_symbols;               // 0 = no limit (ReadBarcodes); 1 = ReadBarcode
     int is_pure;
@@ -57,13 +70,15 @@ enum szx_content_type {
 
 typedef struct szx_result {
     int pass;                  // index of the pass that found it
-    int format;                // a single zxing BarcodeFormat bit
+    int format;                // a single enum szx_format bit
     char *text;                // UTF-8, NUL-terminated, `text_length` bytes (may hold NUL bytes)
     int text_length;
     uint8_t *bytes;            // the decoded bytes, without ECI interpretation
     int bytes_length;
     int corners[8];            // x,y of top-left, top-right, bottom-right, bottom-left in pass pixels
     int orientation;           // degrees
+    int inverted;              // zxing read it light-on-dark (try_invert)
+    char add_on[8];            // the EAN-2/EAN-5 add-on's digits, when one was read (also at the end of text)
     char symbology[8];         // e.g. "]Q1"
     int has_eci;
     char ec_level[8];
@@ -127,15 +142,16 @@ int szx_worker_pid(const szx_worker *worker, int lane);
 void szx_worker_retire(szx_worker *worker);
 void szx_worker_destroy(szx_worker *worker);
 
-/// zxing's writer: draws `text` as `format` into a module matrix (1 = dark). `width`/`height` are the
-/// requested size in modules or pixels as zxing interprets them (0 = smallest). `margin` < 0 is the
-/// format's default quiet zone. `ec_level` < 0 is the default. Matrix is malloc'd, free with szx_free.
-int szx_write(int format, const char *text, int width, int height, int margin, int ec_level,
-              uint8_t **matrix, int *matrix_width, int *matrix_height, char *message, size_t message_size);
+/// zxing's writer (zint): draws `text` as `format` into a module matrix, one byte a module (1 = dark), no
+/// quiet zone; linear symbols as zxing draws them (bars, and for the stacked ones their rows). `options`
+/// is zxing's CreatorOptions string ("ecLevel=H", "gs1", …; NULL or "" for none). Matrix is malloc'd,
+/// free with szx_free.
+int szx_write(int format, const char *text, const char *options, uint8_t **matrix, int *matrix_width,
+              int *matrix_height, char *message, size_t message_size);
 
 void szx_free(void *pointer);
 
-/// "1.4.0" etc., as the headers say.
+/// "3.1.1" etc., as the headers say.
 const char *szx_version(void);
 
 #ifdef __cplusplus
