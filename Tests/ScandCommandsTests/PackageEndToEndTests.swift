@@ -91,7 +91,8 @@ import Testing
                                          + [Self.root.appendingPathComponent("scripts/vm/package-e2e-guest.sh").path])
         let text = vm.stdout
         print("package end-to-end: VM wall time \(Int(Date().timeIntervalSince(started))) s; "
-              + (text.split(separator: "\n").first { $0.hasPrefix("=== timing") } ?? "no timing"))
+              + (text.split(separator: "\n").first { $0.hasPrefix("=== timing") } ?? "no timing")
+              + text.split(separator: "\n").filter { $0.contains("unnoticed") }.map { "; " + $0 }.joined())
         #expect(vm.status == 0, "\(text)\n\(vm.stderr)")
         let s = VividEndToEndTests.Sections(text)
         func texts(_ section: String) -> Set<String> {
