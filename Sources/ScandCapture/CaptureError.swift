@@ -4,7 +4,7 @@ import Glibc
 public struct CaptureError: Error, CustomStringConvertible, Equatable, Sendable {
     public enum Kind: String, Sendable {
         case noSuchDevice, permissionDenied, busy, notACaptureDevice, noUsableFormat, disconnected, noFrames, io,
-             badRecording, endOfStream
+             badRecording, truncatedRecording, endOfStream
     }
 
     public var kind: Kind
@@ -50,6 +50,8 @@ public struct CaptureError: Error, CustomStringConvertible, Equatable, Sendable 
             return "\(path): \(detail)"
         case .badRecording:
             return "\(path): cannot play this recording\(suffix)"
+        case .truncatedRecording:
+            return "\(path): the recording breaks off \(detail)"
         case .endOfStream:
             return "\(path): end of recording"
         }

@@ -1,5 +1,6 @@
 import Foundation
 import ScandCore
+import Synchronization
 
 /// Runs a frame source on a thread of its own (poll and ioctl block; they never run on Swift's
 /// cooperative pool), carrying out what the device state machine decides: open, stream into the
@@ -23,6 +24,8 @@ public final class CaptureLoop: @unchecked Sendable {
     private let onFrame: (@Sendable (Frame) -> Void)?
     private let condition = NSCondition()
     private var stopRequested = false
+    /// The message of the DEVICE event that says capture stopped; the first `stop` sets it.
+    private let stopReason = Mutex<String?>(nil)
     private let thread = BlockingThread(name: "scand-capture")
     /// Why a source that is not waited for could not be opened.
     public private(set) var failure: CaptureError?
@@ -59,7 +62,9 @@ public final class CaptureLoop: @unchecked Sendable {
     }
 
     /// Asks the loop to stop; it tears the source down and closes the slot.
-    public func stop() {
+    /// - Parameter reason: the message of the DEVICE event that says so.
+    public func stop(reason: String = "shutting down") {
+        stopReason.withLock { if $0 == nil { $0 = reason } }
         condition.lock()
         stopRequested = true
         condition.broadcast()
@@ -76,6 +81,8 @@ public final class CaptureLoop: @unchecked Sendable {
         defer { condition.unlock() }
         return stopRequested
     }
+
+    private var stopping: String { stopReason.withLock { $0 } ?? "shutting down" }
 
     /// Sleeps for `duration` unless a stop arrives first.
     private func sleep(_ duration: Duration) {
@@ -94,7 +101,7 @@ public final class CaptureLoop: @unchecked Sendable {
         var actions = machine.start()
         var frames = 0
         while true {
-            if shouldStop { actions += machine.stop() }
+            if shouldStop { actions += machine.stop(reason: stopping) }
             touch(streaming: false)
             var next: [DeviceStateMachine.Action] = []
             for action in actions {
@@ -110,7 +117,7 @@ public final class CaptureLoop: @unchecked Sendable {
                     onStatus(status)
                 case .retry(let delay):
                     sleep(delay)
-                    next += shouldStop ? machine.stop() : machine.retryDue()
+                    next += shouldStop ? machine.stop(reason: stopping) : machine.retryDue()
                 }
             }
             if case .streaming = machine.state, next.isEmpty {
@@ -132,7 +139,8 @@ public final class CaptureLoop: @unchecked Sendable {
             do {
                 guard let frame = try source.nextFrame(timeoutMilliseconds: step) else {
                     silentFor += step
-                    if silentFor >= options.frameTimeoutMilliseconds {
+                    // A recording's silence is its recorded pace; only a camera's counts as lost.
+                    if source.waitsForDevice && silentFor >= options.frameTimeoutMilliseconds {
                         return machine.streamFailed(CaptureError(.noFrames, path: source.name,
                                                                  detail: "none within \(options.frameTimeoutMilliseconds) ms").description)
                     }
@@ -146,6 +154,10 @@ public final class CaptureLoop: @unchecked Sendable {
                 if let max = options.maxFrames, frames >= max { stop() }
             } catch let error where error.kind == .endOfStream {
                 return machine.ended()
+            } catch let error where !source.waitsForDevice {
+                // A recording that breaks off stays broken: reopening it would replay it forever.
+                failure = error
+                return machine.streamFailedForGood(error.description)
             } catch {
                 return machine.streamFailed(error.description)
             }

@@ -96,6 +96,11 @@ public final class ReplaySource: FrameSource {
     private var lumaMemory: FrameMemoryAllocator?
     /// The file's frame bytes, read into the same array each time when frames go on into shared memory.
     private var scratch: [UInt8] = []
+    /// A frame read but not yet due (recorded pace): waits are sliced so that a stop is never held up.
+    private var pending: (bytes: [UInt8], sequence: UInt64, stamp: UInt64)?
+    /// Frames read so far and the byte offset of the next one, to say where a recording breaks off.
+    private var framesRead = 0
+    private var offset = 0
 
     public init(path: String, pace: Pace = .recorded) {
         self.name = path
@@ -115,37 +120,75 @@ public final class ReplaySource: FrameSource {
             fclose(f)
             throw CaptureError(.badRecording, path: name, detail: "missing or malformed SCANDREC1 header")
         }
+        offset = ftell(f)
+        framesRead = 0
+        // A header may declare frames of hundreds of MB: a file too short to hold one is refused before
+        // anything that size is allocated.
+        var st = stat()
+        if fstat(fileno(f), &st) == 0, (st.st_mode & S_IFMT) == S_IFREG {
+            let after = Int(st.st_size) - offset
+            if after > 0 && after < 16 + format.imageSize {
+                fclose(f)
+                throw CaptureError(.truncatedRecording, path: name,
+                                   detail: "in frame 1 at byte \(offset): its header declares frames of \(format.imageSize) bytes, the file holds \(after) after it")
+            }
+        }
         file = f
         self.format = format
         firstStamp = nil
+        pending = nil
         startedAt = Monotonic.microseconds()
         return format
     }
 
     public func nextFrame(timeoutMilliseconds: Int) throws(CaptureError) -> Frame? {
-        guard let file, let format else { throw CaptureError(.io, path: name, detail: "not open") }
+        guard let format else { throw CaptureError(.io, path: name, detail: "not open") }
+        if pending == nil { pending = try readFrame(format) }
+        guard let frame = pending else { return nil }
+        if pace == .recorded {
+            let wait = delay(until: frame.stamp)
+            if wait > UInt64(max(1, timeoutMilliseconds)) * 1000 {
+                usleep(UInt32(timeoutMilliseconds) * 1000)
+                return nil
+            }
+            if wait > 0 { usleep(UInt32(wait)) }
+        }
+        pending = nil
+        let time = pace == .lockstep ? frame.stamp : Monotonic.microseconds()
+        if let memory = lumaMemory?(format.width * format.height) {
+            defer { scratch = frame.bytes }
+            if let captured = frame.bytes.withUnsafeBytes({
+                Frame.capturingLuma(of: $0, format: format, into: memory, sequence: frame.sequence, timestampMicroseconds: time)
+            }) {
+                return captured
+            }
+        }
+        return Frame(format: format, bytes: frame.bytes, sequence: frame.sequence, timestampMicroseconds: time)
+    }
+
+    /// The next frame's stamp, sequence and bytes; throws `.endOfStream` at a clean end and
+    /// `.truncatedRecording`, saying where, when the file ends inside a frame.
+    private func readFrame(_ format: FrameFormat) throws(CaptureError) -> (bytes: [UInt8], sequence: UInt64, stamp: UInt64) {
+        guard let file else { throw CaptureError(.io, path: name, detail: "not open") }
         var head = [UInt8](repeating: 0, count: 16)
         let n = fread(&head, 1, 16, file)
         if n == 0 { throw CaptureError(.endOfStream, path: name) }
-        guard n == 16 else { throw CaptureError(.badRecording, path: name, detail: "truncated frame header") }
-        let memory = lumaMemory?(format.width * format.height)
-        var bytes = memory == nil ? [] : scratch
+        guard n == 16 else {
+            throw CaptureError(.truncatedRecording, path: name, detail: "in frame \(framesRead + 1) at byte \(offset): \(n) of its 16 header bytes are there")
+        }
+        var bytes = scratch
         scratch = []  // so that reading into it does not copy it
         if bytes.count != format.imageSize { bytes = [UInt8](repeating: 0, count: format.imageSize) }
-        guard fread(&bytes, 1, bytes.count, file) == bytes.count else {
-            throw CaptureError(.badRecording, path: name, detail: "truncated frame")
+        let got = fread(&bytes, 1, bytes.count, file)
+        guard got == bytes.count else {
+            throw CaptureError(.truncatedRecording, path: name,
+                               detail: "in frame \(framesRead + 1) at byte \(offset): \(got) of its \(format.imageSize) image bytes are there")
         }
+        framesRead += 1
+        offset += 16 + format.imageSize
         let stamp = head[0..<8].enumerated().reduce(UInt64(0)) { $0 | UInt64($1.element) << (8 * UInt64($1.offset)) }
         let seq = head[8..<16].enumerated().reduce(UInt64(0)) { $0 | UInt64($1.element) << (8 * UInt64($1.offset)) }
-        if pace == .recorded { waitUntil(stamp) }
-        let time = pace == .lockstep ? stamp : Monotonic.microseconds()
-        if let memory {
-            scratch = bytes
-            if let frame = bytes.withUnsafeBytes({ Frame.capturingLuma(of: $0, format: format, into: memory, sequence: seq, timestampMicroseconds: time) }) {
-                return frame
-            }
-        }
-        return Frame(format: format, bytes: bytes, sequence: seq, timestampMicroseconds: time)
+        return (bytes, seq, stamp)
     }
 
     public func captureLuma(into allocate: @escaping FrameMemoryAllocator) { lumaMemory = allocate }
@@ -154,16 +197,17 @@ public final class ReplaySource: FrameSource {
         if let file { fclose(file) }
         file = nil
         format = nil
+        pending = nil
     }
 
-    /// Sleeps until the frame's offset from the first frame has passed since the replay began.
-    private func waitUntil(_ stamp: UInt64) {
+    /// Microseconds until the frame's offset from the first frame has passed since the replay began.
+    private func delay(until stamp: UInt64) -> UInt64 {
         guard let first = firstStamp else {
             firstStamp = stamp
-            return
+            return 0
         }
-        let offset = stamp >= first ? stamp - first : 0
+        let due = stamp >= first ? stamp - first : 0
         let elapsed = Monotonic.microseconds() - startedAt
-        if offset > elapsed { usleep(UInt32(min(offset - elapsed, 5_000_000))) }
+        return due > elapsed ? due - elapsed : 0
     }
 }

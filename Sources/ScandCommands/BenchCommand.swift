@@ -124,7 +124,8 @@ struct PhotosBench: ParsableCommand {
             zip(readers, row).map { reader, s in
                 JSONValue.object([("folder", .string(s.folder)), ("reader", .string(reader.rawValue)), ("images", .int(s.images)),
                                   ("correct", .int(s.correct)), ("misreads", .int(s.misreads)), ("failures", .int(s.failures)),
-                                  ("seconds", JSONValue.number(s.seconds, places: 2))])
+                                  ("seconds", JSONValue.number(s.seconds, places: 2)),
+                                  ("cpuSeconds", JSONValue.number(s.cpuSeconds, places: 2))])
             }
         })
         return BenchReport(name: "photos", table: Self.table(readers: readers, rows: rows), rows: value)
@@ -143,10 +144,12 @@ struct PhotosBench: ParsableCommand {
                 totals[i].misreads += s.misreads
                 totals[i].failures += s.failures
                 totals[i].seconds += s.seconds
+                totals[i].cpuSeconds += s.cpuSeconds
             }
         }
         lines.append("| **total** | \(totals[0].images) | " + totals.map { "**\($0.correct)** / \($0.misreads) / \($0.failures)" }.joined(separator: " | ") + " |")
         lines.append("| seconds | | " + totals.map { String(format: "%.1f", $0.seconds) }.joined(separator: " | ") + " |")
+        lines.append("| CPU seconds | | " + totals.map { String(format: "%.1f", $0.cpuSeconds) }.joined(separator: " | ") + " |")
         return lines.joined(separator: "\n")
     }
 }

@@ -28,7 +28,6 @@ struct EncodeCommand: ParsableCommand {
 
     func validate() throws {
         guard let f = BarcodeFormat(name: format) else { throw ValidationError("unknown barcode format '\(format)'") }
-        guard SymbolWriter.writable.contains(f) else { throw ValidationError("zxing-cpp 1.4 cannot write \(f.name)") }
         guard (1...64).contains(moduleSize) else { throw ValidationError("--module-size must be 1…64") }
     }
 

@@ -13,8 +13,9 @@ struct RunCommand: AsyncParsableCommand {
         abstract: "Scan from a camera (or a recording), print events and serve them on a Unix socket.",
         discussion: """
         Settings come from the command line, then --config FILE (see config/scand.toml), then defaults. \
-        Exit status: 0 after SIGTERM/SIGINT or the end of a replay, 1 when a replay cannot be played or the \
-        socket cannot be served, 64 for bad options, 78 for a wrong configuration file.
+        Exit status: 0 after SIGTERM/SIGINT or the end of a replay, 1 when a replay cannot be played or breaks \
+        off, or the socket cannot be served (another scand answers on its path), 64 for bad options, 78 for a \
+        wrong configuration file.
         """
     )
 
@@ -65,6 +66,9 @@ struct RunCommand: AsyncParsableCommand {
 
     @Option(name: .long, help: "Unix socket for subscribers, or 'none' (default /run/scand/scand.sock for root, else in $XDG_RUNTIME_DIR; systemd's socket activation wins).")
     var socket: String?
+
+    @Option(name: .long, help: "Seconds a new socket connection may take to send its first request before it is closed (default 5).")
+    var requestTimeout: Double?
 
     @Option(name: .long, help: "Stop after this many frames.")
     var frames: Int?
@@ -120,6 +124,10 @@ struct RunCommand: AsyncParsableCommand {
             }
             c.socketPath = socket
         }
+        if let requestTimeout {
+            guard requestTimeout >= 0.1 && requestTimeout <= 3600 else { throw ValidationError("--request-timeout must be 0.1…3600 seconds") }
+            c.requestTimeout = .milliseconds(Int(requestTimeout * 1000))
+        }
         return c
     }
 
@@ -127,10 +135,8 @@ struct RunCommand: AsyncParsableCommand {
     func loadConfig() throws -> ScandConfig {
         var base = ScandConfig()
         if let config {
-            guard let data = FileManager.default.contents(atPath: config) else {
-                throw ConfigFileError(description: "\(config): cannot read the configuration file (\(String(cString: strerror(errno)).lowercased()))")
-            }
-            do { base = try base.applying(toml: String(decoding: data, as: UTF8.self)) } catch {
+            let bytes = try ConfigFileError.contents(of: config)
+            do { base = try base.applying(file: bytes, groupExists: { getgrnam($0) != nil }) } catch {
                 throw ConfigFileError(description: "\(config): \(error.description)")
             }
         }
@@ -171,15 +177,36 @@ struct RunCommand: AsyncParsableCommand {
             OutputSinkLog.write("\(e.description); use --socket PATH or --socket none")
             throw ExitCode(1)
         }
-        if let failure {
-            OutputSinkLog.write(failure)
-            throw ExitCode(1)
-        }
+        // The pipeline has logged why, in one line.
+        if failure != nil { throw ExitCode(1) }
     }
 }
 
 struct ConfigFileError: Error, CustomStringConvertible {
     var description: String
+
+    /// Far larger than any configuration: a device or a wrong path must not be read forever.
+    static let maxBytes = 1 << 20
+
+    /// The file's bytes, or why they cannot be read, in words.
+    static func contents(of path: String) throws(ConfigFileError) -> [UInt8] {
+        func failure(_ reason: String) -> ConfigFileError { ConfigFileError(description: "\(path): cannot read the configuration file (\(reason))") }
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw failure(String(cString: strerror(errno)).lowercased()) }
+        defer { close(fd) }
+        var st = stat()
+        if fstat(fd, &st) == 0, (st.st_mode & S_IFMT) == S_IFDIR { throw failure("it is a directory") }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if n < 0 && errno == EINTR { continue }
+            guard n >= 0 else { throw failure(String(cString: strerror(errno)).lowercased()) }
+            if n == 0 { return bytes }
+            bytes += chunk[..<n]
+            if bytes.count > maxBytes { throw failure("larger than \(maxBytes >> 20) MiB: not a configuration file") }
+        }
+    }
 }
 
 /// A WIDTHxHEIGHT option (16…8192 each way), as the configuration file takes it.

@@ -17,7 +17,9 @@ public struct ScanRunner: Sendable {
     public var regionOfInterest: NormalizedRect = .full
     /// Annotated copy: a file path for one input, or a directory for several.
     public var annotatePath: String?
-    public var decoder = ZXingDecoder()
+    /// One persistent sandboxed decoder process for the whole run (a fork per image costs more than many
+    /// reads); per call forks when it cannot be started.
+    public var decoder = ZXingDecoder(worker: DecoderWorker(lanes: 1))
 
     public init() {}
 

@@ -1,4 +1,6 @@
 import ArgumentParser
+import Foundation
+import ScandCore
 import ScandService
 
 /// The `scand` command line. The executable's `main` only calls this; tests call the same runners.
@@ -29,7 +31,15 @@ extension ScandCommand {
                 try command.run()
             }
         } catch {
-            exit(withError: error)
+            // As `exit(withError:)`, with what the message echoes (an option's value) escaped: a command line
+            // may carry barcode text, and nothing of it reaches the terminal raw.
+            let code = exitCode(for: error)
+            let message = fullMessage(for: error)
+            if !message.isEmpty {
+                let safe = message.split(separator: "\n", omittingEmptySubsequences: false).map { String($0).escapingControlCharacters() }
+                OutputSink.writeAll(code.isSuccess ? 1 : 2, safe.joined(separator: "\n") + "\n")
+            }
+            Foundation.exit(code.rawValue)
         }
     }
 }

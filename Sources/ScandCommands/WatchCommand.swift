@@ -8,7 +8,11 @@ struct WatchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "watch",
         abstract: "Subscribe to a running scand and print its events.",
-        discussion: "Exit status: 0 when the daemon closes the connection, 69 when no daemon is running, 77 without permission."
+        discussion: """
+        Exit status: 0 when the daemon closes the connection, 64 when it refuses the request, 69 when no daemon is \
+        running, 75 when it refuses the connection (too many clients: try again later), 77 without permission. \
+        A refusal prints the daemon's reason.
+        """
     )
 
     @Option(name: .long, help: "The daemon's socket (default: where `scand run` puts it for this user; /run/scand/scand.sock for root).")
@@ -41,8 +45,16 @@ struct WatchCommand: ParsableCommand {
             throw ExitCode(error.exitCode)
         }
         defer { client.close() }
-        try client.send((status ? "?STATUS;" : request) + "\n")
+        // A daemon that refuses the connection may have closed it already; its reason is still there to read.
+        let sent = client.send((status ? "?STATUS;" : request) + "\n")
+        var greeted = false
         while let line = client.readLine() {
+            if line.hasPrefix(#"{"class":"ERROR""#) {
+                let reason = Self.message(ofError: line)
+                OutputSinkLog.write(greeted ? "scand refused the request: \(reason)" : "scand refused the connection: \(reason)")
+                throw ExitCode(greeted ? 64 : 75)
+            }
+            greeted = true
             // The daemon escapes control characters already; escaping again here means nothing a barcode
             // holds reaches the terminal raw, whoever wrote the line.
             let safe = line.escapingControlCharacters()
@@ -53,6 +65,16 @@ struct WatchCommand: ParsableCommand {
             }
             OutputSink.writeAll(1, safe + "\n")  // unbuffered: a pipe reader sees each event at once
         }
+        if !sent || status {
+            OutputSinkLog.write("scand closed the connection without an answer")
+            throw ExitCode(69)
+        }
+    }
+
+    /// The `message` of an ERROR line (the whole line if it is not the JSON it should be).
+    static func message(ofError line: String) -> String {
+        let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+        return (object?["message"] as? String) ?? line
     }
 }
 
@@ -69,23 +91,12 @@ final class UnixLineClient {
     init(path: String) throws(ConnectError) {
         fd = Glibc.socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw ConnectError(description: "socket: \(String(cString: strerror(errno)))", exitCode: 71) }
-        var addr = sockaddr_un()
-        addr.sun_family = sa_family_t(AF_UNIX)
-        let bytes = Array(path.utf8)
-        guard bytes.count < MemoryLayout.size(ofValue: addr.sun_path) else {
-            Glibc.close(fd)
-            throw ConnectError(description: "socket path too long: \(path)", exitCode: 64)
-        }
-        withUnsafeMutableBytes(of: &addr.sun_path) { raw in
-            for (i, b) in bytes.enumerated() { raw[i] = b }
-        }
-        let r = withUnsafePointer(to: &addr) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-        }
-        if r != 0 {
-            let e = errno
+        let e = UnixSocketAddress.connect(fd, to: path)
+        if e != 0 {
             Glibc.close(fd)
             switch e {
+            case ENAMETOOLONG:
+                throw ConnectError(description: "socket path too long: \(path)", exitCode: 64)
             case ENOENT, ECONNREFUSED:
                 throw ConnectError(description: "scand is not running: nothing listens on \(path) (start it with `systemctl start scand` or `scand run`)", exitCode: 69)
             case EACCES, EPERM:
@@ -96,15 +107,17 @@ final class UnixLineClient {
         }
     }
 
-    func send(_ text: String) throws {
+    /// Whether the whole text was sent (false once the daemon has closed the connection; no SIGPIPE).
+    func send(_ text: String) -> Bool {
         let bytes = Array(text.utf8)
         var offset = 0
         while offset < bytes.count {
-            let n = bytes[offset...].withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+            let n = bytes[offset...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
             if n < 0 && errno == EINTR { continue }
-            guard n > 0 else { throw ValidationError("the daemon closed the connection") }
+            guard n > 0 else { return false }
             offset += n
         }
+        return true
     }
 
     /// The next line without its newline; nil at end of stream.

@@ -53,6 +53,18 @@ public enum BarcodeFormat: Int, CaseIterable, Sendable, Hashable, Comparable {
     /// One-dimensional (row-scanned) symbologies, including the DataBar family.
     public var isLinear: Bool { BarcodeFormats.linear.contains(self) }
 
+    /// Digits of an EAN/UPC main number as scand spells it (UPC-A 12, UPC-E its 8); nil for other formats.
+    /// A read EAN-2/EAN-5 add-on follows these digits in the payload.
+    public var mainNumberLength: Int? {
+        switch self {
+        case .ean13: 13
+        case .ean8: 8
+        case .upcA: 12
+        case .upcE: 8
+        default: nil
+        }
+    }
+
     /// GS1 DataBar in any of its forms: its payload is always a GS1 element string.
     public var isDataBar: Bool {
         [.dataBar, .dataBarExpanded, .dataBarLimited, .dataBarStacked, .dataBarExpandedStacked].contains(self)

@@ -61,6 +61,24 @@ public struct Detection: Sendable, Hashable {
         self.lineCount = lineCount
     }
 
+    /// The EAN-2/EAN-5 add-on read with an EAN/UPC code: the digits after its main number.
+    public var addOn: String? {
+        guard let main = format.mainNumberLength, [main + 2, main + 5].contains(bytes.count),
+              bytes.allSatisfy({ (0x30...0x39).contains($0) }) else { return nil }
+        return String(decoding: bytes[main...], as: UTF8.self)
+    }
+
+    /// The payload without an add-on: what identifies the code whether or not its add-on was read.
+    public var mainBytes: ArraySlice<UInt8> {
+        guard let addOn else { return bytes[...] }
+        return bytes.dropLast(addOn.utf8.count)
+    }
+
+    /// The same code read once with its add-on and once without, in the same place.
+    public func isAddOnVariant(of other: Detection) -> Bool {
+        format == other.format && bytes != other.bytes && mainBytes == other.mainBytes && corners.overlaps(other.corners)
+    }
+
     /// Same payload in the same place: one symbol seen by two passes.
     public func isSameSymbol(as other: Detection) -> Bool {
         format == other.format && bytes == other.bytes && corners.overlaps(other.corners)

@@ -2,10 +2,18 @@ import ScandCore
 
 /// Which expensive pass a live frame gets on top of the cheap ones: one per frame, in turn, while the
 /// decoder keeps within its budget. (What one found is kept up by `TrackedCrops`, not by running it again.)
-struct ExtraPassSchedule: Sendable {
+public struct ExtraPassSchedule: Sendable {
     enum Kind: Int, Sendable, CaseIterable {
-        case inverted, mirrored, centredCrops, harderLinear
+        /// Light-on-dark codes: zxing's own inversion, which doubles a pass's cost when nothing is found.
+        case inverted
+        /// Linear codes turned by about 90° (the cheap linear pass scans rows only).
+        case rotated
+        /// zxing's pyramid: codes too large or too blurred for full resolution.
+        case downscaled
     }
+
+    /// How many kinds there are: a code only one of them reads is found within this many frames.
+    public static var kinds: Int { Kind.allCases.count }
 
     struct Extra: Sendable {
         var kind: Kind
@@ -37,12 +45,36 @@ struct ExtraPassSchedule: Sendable {
     }
 
     private var turn = 0
-    /// Which centred crop comes next (they are many; a few per frame).
-    private var cropCursor = 0
-    static let cropsPerFrame = 8
+
+    /// Frames from one expensive pass to the next: 1 while they find codes the cheap passes miss, doubled
+    /// after each round of every kind that found nothing, up to `maxGap`. A scene without such codes (most
+    /// of them, and a busy surface) then costs the cheap passes and an expensive one every `maxGap` frames;
+    /// a find starts the rounds again at once. (What was found is kept up by `TrackedCrops`.)
+    private(set) var gap = 1
+    static let maxGap = 8
+    private var sinceLast = 0
+    private var fruitlessTurns = 0
+
+    /// After a frame with `kinds`: whether they found a code the cheap passes did not.
+    mutating func outcome(of kinds: Set<Kind>, foundNew: Bool) {
+        guard !kinds.isEmpty else { return }
+        if foundNew {
+            gap = 1
+            fruitlessTurns = 0
+            return
+        }
+        fruitlessTurns += kinds.count
+        if fruitlessTurns >= Kind.allCases.count {
+            gap = min(Self.maxGap, gap * 2)
+            fruitlessTurns = 0
+        }
+    }
 
     /// The extra passes for this frame, and their kinds.
     mutating func next(region: PixelRect, formats: BarcodeFormats, budget: Double, skipping: Set<Kind> = []) -> (passes: [Extra], kinds: Set<Kind>) {
+        sinceLast += 1
+        guard sinceLast >= gap else { return ([], []) }
+        sinceLast = 0
         var kinds: Set<Kind> = []
         for _ in Kind.allCases {
             let k = Kind.allCases[turn % Kind.allCases.count]
@@ -58,46 +90,31 @@ struct ExtraPassSchedule: Sendable {
     private func applies(_ k: Kind, _ formats: BarcodeFormats) -> Bool {
         switch k {
         case .inverted: true
-        case .mirrored: !formats.intersection(StillImageStrategy.mirrorable).isEmpty
-        case .centredCrops: !formats.intersection(StillImageStrategy.centreBound).isEmpty
-        case .harderLinear: !formats.intersection(.linear).isEmpty
+        case .rotated: !formats.intersection(.linear).isEmpty
+        case .downscaled: !formats.intersection(.matrix).isEmpty
         }
     }
 
     private mutating func passes(_ k: Kind, region: PixelRect, formats: BarcodeFormats) -> [Extra] {
         switch k {
         case .inverted:
-            // zxing never reads light-on-dark codes.
+            // The shim's inversion: zxing's own leaves out linear codes and PDF417.
             return FrameDecoder.passes(region: region, formats: formats).map { p in
                 var q = p
                 q.label = "live extra inverted " + p.label
                 q.invert = true
-                q.fallbacks = q.fallbacks.map { var f = $0; f.invert = true; return f }
                 return Extra(kind: k, pass: q)
             }
-        case .mirrored:
-            var p = DecodePass(label: "live extra mirrored", crop: region, formats: formats.intersection(StillImageStrategy.mirrorable))
-            p.mirror = true
+        case .rotated:
+            var p = DecodePass(label: "live extra rotated linear", crop: region, formats: formats.intersection(.linear))
+            p.tryHarder = false
+            p.tryRotate = true
+            return [Extra(kind: k, pass: p)]
+        case .downscaled:
+            var p = DecodePass(label: "live extra downscaled matrix", crop: region, formats: formats.intersection(.matrix))
             p.tryHarder = false
             p.tryRotate = false
             p.tryDownscale = true
-            return [Extra(kind: k, pass: p)]
-        case .centredCrops:
-            let crops = StillImageStrategy.centredCrops(of: region, side: min(region.width, region.height) / 2)
-            guard !crops.isEmpty else { return [] }
-            var out: [Extra] = []
-            for i in 0..<min(Self.cropsPerFrame, crops.count) {
-                var p = DecodePass(label: "live extra centred crop", crop: crops[(cropCursor + i) % crops.count],
-                                   formats: formats.intersection(StillImageStrategy.centreBound))
-                p.tryHarder = false
-                p.tryRotate = false
-                out.append(Extra(kind: k, pass: p))
-            }
-            cropCursor += Self.cropsPerFrame
-            return out
-        case .harderLinear:
-            var p = DecodePass(label: "live extra linear harder", crop: region, formats: formats.intersection(.linear))
-            p.maxSymbols = 1  // multi-symbol reads of linear codes can trip zxing 1.4's asserts
             return [Extra(kind: k, pass: p)]
         }
     }

@@ -7,6 +7,8 @@ public struct StillImageDecoder: Sendable {
     public var strategy: StillImageStrategy
     public var decoder: ZXingDecoder
     public var merger = DetectionMerger()
+    /// Also read crops turned upright around code-like patches (see `StillImageStrategy`).
+    public var uprightCrops = true
 
     public init(formats: BarcodeFormats = .all, decoder: ZXingDecoder = ZXingDecoder()) {
         self.strategy = StillImageStrategy(formats: formats)
@@ -15,15 +17,23 @@ public struct StillImageDecoder: Sendable {
 
     public func decode(_ image: LumaImage, regionOfInterest roi: NormalizedRect = .full) -> DecodeReport {
         let region = roi.pixelRect(width: image.width, height: image.height)
+        // zxing's defaults first; then the other passes, with crops only around patches that read nothing so far
+        // (most photos' codes are read by the first pass: cropping around them again is wasted).
+        var report = decoder.decode(image, passes: [strategy.firstPass(region: region)])
         var finder = CodeCandidates()
-        finder.limit = 8
+        finder.limit = uprightCrops ? 4 : 0
+        let found = report.detections
         let candidates = image.pixels.withUnsafeBytes {
-            finder.find(in: $0, width: image.width, height: image.height, rowStride: image.width, pixelStride: 1, region: region)
+            finder.find(in: $0, width: image.width, height: image.height, rowStride: image.width, pixelStride: 1, region: region,
+                        excluding: { bounds in found.contains { bounds.contains($0.corners.center) } })
         }
-        let passes = strategy.passes(region: region)
-            + CodeCandidates.passes(for: candidates, region: region, formats: strategy.formats, label: "candidate")
-        var report = decoder.decode(image, passes: passes)
-        report.detections = merger.merge(report.detections)
+        let more = decoder.decode(image, passes: strategy.followUps(region: region, found: found)
+            + CodeCandidates.passes(for: candidates, region: region, formats: strategy.formats, label: "candidate"))
+        report.detections = merger.merge(report.detections + more.detections)
+        report.foundBy += more.foundBy
+        report.failures += more.failures
+        report.notes += more.notes
+        report.passesRun += more.passesRun
         return report
     }
 }

@@ -31,8 +31,10 @@ public enum SymbolWriter {
         let rows = oneRow ? 1 : Int(h)
         var image = LumaImage(width: Int(w) + 2 * quietZone, height: rows + (oneRow ? 0 : 2 * quietZone))
         let top = oneRow ? 0 : quietZone
+        // A one-row symbol is its middle row: EAN add-on bars start below the main symbol's top.
+        let first = oneRow ? Int(h) / 2 : 0
         for y in 0..<rows {
-            for x in 0..<Int(w) where m[y * Int(w) + x] != 0 { image[x + quietZone, y + top] = 0 }
+            for x in 0..<Int(w) where m[(first + y) * Int(w) + x] != 0 { image[x + quietZone, y + top] = 0 }
         }
         return image
     }

@@ -34,33 +34,48 @@ public enum ImageFile {
         defer { lock.unlock() }
         var w: Int32 = 0, h: Int32 = 0, comp: Int32 = 0
         guard stbi_info(path, &w, &h, &comp) != 0 else {
-            throw ReadError(path: path, reason: reason(String(cString: stbi_failure_reason())))
+            throw ReadError(path: path, reason: reason(String(cString: stbi_failure_reason()), ImageSignature(path: path)))
         }
-        guard w > 0, h > 0, Int(w) * Int(h) <= maxPixels else {
-            throw ReadError(path: path, reason: "image is \(w)x\(h), more than the \(maxPixels / 1_000_000) megapixels scand accepts")
-        }
+        guard w > 0, h > 0 else { throw ReadError(path: path, reason: "corrupt image: it declares \(w)x\(h) pixels") }
+        guard Int(w) * Int(h) <= maxPixels else { throw ReadError(path: path, reason: tooLarge(Int(w), Int(h))) }
         guard let data = stbi_load(path, &w, &h, &comp, channels) else {
-            throw ReadError(path: path, reason: reason(String(cString: stbi_failure_reason())))
+            throw ReadError(path: path, reason: reason(String(cString: stbi_failure_reason()), nil))
         }
         defer { stbi_image_free(data) }
         let count = Int(w) * Int(h) * Int(channels)
         return (Int(w), Int(h), Array(UnsafeBufferPointer(start: data, count: count)))
     }
 
-    /// Names the usual causes in words before stb_image gets a chance to say "can't fopen".
+    private static func tooLarge(_ w: Int, _ h: Int) -> String {
+        "image is \(w)x\(h), more than the \(maxPixels / 1_000_000) megapixels scand accepts"
+    }
+
+    /// Names the usual causes in words before stb_image gets a chance to say "can't fopen". Only regular
+    /// files are images: a FIFO would block and /dev/zero never ends (and both have no size to check).
     private static func checkReadable(_ path: String) throws(ReadError) {
         var st = stat()
         guard stat(path, &st) == 0 else { throw ReadError(path: path, reason: String(cString: strerror(errno)).lowercased()) }
-        if (st.st_mode & S_IFMT) == S_IFDIR { throw ReadError(path: path, reason: "is a directory") }
+        switch st.st_mode & S_IFMT {
+        case S_IFREG: break
+        case S_IFDIR: throw ReadError(path: path, reason: "is a directory")
+        case S_IFIFO: throw ReadError(path: path, reason: "is a FIFO (named pipe), not an image file")
+        case S_IFCHR, S_IFBLK: throw ReadError(path: path, reason: "is a device, not an image file")
+        default: throw ReadError(path: path, reason: "is not a regular file")
+        }
         guard access(path, R_OK) == 0 else { throw ReadError(path: path, reason: String(cString: strerror(errno)).lowercased()) }
         if st.st_size == 0 { throw ReadError(path: path, reason: "file is empty") }
     }
 
-    private static func reason(_ stb: String) -> String {
+    /// stb_image's reason in words; when it gave up on the file's type, the file's own signature says more.
+    private static func reason(_ stb: String, _ signature: ImageSignature?) -> String {
         switch stb {
-        case "unknown image type": "not a PNG, JPEG or binary PNM (PGM/PPM) image"
-        case "can't fopen": "cannot open the file"
-        default: "corrupt or unsupported image (\(stb))"
+        case "unknown image type":
+            guard let signature else { return "not a PNG, JPEG or binary PNM (PGM/PPM) image" }
+            if let (w, h) = signature.declared, w * h > maxPixels { return tooLarge(w, h) }
+            if let (w, h) = signature.declared, w <= 0 || h <= 0 { return "corrupt \(signature.format): it declares \(w)x\(h) pixels" }
+            return "corrupt or unsupported \(signature.format) image"
+        case "can't fopen": return "cannot open the file"
+        default: return "corrupt or unsupported image (\(stb))"
         }
     }
 }

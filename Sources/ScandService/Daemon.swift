@@ -25,9 +25,14 @@ public struct Daemon: Sendable {
 
     /// Runs until SIGTERM/SIGINT or until the source ends. Returns a failure to report, if any.
     public func run(stdout: OutputSink = .standard()) async throws -> String? {
-        let hub = EventHub(queueLimit: config.clientQueueLimit, maxClients: config.maxClients)
+        let hub = EventHub(queueLimit: config.clientQueueLimit, maxClients: config.maxClients, maxClientsPerUID: config.maxClientsPerUID)
+        // stdout is one more bounded subscriber: a pipe nobody drains must not hold up anything else.
+        let limit = config.clientQueueLimit
+        let console = StdoutSubscriber(limit: limit, write: { stdout.event($0) }, onFirstDrop: {
+            stdout.log("stdout is not being read: \(limit) events wait there; further events for stdout are dropped while it stays full (STATUS counts them as stdoutDropped)", .warning)
+        })
         let output = OutputSink(event: { line in
-            stdout.event(line)
+            console.publish(line)
             hub.publish(line)
         }, log: { stdout.log($0, $1) })
         output.event(VersionInfo.json())
@@ -37,10 +42,13 @@ public struct Daemon: Sendable {
         let controller = PipelineController(config: config) { make($0, output) }
         var services: [ServiceGroupConfiguration.ServiceConfiguration] = []
         if let listener {
-            let server = SocketServer(listener: listener, hub: hub, maxRequestBytes: config.maxRequestBytes,
-                                      status: { StatusReport.json(controller.current, hub: hub) }, log: { output.log($0, $1) })
-            try server.start()
-            services.append(.init(service: SocketService(server: server)))
+            let server = SocketServer(listener: listener, hub: hub, maxRequestBytes: config.maxRequestBytes, requestTimeout: config.requestTimeout,
+                                      status: { StatusReport.json(controller.current, hub: hub, stdoutDropped: console.dropped) },
+                                      log: { output.log($0, $1) })
+            try server.claim()
+            // Bound once the group runs, when SIGTERM is already handled: a client that sees the socket
+            // may stop the daemon at once. A failure to bind stops the rest gracefully and is thrown.
+            services.append(.init(service: SocketService(server: server), failureTerminationBehavior: .gracefullyShutdownGroup))
         }
         services.append(.init(service: PipelineService(controller: controller, output: output),
                               successTerminationBehavior: .gracefullyShutdownGroup))
@@ -49,6 +57,8 @@ public struct Daemon: Sendable {
         logger.logLevel = .warning
         let group = ServiceGroup(configuration: .init(services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
         try await group.run()
+        // STATS and the last events reach a stdout that is read; one that is not cannot hold up the exit.
+        console.drain(within: .seconds(1))
         return controller.current.failure
     }
 }
@@ -74,6 +84,7 @@ struct SocketService: Service {
     let server: SocketServer
 
     func run() async throws {
+        try server.start()
         try? await gracefulShutdown()
         server.stop()
     }
@@ -108,8 +119,9 @@ struct SupervisorService: Service {
                     Systemd.reloading()
                     do {
                         let config = try reload()
-                        await controller.replace(with: config)
-                        output.log("configuration reloaded", .notice)
+                        let cameraChanges = await controller.apply(config)
+                        output.log(cameraChanges.isEmpty ? "configuration reloaded; capture continues"
+                                   : "configuration reloaded; the camera restarted for \(cameraChanges.joined(separator: ", "))", .notice)
                     } catch {
                         output.log("reload refused, the running configuration stays: \(error)", .error)
                     }
@@ -125,7 +137,7 @@ struct SupervisorService: Service {
 
 /// STATUS: where the camera stands, frame counters, decode timing, subscribers.
 public enum StatusReport {
-    public static func json(_ p: LivePipeline, hub: EventHub) -> String {
+    public static func json(_ p: LivePipeline, hub: EventHub, stdoutDropped: Int = 0) -> String {
         let c = p.counters, h = hub.counters
         var fields: [(String, JSONValue)] = [("class", .string("STATUS"))]
         if let d = p.deviceStatus {
@@ -133,7 +145,7 @@ public enum StatusReport {
         }
         fields += c.jsonFields
         fields += [("clients", .int(h.connected)), ("watching", .int(h.watching)), ("clientsDropped", .int(h.droppedSlow)),
-                   ("clientsRefused", .int(h.refused))]
+                   ("clientsRefused", .int(h.refused)), ("clientsTimedOut", .int(h.timedOut)), ("stdoutDropped", .int(stdoutDropped))]
         return JSONValue.object(fields).serialized()
     }
 

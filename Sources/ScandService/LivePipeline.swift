@@ -2,6 +2,7 @@ import Foundation
 import ScandCapture
 import ScandCore
 import ScandDecoding
+import Synchronization
 
 /// Camera to events: a capture loop feeds the latest-frame slot; a decoding thread takes the newest frame,
 /// decodes it, runs the codes through the tracker and writes its events (SCAN once per code shown, UPDATE,
@@ -24,6 +25,8 @@ public final class LivePipeline: @unchecked Sendable {
         /// Capture-to-event latency of recent frames with codes, milliseconds: median and 99th percentile.
         public var latencyP50: Double?
         public var latencyP99: Double?
+        /// Decoder processes replaced because they died: crashed or hung in a pass, or ended between frames.
+        public var workerRestarts = 0
 
         /// The counters as STATS and STATUS write them.
         public var jsonFields: [(String, JSONValue)] {
@@ -34,6 +37,7 @@ public final class LivePipeline: @unchecked Sendable {
             ]
             if let latencyP50 { fields.append(("latencyP50Ms", JSONValue.number(latencyP50, places: 1))) }
             if let latencyP99 { fields.append(("latencyP99Ms", JSONValue.number(latencyP99, places: 1))) }
+            fields.append(("workerRestarts", .int(workerRestarts)))
             return fields
         }
     }
@@ -58,6 +62,9 @@ public final class LivePipeline: @unchecked Sendable {
     private var latencyNext = 0
     static let latencyWindow = 1024
     private let decodeThread = BlockingThread(name: "scand-decode")
+    /// Decoding and tracking settings from a reload, taken up by the decode thread before its next frame.
+    private let reconfiguration = Mutex<ScandConfig?>(nil)
+    private let workerRestarts = Mutex(0)
 
     /// - Parameter clock: now, on the clock of frame timestamps (CLOCK_MONOTONIC), for LOST events while
     ///   no frame arrives; nil from it means "no time passes but with frames" (lockstep replays).
@@ -81,7 +88,9 @@ public final class LivePipeline: @unchecked Sendable {
                                        if status.state == .lost { worker?.retire() }
                                        device.set(status)
                                        output.event(status.json.serialized())
-                                       if let reason = status.reason, status.state != .streaming { output.log(reason, status.state == .stopped ? .notice : .warning) }
+                                       if let reason = status.reason, status.state != .streaming {
+                                           output.log(reason, status.failed ? .error : status.state == .stopped ? .notice : .warning)
+                                       }
                                    })
     }
 
@@ -92,7 +101,7 @@ public final class LivePipeline: @unchecked Sendable {
         func percentile(_ p: Double) -> Double? { sorted.isEmpty ? nil : sorted[min(sorted.count - 1, Int(Double(sorted.count) * p))] }
         return Counters(capture: slot.counters, decoded: decoded, failed: failed, skippedStatic: skippedStatic, codes: codes, scans: scans,
                         decodeSeconds: decodeSeconds,
-                        latencyP50: percentile(0.5), latencyP99: percentile(0.99))
+                        latencyP50: percentile(0.5), latencyP99: percentile(0.99), workerRestarts: workerRestarts.withLock { $0 })
     }
 
     public func start() {
@@ -101,7 +110,14 @@ public final class LivePipeline: @unchecked Sendable {
     }
 
     /// Stops capture; the decoder finishes the frame it has and the one waiting, then ends.
-    public func stop() { capture.stop() }
+    /// - Parameter reason: the message of the DEVICE event that says so.
+    public func stop(reason: String = "shutting down") { capture.stop(reason: reason) }
+
+    /// Decodes and tracks with the formats, rect of interest, orientation, ITF lengths and tracker settings of
+    /// `config` from the next frame on; capture, the codes being tracked and the counters go on.
+    public func reconfigure(_ config: ScandConfig) {
+        reconfiguration.withLock { $0 = config }
+    }
 
     /// Blocks until capture and decoding have ended.
     public func wait() {
@@ -141,7 +157,13 @@ public final class LivePipeline: @unchecked Sendable {
         // The last decoded frame's scene, and whether that decode found anything.
         var lastScene: SceneSignature?
         var lastFound = false
+        var processes = DecoderProcessWatch()
         while true {
+            if let config = reconfiguration.withLock({ c in defer { c = nil }; return c }) {
+                decoder = decoder.reconfigured(config)
+                tracker.settings = config.tracker
+                lastScene = nil  // the new settings may read what the old ones did not
+            }
             switch slot.take(timeoutMilliseconds: 100) {
             case .closed:
                 decoder.decoder.worker?.retire()
@@ -165,6 +187,9 @@ public final class LivePipeline: @unchecked Sendable {
                     decodingSince = 0
                     lock.unlock()
                 }
+                // A process that died since the last frame is replaced by this read, with no failed pass to show.
+                let ended = decoder.decoder.worker.map { processes.ended(among: $0.processIDs) } ?? 0
+                if ended > 0 { workerRestarts.withLock { $0 += ended } }
                 let result: FrameDecoder.Result
                 do { result = try decoder.decode(frame) } catch {
                     output.log("frame \(frame.sequence): \(error)", .warning)
@@ -174,6 +199,9 @@ public final class LivePipeline: @unchecked Sendable {
                     continue
                 }
                 let spent = Double(Monotonic.microseconds() - started) / 1e6
+                // A process that crashed or overran in a pass was killed and replaced too.
+                let replaced = result.failures.filter { $0.kind == .crashed || $0.kind == .timeout }.count
+                if replaced > 0 { workerRestarts.withLock { $0 += replaced } }
                 for failure in result.failures { output.log("frame \(frame.sequence): \(failure)", .warning) }
                 lastFound = !result.detections.isEmpty
                 let events = tracker.observe(result.detections, at: .microseconds(frame.timestampMicroseconds))

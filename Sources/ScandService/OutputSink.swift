@@ -1,10 +1,13 @@
 import Foundation
 import ScandCore
+import Synchronization
 
 /// Where events and log lines go. Events are whole lines, flushed as they are written, so a reader on a
-/// pipe sees each one at once; logs go to stderr, never to stdout.
+/// pipe sees each one at once; logs go to stderr, never to stdout. Events and logs are serialized apart,
+/// so a stdout that blocks never holds up a log line.
 public final class OutputSink: @unchecked Sendable {
-    private let lock = NSLock()
+    private let eventLock = Mutex(())
+    private let logLock = Mutex(())
     private let writeEvent: (String) -> Void
     private let writeLog: (String, LogLevel) -> Void
 
@@ -34,15 +37,11 @@ public final class OutputSink: @unchecked Sendable {
     }
 
     public func event(_ line: String) {
-        lock.lock()
-        defer { lock.unlock() }
-        writeEvent(line)
+        eventLock.withLock { _ in writeEvent(line) }
     }
 
     public func log(_ line: String, _ level: LogLevel = .notice) {
-        lock.lock()
-        defer { lock.unlock() }
-        writeLog(line, level)
+        logLock.withLock { _ in writeLog(line, level) }
     }
 }
 

@@ -1,40 +1,55 @@
 import Foundation
 import ScandCore
+import Synchronization
 
-/// Owns the running pipeline and replaces it when the configuration changes (SIGHUP): the old one stops
-/// capture, finishes its frame and ends; the new one opens the camera with fresh buffers.
-public final class PipelineController: @unchecked Sendable {
-    private let lock = NSLock()
-    private var pipeline: LivePipeline
-    private var generation = 0
+/// Owns the running pipeline and applies a new configuration (SIGHUP). One that keeps the camera's settings
+/// changes decoding and tracking in place: capture, tracked codes and counters go on. One that changes the
+/// camera replaces the pipeline: the old one stops capture (its DEVICE event says why), finishes its frame and
+/// ends; the new one opens the camera with fresh buffers.
+public final class PipelineController: Sendable {
+    private struct State {
+        var pipeline: LivePipeline
+        var config: ScandConfig
+        /// Counts replacements, so that `finished` tells a replaced pipeline's end from the daemon's.
+        var generation = 0
+    }
+    private let state: Mutex<State>
     private let make: @Sendable (ScandConfig) -> LivePipeline
 
     public init(config: ScandConfig, make: @escaping @Sendable (ScandConfig) -> LivePipeline) {
         self.make = make
-        self.pipeline = make(config)
+        self.state = Mutex(State(pipeline: make(config), config: config))
     }
 
-    public var current: LivePipeline {
-        lock.lock()
-        defer { lock.unlock() }
-        return pipeline
-    }
+    public var current: LivePipeline { state.withLock { $0.pipeline } }
 
     public func start() { current.start() }
 
-    public func replace(with config: ScandConfig) async {
+    /// Applies `new`; returns what about the camera changed (empty: capture went on undisturbed).
+    @discardableResult
+    public func apply(_ new: ScandConfig) async -> [String] {
+        let (running, changes) = state.withLock { s in
+            let changes = new.cameraChanges(from: s.config)
+            s.config = new
+            return (s.pipeline, changes)
+        }
+        guard !changes.isEmpty else {
+            running.reconfigure(new)
+            return []
+        }
         // The new pipeline becomes current before the old one ends, so `finished` moves on to it
         // instead of taking the old one's end for the end of the daemon.
-        let fresh = make(config)
-        let old = lock.withLock {
-            let old = pipeline
-            pipeline = fresh
-            generation += 1
+        let fresh = make(new)
+        let old = state.withLock { s in
+            let old = s.pipeline
+            s.pipeline = fresh
+            s.generation += 1
             return old
         }
-        old.stop()
+        old.stop(reason: "restarting for the new configuration: \(changes.joined(separator: ", "))")
         await old.finished()
         fresh.start()
+        return changes
     }
 
     public func stop() { current.stop() }
@@ -43,9 +58,9 @@ public final class PipelineController: @unchecked Sendable {
     /// between is waited through.
     public func finished() async {
         while true {
-            let (p, g) = lock.withLock { (pipeline, generation) }
+            let (p, g) = state.withLock { ($0.pipeline, $0.generation) }
             await p.finished()
-            if lock.withLock({ generation == g }) { return }
+            if state.withLock({ $0.generation == g }) { return }
         }
     }
 }

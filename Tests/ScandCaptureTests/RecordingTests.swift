@@ -62,12 +62,32 @@ import ScandCore
         #expect(Recording.parseHeader(#"SCANDREC1 {"pixelformat":"MJPG","width":4,"height":2,"bytesPerLine":8,"imageSize":16}"#) == nil)
         let f = FrameFormat.packed(.yuyv, width: 4, height: 2)
         #expect(Recording.parseHeader(Recording.header(f).trimmingCharacters(in: .newlines)) == f)
-        // A recording cut short mid-frame.
+    }
+
+    /// A recording cut short mid-frame says where it breaks off: the frame and its byte offset.
+    @Test func aTruncatedRecordingSaysWhereItBreaksOff() throws {
+        let f = FrameFormat.packed(.yuyv, width: 4, height: 2)
+        let header = Array(Recording.header(f).utf8)
         let cut = dir + "/cut.rec"
-        let full = Array(Recording.header(f).utf8) + [UInt8](repeating: 0, count: 16) + [1, 2, 3]
-        FileManager.default.createFile(atPath: cut, contents: Data(full))
+        FileManager.default.createFile(atPath: cut, contents: Data(header + [UInt8](repeating: 0, count: 32) + [1, 2, 3] + [UInt8](repeating: 0, count: 16)))
         let replay = ReplaySource(path: cut, pace: .asFastAsPossible)
         _ = try replay.open()
-        #expect { try replay.nextFrame(timeoutMilliseconds: 10) } throws: { ($0 as? CaptureError)?.kind == .badRecording }
+        #expect(try replay.nextFrame(timeoutMilliseconds: 10) != nil)
+        #expect { try replay.nextFrame(timeoutMilliseconds: 10) } throws: { e in
+            let error = e as! CaptureError
+            return error.kind == .truncatedRecording && error.description == "\(cut): the recording breaks off in frame 2 at byte \(header.count + 32): 3 of its 16 image bytes are there"
+        }
+    }
+
+    /// A header declaring 256 MB frames over a file of a few bytes is refused at open, before anything that
+    /// size is allocated.
+    @Test func aHugeDeclaredFrameInAShortFileIsRefusedAtOpen() throws {
+        let f = FrameFormat.packed(.grey, width: 16384, height: 16384)
+        let path = dir + "/huge.rec"
+        FileManager.default.createFile(atPath: path, contents: Data(Array(Recording.header(f).utf8) + [UInt8](repeating: 0, count: 100)))
+        #expect { try ReplaySource(path: path).open() } throws: { e in
+            let error = e as! CaptureError
+            return error.kind == .truncatedRecording && error.description.contains("declares frames of 268435456 bytes, the file holds 100 after it")
+        }
     }
 }

@@ -133,13 +133,8 @@ import Testing
 
     @Test func notifiesSystemdReadyStatusWatchdogAndStopping() throws {
         let notify = dir + "/notify.sock"
-        let fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue), 0)
+        let fd = try #require(boundSocket(notify, type: SOCK_DGRAM))
         defer { close(fd) }
-        var addr = sockaddr_un()
-        addr.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &addr.sun_path) { raw in for (i, b) in notify.utf8.enumerated() { raw[i] = b } }
-        let bound = withUnsafePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) } }
-        #expect(bound == 0)
         var tv = timeval(tv_sec: 0, tv_usec: 200_000)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
         let daemon = try DaemonProcess(["run", "--socket", "none", "--source", "replay:" + (try recording(seconds: 6, name: "notify.rec"))],

@@ -7,8 +7,11 @@ final class DaemonProcess: @unchecked Sendable {
     private var out: [String] = []
     private var err: [String] = []
     private var readers: [Thread] = []
+    /// With `stdoutUnread`: the stdout pipe nobody reads, kept open for the daemon's life.
+    private var unreadStdout: Pipe?
 
-    init(_ arguments: [String], environment: [String: String] = [:], executable: String = ScandBinary.path) throws {
+    /// - Parameter stdoutUnread: stdout is a pipe (of one page) that nobody reads, as a stuck consumer's.
+    init(_ arguments: [String], environment: [String: String] = [:], executable: String = ScandBinary.path, stdoutUnread: Bool = false) throws {
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
         var env = ProcessInfo.processInfo.environment
@@ -18,8 +21,18 @@ final class DaemonProcess: @unchecked Sendable {
         process.standardOutput = o
         process.standardError = e
         process.standardInput = FileHandle(forReadingAtPath: "/dev/null")
+        if stdoutUnread {
+            _ = fcntl(o.fileHandleForWriting.fileDescriptor, 1031 /* F_SETPIPE_SZ */, 4096)
+            unreadStdout = o
+        }
         try process.run()
-        readers = [reader(o.fileHandleForReading) { [self] in append(&out, $0) }, reader(e.fileHandleForReading) { [self] in append(&err, $0) }]
+        readers = [reader(e.fileHandleForReading) { [self] in append(&err, $0) }]
+        if !stdoutUnread { readers.append(reader(o.fileHandleForReading) { [self] in append(&out, $0) }) }
+    }
+
+    /// A test that stops early (a failed #require) must not leave its daemon running.
+    deinit {
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
     }
 
     private func append(_ list: inout [String], _ line: String) {
@@ -89,13 +102,20 @@ final class SocketClient: @unchecked Sendable {
         }
         var tv = timeval(tv_sec: 10, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
+        setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
     }
 
     deinit { close(fd) }
 
+    /// Sends what the daemon takes (it may close the connection: no SIGPIPE, the rest is not sent).
     func send(_ text: String) {
         let bytes = Array(text.utf8)
-        _ = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+        var offset = 0
+        while offset < bytes.count {
+            let n = bytes[offset...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            guard n > 0 else { return }
+            offset += n
+        }
     }
 
     /// The next line, nil at end of stream or after 10 s of silence.
@@ -124,4 +144,18 @@ final class SocketClient: @unchecked Sendable {
         while let l = readLine() { lines.append(l) }
         return lines
     }
+}
+
+/// A Unix socket of `type` bound to `path` (a test's own end: systemd's notify socket, a rival's socket file).
+func boundSocket(_ path: String, type: __socket_type) -> Int32? {
+    let fd = socket(AF_UNIX, Int32(type.rawValue), 0)
+    var addr = sockaddr_un()
+    addr.sun_family = sa_family_t(AF_UNIX)
+    withUnsafeMutableBytes(of: &addr.sun_path) { raw in for (i, b) in path.utf8.enumerated() { raw[i] = b } }
+    let r = withUnsafePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) } }
+    guard fd >= 0, r == 0 else {
+        close(fd)
+        return nil
+    }
+    return fd
 }

@@ -3,7 +3,7 @@ import Testing
 @testable import ScandCommands
 
 /// On zxing-cpp's own test photos (../shared, when present): per folder, scand finds at least as many
-/// correct payloads as zxing-cpp 1.4 with its default hints, with no more misreads, and nothing at all
+/// correct payloads as zxing-cpp 3.1 with its default options, with no more misreads, and nothing at all
 /// in the false-positive folder.
 @Suite struct PhotoAccuracyTests {
     static let root: String = {

@@ -106,7 +106,7 @@ import ScandImageIO
         #expect(e.status == 0, "\(e.stderr)")
         let r = try ScandBinary.run(["scan", out])
         #expect(try json(r.lines[0])["text"] as? String == "kiosk 7")
-        let bad = try ScandBinary.run(["encode", "--format", "MaxiCode", "--text", "x", out])
-        #expect(bad.status == 64 && bad.stderr.contains("cannot write MaxiCode"))
+        let bad = try ScandBinary.run(["encode", "--format", "EAN-13", "--text", "not digits", out])
+        #expect(bad.status == 64 && bad.stderr.contains("cannot write 'not digits' as EAN-13"), "\(bad.stderr)")
     }
 }

@@ -36,6 +36,59 @@ import Testing
     }
 }
 
+@Suite struct ConfigFileEncodingTests {
+    /// As Characters, "\r\n" is one grapheme: a CRLF file once parsed as one line, so a typo passed.
+    @Test func crlfLineEndsAreLinesAndKeepTheirNumbers() throws {
+        let good = try ScandConfig().applying(toml: "[camera]\r\nfps = 15\r\n# note\r\nmirror = true\r\n")
+        #expect(good.framesPerSecond == 15 && good.transform.mirrored)
+        #expect { try ScandConfig().applying(toml: "[camera]\r\nsize = \"640x480\"\r\nfsp = 30\r\n") } throws: { e in
+            let p = e as! ScandConfig.Problem
+            return p.line == 3 && p.message.contains("unknown key 'fsp' in [camera]")
+        }
+        #expect { try TOML.parse("[camera]\rfps = 15\r") } throws: { e in
+            let p = e as! TOML.ParseError
+            return p.line == 1 && p.message.contains("carriage return without a line feed")
+        }
+    }
+
+    @Test func aByteOrderMarkOrInvalidUTF8IsRefusedWithItsLine() throws {
+        for bytes in [[0xEF, 0xBB, 0xBF] + Array("[camera]\nfps = 15\n".utf8), Array("\u{FEFF}[camera]\n".utf8)] {
+            #expect { try ScandConfig().applying(file: bytes) } throws: { e in
+                let p = e as! ScandConfig.Problem
+                return p.line == 1 && p.message.contains("byte-order mark")
+            }
+        }
+        #expect { try ScandConfig().applying(file: Array("[camera]\n\ndevice = \"/dev/vid".utf8) + [0xFF, 0x22, 0x0A]) } throws: { e in
+            let p = e as! ScandConfig.Problem
+            return p.line == 3 && p.message.contains("not valid UTF-8")
+        }
+        #expect(try ScandConfig().applying(file: Array("[camera]\r\nfps = 15".utf8)).framesPerSecond == 15)
+    }
+
+    @Test func aSocketGroupThatDoesNotExistIsAConfigurationError() throws {
+        let text = "[socket]\ngroup = \"kiosk\"\n"
+        #expect { try ScandConfig().applying(toml: text, groupExists: { $0 != "kiosk" }) } throws: { e in
+            let p = e as! ScandConfig.Problem
+            return p.line == 2 && p.message.contains("group 'kiosk' does not exist")
+        }
+        #expect(try ScandConfig().applying(toml: text, groupExists: { $0 == "kiosk" }).socketGroup == "kiosk")
+    }
+
+    @Test func socketLimitsAndTheRequestTimeout() throws {
+        let c = try ScandConfig().applying(toml: "[socket]\nrequest_timeout = 0.5\nmax_clients_per_uid = 3\n")
+        #expect(c.requestTimeout == .milliseconds(500) && c.maxClientsPerUID == 3)
+        #expect(throws: ScandConfig.Problem.self) { try ScandConfig().applying(toml: "[socket]\nrequest_timeout = 0\n") }
+    }
+
+    @Test func onlyCameraSettingsRestartTheCamera() throws {
+        let old = ScandConfig()
+        let decoding = try old.applying(toml: "[decoding]\nformats = [\"qr\"]\n[tracking]\nlost_after = 1\n[camera]\nrotation = 90\n")
+        #expect(decoding.cameraChanges(from: old).isEmpty)
+        let camera = try old.applying(toml: "[camera]\nsize = \"640x480\"\nfps = 15\n")
+        #expect(camera.cameraChanges(from: old) == ["size 1280x720 → 640x480", "fps highest → 15"])
+    }
+}
+
 @Suite struct ScandConfigTests {
     @Test func theShippedFileMatchesTheDefaults() throws {
         // config/scand.toml documents every setting at its default: applying it changes nothing.
@@ -111,6 +164,18 @@ import Testing
                       #"?WATCH={"classes":[["SCAN"]]}"#, "?WATCH=[]"])
     func malformedRequestsAreProblemsNotCrashes(_ line: String) {
         #expect(throws: ClientRequest.Problem.self) { try ClientRequest.parse(line) }
+    }
+
+    /// 4 KB of escape characters once came back as a 24 KB ERROR: replies quote a short prefix only.
+    @Test func problemsQuoteAShortPrefixOfTheRequest() {
+        let long = String(repeating: "\u{1b}", count: 4000)
+        for line in ["?" + String(repeating: "F", count: 4000) + ";", #"?WATCH={"formats":[""# + long + #""]}"#,
+                     #"?WATCH={""# + long + #"":1}"#, #"?WATCH={"enable":"# + long + "}", #"?WATCH={""# + long + #"":true}"#] {
+            #expect { try ClientRequest.parse(line) } throws: { e in
+                let message = (e as! ClientRequest.Problem).description
+                return message.count < ClientRequest.quoteLimit + 400 && JSONValue.string(message).serialized().utf8.count < 1000
+            }
+        }
     }
 
     @Test func survivesRandomInput() {

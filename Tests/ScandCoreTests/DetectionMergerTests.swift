@@ -16,6 +16,16 @@ import Testing
         #expect(merged[0].lineCount == 9)
     }
 
+    @Test func aCodeReadWithAndWithoutItsAddOnIsOneSymbolWithIt() {
+        let plain = linear("9780306406157", x: 0, y: 0, lines: 9)
+        let withAddOn = linear("978030640615751299", x: 2, y: 1, lines: 3)
+        #expect(withAddOn.addOn == "51299" && plain.addOn == nil)
+        #expect(DetectionMerger().merge([plain, withAddOn]) == [withAddOn])
+        #expect(DetectionMerger().merge([withAddOn, plain]) == [withAddOn])
+        // A QR code's digits are no add-on.
+        #expect(linear("978030640615751299", x: 0, y: 0, lines: 0, format: .qrCode).addOn == nil)
+    }
+
     @Test func identicalCodesInDifferentPlacesStayTwo() {
         let merged = DetectionMerger().merge([linear("1", x: 0, y: 0, lines: 3), linear("1", x: 400, y: 0, lines: 3)])
         #expect(merged.count == 2)

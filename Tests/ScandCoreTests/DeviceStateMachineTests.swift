@@ -60,4 +60,19 @@ import Testing
         let s = DeviceStatus(device: "/dev/video0", state: .waiting, reason: "busy\u{1b}", retryIn: .milliseconds(1500))
         #expect(s.json.serialized() == #"{"class":"DEVICE","path":"/dev/video0","state":"waiting","message":"busy\u001b","retryIn":1.5}"#)
     }
+
+    /// A recording that breaks off ends the session; a camera's loss is waited out instead.
+    @Test func aStreamThatFailsForGoodStopsWithTheReason() {
+        var m = DeviceStateMachine(device: "cut.rec")
+        _ = m.start()
+        _ = m.opened(format)
+        let actions = m.streamFailedForGood("cut.rec: the recording breaks off in frame 7")
+        #expect(actions.first == .tearDown && !actions.contains { if case .retry = $0 { true } else { false } })
+        #expect(statuses(actions).map(\.state) == [.stopped] && statuses(actions).allSatisfy(\.failed))
+        #expect(m.state == .stopped && m.retryDue().isEmpty)
+        var reloading = DeviceStateMachine(device: "/dev/video0")
+        _ = reloading.start()
+        _ = reloading.opened(format)
+        #expect(statuses(reloading.stop(reason: "restarting for the new configuration: size")).map(\.reason) == ["restarting for the new configuration: size"])
+    }
 }

@@ -11,6 +11,18 @@ import Testing
         }
     }
 
+    /// Trojan Source: a code holding bidirectional controls must not reorder what a terminal shows.
+    @Test func escapesBidirectionalControlsAndTheByteOrderMark() {
+        let bidi: [UInt32] = Array(0x202A...0x202E) + Array(0x2066...0x2069) + [0x200E, 0x200F, 0x061C, 0xFEFF]
+        let hostile = "id=" + String(String.UnicodeScalarView(bidi.compactMap(Unicode.Scalar.init))) + "é€"
+        let json = JSONValue.string(hostile).serialized()
+        let log = hostile.escapingControlCharacters()
+        for out in [json, log] {
+            #expect(!out.unicodeScalars.contains { bidi.contains($0.value) }, "\(out)")
+            #expect(out.contains("\\u202e") && out.contains("\\u2066") && out.contains("\\ufeff") && out.hasSuffix("é€" + (out == json ? "\"" : "")))
+        }
+    }
+
     @Test func keepsKeyOrderAndOmitsNothingSilently() {
         let v = JSONValue.object([("class", .string("SCAN")), ("b", .int(1)), ("a", .array([.bool(true), .double(0.5)]))])
         #expect(v.serialized() == #"{"class":"SCAN","b":1,"a":[true,0.5]}"#)

@@ -50,18 +50,18 @@ import ScandCore
     }
 
     @Test func cornersOfAnUprightCropMapBackOntoTheTiltedCode() throws {
-        let image = Scene.page(width: 800, height: 600, [(Scene.symbol(.aztec, "mapped back", module: 4), x: 520, y: 380, degrees: 17)])
-        let passes = CodeCandidates.passes(for: find(image), region: Scene.full(image), formats: BarcodeFormats(.aztec), label: "candidate")
+        let image = Scene.page(width: 800, height: 600, [(Scene.symbol(.pdf417, "mapped back", module: 3), x: 420, y: 320, degrees: 17)])
+        let passes = CodeCandidates.passes(for: find(image), region: Scene.full(image), formats: BarcodeFormats(.pdf417), label: "candidate")
         #expect(passes.contains { abs($0.rotationDegrees - 17) < 1.5 })
         let report = ZXingDecoder(isolated: false).decode(image, passes: passes)
         let hit = try #require(report.detections.first { $0.text == "mapped back" })
-        #expect(hit.corners.center.distance(to: Point(520, 380)) < 6, "\(hit.corners)")
+        #expect(hit.corners.center.distance(to: Point(420, 320)) < 6, "\(hit.corners)")
         // The symbol's top edge runs at the code's angle in the image, not upright as in the pass.
         let edge = hit.corners.topRight - hit.corners.topLeft
         let angle = atan2(edge.y, edge.x) * 180 / .pi
         #expect(abs(angle - 17) < 3, "\(angle)°")
-        #expect(ZXingDecoder(isolated: false).decode(image, passes: [Scene.plainPass(image, BarcodeFormats(.aztec))]).detections.isEmpty,
-                "zxing 1.4 alone misses this Aztec")
+        #expect(ZXingDecoder(isolated: false).decode(image, passes: [Scene.plainPass(image, BarcodeFormats(.pdf417))]).detections.isEmpty,
+                "zxing alone misses this PDF417")
     }
 
     @Test func theShimRefusesRotationWithAMirrorAndOverLargeUpscales() {
@@ -89,7 +89,7 @@ import ScandCore
             (Scene.symbol(.pdf417, "pdf417 tilted", module: 3), x: 640, y: 420, degrees: 18),
         ])
         var decoder = FrameDecoder()
-        decoder.extraPassBudgetMilliseconds = 0  // the cheap passes and the candidate crops only
+        decoder.extraPassBudgetMilliseconds = 0  // the cheap passes and the upright crops only
         let texts = Set(try decoder.decode(Frame.yuyv(page)).detections.map(\.text))
         #expect(texts == ["dm off centre", "aztec tilted", "pdf417 tilted"])
         let plain = ZXingDecoder(isolated: false).decode(page, passes: [.zxingDefaults(width: 1280, height: 720)])
@@ -97,7 +97,7 @@ import ScandCore
     }
 }
 
-/// The live decoder spends crops on patches only while they may hold a code.
+/// The live decoder spends upright crops on patches only while they may hold a code.
 @Suite struct CandidateCropBudgetTests {
     @Test func aPatchThatReadsNothingRestsThenIsTriedAgain() throws {
         // A checkerboard is busy and square like a code, but holds none.
@@ -118,7 +118,10 @@ import ScandCore
         let page = Scene.page(width: 640, height: 480, [(Scene.symbol(.dataMatrix, "cheap", module: 4), x: 320, y: 240, degrees: 0)])
         var decoder = FrameDecoder(formats: BarcodeFormats(.dataMatrix))
         decoder.extraPassBudgetMilliseconds = 0
-        for _ in 0..<3 { #expect(try decoder.decode(Frame.yuyv(page)).detections.map(\.text) == ["cheap"]) }
-        #expect(decoder.lastPasses.allSatisfy { $0.label != FrameDecoder.candidateLabel })
+        for i in 0..<4 {
+            #expect(try decoder.decode(Frame.yuyv(page)).detections.map(\.text) == ["cheap"])
+            // The first frame may crop around it; from then on the cheap pass's read spares the crop.
+            if i > 0 { #expect(decoder.lastPasses.allSatisfy { $0.label != FrameDecoder.candidateLabel }) }
+        }
     }
 }

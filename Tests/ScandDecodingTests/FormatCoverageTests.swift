@@ -2,8 +2,22 @@ import Testing
 import ScandCore
 @testable import ScandDecoding
 
-/// Every format zxing-cpp 1.4 can write, drawn at several sizes and rotations, reads back exactly.
+/// Every format, drawn by zxing's writer at several sizes and rotations, reads back exactly through scand's
+/// still-image decoder.
 @Suite struct FormatCoverageTests {
+    /// What neither zxing-cpp 3.1.1 nor scand's upright crops read (measured): MaxiCode turned a quarter or
+    /// more, or tilted 5° and 28° (zxing reads it upright; the crops turn back only within ±45°, and its
+    /// detector wants a clean bull's-eye); rMQR tilted 5° and 28°; one small Micro QR at 270°. Kept as known
+    /// issues, so a test fails when a newer zxing reads them.
+    static func isKnownMiss(_ format: BarcodeFormat, module: Int, degrees: Double) -> Bool {
+        switch format {
+        case .maxiCode: degrees != 0 && degrees != 12
+        case .rmqrCode: degrees == 5 || degrees == 28
+        case .microQRCode: module == 5 && degrees == 270
+        default: false
+        }
+    }
+
     static let cases: [(BarcodeFormat, Int, Double)] = {
         var out: [(BarcodeFormat, Int, Double)] = []
         for f in SymbolWriter.writable.members {
@@ -11,8 +25,8 @@ import ScandCore
                 for degrees in [0.0, 90, 180, 270] { out.append((f, module, degrees)) }
             }
             out.append((f, 4, 5)) // a slightly skewed hand
-            // Tilted further: zxing 1.4 alone misses Aztec and PDF417 here (and cuts ITF short); scand's upright
-            // crops around code-like patches read the matrix formats.
+            // Tilted further: zxing alone misses PDF417, rMQR and MaxiCode here; scand's upright crops around
+            // code-like patches read them.
             if BarcodeFormats.matrix.contains(f) {
                 for degrees in [12.0, 28] { out.append((f, 4, degrees)) }
             }
@@ -22,17 +36,23 @@ import ScandCore
 
     @Test(arguments: cases)
     func readsBack(_ format: BarcodeFormat, module: Int, degrees: Double) throws {
+        if Self.isKnownMiss(format, module: module, degrees: degrees) {
+            withKnownIssue("zxing-cpp 3.1.1 misses \(format.name) at \(degrees)°, module \(module)") {
+                try check(format, module: module, degrees: degrees)
+            }
+        } else {
+            try check(format, module: module, degrees: degrees)
+        }
+    }
+
+    func check(_ format: BarcodeFormat, module: Int, degrees: Double) throws {
         let text = try #require(Scene.samplePayloads[format])
         // zxing returns Codabar without its start and stop characters.
         let expected = format == .codabar ? String(text.dropFirst().dropLast()) : text
         let sym = Scene.symbol(format, text, module: module)
         let side = max(sym.width, sym.height) * 3 / 2 + 40
         let image = Scene.page(width: side, height: side, [(sym, Double(side) / 2, Double(side) / 2, degrees)])
-        // Upright and quarter turns: one plain zxing pass. Skewed: scand's still-image decoder, whose crops around
-        // code-like patches, turned upright, let zxing 1.4's Aztec detector read it (it misses it at 5° otherwise).
-        let report = degrees.truncatingRemainder(dividingBy: 90) == 0
-            ? ZXingDecoder(isolated: true).decode(image, passes: [Scene.plainPass(image, BarcodeFormats(format))])
-            : StillImageDecoder(formats: BarcodeFormats(format)).decode(image)
+        let report = StillImageDecoder(formats: BarcodeFormats(format)).decode(image)
         #expect(report.failures.isEmpty, "\(report.failures)")
         // Skewed linear symbols also yield partial reads along their edges; scand must report the whole one only.
         #expect(report.detections.filter { $0.format == format }.count == 1, "\(report.detections.map(\.text))")

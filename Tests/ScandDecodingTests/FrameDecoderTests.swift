@@ -20,13 +20,12 @@ import ScandCore
     }
 
     @Test func expensivePassesFindWhatTheCheapOnesMissAndKeepFindingIt() throws {
-        // An inverted QR code, and a Code 128 near the top edge (zxing's fast linear scan reads rows near the
-        // middle only): the cheap passes read neither.
+        // An inverted QR code, and a Code 128 turned upright (the cheap linear pass scans rows only): the cheap
+        // passes read neither.
         let page = Scene.page(width: 1280, height: 720, background: 235, [
             (Scene.symbol(.qrCode, "light on dark", module: 5).inverted(), x: 400, y: 360, degrees: 0),
-            (Scene.symbol(.code128, "top edge", module: 3), x: 900, y: 50, degrees: 0),
+            (Scene.symbol(.code128, "upright", module: 2), x: 900, y: 360, degrees: 90),
         ])
-        // One decoder process: no every-row linear read beside the others (see the next test).
         func oneLane() -> FrameDecoder { FrameDecoder(decoder: ZXingDecoder(passTimeoutMilliseconds: 2000, worker: DecoderWorker(lanes: 1))) }
         var cheapOnly = oneLane()
         cheapOnly.extraPassBudgetMilliseconds = 0
@@ -40,15 +39,17 @@ import ScandCore
             tracking.append(decoder.lastPasses.filter { $0.label.hasPrefix(TrackedCrops.labelPrefix) })
         }
         let firstInverted = try #require(seen.firstIndex { $0.contains("light on dark") })
-        let firstTop = try #require(seen.firstIndex { $0.contains("top edge") }, "\(seen)")
+        let firstTop = try #require(seen.firstIndex { $0.contains("upright") }, "\(seen)")
+        // Every kind of expensive pass comes round within three frames.
+        #expect(max(firstInverted, firstTop) < ExtraPassSchedule.Kind.allCases.count, "\(seen)")
         // Once found, a code stays found frame after frame: re-read from a small crop with its finder's settings.
         #expect(seen[firstInverted...].allSatisfy { $0.contains("light on dark") })
-        #expect(seen[firstTop...].allSatisfy { $0.contains("top edge") })
+        #expect(seen[firstTop...].allSatisfy { $0.contains("upright") })
         let last = try #require(tracking.last)
         #expect(last.count == 2, "\(last.map(\.label))")
         #expect(last.allSatisfy { $0.crop.width * $0.crop.height < 1280 * 720 / 6 }, "\(last.map(\.crop))")
         #expect(last.contains { $0.invert && $0.formats == BarcodeFormats(.qrCode) })
-        #expect(last.contains { $0.formats == BarcodeFormats(.code128) && $0.tryHarder })
+        #expect(last.contains { $0.formats == BarcodeFormats(.code128) && $0.tryRotate })
     }
 
     @Test func aTrackedCodeThatLeavesIsLeftToTheExpensivePasses() throws {
@@ -63,14 +64,13 @@ import ScandCore
         #expect(decoder.tracked.entries.isEmpty)
     }
 
-    @Test func withTwoDecoderProcessesEveryRowIsReadInTheFirstFrame() throws {
+    @Test(arguments: [1, 2])
+    func anEANAnywhereInViewIsReadInTheFirstFrame(lanes: Int) throws {
+        // zxing's fast linear scan reads rows near the middle only; the cheap pass searches harder (every row).
         let page = Scene.page(width: 1280, height: 720, [(Scene.symbol(.ean13, "4006381333931", module: 3), x: 900, y: 60, degrees: 0)])
-        var two = FrameDecoder(decoder: ZXingDecoder(passTimeoutMilliseconds: 2000, worker: DecoderWorker(lanes: 2)))
-        two.extraPassBudgetMilliseconds = 0
-        #expect(try two.decode(frames(page)).detections.map(\.text) == ["4006381333931"])
-        var one = FrameDecoder(decoder: ZXingDecoder(passTimeoutMilliseconds: 2000, worker: DecoderWorker(lanes: 1)))
-        one.extraPassBudgetMilliseconds = 0
-        #expect(try one.decode(frames(page)).detections.isEmpty, "zxing's fast linear scan reads rows near the middle only")
+        var decoder = FrameDecoder(decoder: ZXingDecoder(passTimeoutMilliseconds: 2000, worker: DecoderWorker(lanes: lanes)))
+        decoder.extraPassBudgetMilliseconds = 0
+        #expect(try decoder.decode(frames(page)).detections.map(\.text) == ["4006381333931"])
     }
 
     @Test func fixedITFLengthsRejectOtherLengths() throws {
@@ -84,6 +84,30 @@ import ScandCore
         var fourteen = FrameDecoder(formats: BarcodeFormats(.itf), itfLengths: [14])
         fourteen.extraPassBudgetMilliseconds = 0
         #expect(try fourteen.decode(frames(page)).detections.map(\.text) == ["00012345678905"])
+    }
+
+    @Test func expensivePassesBackOffWhileTheyFindNothingAndComeBackForAFind() throws {
+        var decoder = FrameDecoder(decoder: ZXingDecoder(passTimeoutMilliseconds: 2000, worker: DecoderWorker(lanes: 1)))
+        decoder.extraPassBudgetMilliseconds = .infinity
+        let blank = frames(LumaImage(width: 640, height: 480, fill: 200))
+        var withExtras: [Int] = []
+        for i in 0..<40 {
+            _ = try decoder.decode(blank)
+            if !decoder.lastExtras.isEmpty { withExtras.append(i) }
+        }
+        // Every frame at first; after rounds that found nothing, one frame in `maxGap`.
+        #expect(Array(withExtras.prefix(ExtraPassSchedule.kinds)) == Array(0..<ExtraPassSchedule.kinds))
+        let late = withExtras.filter { $0 >= 24 }
+        #expect(zip(late, late.dropFirst()).allSatisfy { $1 - $0 == ExtraPassSchedule.maxGap }, "\(withExtras)")
+        // A code only an expensive pass reads is still found, within a round at the longest gap, then tracked.
+        let inverted = frames(Scene.page(width: 640, height: 480, background: 235,
+                                         [(Scene.symbol(.qrCode, "late", module: 4).inverted(), x: 320, y: 240, degrees: 0)]))
+        var firstSeen: Int?
+        for i in 0..<(ExtraPassSchedule.kinds * ExtraPassSchedule.maxGap + 1) where firstSeen == nil {
+            if try decoder.decode(inverted).detections.map(\.text) == ["late"] { firstSeen = i }
+        }
+        #expect(firstSeen != nil)
+        for _ in 0..<3 { #expect(try decoder.decode(inverted).detections.map(\.text) == ["late"]) }
     }
 
     @Test func noExpensivePassesOverBudget() throws {

@@ -22,24 +22,38 @@ import ScandCore
         #expect(report.detections.map(\.text) == [text])
     }
 
-    @Test func centredCropsPutEveryPointNearSomeCentre() {
-        let region = PixelRect(x: 10, y: 20, width: 1280, height: 720)
-        let crops = StillImageStrategy.centredCrops(of: region, side: 180)
-        #expect(crops.allSatisfy { $0.width == 180 && $0.height == 180 && $0.intersection(region) == $0 })
-        // Any point at least half a crop from the edges is within a third of a crop (per axis) of a centre.
-        for x in stride(from: 100, through: 1190, by: 37) {
-            for y in stride(from: 110, through: 650, by: 29) {
-                let near = crops.contains { abs($0.x + 90 - x) <= 30 && abs($0.y + 90 - y) <= 30 }
-                #expect(near, "(\(x), \(y))")
-            }
+    @Test(arguments: [("9780306406157+51299", BarcodeFormat.ean13, "978030640615751299", "51299"),
+                      ("036000291452+12", .upcA, "03600029145212", "12"),
+                      ("01234565+12", .upcE, "0123456512", "12")])
+    func eanAddOnsAreReadIntoTheText(_ written: String, _ format: BarcodeFormat, _ text: String, _ addOn: String) throws {
+        let image = Scene.page(width: 800, height: 400, [(Scene.symbol(format, written, module: 3), x: 400, y: 200, degrees: 0)])
+        let report = StillImageDecoder(formats: BarcodeFormats(format)).decode(image)
+        let hit = try #require(report.detections.first)
+        #expect(report.detections.count == 1, "\(report.detections.map(\.text))")
+        #expect(hit.format == format && hit.text == text && hit.addOn == addOn)
+        let value = PayloadParser.parse(hit)
+        switch value {
+        case .isbn(let book): #expect(book.addOn == addOn)
+        case .product(let product): #expect(product.addOn == addOn)
+        default: Issue.record("\(value)")
         }
-        #expect(StillImageStrategy.centredCrops(of: region, side: 20).isEmpty)
     }
 
     @Test func passesOnlyAskForRequestedFormats() {
-        let passes = StillImageStrategy(formats: BarcodeFormats(.ean13)).passes(region: PixelRect(x: 0, y: 0, width: 10, height: 10))
-        #expect(passes.allSatisfy { $0.formats == BarcodeFormats(.ean13) })
-        #expect(passes.map(\.label) == ["linear", "linear inverted"])
-        #expect(passes.allSatisfy { !$0.tryDownscale })
+        let region = PixelRect(x: 0, y: 0, width: 10, height: 10)
+        let strategy = StillImageStrategy(formats: BarcodeFormats(.ean13))
+        let first = strategy.firstPass(region: region)
+        #expect(first.formats == BarcodeFormats(.ean13) && first.tryInvert && first.tryRotate && first.tryDownscale && first.eanAddOn == .read)
+        let followUps = strategy.followUps(region: region, found: [])
+        #expect(followUps.map(\.label) == ["still inverted", "still enlarged"])
+        #expect(followUps.allSatisfy { $0.formats == BarcodeFormats(.ean13) })
+        #expect(followUps[0].invert && followUps[1].upscale == 2)
+        let large = strategy.followUps(region: PixelRect(x: 0, y: 0, width: 1920, height: 1080), found: [])
+        #expect(large.map(\.label) == ["still inverted"], "a large image's bars are wide enough")
+        let ean = Detection(format: .ean13, text: "4006381333931", bytes: Array("4006381333931".utf8),
+                            corners: Quadrilateral([Point(0, 0), Point(5, 0), Point(5, 5), Point(0, 5)]))
+        #expect(strategy.followUps(region: region, found: [ean]).map(\.label) == ["still inverted"], "a read EAN shows the bars are wide enough")
+        let qrOnly = StillImageStrategy(formats: BarcodeFormats(.qrCode)).followUps(region: region, found: [])
+        #expect(qrOnly.isEmpty, "zxing inverts QR codes itself")
     }
 }

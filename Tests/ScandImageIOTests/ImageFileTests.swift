@@ -65,6 +65,34 @@ import ScandCore
         }
     }
 
+    /// Each of these once got a wrong reason: "file is empty" for a device and a FIFO, "image is 0x0, more
+    /// than the 100 megapixels", "not a PNG" for a PNG too large to decode.
+    @Test func namesTheRightReasonForOddFiles() throws {
+        let fifo = dir + "/fifo.png"
+        #expect(mkfifo(fifo, 0o600) == 0)
+        try PNGWriter.write(gradient(), to: dir + "/small.png")
+        var png = Array(try Data(contentsOf: URL(fileURLWithPath: dir + "/small.png")))
+        for (at, v) in [(16, UInt32(100_000)), (20, UInt32(100_000))] {
+            for i in 0..<4 { png[at + i] = UInt8(truncatingIfNeeded: v >> (24 - 8 * UInt32(i))) }
+        }
+        FileManager.default.createFile(atPath: dir + "/huge.png", contents: Data(png))
+        FileManager.default.createFile(atPath: dir + "/zero.pgm", contents: Data(Array("P5\n0 0\n255\n".utf8) + [0, 0, 0]))
+        let cases: [(String, String)] = [
+            ("/dev/zero", "is a device, not an image file"),
+            (fifo, "is a FIFO"),
+            (dir + "/huge.png", "image is 100000x100000, more than the 100 megapixels"),
+            (dir + "/zero.pgm", "declares 0x0 pixels"),
+        ]
+        for (path, reason) in cases {
+            #expect {
+                try ImageFile.readLuma(path)
+            } throws: { error in
+                let e = error as! ImageFile.ReadError
+                return e.reason.contains(reason) && !e.reason.contains("megapixels") == !reason.contains("megapixels")
+            }
+        }
+    }
+
     @Test func refusesImagesThatWouldExhaustMemory() throws {
         // A valid PNG header claiming 20000x20000 pixels: refused from the header, nothing decoded.
         let path = dir + "/huge.pgm"

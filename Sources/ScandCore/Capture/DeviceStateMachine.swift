@@ -84,7 +84,7 @@ public struct DeviceStateMachine: Sendable {
     public mutating func openFailedForGood(_ reason: String) -> [Action] {
         guard state == .opening else { return [] }
         state = .stopped
-        return [.tearDown, .emit(DeviceStatus(device: device, state: .stopped, reason: reason))]
+        return [.tearDown, .emit(DeviceStatus(device: device, state: .stopped, reason: reason, failed: true))]
     }
 
     /// Streaming stopped: unplugged (ENODEV/EIO), no frame within the timeout, or another error.
@@ -95,6 +95,14 @@ public struct DeviceStateMachine: Sendable {
         lastReason = reason
         let delay = backoff.delay(attempt: 1)
         return [.tearDown, .emit(DeviceStatus(device: device, state: .lost, reason: reason, retryIn: delay)), .retry(after: delay)]
+    }
+
+    /// Streaming broke in a way that waiting will not mend (a recording that breaks off): the session ends
+    /// with the reason, never reopened like a camera.
+    public mutating func streamFailedForGood(_ reason: String) -> [Action] {
+        guard case .streaming = state else { return [] }
+        state = .stopped
+        return [.tearDown, .emit(DeviceStatus(device: device, state: .stopped, reason: reason, failed: true))]
     }
 
     public mutating func retryDue() -> [Action] {
@@ -110,12 +118,13 @@ public struct DeviceStateMachine: Sendable {
         return [.tearDown, .emit(DeviceStatus(device: device, state: .stopped, reason: "end of recording"))]
     }
 
-    public mutating func stop() -> [Action] {
+    /// - Parameter reason: why, for the DEVICE event ("shutting down"; a reload says what changed).
+    public mutating func stop(reason: String = "shutting down") -> [Action] {
         guard state != .stopped else { return [] }
         let wasOpen: Bool
         if case .streaming = state { wasOpen = true } else { wasOpen = false }
         state = .stopped
-        return (wasOpen ? [.tearDown] : []) + [.emit(DeviceStatus(device: device, state: .stopped, reason: "shutting down"))]
+        return (wasOpen ? [.tearDown] : []) + [.emit(DeviceStatus(device: device, state: .stopped, reason: reason))]
     }
 }
 
@@ -130,13 +139,16 @@ public struct DeviceStatus: Sendable, Equatable {
     public var format: FrameFormat?
     public var reason: String?
     public var retryIn: Duration?
+    /// Stopped for good by a fault (a recording that cannot be played), not by a stop or a clean end.
+    public var failed: Bool
 
-    public init(device: String, state: State, format: FrameFormat? = nil, reason: String? = nil, retryIn: Duration? = nil) {
+    public init(device: String, state: State, format: FrameFormat? = nil, reason: String? = nil, retryIn: Duration? = nil, failed: Bool = false) {
         self.device = device
         self.state = state
         self.format = format
         self.reason = reason
         self.retryIn = retryIn
+        self.failed = failed
     }
 
     public var json: JSONValue {

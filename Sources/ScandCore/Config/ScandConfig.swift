@@ -12,9 +12,10 @@ public struct ScandConfig: Sendable, Equatable {
     // [decoding]
     public var formats = BarcodeFormats.all
     public var regionOfInterest = NormalizedRect.full
-    /// ITF payload lengths to accept; empty: any. Skewed ITF codes also read as shorter pieces of themselves,
-    /// which a fixed length (14 for ITF-14, hand scanners' usual default) rejects.
-    public var itfLengths: Set<Int> = []
+    /// ITF payload lengths to accept; empty: any. ITF has no checksum of its own, and a tilted ITF code also
+    /// reads as shorter pieces of itself ("000000" from "00000010000686"), so the default is ITF-14 only, the
+    /// cartons' GTIN-14, as hand scanners default (Zebra's "I 2 of 5 length 14").
+    public var itfLengths: Set<Int> = [14]
     // [tracking]
     public var tracker = TrackerSettings()
     // [socket]
@@ -25,6 +26,10 @@ public struct ScandConfig: Sendable, Equatable {
     /// Events waiting for one client before it counts as stalled and is disconnected.
     public var clientQueueLimit = 256
     public var maxRequestBytes = 4096
+    /// A connection that has sent no request this long after connecting is closed (it holds a slot).
+    public var requestTimeout: Duration = .seconds(5)
+    /// Connections one user (the peer's uid) may hold at once, so one broken application cannot take every slot.
+    public var maxClientsPerUID = 32
 
     public init() {}
 
@@ -36,7 +41,15 @@ public struct ScandConfig: Sendable, Equatable {
 
     /// Applies a configuration file on top of this configuration. Unknown tables and keys, wrong types
     /// and out-of-range values are refused with their line: a typo must not silently fall back.
-    public func applying(toml text: String) throws(Problem) -> ScandConfig {
+    /// The bytes of a configuration file (UTF-8, LF or CRLF line ends, no byte-order mark) applied on top
+    /// of this configuration. `groupExists` says whether a `[socket] group` names a group of this system.
+    public func applying(file bytes: [UInt8], groupExists: (String) -> Bool = { _ in true }) throws(Problem) -> ScandConfig {
+        let text: String
+        do { text = try TOML.decode(bytes) } catch { throw Problem(line: error.line, message: error.message) }
+        return try applying(toml: text, groupExists: groupExists)
+    }
+
+    public func applying(toml text: String, groupExists: (String) -> Bool = { _ in true }) throws(Problem) -> ScandConfig {
         let doc: TOML.Document
         do { doc = try TOML.parse(text) } catch { throw Problem(line: error.line, message: error.message) }
         var c = self
@@ -45,7 +58,7 @@ public struct ScandConfig: Sendable, Equatable {
             "camera": ["device", "size", "fps", "rotation", "mirror", "frame_timeout_ms"],
             "decoding": ["formats", "roi", "itf_lengths"],
             "tracking": ["lost_after", "forget_after", "update_interval", "confirm"],
-            "socket": ["path", "group", "max_clients", "queue_limit", "max_request_bytes"],
+            "socket": ["path", "group", "max_clients", "max_clients_per_uid", "queue_limit", "max_request_bytes", "request_timeout"],
         ]
         for (table, entries) in doc.tables {
             guard let keys = known[table] else {
@@ -111,8 +124,18 @@ public struct ScandConfig: Sendable, Equatable {
             guard p.hasPrefix("/"), p.utf8.count < 108 else { throw Problem(line: line, message: "path must be absolute and under 108 bytes") }
             c.socketPath = p
         }
-        if let (g, _) = try r.string("socket", "group") { c.socketGroup = g }
+        if let (g, line) = try r.string("socket", "group") {
+            guard g.isEmpty || groupExists(g) else {
+                throw Problem(line: line, message: "group '\(g)' does not exist (create it with groupadd, or set group = \"\")")
+            }
+            c.socketGroup = g
+        }
+        if let (s, line) = try r.number("socket", "request_timeout") {
+            guard (0.1...3600).contains(s) else { throw Problem(line: line, message: "request_timeout must be 0.1…3600 seconds") }
+            c.requestTimeout = .milliseconds(Int(s * 1000))
+        }
         for (key, range, apply) in [("max_clients", 1...10_000, { (n: Int) in c.maxClients = n }),
+                                    ("max_clients_per_uid", 1...10_000, { c.maxClientsPerUID = $0 }),
                                     ("queue_limit", 1...100_000, { c.clientQueueLimit = $0 }),
                                     ("max_request_bytes", 64...1_048_576, { c.maxRequestBytes = $0 })] {
             if let (n, line) = try r.int("socket", key) {
@@ -121,6 +144,20 @@ public struct ScandConfig: Sendable, Equatable {
             }
         }
         return c
+    }
+
+    /// What about the camera differs from `old` ("size 1280x720 → 640x480", …): empty when a reload can keep
+    /// capture running and only change how frames are decoded and tracked.
+    public func cameraChanges(from old: ScandConfig) -> [String] {
+        func fps(_ f: Int?) -> String { f.map(String.init) ?? "highest" }
+        var changes: [String] = []
+        if device != old.device { changes.append("device \(old.device) → \(device)") }
+        if (width, height) != (old.width, old.height) { changes.append("size \(old.width)x\(old.height) → \(width)x\(height)") }
+        if framesPerSecond != old.framesPerSecond { changes.append("fps \(fps(old.framesPerSecond)) → \(fps(framesPerSecond))") }
+        if frameTimeoutMilliseconds != old.frameTimeoutMilliseconds {
+            changes.append("frame_timeout_ms \(old.frameTimeoutMilliseconds) → \(frameTimeoutMilliseconds)")
+        }
+        return changes
     }
 
     public static func parseSize(_ text: String) -> (Int, Int)? {

@@ -37,13 +37,41 @@ public enum TOML {
         public var description: String { "line \(line): \(message)" }
     }
 
+    /// The text of a file's bytes: UTF-8 without a byte-order mark. Invalid UTF-8 is refused with its line
+    /// rather than read as U+FFFD, which would let a wrong value pass.
+    public static func decode(_ bytes: [UInt8]) throws(ParseError) -> String {
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) {
+            throw ParseError(line: 1, message: "the file starts with a byte-order mark (BOM); save it as UTF-8 without one")
+        }
+        var line = 1
+        var start = 0
+        for (i, b) in bytes.enumerated() where b == UInt8(ascii: "\n") || i == bytes.count - 1 {
+            let end = b == UInt8(ascii: "\n") ? i : i + 1
+            if String(validating: bytes[start..<end], as: UTF8.self) == nil {
+                throw ParseError(line: line, message: "not valid UTF-8")
+            }
+            line += 1
+            start = i + 1
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
     public static func parse(_ text: String) throws(ParseError) -> Document {
         var doc = Document()
         doc.tables[""] = [:]
         var table = ""
-        for (index, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        if text.unicodeScalars.first == "\u{FEFF}" {
+            throw ParseError(line: 1, message: "the file starts with a byte-order mark (BOM); save it as UTF-8 without one")
+        }
+        // Split on scalars: as Characters, "\r\n" is one grapheme and a CRLF file would be a single line.
+        for (index, raw) in text.unicodeScalars.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             let line = index + 1
-            var scanner = Scanner(Array(raw.unicodeScalars), line: line)
+            var chars = Array(raw)
+            if chars.last == "\r" { chars.removeLast() }  // CRLF line ends
+            if chars.contains("\r") {
+                throw ParseError(line: line, message: "carriage return without a line feed; save the file with LF or CRLF line ends")
+            }
+            var scanner = Scanner(chars, line: line)
             scanner.skipSpaces()
             if scanner.atEndOrComment { continue }
             if scanner.peek == "[" {
@@ -87,7 +115,7 @@ public enum TOML {
         }
 
         var peek: Unicode.Scalar? { i < chars.count ? chars[i] : nil }
-        var atEndOrComment: Bool { peek == nil || peek == "#" || peek == "\r" }
+        var atEndOrComment: Bool { peek == nil || peek == "#" }
         mutating func advance() { i += 1 }
         mutating func skipSpaces() { while peek == " " || peek == "\t" { i += 1 } }
 

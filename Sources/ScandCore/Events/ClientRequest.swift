@@ -32,6 +32,16 @@ public enum ClientRequest: Sendable, Equatable {
         public init(_ description: String) { self.description = description }
     }
 
+    /// Longest piece of a request an ERROR quotes: a hostile request must not make a reply larger than itself.
+    public static let quoteLimit = 64
+
+    /// The text cut to `quoteLimit` characters, with "…" when it was longer.
+    static func shortened(_ text: some StringProtocol) -> String {
+        text.count > quoteLimit ? "\(text.prefix(quoteLimit))…" : String(text)
+    }
+
+    static func quoted(_ text: some StringProtocol) -> String { "'\(shortened(text))'" }
+
     public static let knownClasses: Set<String> = ["SCAN", "UPDATE", "LOST", "DEVICE", "STATS", "VERSION", "WATCH"]
 
     public static func parse(_ line: String) throws(Problem) -> ClientRequest {
@@ -53,7 +63,7 @@ public enum ClientRequest: Sendable, Equatable {
         case "":
             throw Problem("empty request")
         default:
-            throw Problem("unknown request '?\(name.prefix(32))' (known: ?WATCH, ?STATUS, ?VERSION)")
+            throw Problem("unknown request \(quoted("?" + name)) (known: ?WATCH, ?STATUS, ?VERSION)")
         }
     }
 
@@ -79,11 +89,13 @@ public enum ClientRequest: Sendable, Equatable {
                     guard case .string(let s) = item else { throw Problem("formats must be strings") }
                     names.append(s)
                 }
-                do { watch.formats = try BarcodeFormats.parse(names.joined(separator: ",")) } catch { throw Problem(error.description) }
+                do { watch.formats = try BarcodeFormats.parse(names.joined(separator: ",")) } catch {
+                    throw Problem(FormatListError(item: shortened(error.item)).description)
+                }
             case ("enable", _), ("classes", _), ("formats", _):
-                throw Problem("'\(key)' has the wrong type")
+                throw Problem("\(quoted(key)) has the wrong type")
             default:
-                throw Problem("unknown WATCH field '\(key.prefix(32))' (known: enable, classes, formats)")
+                throw Problem("unknown WATCH field \(quoted(key)) (known: enable, classes, formats)")
             }
         }
         return watch
@@ -159,7 +171,7 @@ public enum ClientRequest: Sendable, Equatable {
                 default:
                     if let n = Int(word) { return .int(n) }
                     if let d = Double(word), d.isFinite { return .double(d) }
-                    throw Problem("malformed JSON: unexpected '\(word.prefix(16))'")
+                    throw Problem("malformed JSON: unexpected \(quoted(word))")
                 }
             }
         }

@@ -12,8 +12,9 @@ public indirect enum JSONValue: Sendable, Hashable {
     public static func == (a: JSONValue, b: JSONValue) -> Bool { a.serialized() == b.serialized() }
     public func hash(into h: inout Hasher) { h.combine(serialized()) }
 
-    /// One line of JSON. Every control character (C0, DEL, C1) and the line/paragraph separators are
-    /// written as \u escapes: barcode text is untrusted and must never reach a terminal raw.
+    /// One line of JSON. Every control character (C0, DEL, C1), the line/paragraph separators, the
+    /// bidirectional controls and U+FEFF are written as \u escapes: barcode text is untrusted and must never
+    /// reach a terminal raw, nor reorder what it shows.
     public func serialized() -> String {
         var out = ""
         write(to: &out)
@@ -57,7 +58,7 @@ public indirect enum JSONValue: Sendable, Hashable {
             case "\r": out += "\\r"
             case "\t": out += "\\t"
             default:
-                if isControl(scalar) || scalar.value == 0x2028 || scalar.value == 0x2029 {
+                if needsEscape(scalar) {
                     writeEscape(scalar, to: &out)
                 } else {
                     out.unicodeScalars.append(scalar)
@@ -67,7 +68,15 @@ public indirect enum JSONValue: Sendable, Hashable {
         out += "\""
     }
 
-    static func isControl(_ s: Unicode.Scalar) -> Bool { s.value < 0x20 || (0x7F...0x9F).contains(s.value) }
+    /// Characters never written raw: control characters (C0, DEL, C1), the line and paragraph separators,
+    /// the bidirectional controls that reorder what a terminal shows (embeddings and overrides U+202A–U+202E,
+    /// isolates U+2066–U+2069, the marks U+200E, U+200F, U+061C) and U+FEFF (a byte-order mark, invisible).
+    static func needsEscape(_ s: Unicode.Scalar) -> Bool {
+        switch s.value {
+        case 0..<0x20, 0x7F...0x9F, 0x2028, 0x2029, 0x202A...0x202E, 0x2066...0x2069, 0x200E, 0x200F, 0x061C, 0xFEFF: true
+        default: false
+        }
+    }
 
     static func writeEscape(_ s: Unicode.Scalar, to out: inout String) {
         let hex = String(s.value, radix: 16, uppercase: false)
@@ -83,12 +92,13 @@ public indirect enum JSONValue: Sendable, Hashable {
 }
 
 extension String {
-    /// This text with every control character (C0, DEL, C1) written as `\\uXXXX`: for log lines and for
-    /// anything printed to a terminal that may carry barcode text.
+    /// This text with every character JSON escapes as unsafe for a terminal (control characters, line
+    /// separators, bidirectional controls, U+FEFF) written as `\\uXXXX`: for log lines and for anything
+    /// printed to a terminal that may carry barcode text.
     public func escapingControlCharacters() -> String {
         var out = ""
         for scalar in unicodeScalars {
-            if JSONValue.isControl(scalar) { JSONValue.writeEscape(scalar, to: &out) } else { out.unicodeScalars.append(scalar) }
+            if JSONValue.needsEscape(scalar) { JSONValue.writeEscape(scalar, to: &out) } else { out.unicodeScalars.append(scalar) }
         }
         return out
     }

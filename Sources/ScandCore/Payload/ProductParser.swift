@@ -43,13 +43,11 @@ enum ProductParser {
         if let space = PayloadBytes.firstIndex(of: 0x20, in: s, from: s.startIndex) {
             main = s[s.startIndex..<space]
             addOn = PayloadBytes.string(s[(space + 1)...])
-        } else if let length = mainLength(format), [length + 2, length + 5].contains(s.count) {
+        } else if let length = format.mainNumberLength, [length + 2, length + 5].contains(s.count) {
             main = s.prefix(length)
             addOn = PayloadBytes.string(s.dropFirst(length))
         }
-        if let addOn, !(addOn.utf8.count == 2 || addOn.utf8.count == 5) || !PayloadBytes.allDigits(Array(addOn.utf8)[...]) {
-            return nil
-        }
+        if let addOn, ![2, 5].contains(addOn.utf8.count) || !PayloadBytes.allDigits(Array(addOn.utf8)[...]) { return nil }
         guard PayloadBytes.allDigits(main) else { return nil }
         var digits = Array(main)
         switch format {
@@ -68,17 +66,6 @@ enum ProductParser {
         let gtin = PayloadBytes.string(digits)
         if format == .ean13, let isbn = isbn(digits, addOn: addOn) { return .isbn(isbn) }
         return .product(Payload.Product(gtin: gtin, format: format, addOn: addOn))
-    }
-
-    /// Digits of the main number as scand spells it (UPC-A as 12, UPC-E as its 8).
-    static func mainLength(_ format: BarcodeFormat) -> Int? {
-        switch format {
-        case .ean13: 13
-        case .ean8: 8
-        case .upcA: 12
-        case .upcE: 8
-        default: nil
-        }
     }
 
     static func isbn(_ d: [UInt8], addOn: String?) -> Payload.ISBN? {

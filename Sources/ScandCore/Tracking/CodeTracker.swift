@@ -56,11 +56,12 @@ public struct CodeTracker: Sendable {
         expire(at: now)
     }
 
-    /// An existing live track with the same payload near where the code was.
+    /// An existing live track with the same payload near where the code was (an EAN/UPC's add-on read in one
+    /// frame and not in another does not make it another code).
     private func match(_ d: Detection, excluding used: Set<Int>) -> Int? {
         var best: (Int, Double)?
         for (i, t) in tracks.enumerated() where !used.contains(i) && t.lostAt == nil
-            && t.detection.format == d.format && t.detection.bytes == d.bytes {
+            && t.detection.format == d.format && t.detection.mainBytes == d.mainBytes {
             let distance = t.detection.corners.center.distance(to: d.corners.center)
             // A code moves between frames: allow about its own size.
             guard distance <= max(t.detection.corners.diagonal, d.corners.diagonal) * 1.5 + 8 else { continue }
@@ -73,7 +74,7 @@ public struct CodeTracker: Sendable {
     private func revive(_ d: Detection, excluding used: Set<Int>, at now: Duration) -> Int? {
         tracks.indices.first { i in
             !used.contains(i) && tracks[i].confirmed && tracks[i].lostAt.map { now - $0 < settings.forgetAfter } == true
-                && tracks[i].detection.format == d.format && tracks[i].detection.bytes == d.bytes
+                && tracks[i].detection.format == d.format && tracks[i].detection.mainBytes == d.mainBytes
         }
     }
 
@@ -81,13 +82,18 @@ public struct CodeTracker: Sendable {
     /// confirmation needs reads that agree.
     private mutating func disagree(with d: Detection) {
         for i in tracks.indices where !tracks[i].confirmed && tracks[i].lostAt == nil && tracks[i].detection.format == d.format
-            && tracks[i].detection.bytes != d.bytes && tracks[i].detection.corners.overlaps(d.corners) {
+            && tracks[i].detection.mainBytes != d.mainBytes && tracks[i].detection.corners.overlaps(d.corners) {
             tracks[i].reads = 0
         }
     }
 
     private mutating func seen(_ i: Int, _ d: Detection, at now: Duration) -> [TrackEvent] {
         let wasLost = tracks[i].lostAt != nil
+        var d = d
+        if d.addOn == nil, tracks[i].detection.addOn != nil {
+            // Once read, the add-on stays part of the code when a frame misses it.
+            (d.text, d.bytes) = (tracks[i].detection.text, tracks[i].detection.bytes)
+        }
         tracks[i].detection = d
         tracks[i].lastSeen = now
         tracks[i].lostAt = nil

@@ -12,13 +12,17 @@ public struct TrackerSettings: Sendable, Equatable {
     public var shortLinearLength = 4
     /// UPDATE events with new corners for clients that draw overlays, at most this often per code; nil: none.
     public var updateInterval: Duration? = nil
+    /// An EAN/UPC code read without an add-on needs a second read before its SCAN, so that an EAN-2/EAN-5
+    /// add-on (a book's price, a periodical's issue) read a frame later is part of it, not a second scan.
+    public var waitForAddOn = true
     /// Parts of a structured-append sequence wait this long for the rest.
     public var sequenceTimeout: Duration = .seconds(5)
 
     public init() {}
 
     public func confirmationsNeeded(for d: Detection) -> Int {
-        let base = max(1, confirmations[d.format] ?? 1)
+        var base = max(1, confirmations[d.format] ?? 1)
+        if waitForAddOn, d.format.mainNumberLength != nil, d.addOn == nil { base = max(2, base) }
         return d.format.isLinear && d.bytes.count <= shortLinearLength ? max(2, base) : base
     }
 }

@@ -3,10 +3,11 @@ import NIOCore
 import NIOPosix
 import ScandCore
 import ServiceLifecycle
+import Synchronization
 
 /// The Unix stream socket subscribers connect to, served with swift-nio. Bound by scand itself (mode 0660,
 /// optional group, removed on shutdown) or handed over by systemd's socket activation.
-public final class SocketServer: @unchecked Sendable {
+public final class SocketServer: Sendable {
     public enum Listener: Sendable {
         case path(String, group: String)
         /// A listening socket passed by systemd (sd_listen_fds).
@@ -16,16 +17,20 @@ public final class SocketServer: @unchecked Sendable {
     public let hub: EventHub
     let listener: Listener
     let maxRequestBytes: Int
+    let requestTimeout: Duration
     let status: @Sendable () -> String
     let log: @Sendable (String, LogLevel) -> Void
     private let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
-    private var channel: Channel?
+    /// The listening channel, and the socket file's identity when scand created it: on exit the file is
+    /// removed only if it is still that one (a second daemon may have replaced it since).
+    private let bound = Mutex<(channel: Channel?, file: FileIdentity?)>((nil, nil))
 
-    public init(listener: Listener, hub: EventHub, maxRequestBytes: Int, status: @escaping @Sendable () -> String,
-                log: @escaping @Sendable (String, LogLevel) -> Void) {
+    public init(listener: Listener, hub: EventHub, maxRequestBytes: Int, requestTimeout: Duration = .seconds(5),
+                status: @escaping @Sendable () -> String, log: @escaping @Sendable (String, LogLevel) -> Void) {
         self.listener = listener
         self.hub = hub
         self.maxRequestBytes = maxRequestBytes
+        self.requestTimeout = requestTimeout
         self.status = status
         self.log = log
     }
@@ -34,43 +39,78 @@ public final class SocketServer: @unchecked Sendable {
         public var description: String
     }
 
-    /// Starts listening. Errors name the path and the cause.
+    /// Checks, before anything starts, that the socket can be served: its group exists, and no other server
+    /// answers on its path (a stale socket file, nobody answering, is removed). Errors name the path and why.
+    public func claim() throws {
+        guard case .path(let path, let groupName) = listener else { return }
+        if !groupName.isEmpty && getgrnam(groupName) == nil { throw BindError(description: "socket group '\(groupName)' does not exist") }
+        try SocketPathClaim.claim(path)
+    }
+
+    /// Starts listening (after `claim`). Errors name the path and the cause; a missing group leaves no socket
+    /// file behind.
     public func start() throws {
+        let settings = ClientHandler.Settings(hub: hub, maxRequestBytes: maxRequestBytes, requestTimeout: requestTimeout, status: status,
+                                              log: log, refusals: RateLimitedLog(log: log), idleClosed: RateLimitedLog(log: log),
+                                              drops: RateLimitedLog(log: log))
         let bootstrap = ServerBootstrap(group: group)
             .serverChannelOption(ChannelOptions.backlog, value: 32)
             .childChannelOption(ChannelOptions.writeBufferWaterMark, value: .init(low: 32 * 1024, high: 256 * 1024))
-            .childChannelInitializer { [hub, maxRequestBytes, status, log] channel in
+            .childChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
-                    try channel.pipeline.syncOperations.addHandler(
-                        ClientHandler(hub: hub, maxRequestBytes: maxRequestBytes, status: status, log: log))
+                    try channel.pipeline.syncOperations.addHandler(ClientHandler(settings: settings, loop: channel.eventLoop))
                 }
             }
         switch listener {
         case .inherited(let fd):
-            channel = try bootstrap.withBoundSocket(fd).wait()
+            let channel = try bootstrap.withBoundSocket(fd).wait()
+            bound.withLock { $0.channel = channel }
         case .path(let path, let groupName):
-            let dir = (path as NSString).deletingLastPathComponent
-            try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-            do {
-                channel = try bootstrap.bind(unixDomainSocketPath: path, cleanupExistingSocketFile: true).wait()
-            } catch {
-                throw BindError(description: "cannot listen on \(path): \(error)")
-            }
-            // Clients of the group may connect; nobody else.
-            chmod(path, 0o660)
+            var gid: gid_t?
             if !groupName.isEmpty {
                 guard let g = getgrnam(groupName) else { throw BindError(description: "socket group '\(groupName)' does not exist") }
-                if chown(path, UInt32.max, g.pointee.gr_gid) != 0 {
-                    throw BindError(description: "cannot give \(path) to group '\(groupName)': \(String(cString: strerror(errno)))")
-                }
+                gid = g.pointee.gr_gid
+            }
+            let dir = (path as NSString).deletingLastPathComponent
+            try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+            // Bound here rather than by NIO, which would remove whatever socket is at the path when it closes:
+            // the file is removed on exit only if it is still the one made here.
+            let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+            guard fd >= 0 else { throw BindError(description: "cannot listen on \(path): \(String(cString: strerror(errno)))") }
+            let e = UnixSocketAddress.bind(fd, to: path)
+            guard e == 0 else {
+                close(fd)
+                // EADDRINUSE: another daemon bound the path since `claim`.
+                throw BindError(description: "cannot listen on \(path): \(String(cString: strerror(e)).lowercased())")
+            }
+            // Clients of the group may connect; nobody else. Set before listening, so nobody connects earlier.
+            chmod(path, 0o660)
+            let given = gid.map { chown(path, UInt32.max, $0) == 0 } ?? true
+            let reason = String(cString: strerror(errno))
+            let file = FileIdentity(path: path)  // after chmod and chown, which change it
+            guard given else {
+                close(fd)
+                unlink(path)
+                throw BindError(description: "cannot give \(path) to group '\(groupName)': \(reason)")
+            }
+            do {
+                let channel = try bootstrap.withBoundSocket(fd).wait()
+                bound.withLock { $0 = (channel, file) }
+            } catch {
+                unlink(path)
+                throw BindError(description: "cannot listen on \(path): \(error)")
             }
         }
     }
 
-    /// Stops listening, closes every client, removes the socket file scand created.
+    /// Stops listening, closes every client, removes the socket file scand created if it is still scand's.
     public func stop() {
+        let (channel, file) = bound.withLock { b in
+            defer { b = (nil, nil) }
+            return b
+        }
         try? channel?.close().wait()
-        if case .path(let path, _) = listener { unlink(path) }
+        if case .path(let path, _) = listener, let file, FileIdentity(path: path) == file { unlink(path) }
         try? group.syncShutdownGracefully()
     }
 }

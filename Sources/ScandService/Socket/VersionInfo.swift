@@ -7,7 +7,7 @@ import ScandDecoding
 public enum VersionInfo {
     public static let release = "0.1.0"
     public static let protoMajor = 1
-    public static let protoMinor = 0
+    public static let protoMinor = 1
 
     public static func json() -> String {
         JSONValue.object([("class", .string("VERSION")), ("release", .string(release)), ("proto_major", .int(protoMajor)),

@@ -1,0 +1,62 @@
+import Foundation
+import Testing
+import ScandCapture
+import ScandCore
+import ScandDecoding
+@testable import ScandService
+
+/// Decoder processes that die between frames are replaced at the next read without a failed pass; STATUS
+/// and STATS count them as `workerRestarts`.
+@Suite struct WorkerRestartTests {
+    /// A camera whose frames show a QR code; before frames 4 and 7, once every earlier frame is decoded, it
+    /// kills the decoder processes, as an out-of-memory killer or an administrator might while they are idle.
+    final class KillingCamera: FrameSource, @unchecked Sendable {
+        let name = "/dev/video-killing"
+        var waitsForDevice: Bool { true }
+        let frame: Frame
+        let worker: DecoderWorker
+        /// Frames the pipeline has decoded so far.
+        var decoded: () -> Int = { 0 }
+        var served = 0
+        var killed: Set<Int32> = []
+        init(_ frame: Frame, worker: DecoderWorker) {
+            self.frame = frame
+            self.worker = worker
+        }
+        func open() throws(CaptureError) -> FrameFormat { frame.format }
+        func nextFrame(timeoutMilliseconds: Int) throws(CaptureError) -> Frame? {
+            served += 1
+            if served > 9 { throw CaptureError(.endOfStream, path: name) }
+            if served == 4 || served == 7 {
+                for _ in 0..<1000 where decoded() < served - 1 { usleep(10_000) }
+                for pid in worker.processIDs where !killed.contains(pid) && kill(pid, SIGKILL) == 0 { killed.insert(pid) }
+                usleep(50_000)
+            }
+            var f = frame
+            f.sequence = UInt64(served)
+            f.timestampMicroseconds = Monotonic.microseconds()
+            return f
+        }
+        func close() {}
+    }
+
+    @Test func processesKilledBetweenFramesAreCounted() async throws {
+        var page = LumaImage(width: 640, height: 480, fill: 235)
+        page.paste(try SymbolWriter.render(.qrCode, text: "restart", moduleSize: 3), x: 280, y: 200)
+        let worker = try #require(DecoderWorker())
+        let camera = KillingCamera(Frame.yuyv(page), worker: worker)
+        let lines = LivePipelineTests.Lines()
+        var options = CaptureLoop.Options()
+        options.lossless = true  // every frame decoded: the decoder is idle when the camera waits for it
+        let pipeline = LivePipeline(source: camera, decoder: FrameDecoder(decoder: ZXingDecoder(worker: worker)), output: lines.sink,
+                                    captureOptions: options)
+        camera.decoded = { [weak pipeline] in pipeline?.counters.decoded ?? 0 }
+        pipeline.start()
+        await pipeline.finished()
+        let c = pipeline.counters
+        #expect(camera.killed.count >= 2, "processes were running to be killed")
+        #expect(c.workerRestarts == camera.killed.count, "\(c)")
+        #expect(c.failed == 0 && c.decoded == 9 && c.codes == c.decoded, "the replaced processes read every frame")
+        #expect(pipeline.statsEvent().contains(#""workerRestarts":\#(camera.killed.count)"#))
+    }
+}
