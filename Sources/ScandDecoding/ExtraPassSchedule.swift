@@ -79,7 +79,7 @@ public struct ExtraPassSchedule: Sendable {
     }
 
     /// The extra passes for this frame, and their kinds.
-    mutating func next(region: PixelRect, formats: BarcodeFormats, budget: Double, skipping: Set<Kind> = []) -> (passes: [Extra], kinds: Set<Kind>) {
+    mutating func next(region: PixelRect, formats: BarcodeFormats, budget: Double) -> (passes: [Extra], kinds: Set<Kind>) {
         sinceLast += 1
         guard sinceLast >= gap else { return ([], []) }
         sinceLast = 0
@@ -87,7 +87,7 @@ public struct ExtraPassSchedule: Sendable {
         for _ in Kind.allCases {
             let k = Kind.allCases[turn % Kind.allCases.count]
             turn += 1
-            if !kinds.contains(k), !skipping.contains(k), applies(k, formats), affordable(k, budget: budget) {
+            if !kinds.contains(k), applies(k, formats), affordable(k, budget: budget) {
                 kinds.insert(k)
                 break
             }

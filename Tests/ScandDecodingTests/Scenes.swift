@@ -17,11 +17,9 @@ enum Scene {
 
     static func full(_ image: LumaImage) -> PixelRect { PixelRect(x: 0, y: 0, width: image.width, height: image.height) }
 
-    /// One plain pass: what zxing would do without scand's handling (downscale off unless asked).
-    static func plainPass(_ image: LumaImage, _ formats: BarcodeFormats, downscale: Bool = false) -> DecodePass {
-        var p = DecodePass(label: "plain", crop: full(image), formats: formats)
-        p.tryDownscale = downscale
-        return p
+    /// One plain pass: what zxing does without scand's handling (no pyramid, no inversion).
+    static func plainPass(_ image: LumaImage, _ formats: BarcodeFormats) -> DecodePass {
+        DecodePass(label: "plain", crop: full(image), formats: formats)
     }
 
     /// zxing-cpp's default options, as `ReadBarcodes(image)` uses them.
