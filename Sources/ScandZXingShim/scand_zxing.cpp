@@ -317,6 +317,12 @@ void PrepareChild(int err)
     signal(SIGABRT, SIG_DFL);
     signal(SIGSEGV, SIG_DFL);
     signal(SIGPIPE, SIG_DFL);
+    // stdin and stdout on /dev/null: the daemon's stdout is its event stream, no place for a decoder's bytes.
+    int null = open("/dev/null", O_RDWR | O_CLOEXEC);
+    for (int fd : {0, 1})
+        null >= 0 ? dup2(null, fd) : close(fd);
+    if (null > 2)
+        close(null);
     dup2(err, 2);
     Sandbox();
 }

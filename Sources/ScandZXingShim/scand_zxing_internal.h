@@ -86,12 +86,13 @@ void Send(int fd, Record type, const void *data, size_t size);
 bool WriteAll(int fd, const void *data, size_t size);
 long long NowMs();
 
-// In a freshly forked child: die with the parent, no core files, default signal actions, stderr to
-// `err`, and the sandbox (no sockets, no new or written files, no exec).
+// In a freshly forked child: die with the parent, no core files, default signal actions, stdin and stdout on
+// /dev/null, stderr to `err`, and the sandbox (an allowlist of the system calls a decoder needs).
 void PrepareChild(int err);
 void CloseInherited(std::vector<int> keep);
 void Sandbox();
-// Fault 4's probe: records in the outcome's message whether the sandbox refused a socket and a new file.
+// Fault 4's probe: records in the outcome's message how the sandbox answered each call it must refuse, and
+// writes a line to stdout (which must not reach the parent's).
 void ProbeSandbox(szx_outcome &o);
 void ServePasses(const szx_image *image, const szx_pass *passes, int from, int count, int out);
 // Forks a sandboxed child that runs `serve(from, out)` (records to `out`), collects what it sends and settles
