@@ -54,7 +54,7 @@ let package = Package(
         .testTarget(name: "ScandCaptureTests", dependencies: ["ScandCapture", "ScandCore"]),
         .testTarget(name: "ScandServiceTests", dependencies: ["ScandService", "ScandCapture", "ScandDecoding", "ScandCore"]),
         .testTarget(name: "ScandImageIOTests", dependencies: ["ScandImageIO", "ScandCore", "CSTB"]),
-        .testTarget(name: "ScandCommandsTests", dependencies: ["ScandCommands", "ScandDecoding", "ScandImageIO", "ScandCore", "scand"]),
+        .testTarget(name: "ScandCommandsTests", dependencies: ["ScandCommands", "ScandDecoding", "ScandImageIO", "ScandCore", "CSTB", "scand"]),
     ],
     cxxLanguageStandard: .cxx17
 )
