@@ -30,7 +30,7 @@ import ScandCore
             let result = ImageFile.decodeLuma([(name, bytes)])[0]
             #expect((try? result.get()) != nil, "the unmutated \(name) decodes")
         }
-        var rng = SeededRandom(state: 15)
+        var rng = SeededRandom(seed: 15)
         var decoded = 0, refused = 0, crashed = 0, other: [String] = []
         for batch in 0..<102 {
             let files = (0..<1000).map { i in

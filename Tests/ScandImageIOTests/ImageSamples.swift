@@ -43,20 +43,6 @@ enum ImageSamples {
     }
 }
 
-/// SplitMix64: the same mutations on every run and machine.
-struct SeededRandom {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-    mutating func below(_ n: Int) -> Int { Int(next() % UInt64(max(n, 1))) }
-    mutating func byte() -> UInt8 { UInt8(truncatingIfNeeded: next()) }
-}
-
 /// A file's bytes changed the ways that break decoders: bit flips, bytes set to boundary values, runs copied
 /// over other places (a length field copied into data, markers into entropy data), bytes inserted, the tail cut.
 struct ImageMutator {
