@@ -22,7 +22,8 @@ let package = Package(
         .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
         .systemLibrary(name: "CZBar", pkgConfig: "zbar", providers: [.apt(["libzbar-dev"])]),
         // The only C++ in the package: a C API over zxing-cpp with fork isolation.
-        .target(name: "ScandZXingShim", dependencies: ["CZXing"]),
+        // It also runs stb_image, in the same sandboxed children: image files are hostile input too.
+        .target(name: "ScandZXingShim", dependencies: ["CZXing", "CSTB"]),
         // stb_easy_font is header-only with static functions; this C target compiles it once.
         .target(name: "ScandImageShim", dependencies: ["CSTB"]),
         // libv4l2's calls are variadic: fixed-argument wrappers and the VIDIOC_* codes for Swift.
@@ -31,7 +32,7 @@ let package = Package(
         // Pure Swift, no I/O: formats, geometry, detections, the JSON of events.
         .target(name: "ScandCore"),
         .target(name: "ScandDecoding", dependencies: ["ScandCore", "ScandZXingShim"]),
-        .target(name: "ScandImageIO", dependencies: ["ScandCore", "CSTB", "ScandImageShim"]),
+        .target(name: "ScandImageIO", dependencies: ["ScandCore", "CSTB", "ScandImageShim", "ScandZXingShim"]),
         .target(name: "ScandCapture", dependencies: ["ScandCore", "ScandV4L2Shim"]),
         .target(name: "ScandService", dependencies: [
             "ScandCore", "ScandCapture", "ScandDecoding", "CSystemd",
@@ -53,7 +54,7 @@ let package = Package(
         .testTarget(name: "ScandCaptureTests", dependencies: ["ScandCapture", "ScandCore"]),
         .testTarget(name: "ScandServiceTests", dependencies: ["ScandService", "ScandCapture", "ScandDecoding", "ScandCore"]),
         .testTarget(name: "ScandImageIOTests", dependencies: ["ScandImageIO", "ScandCore", "CSTB"]),
-        .testTarget(name: "ScandCommandsTests", dependencies: ["ScandCommands", "ScandDecoding", "ScandImageIO", "ScandCore", "scand"]),
+        .testTarget(name: "ScandCommandsTests", dependencies: ["ScandCommands", "ScandDecoding", "ScandImageIO", "ScandCore", "CSTB", "scand"]),
     ],
     cxxLanguageStandard: .cxx17
 )

@@ -1,11 +1,14 @@
-import CSTB
 import Foundation
 import ScandCore
+import ScandZXingShim
 
-/// Reads PNG, JPEG and binary PNM (PGM/PPM) files through stb_image (Debian's libstb).
+/// Reads PNG, JPEG and binary PNM (PGM/PPM) files through stb_image (Debian's libstb), which runs in a forked,
+/// sandboxed child: it asserts on some hostile files, and that must cost the file, not scand's process.
 public enum ImageFile {
     /// Larger images are refused before they are decoded: a hostile file must not exhaust memory.
     public static let maxPixels = 100_000_000
+    /// A file that takes longer than this to decode is given up on (its decoder child is killed).
+    public static let timeoutSeconds = 30
 
     public struct ReadError: Error, CustomStringConvertible, Equatable {
         public let path: String
@@ -13,44 +16,85 @@ public enum ImageFile {
         public var description: String { "cannot read '\(path)': \(reason)" }
     }
 
-    /// stb_image reports failures through one global; calls are serialized.
-    private static let lock = NSLock()
-
     /// The image as luminance.
     public static func readLuma(_ path: String) throws(ReadError) -> LumaImage {
-        let (w, h, pixels) = try read(path, channels: 1)
-        return LumaImage(width: w, height: h, pixels: pixels)
+        try decodeLuma([(path, try contents(path))])[0].get()
     }
 
     /// The image as RGB, 3 bytes a pixel.
     public static func readRGB(_ path: String) throws(ReadError) -> RGBImage {
-        let (w, h, pixels) = try read(path, channels: 3)
+        let (w, h, pixels) = try decode([(path, try contents(path))], channels: 3)[0].get()
         return RGBImage(width: w, height: h, pixels: pixels)
     }
 
-    private static func read(_ path: String, channels: Int32) throws(ReadError) -> (Int, Int, [UInt8]) {
+    /// Files already in memory, each named by `path` for its error, decoded as luminance by one child (a
+    /// crash or overrun costs one file; the next child goes on with the rest).
+    public static func decodeLuma(_ files: [(path: String, bytes: [UInt8])]) -> [Result<LumaImage, ReadError>] {
+        decode(files, channels: 1).map { $0.map { LumaImage(width: $0.0, height: $0.1, pixels: $0.2) } }
+    }
+
+    private static func decode(_ files: [(path: String, bytes: [UInt8])], channels: Int32) -> [Result<(Int, Int, [UInt8]), ReadError>] {
+        var decoded = [szx_decoded](repeating: szx_decoded(), count: files.count)
+        let status: Int32 = withPointers(files.map(\.bytes)) { encoded in
+            szx_decode_images(encoded, Int32(files.count), channels, Int64(maxPixels), Int32(timeoutSeconds * 1000), &decoded)
+        }
+        defer { for d in decoded { szx_free(d.pixels) } }
+        return files.indices.map { i in
+            let path = files[i].path
+            guard status == SZX_OK.rawValue else { return .failure(ReadError(path: path, reason: "cannot start the image decoder")) }
+            let d = decoded[i]
+            let (w, h) = (Int(d.width), Int(d.height))
+            switch (szx_status(UInt32(d.outcome.status)), szx_image_refusal(UInt32(d.refusal))) {
+            case (SZX_OK, SZX_IMAGE_DECODED):
+                return .success((w, h, Array(UnsafeBufferPointer(start: d.pixels, count: w * h * Int(channels)))))
+            case (SZX_OK, SZX_IMAGE_EMPTY):
+                return .failure(ReadError(path: path, reason: "corrupt image: it declares \(w)x\(h) pixels"))
+            case (SZX_OK, SZX_IMAGE_TOO_LARGE):
+                return .failure(ReadError(path: path, reason: tooLarge(w, h)))
+            case (SZX_OK, _):
+                return .failure(ReadError(path: path, reason: reason(message(d.outcome), ImageSignature(files[i].bytes))))
+            case (SZX_CRASHED, _):
+                return .failure(ReadError(path: path, reason: "crashed (signal \(d.outcome.signal)) while decoding the image: \(message(d.outcome))"))
+            case (SZX_TIMEOUT, _):
+                return .failure(ReadError(path: path, reason: "took longer than \(timeoutSeconds) s to decode"))
+            default:
+                return .failure(ReadError(path: path, reason: "the image decoder failed: \(message(d.outcome))"))
+            }
+        }
+    }
+
+    /// The outcome's message on one line: stb_image quotes bytes of the file in some (a PNG chunk's type).
+    private static func message(_ o: szx_outcome) -> String {
+        withUnsafeBytes(of: o.message) { raw in
+            raw.prefix { $0 != 0 }.map { $0 < 0x20 || $0 >= 0x7F ? String(format: "\\x%02X", $0) : String(UnicodeScalar($0)) }.joined()
+        }
+    }
+
+    /// Every file's bytes laid end to end, and pointers into them, valid while `body` runs.
+    private static func withPointers<R>(_ buffers: [[UInt8]], _ body: (UnsafePointer<szx_encoded>) -> R) -> R {
+        let joined = buffers.flatMap { $0 }
+        return joined.withUnsafeBufferPointer { all in
+            var at = 0
+            let encoded = buffers.map { b in
+                defer { at += b.count }
+                return szx_encoded(data: all.baseAddress.map { $0 + at }, size: b.count)
+            }
+            return encoded.withUnsafeBufferPointer { body($0.baseAddress ?? UnsafePointer(bitPattern: 8)!) }
+        }
+    }
+
+    /// The file's bytes, after the checks that name the usual causes in words.
+    private static func contents(_ path: String) throws(ReadError) -> [UInt8] {
         try checkReadable(path)
-        lock.lock()
-        defer { lock.unlock() }
-        var w: Int32 = 0, h: Int32 = 0, comp: Int32 = 0
-        guard stbi_info(path, &w, &h, &comp) != 0 else {
-            throw ReadError(path: path, reason: reason(String(cString: stbi_failure_reason()), ImageSignature(path: path)))
-        }
-        guard w > 0, h > 0 else { throw ReadError(path: path, reason: "corrupt image: it declares \(w)x\(h) pixels") }
-        guard Int(w) * Int(h) <= maxPixels else { throw ReadError(path: path, reason: tooLarge(Int(w), Int(h))) }
-        guard let data = stbi_load(path, &w, &h, &comp, channels) else {
-            throw ReadError(path: path, reason: reason(String(cString: stbi_failure_reason()), nil))
-        }
-        defer { stbi_image_free(data) }
-        let count = Int(w) * Int(h) * Int(channels)
-        return (Int(w), Int(h), Array(UnsafeBufferPointer(start: data, count: count)))
+        guard let data = FileManager.default.contents(atPath: path) else { throw ReadError(path: path, reason: "cannot open the file") }
+        return Array(data)
     }
 
     private static func tooLarge(_ w: Int, _ h: Int) -> String {
         "image is \(w)x\(h), more than the \(maxPixels / 1_000_000) megapixels scand accepts"
     }
 
-    /// Names the usual causes in words before stb_image gets a chance to say "can't fopen". Only regular
+    /// Names the usual causes in words before the file is read. Only regular
     /// files are images: a FIFO would block and /dev/zero never ends (and both have no size to check).
     private static func checkReadable(_ path: String) throws(ReadError) {
         var st = stat()
@@ -71,10 +115,10 @@ public enum ImageFile {
         switch stb {
         case "unknown image type":
             guard let signature else { return "not a PNG, JPEG or binary PNM (PGM/PPM) image" }
-            if let (w, h) = signature.declared, w * h > maxPixels { return tooLarge(w, h) }
             if let (w, h) = signature.declared, w <= 0 || h <= 0 { return "corrupt \(signature.format): it declares \(w)x\(h) pixels" }
+            // Divided, not multiplied: a hostile header's numbers overflow a product.
+            if let (w, h) = signature.declared, w > maxPixels / h { return tooLarge(w, h) }
             return "corrupt or unsupported \(signature.format) image"
-        case "can't fopen": return "cannot open the file"
         default: return "corrupt or unsupported image (\(stb))"
         }
     }

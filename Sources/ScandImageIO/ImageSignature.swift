@@ -31,12 +31,4 @@ struct ImageSignature {
             return nil
         }
     }
-
-    /// The signature of the file at `path` (its first 256 bytes).
-    init?(path: String) {
-        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
-        defer { try? handle.close() }
-        guard let data = try? handle.read(upToCount: 256) else { return nil }
-        self.init(Array(data))
-    }
 }

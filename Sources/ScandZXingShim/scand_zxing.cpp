@@ -317,6 +317,12 @@ void PrepareChild(int err)
     signal(SIGABRT, SIG_DFL);
     signal(SIGSEGV, SIG_DFL);
     signal(SIGPIPE, SIG_DFL);
+    // stdin and stdout on /dev/null: the daemon's stdout is its event stream, no place for a decoder's bytes.
+    int null = open("/dev/null", O_RDWR | O_CLOEXEC);
+    for (int fd : {0, 1})
+        null >= 0 ? dup2(null, fd) : close(fd);
+    if (null > 2)
+        close(null);
     dup2(err, 2);
     Sandbox();
 }
@@ -343,14 +349,6 @@ void ServePasses(const szx_image *image, const szx_pass *passes, int from, int c
     }
 }
 
-[[noreturn]] void ChildMain(const szx_image *image, const szx_pass *passes, int from, int count, int out, int err)
-{
-    CloseInherited({out, err});
-    PrepareChild(err);
-    ServePasses(image, passes, from, count, out);
-    _exit(0);
-}
-
 long long NowMs()
 {
     using namespace std::chrono;
@@ -360,7 +358,7 @@ long long NowMs()
 // Parses complete records out of `buf`; returns false on a malformed stream. `current` is the pass
 // the child is in (-1 between passes), `lastDone` the last pass it finished.
 bool Consume(std::string &buf, int &current, int &lastDone, szx_outcome *outcomes, std::vector<Found> &found,
-             long long &passStarted, bool &batchDone)
+             long long &passStarted, bool &batchDone, std::vector<Blob> &images)
 {
     size_t at = 0;
     while (buf.size() - at >= 5) {
@@ -397,6 +395,11 @@ bool Consume(std::string &buf, int &current, int &lastDone, szx_outcome *outcome
             found.push_back(std::move(f));
             break;
         }
+        case kImage:
+            if (current < 0)
+                return false;
+            images.push_back({current, std::string(body, n)});
+            break;
         case kBatchDone:
             if (n != 0 || current >= 0)
                 return false;
@@ -464,7 +467,7 @@ Collected Collect(pid_t pid, int out, int err, int from, int timeoutMs, szx_outc
             ssize_t r = read(out, chunk, sizeof chunk);
             if (r > 0) {
                 buf.append(chunk, (size_t)r);
-                if (!Consume(buf, c.current, c.lastDone, outcomes, found, passStarted, c.batchDone)) {
+                if (!Consume(buf, c.current, c.lastDone, outcomes, found, passStarted, c.batchDone, c.images)) {
                     c.broken = true;
                     kill(pid, SIGKILL);
                     break;
@@ -531,9 +534,8 @@ int Settle(const Collected &c, int status, int count, int timeoutMs, szx_outcome
     return c.current + 1;
 }
 
-// Runs passes [from, count) in one child. Returns the index to continue from.
-int RunChild(const szx_image *image, const szx_pass *passes, int from, int count, int timeoutMs,
-             szx_outcome *outcomes, std::vector<Found> &found)
+int RunChild(const std::function<void(int from, int out)> &serve, int from, int count, int timeoutMs, szx_outcome *outcomes,
+             std::vector<Found> &found, std::vector<Blob> *images)
 {
     int out[2], err[2];
     if (pipe2(out, O_CLOEXEC) != 0)
@@ -547,7 +549,10 @@ int RunChild(const szx_image *image, const szx_pass *passes, int from, int count
     if (pid == 0) {
         close(out[0]);
         close(err[0]);
-        ChildMain(image, passes, from, count, out[1], err[1]);
+        CloseInherited({out[1], err[1]});
+        PrepareChild(err[1]);
+        serve(from, out[1]);
+        _exit(0);
     }
     close(out[1]);
     close(err[1]);
@@ -562,6 +567,9 @@ int RunChild(const szx_image *image, const szx_pass *passes, int from, int count
     int status = 0;
     while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
     }
+    if (images)
+        for (Blob &b : c.images)
+            images->push_back(std::move(b));
     return Settle(c, status, count, timeoutMs, outcomes);
 }
 
@@ -592,7 +600,8 @@ int szx_read(const szx_image *image, const szx_pass *passes, int count, int isol
         } else {
             int next = 0;
             while (next < count) {
-                int after = RunChild(image, passes, next, count, timeout_ms, outcomes, found);
+                auto serve = [&](int from, int out) { ServePasses(image, passes, from, count, out); };
+                int after = RunChild(serve, next, count, timeout_ms, outcomes, found);
                 if (after < 0) {
                     for (int k = next; k < count; ++k) {
                         outcomes[k].status = SZX_SYSTEM;

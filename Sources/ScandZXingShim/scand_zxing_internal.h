@@ -6,6 +6,7 @@
 
 #include <cerrno>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <sys/types.h>
 #include <vector>
@@ -38,8 +39,15 @@ struct Found {
     std::vector<uint8_t> bytes;
 };
 
-// Records a decoder child writes: pass started, a result, pass done, batch done (worker only).
-enum Record : uint8_t { kPassStart = 'S', kResult = 'R', kPassDone = 'D', kBatchDone = 'E' };
+// Records a decoder child writes: pass started, a result, pass done, batch done (worker only), and an image
+// decoded from a file's bytes (scand_image_decode.cpp; a pass there is one file).
+enum Record : uint8_t { kPassStart = 'S', kResult = 'R', kPassDone = 'D', kBatchDone = 'E', kImage = 'I' };
+
+// A kImage record's body, tagged with the pass it came from.
+struct Blob {
+    int pass;
+    std::string body;
+};
 
 // What the parent read from a child while it ran passes.
 struct Collected {
@@ -49,6 +57,7 @@ struct Collected {
     bool broken = false;
     bool batchDone = false;
     std::string stderrText;
+    std::vector<Blob> images;  // kImage records
 };
 
 // Repeats a read- or write-like call, `op(done)` moving bytes from offset `done`, until `size` bytes have
@@ -77,14 +86,19 @@ void Send(int fd, Record type, const void *data, size_t size);
 bool WriteAll(int fd, const void *data, size_t size);
 long long NowMs();
 
-// In a freshly forked child: die with the parent, no core files, default signal actions, stderr to
-// `err`, and the sandbox (no sockets, no new or written files, no exec).
+// In a freshly forked child: die with the parent, no core files, default signal actions, stdin and stdout on
+// /dev/null, stderr to `err`, and the sandbox (an allowlist of the system calls a decoder needs).
 void PrepareChild(int err);
 void CloseInherited(std::vector<int> keep);
 void Sandbox();
-// Fault 4's probe: records in the outcome's message whether the sandbox refused a socket and a new file.
+// Fault 4's probe: records in the outcome's message how the sandbox answered each call it must refuse, and
+// writes a line to stdout (which must not reach the parent's).
 void ProbeSandbox(szx_outcome &o);
 void ServePasses(const szx_image *image, const szx_pass *passes, int from, int count, int out);
+// Forks a sandboxed child that runs `serve(from, out)` (records to `out`), collects what it sends and settles
+// how it ended. Returns the pass to continue from, or -1 when no child could be started (errno says why).
+int RunChild(const std::function<void(int from, int out)> &serve, int from, int count, int timeoutMs, szx_outcome *outcomes,
+             std::vector<Found> &found, std::vector<Blob> *images = nullptr);
 
 Collected Collect(pid_t pid, int out, int err, int from, int timeoutMs, szx_outcome *outcomes, std::vector<Found> &found,
                   bool untilBatchDone);

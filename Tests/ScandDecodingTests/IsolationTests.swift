@@ -180,15 +180,43 @@ import ScandCore
         }
     }
 
-    @Test func decoderChildrenCannotOpenSocketsOrCreateFiles() throws {
+    /// Each call a decoder exploited through a hostile image could use against the daemon, tried for real in the
+    /// per-call child and in the persistent worker: every one fails with EPERM, and what the child writes to its
+    /// stdout does not reach the parent's (the daemon's event stream).
+    @Test func decoderChildrenAreConfinedToTheirPipes() throws {
         let (image, passes) = page
         var probe = passes[0]
         probe.injectedFault = .sandboxProbe
+        let denied = ["socket", "create", "openat2", "mknodat", "/etc/shadow", "kill", "ptrace", "process_vm_readv", "io_uring_setup"]
         for decoder in [ZXingDecoder(), ZXingDecoder(worker: DecoderWorker())] {
-            let report = decoder.decode(image, passes: [probe])
+            let (report, printed) = try capturingStdout { decoder.decode(image, passes: [probe]) }
             // The probe's finding rides in the outcome's message; the pass itself succeeded.
             #expect(report.detections.map(\.text) == ["left"])
-            #expect(report.notes == ["sandbox: socket EPERM, create EPERM"], "\(report.notes)")
+            #expect(report.notes == ["sandbox: " + denied.map { "\($0) EPERM" }.joined(separator: ", ")], "\(report.notes)")
+            #expect(!printed.contains("SCAND-SANDBOX-PROBE"), "the child's stdout is not the parent's")
         }
+        #expect(!FileManager.default.fileExists(atPath: "/tmp/scand-sandbox-probe-fifo"))
+    }
+
+    /// Runs `body` with this process's stdout on a pipe, and returns what reached it. (Other tests' output in
+    /// that moment lands there too; it is only searched for the probe's line.)
+    func capturingStdout<R>(_ body: () -> R) throws -> (R, String) {
+        var fds: [Int32] = [0, 0]
+        try #require(pipe(&fds) == 0)
+        fflush(nil)
+        let saved = dup(1)
+        dup2(fds[1], 1)
+        let result = body()
+        fflush(nil)
+        dup2(saved, 1)
+        close(saved)
+        close(fds[1])
+        // Not to the end: a child that inherited the pipe as its stdout would hold it open.
+        _ = fcntl(fds[0], F_SETFL, O_NONBLOCK)
+        var text = [UInt8]()
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        while case let n = read(fds[0], &chunk, chunk.count), n > 0 { text += chunk[0..<n] }
+        close(fds[0])
+        return (result, String(decoding: text, as: UTF8.self))
     }
 }

@@ -142,6 +142,34 @@ int szx_worker_pid(const szx_worker *worker, int lane);
 void szx_worker_retire(szx_worker *worker);
 void szx_worker_destroy(szx_worker *worker);
 
+/// Image files (PNG, JPEG, binary PNM) decoded by stb_image in a forked, sandboxed child, never in the
+/// caller's process: stb_image asserts on some hostile files. The caller reads the files; the child decodes
+/// their bytes. One child decodes files from the first on; after a crash or overrun (`timeout_ms` per file,
+/// 0 = none) the next child goes on from the file after it.
+typedef struct szx_encoded {
+    const uint8_t *data;
+    size_t size;
+} szx_encoded;
+
+enum szx_image_refusal {
+    SZX_IMAGE_DECODED = 0,
+    SZX_IMAGE_UNREADABLE = 1,  // stb_image refused the file; the outcome's message is its reason
+    SZX_IMAGE_EMPTY = 2,       // the header declares no pixels (width and height say what it declares)
+    SZX_IMAGE_TOO_LARGE = 3,   // the header declares more than max_pixels; nothing was decoded
+};
+
+typedef struct szx_decoded {
+    szx_outcome outcome;  // SZX_OK: see refusal; SZX_CRASHED, SZX_TIMEOUT, SZX_SYSTEM: the file cost a child
+    int refusal;          // enum szx_image_refusal, with SZX_OK
+    int width, height;    // decoded, or as the header declares them
+    uint8_t *pixels;      // width * height * channels bytes when decoded (free with szx_free), else NULL
+} szx_decoded;
+
+/// Decodes `count` files as `channels` (1 luma, 3 RGB) samples a pixel into `decoded` (room for `count`).
+/// Returns SZX_OK, or SZX_BAD_ARGUMENT/SZX_SYSTEM for the call as a whole.
+int szx_decode_images(const szx_encoded *files, int count, int channels, long long max_pixels, int timeout_ms,
+                      szx_decoded *decoded);
+
 /// zxing's writer (zint): draws `text` as `format` into a module matrix, one byte a module (1 = dark), no
 /// quiet zone; linear symbols as zxing draws them (bars, and for the stacked ones their rows). `options`
 /// is zxing's CreatorOptions string ("ecLevel=H", "gs1", …; NULL or "" for none). Matrix is malloc'd,

@@ -6,27 +6,7 @@ func payloadOf(_ text: String, format: BarcodeFormat = .qrCode, contentType: Det
     PayloadParser.parse(format: format, text: text, contentType: contentType, symbologyIdentifier: symbology)
 }
 
-/// SplitMix64: a tiny seeded generator, so every fuzz run sees the same inputs and a failure reproduces.
-struct PayloadRandom {
-    var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    /// Uniform in 0..<n (n > 0); the modulo bias is irrelevant here.
-    mutating func below(_ n: Int) -> Int { Int(next() % UInt64(max(n, 1))) }
-
-    mutating func chance(_ percent: Int) -> Bool { below(100) < percent }
-
-    mutating func byte() -> UInt8 { UInt8(truncatingIfNeeded: next()) }
-}
+typealias PayloadRandom = SeededRandom
 
 /// A strict check that `s` is one JSON value on one line with no raw control characters: enough to
 /// prove that hostile payloads cannot break the event stream. Recursion is fine: the depth of our
