@@ -74,30 +74,43 @@ public final class SocketServer: Sendable {
             let dir = (path as NSString).deletingLastPathComponent
             try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
             // Bound here rather than by NIO, which would remove whatever socket is at the path when it closes:
-            // the file is removed on exit only if it is still the one made here.
+            // the file is removed on exit only if it is still the one made here. Bound under a name of its own
+            // and renamed into place once listening, so a client that sees the path can connect (when the path is
+            // too long for that name, bound in place).
+            let fresh = path + ".new"
+            let staging = fresh.utf8.count < 108 ? fresh : path
             let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
             guard fd >= 0 else { throw BindError(description: "cannot listen on \(path): \(String(cString: strerror(errno)))") }
-            let e = UnixSocketAddress.bind(fd, to: path)
+            if staging != path { unlink(staging) }  // a leftover of a daemon that died between bind and rename
+            let e = UnixSocketAddress.bind(fd, to: staging)
             guard e == 0 else {
                 close(fd)
                 // EADDRINUSE: another daemon bound the path since `claim`.
                 throw BindError(description: "cannot listen on \(path): \(String(cString: strerror(e)).lowercased())")
             }
             // Clients of the group may connect; nobody else. Set before listening, so nobody connects earlier.
-            chmod(path, 0o660)
-            let given = gid.map { chown(path, UInt32.max, $0) == 0 } ?? true
+            chmod(staging, 0o660)
+            let given = gid.map { chown(staging, UInt32.max, $0) == 0 } ?? true
             let reason = String(cString: strerror(errno))
-            let file = FileIdentity(path: path)  // after chmod and chown, which change it
             guard given else {
                 close(fd)
-                unlink(path)
+                unlink(staging)
                 throw BindError(description: "cannot give \(path) to group '\(groupName)': \(reason)")
             }
             do {
                 let channel = try bootstrap.withBoundSocket(fd).wait()
+                if staging != path, rename(staging, path) != 0 {
+                    let why = String(cString: strerror(errno))
+                    try? channel.close().wait()
+                    unlink(staging)
+                    throw BindError(description: "cannot listen on \(path): \(why)")
+                }
+                let file = FileIdentity(path: path)  // after chmod, chown and rename, which change it
                 bound.withLock { $0 = (channel, file) }
+            } catch let error as BindError {
+                throw error
             } catch {
-                unlink(path)
+                unlink(staging)
                 throw BindError(description: "cannot listen on \(path): \(error)")
             }
         }
