@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Logging
 import ScandCapture
 import ScandCore
@@ -104,14 +105,22 @@ struct SupervisorService: Service {
         for _ in 0..<50 where controller.current.deviceStatus == nil { try? await Task.sleep(for: .milliseconds(20)) }
         Systemd.ready(status: StatusReport.summary(controller.current, hub: hub))
         let watchdog = Systemd.watchdogInterval()
+        // Set, under the lock, when STOPPING=1 is sent: no WATCHDOG=1 or STATUS= may follow it (cancelling the
+        // pinging task alone could not stop a ping already past its cancellation check).
+        let stopped = Shared(false)
         await withTaskGroup(of: Void.self) { tasks in
             tasks.addTask {
                 let period = watchdog.map { $0 / 2 } ?? .seconds(5)
                 while !Task.isCancelled {
                     try? await Task.sleep(for: period)
                     if Task.isCancelled { break }
-                    Systemd.status(StatusReport.summary(controller.current, hub: hub))
-                    if let watchdog, controller.current.isHealthy(within: watchdog) { Systemd.watchdog() }
+                    let summary = StatusReport.summary(controller.current, hub: hub)
+                    let healthy = watchdog.map { controller.current.isHealthy(within: $0) } ?? false
+                    stopped.value.withLock { stopped in
+                        guard !stopped else { return }
+                        Systemd.status(summary)
+                        if healthy { Systemd.watchdog() }
+                    }
                 }
             }
             tasks.addTask {
@@ -129,7 +138,10 @@ struct SupervisorService: Service {
                 }
             }
             try? await gracefulShutdown()
-            Systemd.stopping()
+            stopped.value.withLock { stopped in
+                stopped = true
+                Systemd.stopping()
+            }
             tasks.cancelAll()
         }
     }
@@ -164,4 +176,10 @@ public enum StatusReport {
         }
         return "\(camera); \(c.decoded) frames decoded, \(c.scans) scans; \(hub.counters.watching) subscribers"
     }
+}
+
+/// A value under a lock that concurrent tasks share (a `Mutex` cannot be captured by several closures).
+final class Shared<Value: Sendable>: Sendable {
+    let value: Mutex<Value>
+    init(_ value: Value) { self.value = Mutex(value) }
 }
