@@ -31,6 +31,8 @@ public struct FrameDecoder: Sendable {
     /// Codes passes other than the upright crops read in the last frame: patches around them need no crop
     /// (those passes will read them again).
     private var readElsewhere: [Detection] = []
+    /// Every code the last frame read.
+    private var lastRead: [Detection] = []
     /// Candidate patches whose crops read nothing, and the frame until which they rest.
     private var fruitless: [(bounds: PixelRect, until: Int)] = []
     private var frameCount = 0
@@ -145,8 +147,10 @@ public struct FrameDecoder: Sendable {
                     || resting.contains { $0.contains(Point(Double(bounds.x + bounds.width / 2), Double(bounds.y + bounds.height / 2))) }
             })
         let candidatePasses = CodeCandidates.passes(for: candidates, region: region, formats: formats, label: Self.candidateLabel)
-        // A patch that looks like a code and is neither read nor resting may be one only an expensive pass reads.
-        if !candidates.isEmpty { schedule.wake() }
+        // A patch that looks like a code, neither resting nor read last frame (by its crop either), may be one only
+        // an expensive pass reads.
+        let read = lastRead
+        if candidates.contains(where: { c in !read.contains { c.bounds.contains($0.corners.center) } }) { schedule.wake() }
         let (extras, kinds) = schedule.next(region: region, formats: formats, budget: extraPassBudgetMilliseconds)
         lastExtras = kinds
         let passes = Self.passes(region: region, formats: formats) + candidatePasses + tracked.passes(region: region) + extras.map(\.pass)
@@ -157,6 +161,7 @@ public struct FrameDecoder: Sendable {
             fruitless.append((c.bounds, now + Self.fruitlessRest))
         }
         readElsewhere = zip(report.detections, report.foundBy).filter { $0.1 != Self.candidateLabel }.map(\.0)
+        lastRead = report.detections
         // Codes only an expensive pass read are re-read next frame from a crop around them.
         let isRegular = { (label: String) in !label.hasPrefix("live extra") && !label.hasPrefix(TrackedCrops.labelPrefix) }
         let regular = zip(report.detections, report.foundBy).filter { isRegular($0.1) }.map(\.0)
