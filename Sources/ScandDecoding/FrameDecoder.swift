@@ -31,8 +31,8 @@ public struct FrameDecoder: Sendable {
     /// Codes passes other than the upright crops read in the last frame: patches around them need no crop
     /// (those passes will read them again).
     private var readElsewhere: [Detection] = []
-    /// Every code the last frame read.
-    private var lastRead: [Detection] = []
+    /// Every code-like patch the last frame held, read, resting or not.
+    private var lastPatches: [PixelRect] = []
     /// Candidate patches whose crops read nothing, and the frame until which they rest.
     private var fruitless: [(bounds: PixelRect, until: Int)] = []
     private var frameCount = 0
@@ -140,17 +140,20 @@ public struct FrameDecoder: Sendable {
         let now = frameCount
         fruitless.removeAll { $0.until <= now }
         let known = readElsewhere, resting = fruitless.map(\.bounds)
+        var patches: [PixelRect] = []
         let candidates = formats.intersection(CodeCandidates.formats).isEmpty ? [] : candidateFinder.find(
             in: buffer, width: width, height: height, rowStride: rowStride, pixelStride: pixelStride, region: region,
             excluding: { bounds in
-                known.contains { bounds.contains($0.corners.center) }
-                    || resting.contains { $0.contains(Point(Double(bounds.x + bounds.width / 2), Double(bounds.y + bounds.height / 2))) }
+                patches.append(bounds)
+                return known.contains { bounds.contains($0.corners.center) }
+                    || resting.contains { $0.contains(bounds.center) }
             })
         let candidatePasses = CodeCandidates.passes(for: candidates, region: region, formats: formats, label: Self.candidateLabel)
-        // A patch that looks like a code, neither resting nor read last frame (by its crop either), may be one only
-        // an expensive pass reads.
-        let read = lastRead
-        if candidates.contains(where: { c in !read.contains { c.bounds.contains($0.corners.center) } }) { schedule.wake() }
+        // A code-like patch that was not in view last frame (a code being shown) may be one only an expensive pass
+        // reads; a surface's own patches, which stay, do not keep the passes awake.
+        let before = lastPatches
+        if candidates.contains(where: { c in !before.contains { $0.contains(c.bounds.center) } }) { schedule.wake() }
+        lastPatches = patches
         let (extras, kinds) = schedule.next(region: region, formats: formats, budget: extraPassBudgetMilliseconds)
         lastExtras = kinds
         let passes = Self.passes(region: region, formats: formats) + candidatePasses + tracked.passes(region: region) + extras.map(\.pass)
@@ -161,7 +164,6 @@ public struct FrameDecoder: Sendable {
             fruitless.append((c.bounds, now + Self.fruitlessRest))
         }
         readElsewhere = zip(report.detections, report.foundBy).filter { $0.1 != Self.candidateLabel }.map(\.0)
-        lastRead = report.detections
         // Codes only an expensive pass read are re-read next frame from a crop around them.
         let isRegular = { (label: String) in !label.hasPrefix("live extra") && !label.hasPrefix(TrackedCrops.labelPrefix) }
         let regular = zip(report.detections, report.foundBy).filter { isRegular($0.1) }.map(\.0)

@@ -12,6 +12,8 @@ public struct PixelRect: Sendable, Hashable, CustomStringConvertible {
     }
     public var maxX: Int { x + width }
     public var maxY: Int { y + height }
+    /// The middle, in pixel coordinates.
+    public var center: Point { Point(Double(x + width / 2), Double(y + height / 2)) }
     public var isEmpty: Bool { width <= 0 || height <= 0 }
     public var description: String { "\(width)x\(height)+\(x)+\(y)" }
 
