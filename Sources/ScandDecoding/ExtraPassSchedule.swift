@@ -4,7 +4,8 @@ import ScandCore
 /// decoder keeps within its budget. (What one found is kept up by `TrackedCrops`, not by running it again.)
 public struct ExtraPassSchedule: Sendable {
     enum Kind: Int, Sendable, CaseIterable {
-        /// Light-on-dark codes: zxing's own inversion, which doubles a pass's cost when nothing is found.
+        /// Light-on-dark codes: the cheap passes over the inverted frame (the shim inverts; zxing's own inversion
+        /// leaves out linear codes and PDF417).
         case inverted
         /// Linear codes turned by about 90° (the cheap linear pass scans rows only).
         case rotated

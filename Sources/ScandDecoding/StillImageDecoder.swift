@@ -7,8 +7,6 @@ public struct StillImageDecoder: Sendable {
     public var strategy: StillImageStrategy
     public var decoder: ZXingDecoder
     public var merger = DetectionMerger()
-    /// Also read crops turned upright around code-like patches (see `StillImageStrategy`).
-    public var uprightCrops = true
 
     public init(formats: BarcodeFormats = .all, decoder: ZXingDecoder = ZXingDecoder()) {
         self.strategy = StillImageStrategy(formats: formats)
@@ -21,7 +19,7 @@ public struct StillImageDecoder: Sendable {
         // (most photos' codes are read by the first pass: cropping around them again is wasted).
         var report = decoder.decode(image, passes: [strategy.firstPass(region: region)])
         var finder = CodeCandidates()
-        finder.limit = uprightCrops ? 4 : 0
+        finder.limit = 4
         let found = report.detections
         let candidates = image.pixels.withUnsafeBytes {
             finder.find(in: $0, width: image.width, height: image.height, rowStride: image.width, pixelStride: 1, region: region,

@@ -4,9 +4,10 @@ import ScandCore
 ///
 /// zxing-cpp 3.1's defaults read rotated, mirrored, off-centre and downscaled codes in one pass, and
 /// inverted matrix codes (1.4 needed a pass for each of those faults), so a still gets that pass with EAN
-/// add-ons read, an inverted copy for the formats zxing's own inversion leaves out (linear codes and
-/// PDF417, measured: `HandledFaultsTests`), and for small images the linear codes enlarged twice. `StillImageDecoder` adds crops turned upright around patches
-/// that look like matrix codes, for tilted codes zxing's detectors still miss.
+/// add-ons read; then an inverted copy for the formats zxing's own inversion leaves out (linear codes and
+/// PDF417, measured: `HandledFaultsTests`), and, in a small image where nothing was read, the EAN/UPC formats
+/// enlarged twice. `StillImageDecoder` adds crops turned upright around patches that look like matrix codes,
+/// for tilted codes zxing's detectors still miss.
 public struct StillImageStrategy: Sendable {
     public var formats: BarcodeFormats
 
@@ -19,7 +20,8 @@ public struct StillImageStrategy: Sendable {
     /// zxing's edge finding (measured: one of the photos' EAN-13s reads only so). The enlarged read costs as
     /// much as the defaults pass over the whole photo set, so it is kept for images where nothing was read.
     public static let enlargeUpTo = 1_000_000
-    static let retail = BarcodeFormats([.ean13, .ean8, .upcA, .upcE])
+    /// EAN/UPC: the formats with a main number (and add-ons).
+    static let retail = BarcodeFormats(BarcodeFormat.allCases.filter { $0.mainNumberLength != nil })
 
     /// Formats zxing's `tryInvert` does not read light-on-dark.
     public static let notSelfInverting = BarcodeFormats.linear.union(BarcodeFormats(.pdf417))
