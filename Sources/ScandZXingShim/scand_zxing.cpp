@@ -186,7 +186,6 @@ Found Convert(const Barcode &r, Spelled &&spelled, int pass)
     h.format = spelled.bit;
     f.text = std::move(spelled.text);
     f.bytes = std::move(spelled.bytes);
-    CopyString(h.add_on, sizeof h.add_on, spelled.addOn);
     h.inverted = r.isInverted();
     const Position &pos = r.position();
     for (int i = 0; i < 4; ++i) {

@@ -78,7 +78,6 @@ typedef struct szx_result {
     int corners[8];            // x,y of top-left, top-right, bottom-right, bottom-left in pass pixels
     int orientation;           // degrees
     int inverted;              // zxing read it light-on-dark (try_invert)
-    char add_on[8];            // the EAN-2/EAN-5 add-on's digits, when one was read (also at the end of text)
     char symbology[8];         // e.g. "]Q1"
     int has_eci;
     char ec_level[8];
