@@ -5,18 +5,17 @@ import Synchronization
 /// Where events and log lines go. Events are whole lines, flushed as they are written, so a reader on a
 /// pipe sees each one at once; logs go to stderr, never to stdout. Events and logs are serialized apart,
 /// so a stdout that blocks never holds up a log line.
-public final class OutputSink: @unchecked Sendable {
-    private let eventLock = Mutex(())
-    private let logLock = Mutex(())
-    private let writeEvent: (String) -> Void
-    private let writeLog: (String, LogLevel) -> Void
+public final class OutputSink: Sendable {
+    /// Each writer is called only under its own lock.
+    private let writeEvent: Mutex<(String) -> Void>
+    private let writeLog: Mutex<(String, LogLevel) -> Void>
 
-    public init(event: @escaping (String) -> Void, log: @escaping (String, LogLevel) -> Void) {
-        self.writeEvent = event
-        self.writeLog = log
+    public init(event: sending @escaping (String) -> Void, log: sending @escaping (String, LogLevel) -> Void) {
+        self.writeEvent = Mutex(event)
+        self.writeLog = Mutex(log)
     }
 
-    public convenience init(event: @escaping (String) -> Void, log: @escaping (String) -> Void) {
+    public convenience init(event: sending @escaping (String) -> Void, log: sending @escaping (String) -> Void) {
         self.init(event: event, log: { line, _ in log(line) })
     }
 
@@ -37,11 +36,11 @@ public final class OutputSink: @unchecked Sendable {
     }
 
     public func event(_ line: String) {
-        eventLock.withLock { _ in writeEvent(line) }
+        writeEvent.withLock { write in write(line) }
     }
 
     public func log(_ line: String, _ level: LogLevel = .notice) {
-        logLock.withLock { _ in writeLog(line, level) }
+        writeLog.withLock { write in write(line, level) }
     }
 }
 
