@@ -156,7 +156,7 @@ struct RunCommand: AsyncParsableCommand {
             : Systemd.listenedSocket().map { .inherited($0) } ?? .path(config.socketPath, group: config.socketGroup)
         let sourceSpec = source, pace = replayPace, frameLimit = frames
         let daemon = Daemon(config: config, reload: { try self.loadConfig() }, listener: listener) { config, output in
-            var options = CaptureLoop.Options()
+            var options = CaptureSession.Options()
             options.maxFrames = frameLimit
             options.frameTimeoutMilliseconds = config.frameTimeoutMilliseconds
             options.lossless = sourceSpec != nil && pace == .lockstep

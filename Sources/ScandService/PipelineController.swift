@@ -34,7 +34,7 @@ public final class PipelineController: Sendable {
             return (s.pipeline, changes)
         }
         guard !changes.isEmpty else {
-            running.reconfigure(new)
+            await running.reconfigure(new)
             return []
         }
         // The new pipeline becomes current before the old one ends, so `finished` moves on to it

@@ -1,6 +1,5 @@
 import Foundation
 import NIOCore
-import ScandCapture
 import Synchronization
 
 /// stdout as one more subscriber: events wait in a bounded queue that a thread of its own writes out, so a
@@ -24,7 +23,9 @@ public final class StdoutSubscriber: Sendable {
         self.limit = max(1, limit)
         self.onFirstDrop = onFirstDrop
         // The writer lives as long as the process: it may be blocked in write(2) on a stdout nobody reads.
-        BlockingThread(name: "scand-stdout").start { [self] in writeLoop(write) }
+        let writer = Thread { [self] in writeLoop(write) }
+        writer.name = "scand-stdout"
+        writer.start()
     }
 
     private func writeLoop(_ write: (String) -> Void) {

@@ -1,9 +1,10 @@
 import Foundation
+import Synchronization
 import Testing
 import ScandCore
 @testable import ScandCapture
 
-/// Recordings through the capture loop: a recording that breaks off ends the session once (a camera would
+/// Recordings through the capture session: a recording that breaks off ends the session once (a camera would
 /// be waited for), and a stop is not held up by a long recorded pause.
 @Suite struct ReplayCaptureTests {
     let dir: String = {
@@ -12,11 +13,10 @@ import ScandCore
         return d
     }()
 
-    final class Statuses: @unchecked Sendable {
-        private let lock = NSLock()
-        private var list: [DeviceStatus] = []
-        func add(_ s: DeviceStatus) { lock.withLock { list.append(s) } }
-        var all: [DeviceStatus] { lock.withLock { list } }
+    final class Statuses: Sendable {
+        private let list = Mutex<[DeviceStatus]>([])
+        func add(_ s: DeviceStatus) { list.withLock { $0.append(s) } }
+        var all: [DeviceStatus] { list.withLock { $0 } }
     }
 
     /// Frames of 8x4 YUYV, stamped `gapMicroseconds` apart.
@@ -30,49 +30,47 @@ import ScandCore
         return path
     }
 
-    @Test func aTruncatedRecordingEndsTheSessionOnceAndIsNotReopened() throws {
+    @Test func aTruncatedRecordingEndsTheSessionOnceAndIsNotReopened() async throws {
         let path = try recording("cut.rec", frames: 5, gapMicroseconds: 1000)
         let size = try #require(try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int)
         #expect(truncate(path, off_t(size - 20)) == 0)
-        var options = CaptureLoop.Options()
+        var options = CaptureSession.Options()
         options.backoff = .init(initial: .milliseconds(1), maximum: .milliseconds(1))
         let statuses = Statuses()
-        let slot = LatestFrameSlot()
-        let loop = CaptureLoop(source: ReplaySource(path: path, pace: .asFastAsPossible), slot: slot, options: options,
-                               onStatus: { statuses.add($0) })
-        loop.start()
-        while slot.take() != nil {}
-        loop.wait()
+        let session = CaptureSession(source: ReplaySource(path: path, pace: .asFastAsPossible), options: options,
+                                     onStatus: { statuses.add($0) })
+        async let run: Void = session.run()
+        for await _ in session.handOff.frames {}
+        await run
         #expect(statuses.all.map(\.state) == [.streaming, .stopped], "\(statuses.all)")
         #expect(statuses.all.last?.failed == true && statuses.all.last?.reason?.contains("breaks off in frame 5") == true)
-        #expect(loop.failure?.kind == .truncatedRecording)
-        #expect(slot.counters.captured == 4)
+        #expect(session.failure?.kind == .truncatedRecording)
+        #expect(session.handOff.counters.captured == 4)
     }
 
-    @Test func aStopDuringALongRecordedPauseEndsAtOnce() throws {
+    @Test func aStopDuringALongRecordedPauseEndsAtOnce() async throws {
         let path = try recording("paused.rec", frames: 2, gapMicroseconds: 10_000_000)
-        let slot = LatestFrameSlot()
-        let loop = CaptureLoop(source: ReplaySource(path: path, pace: .recorded), slot: slot, onStatus: { _ in })
-        loop.start()
-        #expect(slot.take() != nil)
-        usleep(300_000)  // well into the 10 s pause
+        let session = CaptureSession(source: ReplaySource(path: path, pace: .recorded), onStatus: { _ in })
+        async let run: Void = session.run()
+        var frames = session.handOff.frames
+        #expect(await frames.next() != nil)
+        try await Task.sleep(for: .milliseconds(300))  // well into the 10 s pause
         let asked = ContinuousClock.now
-        loop.stop()
-        loop.wait()
+        session.stop()
+        await run
         #expect(ContinuousClock.now - asked < .milliseconds(500), "SIGTERM during a replay at recorded pace ends within 0.5 s")
     }
 
-    @Test func aRecordedPauseLongerThanTheFrameTimeoutIsNoLostCamera() throws {
+    @Test func aRecordedPauseLongerThanTheFrameTimeoutIsNoLostCamera() async throws {
         let path = try recording("slow.rec", frames: 3, gapMicroseconds: 700_000)
-        var options = CaptureLoop.Options()
+        var options = CaptureSession.Options()
         options.frameTimeoutMilliseconds = 300
         let statuses = Statuses()
-        let slot = LatestFrameSlot()
-        let loop = CaptureLoop(source: ReplaySource(path: path, pace: .recorded), slot: slot, options: options, onStatus: { statuses.add($0) })
-        loop.start()
+        let session = CaptureSession(source: ReplaySource(path: path, pace: .recorded), options: options, onStatus: { statuses.add($0) })
+        async let run: Void = session.run()
         var sequences: [UInt64] = []
-        while let f = slot.take() { sequences.append(f.sequence) }
-        loop.wait()
+        for await f in session.handOff.frames { sequences.append(f.sequence) }
+        await run
         #expect(sequences == [0, 1, 2])
         #expect(statuses.all.map(\.state) == [.streaming, .stopped] && statuses.all.last?.reason == "end of recording")
     }

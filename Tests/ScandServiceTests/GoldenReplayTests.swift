@@ -5,7 +5,7 @@ import ScandCore
 import ScandDecoding
 @testable import ScandService
 
-/// Golden replays: a generated frame sequence goes through the real pipeline (replay source, capture loop,
+/// Golden replays: a generated frame sequence goes through the real pipeline (replay source, capture session,
 /// zxing, tracker, event writer) in lockstep — every frame decoded, time taken from the frames' recorded
 /// stamps — and must give exactly this event stream.
 @Suite struct GoldenReplayTests {
@@ -48,7 +48,7 @@ import ScandDecoding
 
     @Test func eventStreamIsExactlyAsExpected() async throws {
         let lines = LivePipelineTests.Lines()
-        var options = CaptureLoop.Options()
+        var options = CaptureSession.Options()
         options.lossless = true
         var decoder = FrameDecoder()
         decoder.extraPassBudgetMilliseconds = .infinity  // expensive passes in turn on every frame: the same on every run

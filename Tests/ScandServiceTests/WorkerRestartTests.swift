@@ -46,7 +46,7 @@ import ScandDecoding
         let worker = try #require(DecoderWorker())
         let camera = KillingCamera(Frame.yuyv(page), worker: worker)
         let lines = LivePipelineTests.Lines()
-        var options = CaptureLoop.Options()
+        var options = CaptureSession.Options()
         options.lossless = true  // every frame decoded: the decoder is idle when the camera waits for it
         let pipeline = LivePipeline(source: camera, decoder: FrameDecoder(decoder: ZXingDecoder(worker: worker)), output: lines.sink,
                                     captureOptions: options)
