@@ -24,6 +24,12 @@ public struct Daemon: Sendable {
         self.makePipeline = makePipeline
     }
 
+    /// `scand run`'s daemon: pipelines from `builder`.
+    public init(config: ScandConfig, reload: @escaping @Sendable () throws -> ScandConfig, listener: SocketServer.Listener?,
+                pipelines builder: PipelineBuilder) {
+        self.init(config: config, reload: reload, listener: listener, makePipeline: builder.pipeline(for:output:))
+    }
+
     /// Runs until SIGTERM/SIGINT or until the source ends. Returns a failure to report, if any.
     public func run(stdout: OutputSink = .standard()) async throws -> String? {
         let hub = EventHub(queueLimit: config.clientQueueLimit, maxClients: config.maxClients, maxClientsPerUID: config.maxClientsPerUID)
