@@ -200,7 +200,7 @@ public final class DecoderWorker: Sendable {
     }
 }
 
-/// @unchecked Sendable: a C handle (szx_worker); its buffer and counter calls are thread-safe, the rest go through `DecoderWorker.reader`.
+/// Sendable by hand: a C handle (szx_worker); its buffer and counter calls are thread-safe, the rest go through `DecoderWorker.reader`.
 private final class WorkerHandle: @unchecked Sendable {
     let pointer: OpaquePointer
 
@@ -213,7 +213,7 @@ private final class WorkerHandle: @unchecked Sendable {
 }
 
 /// A buffer of the worker's shared memory holding one captured frame; given back when the frame goes.
-/// @unchecked Sendable: mmap'd shared memory, written once by the capture and then only read.
+/// Sendable by hand: mmap'd shared memory, written once by the capture and then only read.
 private final class SharedFrameBuffer: FrameMemory, @unchecked Sendable {
     let handle: WorkerHandle
     let bytes: UnsafeMutableRawBufferPointer

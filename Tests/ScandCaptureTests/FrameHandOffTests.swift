@@ -14,7 +14,7 @@ import Synchronization
     /// Shared memory as the decoder hands it out: a fixed number of buffers, each back in the pool when the
     /// last frame that holds it goes.
     final class BufferPool: Sendable {
-        /// @unchecked Sendable: raw memory, as the decoder's shared memory written once by the capture, then only read.
+        /// Sendable by hand: raw memory, as the decoder's shared memory written once by the capture, then only read.
         final class Buffer: FrameMemory, @unchecked Sendable {
             let pool: BufferPool
             let bytes: UnsafeMutableRawBufferPointer
