@@ -1,5 +1,6 @@
 /// Every setting of the daemon, with its default. Precedence: command line > configuration file > these
-/// defaults. `config/scand.toml` documents each one.
+/// defaults. `Setting.all` says how the file and the command line set each one; `config/scand.toml`
+/// documents them.
 public struct ScandConfig: Sendable, Equatable {
     // [camera]
     public var device = "/dev/video0"

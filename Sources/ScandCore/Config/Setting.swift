@@ -70,7 +70,7 @@ public struct Setting: Sendable {
 }
 
 extension Setting {
-    /// A whole number in `range`, written through `path` (after `transform`, e.g. 0 → nil).
+    /// A whole number in `range`, kept at `path`.
     static func integer(_ section: String, _ key: String, flag: String? = nil, _ range: ClosedRange<Int>, valueName: String = "N",
                         help: String, _ path: WritableKeyPath<ScandConfig, Int> & Sendable) -> Setting {
         Setting(section: section, key: key, flag: flag, kind: .integer, bounds: .integers(range), valueName: valueName, help: help,
