@@ -169,7 +169,7 @@ import Testing
             #expect(help.contains("\n  \(flag)") || help.hasPrefix("  \(flag)"))
             #expect(words.contains("[\(setting.section)] \(setting.key), default: \(setting.defaultText))"), "\(flag)")
         }
-        #expect(help.contains("default: 1280x720") && help.split(separator: "\n").allSatisfy { $0.count < 80 })
+        #expect(words.contains("default: 1280x720") && help.split(separator: "\n").allSatisfy { $0.count < 80 })
     }
 
     /// config/scand.toml, scand.toml(5), scand(8) and the README name every setting the table has.
