@@ -52,7 +52,11 @@ let package = Package(
         .testTarget(name: "ScandCoreTests", dependencies: ["ScandCore"]),
         .testTarget(name: "ScandDecodingTests", dependencies: ["ScandDecoding", "ScandCore"]),
         .testTarget(name: "ScandCaptureTests", dependencies: ["ScandCapture", "ScandCore"]),
-        .testTarget(name: "ScandServiceTests", dependencies: ["ScandService", "ScandCapture", "ScandDecoding", "ScandCore"]),
+        .testTarget(name: "ScandServiceTests", dependencies: [
+            "ScandService", "ScandCapture", "ScandDecoding", "ScandCore",
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOEmbedded", package: "swift-nio"),
+        ]),
         .testTarget(name: "ScandImageIOTests", dependencies: ["ScandImageIO", "ScandCore", "CSTB"]),
         .testTarget(name: "ScandCommandsTests", dependencies: ["ScandCommands", "ScandDecoding", "ScandImageIO", "ScandCore", "CSTB", "scand"]),
     ],

@@ -1,3 +1,4 @@
+import Foundation
 import ScandCapture
 import ScandCore
 import ScandDecoding
@@ -103,7 +104,13 @@ actor DecodeLoop {
 
     private func write(_ events: [TrackEvent], frame: (Frame, Int, Int)?) {
         for e in events {
-            output.event(TrackEventJSON.json(e, device: device, frame: frame?.0, width: frame?.1 ?? 0, height: frame?.2 ?? 0))
+            var latency: Double?
+            if case .scan = e, let f = frame?.0 {
+                let ms = Double(Monotonic.microseconds() &- f.timestampMicroseconds) / 1000
+                // Replays in lockstep carry recorded stamps: no latency to speak of.
+                if ms >= 0 && ms < 60_000 { latency = ms }
+            }
+            output.event(Event(e, device: device, time: Date(), frame: frame.map { ($0.0.sequence, $0.1, $0.2) }, latencyMilliseconds: latency))
         }
     }
 }

@@ -22,22 +22,26 @@ extension LivePipeline {
         /// Decoder processes replaced because they died: crashed or hung in a pass, or ended between frames.
         public var workerRestarts = 0
 
-        /// The counters as STATS and STATUS write them.
-        public var jsonFields: [(String, JSONValue)] {
-            var fields: [(String, JSONValue)] = [
-                ("captured", .int(capture.captured)), ("dropped", .int(capture.dropped)), ("decoded", .int(decoded)),
-                ("skippedStatic", .int(skippedStatic)), ("failed", .int(failed)), ("codes", .int(codes)), ("scans", .int(scans)),
-                ("decodeMsMean", JSONValue.number(decodeSeconds * 1000 / Double(max(1, decoded)), places: 2)),
-            ]
-            if let latencyP50 { fields.append(("latencyP50Ms", JSONValue.number(latencyP50, places: 1))) }
-            if let latencyP99 { fields.append(("latencyP99Ms", JSONValue.number(latencyP99, places: 1))) }
-            fields.append(("workerRestarts", .int(workerRestarts)))
-            return fields
+        /// The counters as STATS and STATUS report them.
+        public var frameCounters: FrameCounters {
+            var c = FrameCounters()
+            c.captured = capture.captured
+            c.dropped = capture.dropped
+            c.decoded = decoded
+            c.skippedStatic = skippedStatic
+            c.failed = failed
+            c.codes = codes
+            c.scans = scans
+            c.decodeMillisecondsMean = decodeSeconds * 1000 / Double(max(1, decoded))
+            c.latencyP50Milliseconds = latencyP50
+            c.latencyP99Milliseconds = latencyP99
+            c.workerRestarts = workerRestarts
+            return c
         }
     }
 
     /// A STATS event with the counters.
-    public func statsEvent() -> String {
-        JSONValue.object([("class", .string("STATS")), ("device", .string(device))] + counters.jsonFields).serialized()
+    public func statsEvent() -> Event {
+        .stats(device: device, counters: counters.frameCounters)
     }
 }

@@ -33,7 +33,7 @@ public final class LivePipeline: Sendable {
             // an unplugged camera could not come back while one lives. New ones start with frames.
             if status.state == .lost { worker?.retire() }
             lastStatus.status.withLock { $0 = status }
-            output.event(status.json.serialized())
+            output.event(.device(status))
             if let reason = status.reason, status.state != .streaming {
                 output.log(reason, status.failed ? .error : status.state == .stopped ? .notice : .warning)
             }
@@ -88,41 +88,4 @@ public final class LivePipeline: Sendable {
 /// The last DEVICE status, set by the capture session and read by STATUS requests.
 final class DeviceBox: Sendable {
     let status = Mutex<DeviceStatus?>(nil)
-}
-
-/// The JSON of tracker events: SCAN and UPDATE with the code's fields, LOST with its id and payload.
-public enum TrackEventJSON {
-    public static func json(_ e: TrackEvent, device: String, frame: Frame?, width: Int, height: Int) -> String {
-        var fields: [(String, JSONValue)] = [("class", .string(e.className)), ("id", .int(e.id)), ("device", .string(device)),
-                                             ("time", .string(Timestamp.iso8601(Date())))]
-        if let frame { fields.append(("frame", .int(Int(truncatingIfNeeded: frame.sequence)))) }
-        let d = e.detection
-        switch e {
-        case .scan:
-            fields += d.jsonFields(frameWidth: width, frameHeight: height)
-            if let frame {
-                let latency = Double(Monotonic.microseconds() &- frame.timestampMicroseconds) / 1000
-                if latency >= 0 && latency < 60_000 { fields.append(("latencyMs", JSONValue.number(latency, places: 1))) }
-            }
-        case .update:
-            fields += d.jsonFields(frameWidth: width, frameHeight: height, includeValue: false)
-                .filter { ["format", "corners", "normalized", "orientation"].contains($0.0) }
-        case .lost:
-            fields += [("format", .string(d.format.name)), ("text", .string(d.text))]
-        }
-        return JSONValue.object(fields).serialized()
-    }
-}
-
-public enum Timestamp {
-    /// UTC with milliseconds, as gpsd writes times: 2026-11-22T12:00:00.123Z.
-    public static func iso8601(_ date: Date) -> String {
-        let t = date.timeIntervalSince1970
-        var seconds = time_t(t.rounded(.down))
-        var tm = tm()
-        gmtime_r(&seconds, &tm)
-        let ms = Int((t - t.rounded(.down)) * 1000)
-        return String(format: "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", Int(tm.tm_year) + 1900, Int(tm.tm_mon) + 1, Int(tm.tm_mday),
-                      Int(tm.tm_hour), Int(tm.tm_min), Int(tm.tm_sec), ms)
-    }
 }

@@ -7,21 +7,21 @@ import Synchronization
 /// so a stdout that blocks never holds up a log line.
 public final class OutputSink: Sendable {
     /// Each writer is called only under its own lock.
-    private let writeEvent: Mutex<(String) -> Void>
+    private let writeEvent: Mutex<(Event) -> Void>
     private let writeLog: Mutex<(String, LogLevel) -> Void>
 
-    public init(event: sending @escaping (String) -> Void, log: sending @escaping (String, LogLevel) -> Void) {
+    public init(event: sending @escaping (Event) -> Void, log: sending @escaping (String, LogLevel) -> Void) {
         self.writeEvent = Mutex(event)
         self.writeLog = Mutex(log)
     }
 
-    public convenience init(event: sending @escaping (String) -> Void, log: sending @escaping (String) -> Void) {
+    public convenience init(event: sending @escaping (Event) -> Void, log: sending @escaping (String) -> Void) {
         self.init(event: event, log: { line, _ in log(line) })
     }
 
     /// stdout for events, stderr for logs: one write(2) a line, so lines never interleave.
     public static func standard() -> OutputSink {
-        OutputSink(event: { writeAll(1, $0 + "\n") }, log: { writeAll(2, LogLevel.format($0, $1)) })
+        OutputSink(event: { writeAll(1, $0.line + "\n") }, log: { writeAll(2, LogLevel.format($0, $1)) })
     }
 
     public static func writeAll(_ fd: Int32, _ text: String) {
@@ -35,8 +35,8 @@ public final class OutputSink: Sendable {
         }
     }
 
-    public func event(_ line: String) {
-        writeEvent.withLock { write in write(line) }
+    public func event(_ event: Event) {
+        writeEvent.withLock { write in write(event) }
     }
 
     public func log(_ line: String, _ level: LogLevel = .notice) {
