@@ -31,15 +31,18 @@ let package = Package(
 
         // Pure Swift, no I/O: formats, geometry, detections, the JSON of events.
         .target(name: "ScandCore"),
-        .target(name: "ScandDecoding", dependencies: ["ScandCore", "ScandZXingShim"]),
+        .target(name: "ScandDecoding", dependencies: ["ScandCore", "ScandZXingShim",
+                                                   .product(name: "NIOConcurrencyHelpers", package: "swift-nio")]),
         .target(name: "ScandImageIO", dependencies: ["ScandCore", "CSTB", "ScandImageShim", "ScandZXingShim"]),
-        .target(name: "ScandCapture", dependencies: ["ScandCore", "ScandV4L2Shim"]),
+        .target(name: "ScandCapture", dependencies: ["ScandCore", "ScandV4L2Shim",
+                                                  .product(name: "NIOConcurrencyHelpers", package: "swift-nio")]),
         .target(name: "ScandService", dependencies: [
             "ScandCore", "ScandCapture", "ScandDecoding", "CSystemd",
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             .product(name: "UnixSignals", package: "swift-service-lifecycle"),
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
+            .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             .product(name: "Logging", package: "swift-log"),
         ]),
         .target(name: "ScandCommands", dependencies: [
@@ -51,7 +54,8 @@ let package = Package(
 
         .testTarget(name: "ScandCoreTests", dependencies: ["ScandCore"]),
         .testTarget(name: "ScandDecodingTests", dependencies: ["ScandDecoding", "ScandCore"]),
-        .testTarget(name: "ScandCaptureTests", dependencies: ["ScandCapture", "ScandCore"]),
+        .testTarget(name: "ScandCaptureTests", dependencies: ["ScandCapture", "ScandCore",
+                                                          .product(name: "NIOConcurrencyHelpers", package: "swift-nio")]),
         .testTarget(name: "ScandServiceTests", dependencies: [
             "ScandService", "ScandCapture", "ScandDecoding", "ScandCore",
             .product(name: "NIOCore", package: "swift-nio"),

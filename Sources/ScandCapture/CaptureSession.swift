@@ -1,5 +1,5 @@
 import ScandCore
-import Synchronization
+import NIOConcurrencyHelpers
 
 /// One camera (or recording) session: an actor that owns the frame source and the device state machine and
 /// carries out what the machine decides — open, stream into the frame hand-off, and on a missing or lost
@@ -36,9 +36,9 @@ public actor CaptureSession {
     /// Where frames go: the decoder takes them from there.
     public nonisolated let handOff = FrameHandOff()
     /// Set from any thread by `stop`; the first stop's reason is the one the DEVICE event gives.
-    private let stopRequest = Mutex<String?>(nil)
-    private let activityNow = Mutex(Activity())
-    private let failureFound = Mutex<CaptureError?>(nil)
+    private let stopRequest = NIOLockedValueBox<String?>(nil)
+    private let activityNow = NIOLockedValueBox(Activity())
+    private let failureFound = NIOLockedValueBox<CaptureError?>(nil)
     /// How long one poll may block: the longest a stop waits.
     private static let pollMilliseconds = 200
 
@@ -50,18 +50,18 @@ public actor CaptureSession {
         self.machine = DeviceStateMachine(device: source.name, backoff: options.backoff)
     }
 
-    public nonisolated var activity: Activity { activityNow.withLock { $0 } }
+    public nonisolated var activity: Activity { activityNow.withLockedValue { $0 } }
 
     /// Why a source that is not waited for could not be opened or broke off; nil otherwise.
-    public nonisolated var failure: CaptureError? { failureFound.withLock { $0 } }
+    public nonisolated var failure: CaptureError? { failureFound.withLockedValue { $0 } }
 
     /// Asks the session to stop; it tears the source down and finishes the hand-off.
     /// - Parameter reason: the message of the DEVICE event that says so.
     public nonisolated func stop(reason: String = "shutting down") {
-        stopRequest.withLock { if $0 == nil { $0 = reason } }
+        stopRequest.withLockedValue { if $0 == nil { $0 = reason } }
     }
 
-    private var stopReason: String? { stopRequest.withLock { $0 } }
+    private var stopReason: String? { stopRequest.withLockedValue { $0 } }
 
     /// Runs the session to its end: stopped, a recording over, or a source that cannot be used.
     public func run() async {
@@ -75,7 +75,7 @@ public actor CaptureSession {
                 case .open:
                     do { next += machine.opened(try source.open()) } catch {
                         next += source.waitsForDevice ? machine.openFailed(error.description) : machine.openFailedForGood(error.description)
-                        if !source.waitsForDevice { failureFound.withLock { $0 = error } }
+                        if !source.waitsForDevice { failureFound.withLockedValue { $0 = error } }
                     }
                 case .tearDown:
                     source.close()
@@ -120,7 +120,7 @@ public actor CaptureSession {
                 return machine.ended()
             } catch let error where !source.waitsForDevice {
                 // A recording that breaks off stays broken: reopening it would replay it forever.
-                failureFound.withLock { $0 = error }
+                failureFound.withLockedValue { $0 = error }
                 return machine.streamFailedForGood(error.description)
             } catch {
                 return machine.streamFailed(error.description)
@@ -131,7 +131,7 @@ public actor CaptureSession {
 
     private func touch(frame: Bool = false, streaming: Bool) {
         let now = Monotonic.microseconds()
-        activityNow.withLock { a in
+        activityNow.withLockedValue { a in
             a.loop = now
             if frame { a.frame = now }
             a.streaming = streaming

@@ -1,6 +1,6 @@
 import Dispatch
 import Foundation
-import Synchronization
+import NIOConcurrencyHelpers
 
 /// A serial executor with a thread of its own: an actor that uses it (`unownedExecutor`) runs every job
 /// there, so its blocking calls (poll, ioctl, a decoder process's answer) never hold a thread of Swift's
@@ -56,29 +56,29 @@ private final class JobQueue: Sendable {
         var closed = false
         var thread: pthread_t?
     }
-    private let state = Mutex(State())
+    private let state = NIOLockedValueBox(State())
     private let ready = DispatchSemaphore(value: 0)
 
     func push(_ job: UnownedJob) {
-        state.withLock { $0.jobs.append(job) }
+        state.withLockedValue { $0.jobs.append(job) }
         ready.signal()
     }
 
     func close() {
-        state.withLock { $0.closed = true }
+        state.withLockedValue { $0.closed = true }
         ready.signal()
     }
 
     var isCurrentThread: Bool {
-        state.withLock { s in s.thread.map { pthread_equal($0, pthread_self()) != 0 } ?? false }
+        state.withLockedValue { s in s.thread.map { pthread_equal($0, pthread_self()) != 0 } ?? false }
     }
 
     /// The thread's body: runs jobs in order until closed and drained.
     func run(on executor: UnownedSerialExecutor) {
-        state.withLock { $0.thread = pthread_self() }
+        state.withLockedValue { $0.thread = pthread_self() }
         while true {
             ready.wait()
-            let job: UnownedJob? = state.withLock { s in
+            let job: UnownedJob? = state.withLockedValue { s in
                 guard s.head < s.jobs.count else { return nil }
                 let job = s.jobs[s.head]
                 s.head += 1
@@ -87,7 +87,7 @@ private final class JobQueue: Sendable {
             }
             if let job {
                 job.runSynchronously(on: executor)
-            } else if state.withLock({ $0.closed && $0.head == $0.jobs.count }) {
+            } else if state.withLockedValue({ $0.closed && $0.head == $0.jobs.count }) {
                 return
             }
         }

@@ -1,5 +1,5 @@
 import ScandCore
-import Synchronization
+import NIOConcurrencyHelpers
 
 /// Frame counters of one capture session.
 public struct CaptureCounters: Sendable, Equatable {
@@ -27,7 +27,7 @@ public final class FrameHandOff: Sendable {
 
     private let stream: AsyncStream<Frame>
     private let continuation: AsyncStream<Frame>.Continuation
-    private let state = Mutex(State())
+    private let state = NIOLockedValueBox(State())
 
     public init() {
         (stream, continuation) = AsyncStream.makeStream(of: Frame.self, bufferingPolicy: .bufferingNewest(1))
@@ -35,11 +35,11 @@ public final class FrameHandOff: Sendable {
         continuation.onTermination = { [weak self] _ in self?.terminated() }
     }
 
-    public var counters: CaptureCounters { state.withLock { $0.counters } }
+    public var counters: CaptureCounters { state.withLockedValue { $0.counters } }
 
     /// Offers `frame` to the decoder, replacing (and counting) one still waiting.
     public func put(_ frame: Frame) {
-        let replaced: Frame? = state.withLock { s in
+        let replaced: Frame? = state.withLockedValue { s in
             s.counters.captured += 1
             // Yielded under the lock, so that the consumer's count of what it took always follows this one.
             switch continuation.yield(frame) {
@@ -64,7 +64,7 @@ public final class FrameHandOff: Sendable {
     /// matters, such as golden tests).
     public func putWhenTaken(_ frame: Frame) async {
         await withCheckedContinuation { (producer: CheckedContinuation<Void, Never>) in
-            state.withLock { s in
+            state.withLockedValue { s in
                 if s.waiting == 0 || s.terminated { producer.resume() } else { s.producer = producer }
             }
         }
@@ -97,7 +97,7 @@ public final class FrameHandOff: Sendable {
     }
 
     private func took() {
-        state.withLock { s in
+        state.withLockedValue { s in
             s.counters.taken += 1
             s.waiting -= 1
             if s.waiting == 0, let producer = s.producer {
@@ -108,7 +108,7 @@ public final class FrameHandOff: Sendable {
     }
 
     private func terminated() {
-        state.withLock { s in
+        state.withLockedValue { s in
             s.terminated = true
             s.producer?.resume()
             s.producer = nil

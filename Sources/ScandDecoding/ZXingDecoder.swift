@@ -1,7 +1,7 @@
 import Foundation
 import ScandCore
 import ScandZXingShim
-import Synchronization
+import NIOConcurrencyHelpers
 
 /// Runs decode passes through the zxing-cpp shim.
 ///
@@ -148,10 +148,10 @@ public struct ImageGeometryError: Error, CustomStringConvertible, Equatable {
 /// The persistent decoder processes (szx_worker): forked once, fed through shared memory, replaced when
 /// one crashes or overruns a deadline. With two lanes (the default on a machine with two cores) the passes
 /// of one frame are shared between two processes that run at once, so the second core shortens each frame.
-/// One reader at a time (the handle is under a `Mutex` for it); frame memory may be taken from any thread.
+/// One reader at a time (the handle is under a lock for it); frame memory may be taken from any thread.
 public final class DecoderWorker: Sendable {
     /// For reads, retiring and the process ids: one caller at a time.
-    private let reader: Mutex<WorkerHandle>
+    private let reader: NIOLockedValueBox<WorkerHandle>
     /// For the shim's thread-safe calls (buffers and counters), which must not wait for a read.
     private let handle: WorkerHandle
     /// Decoder processes a read's passes are shared between.
@@ -163,17 +163,17 @@ public final class DecoderWorker: Sendable {
     public init?(lanes: Int = DecoderWorker.defaultLanes) {
         guard let h = WorkerHandle(lanes: lanes) else { return nil }
         handle = h
-        reader = Mutex(h)
+        reader = NIOLockedValueBox(h)
         self.lanes = Int(szx_worker_lanes(h.pointer))
     }
 
     /// Ends the worker processes now, as a pipeline that stops must not leave them behind; the next read
     /// starts new ones.
-    public func retire() { reader.withLock { szx_worker_retire($0.pointer) } }
+    public func retire() { reader.withLockedValue { szx_worker_retire($0.pointer) } }
 
     /// The process id of each lane's process while one runs.
     public var processIDs: [Int32] {
-        reader.withLock { h in (0..<lanes).map { szx_worker_pid(h.pointer, Int32($0)) }.filter { $0 > 0 } }
+        reader.withLockedValue { h in (0..<lanes).map { szx_worker_pid(h.pointer, Int32($0)) }.filter { $0 > 0 } }
     }
 
     /// The first lane's process id while one runs.
@@ -196,7 +196,7 @@ public final class DecoderWorker: Sendable {
     func read(_ image: inout szx_image, _ passes: UnsafePointer<szx_pass>?, _ count: Int32, _ timeout: Int32,
               _ outcomes: UnsafeMutablePointer<szx_outcome>?, _ results: inout UnsafeMutablePointer<szx_result>?,
               _ resultCount: inout Int32) -> Int32 {
-        reader.withLock { szx_worker_read($0.pointer, &image, passes, count, timeout, outcomes, &results, &resultCount) }
+        reader.withLockedValue { szx_worker_read($0.pointer, &image, passes, count, timeout, outcomes, &results, &resultCount) }
     }
 }
 

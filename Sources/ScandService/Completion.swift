@@ -1,5 +1,5 @@
 import Dispatch
-import Synchronization
+import NIOConcurrencyHelpers
 
 /// Something that happens once (a pipeline's end), waited for by tasks, or by threads of synchronous
 /// code off the cooperative pool; a wait that begins before it is started is a wait all the same.
@@ -8,10 +8,10 @@ final class Completion: Sendable {
         var done = false
         var waiters: [@Sendable () -> Void] = []
     }
-    private let state = Mutex(State())
+    private let state = NIOLockedValueBox(State())
 
     func finish() {
-        let waiters = state.withLock { s in
+        let waiters = state.withLockedValue { s in
             s.done = true
             defer { s.waiters = [] }
             return s.waiters
@@ -33,7 +33,7 @@ final class Completion: Sendable {
 
     /// false when already done.
     private func register(_ wake: @escaping @Sendable () -> Void) -> Bool {
-        state.withLock { s in
+        state.withLockedValue { s in
             if s.done { return false }
             s.waiters.append(wake)
             return true

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import NIOConcurrencyHelpers
 import Logging
 import ScandCapture
 import ScandCore
@@ -113,7 +113,7 @@ struct SupervisorService: Service {
         let watchdog = Systemd.watchdogInterval()
         // Set, under the lock, when STOPPING=1 is sent: no WATCHDOG=1 or STATUS= may follow it (cancelling the
         // pinging task alone could not stop a ping already past its cancellation check).
-        let stopped = Shared(false)
+        let stopped = NIOLockedValueBox(false)
         await withTaskGroup(of: Void.self) { tasks in
             tasks.addTask {
                 let period = watchdog.map { $0 / 2 } ?? .seconds(5)
@@ -122,7 +122,7 @@ struct SupervisorService: Service {
                     if Task.isCancelled { break }
                     let summary = StatusSummary.line(controller.current, hub: hub)
                     let healthy = watchdog.map { controller.current.isHealthy(within: $0) } ?? false
-                    stopped.value.withLock { stopped in
+                    stopped.withLockedValue { stopped in
                         guard !stopped else { return }
                         Systemd.status(summary)
                         if healthy { Systemd.watchdog() }
@@ -144,7 +144,7 @@ struct SupervisorService: Service {
                 }
             }
             try? await gracefulShutdown()
-            stopped.value.withLock { stopped in
+            stopped.withLockedValue { stopped in
                 stopped = true
                 Systemd.stopping()
             }
@@ -175,10 +175,4 @@ public enum StatusSummary {
         }
         return "\(camera); \(c.decoded) frames decoded, \(c.scans) scans; \(hub.counters.watching) subscribers"
     }
-}
-
-/// A value under a lock that concurrent tasks share (a `Mutex` cannot be captured by several closures).
-final class Shared<Value: Sendable>: Sendable {
-    let value: Mutex<Value>
-    init(_ value: Value) { self.value = Mutex(value) }
 }

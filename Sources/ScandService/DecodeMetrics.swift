@@ -1,5 +1,5 @@
 import ScandCapture
-import Synchronization
+import NIOConcurrencyHelpers
 
 /// What the decode loop has done so far, written by it and read by STATUS, STATS and the watchdog from any
 /// thread.
@@ -11,11 +11,11 @@ final class DecodeMetrics: Sendable {
         /// When the frame being decoded was taken (0: idle), `Monotonic` microseconds.
         var decodingSince: UInt64 = 0
     }
-    private let state = Mutex(State())
+    private let state = NIOLockedValueBox(State())
 
     /// The counters, with the capture side's.
     func counters(capture: CaptureCounters) -> LivePipeline.Counters {
-        state.withLock { s in
+        state.withLockedValue { s in
             let p = s.latencies.percentiles([0.5, 0.99])
             return LivePipeline.Counters(capture: capture, decoded: s.decoded, failed: s.failed, skippedStatic: s.skippedStatic, codes: s.codes,
                                          scans: s.scans, decodeSeconds: s.decodeSeconds, latencyP50: p[0], latencyP99: p[1],
@@ -23,21 +23,21 @@ final class DecodeMetrics: Sendable {
         }
     }
 
-    var decodingSince: UInt64 { state.withLock { $0.decodingSince } }
+    var decodingSince: UInt64 { state.withLockedValue { $0.decodingSince } }
 
-    func decodeStarted(at time: UInt64) { state.withLock { $0.decodingSince = time } }
+    func decodeStarted(at time: UInt64) { state.withLockedValue { $0.decodingSince = time } }
 
-    func decodeEnded() { state.withLock { $0.decodingSince = 0 } }
+    func decodeEnded() { state.withLockedValue { $0.decodingSince = 0 } }
 
-    func skippedStaticScene() { state.withLock { $0.skippedStatic += 1 } }
+    func skippedStaticScene() { state.withLockedValue { $0.skippedStatic += 1 } }
 
-    func failedFrame() { state.withLock { $0.failed += 1 } }
+    func failedFrame() { state.withLockedValue { $0.failed += 1 } }
 
-    func workersRestarted(_ n: Int) { state.withLock { $0.workerRestarts += n } }
+    func workersRestarted(_ n: Int) { state.withLockedValue { $0.workerRestarts += n } }
 
     /// One frame decoded: `latency` (ms) counts towards the percentiles when the frame had codes.
     func decoded(seconds: Double, codes: Int, scans: Int, failed: Bool, latency: Double) {
-        state.withLock { s in
+        state.withLockedValue { s in
             s.decoded += 1
             s.decodeSeconds += seconds
             // Replays in lockstep carry recorded stamps: no latency to speak of.

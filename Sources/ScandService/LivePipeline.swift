@@ -2,7 +2,7 @@ import Foundation
 import ScandCapture
 import ScandCore
 import ScandDecoding
-import Synchronization
+import NIOConcurrencyHelpers
 
 /// Camera to events: a capture session feeds the frame hand-off; the decode loop takes the newest frame,
 /// decodes it, runs the codes through the tracker and writes its events (SCAN once per code shown, UPDATE,
@@ -14,7 +14,7 @@ public final class LivePipeline: Sendable {
     private let decodeLoop: DecodeLoop
     private let metrics = DecodeMetrics()
     private let lastStatus: DeviceBox
-    private let started = Mutex(false)
+    private let started = NIOLockedValueBox(false)
     private let ended = Completion()
 
     /// - Parameter clock: now, on the clock of frame timestamps (CLOCK_MONOTONIC), for LOST events while
@@ -32,7 +32,7 @@ public final class LivePipeline: Sendable {
             // converts MJPEG, and fork copies such mappings); a mapping holds the device open, so
             // an unplugged camera could not come back while one lives. New ones start with frames.
             if status.state == .lost { worker?.retire() }
-            lastStatus.status.withLock { $0 = status }
+            lastStatus.status.withLockedValue { $0 = status }
             output.event(.device(status))
             if let reason = status.reason, status.state != .streaming {
                 output.log(reason, status.failed ? .error : status.state == .stopped ? .notice : .warning)
@@ -45,7 +45,7 @@ public final class LivePipeline: Sendable {
 
     /// Starts capture and decoding (once).
     public func start() {
-        guard started.withLock({ s in defer { s = true }; return !s }) else { return }
+        guard started.withLockedValue({ s in defer { s = true }; return !s }) else { return }
         let capture = capture, decodeLoop = decodeLoop, ended = ended
         Task {
             async let captured: Void = capture.run()
@@ -72,7 +72,7 @@ public final class LivePipeline: Sendable {
     public func wait() { ended.waitBlocking() }
 
     /// The camera's last reported state.
-    public var deviceStatus: DeviceStatus? { lastStatus.status.withLock { $0 } }
+    public var deviceStatus: DeviceStatus? { lastStatus.status.withLockedValue { $0 } }
 
     /// Healthy when the capture session made progress within `interval`, frames arrived within it while
     /// streaming, and the decoder has not spent longer than it on one frame: when the service watchdog may
@@ -87,5 +87,5 @@ public final class LivePipeline: Sendable {
 
 /// The last DEVICE status, set by the capture session and read by STATUS requests.
 final class DeviceBox: Sendable {
-    let status = Mutex<DeviceStatus?>(nil)
+    let status = NIOLockedValueBox<DeviceStatus?>(nil)
 }

@@ -1,21 +1,22 @@
 import Foundation
 import ScandCore
-import Synchronization
+import NIOConcurrencyHelpers
 
 /// Where events and log lines go. Events are whole lines, flushed as they are written, so a reader on a
 /// pipe sees each one at once; logs go to stderr, never to stdout. Events and logs are serialized apart,
 /// so a stdout that blocks never holds up a log line.
 public final class OutputSink: Sendable {
-    /// Each writer is called only under its own lock.
-    private let writeEvent: Mutex<(Event) -> Void>
-    private let writeLog: Mutex<(String, LogLevel) -> Void>
+    private let eventLock = NIOLock()
+    private let logLock = NIOLock()
+    private let writeEvent: @Sendable (Event) -> Void
+    private let writeLog: @Sendable (String, LogLevel) -> Void
 
-    public init(event: sending @escaping (Event) -> Void, log: sending @escaping (String, LogLevel) -> Void) {
-        self.writeEvent = Mutex(event)
-        self.writeLog = Mutex(log)
+    public init(event: @escaping @Sendable (Event) -> Void, log: @escaping @Sendable (String, LogLevel) -> Void) {
+        self.writeEvent = event
+        self.writeLog = log
     }
 
-    public convenience init(event: sending @escaping (Event) -> Void, log: sending @escaping (String) -> Void) {
+    public convenience init(event: @escaping @Sendable (Event) -> Void, log: @escaping @Sendable (String) -> Void) {
         self.init(event: event, log: { line, _ in log(line) })
     }
 
@@ -36,11 +37,11 @@ public final class OutputSink: Sendable {
     }
 
     public func event(_ event: Event) {
-        writeEvent.withLock { write in write(event) }
+        eventLock.withLock { writeEvent(event) }
     }
 
     public func log(_ line: String, _ level: LogLevel = .notice) {
-        writeLog.withLock { write in write(line, level) }
+        logLock.withLock { writeLog(line, level) }
     }
 }
 

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import NIOConcurrencyHelpers
 import Testing
 import ScandCore
 @testable import ScandCapture
@@ -10,9 +10,9 @@ import ScandCore
     final class ThreadNotingCamera: FrameSource, @unchecked Sendable {
         let name = "/dev/video-noting"
         var waitsForDevice: Bool { true }
-        let threads = Mutex<Set<String>>([])
+        let threads = NIOLockedValueBox<Set<String>>([])
         var served = 0
-        func note() { _ = threads.withLock { $0.insert(DedicatedThreadExecutorTests.currentThreadName()) } }
+        func note() { _ = threads.withLockedValue { $0.insert(DedicatedThreadExecutorTests.currentThreadName()) } }
         func open() throws(CaptureError) -> FrameFormat { note(); return .packed(.grey, width: 2, height: 2) }
         func nextFrame(timeoutMilliseconds: Int) throws(CaptureError) -> Frame? {
             note()
@@ -29,7 +29,7 @@ import ScandCore
         async let run: Void = session.run()
         for await _ in session.handOff.frames {}
         await run
-        #expect(camera.threads.withLock { $0 } == ["scand-capture"])
+        #expect(camera.threads.withLockedValue { $0 } == ["scand-capture"])
     }
 
     @Test func everyCapturedFrameIsTakenOrCountedAsDropped() async throws {

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 import ScandCore
-import Synchronization
+import NIOConcurrencyHelpers
 @testable import ScandCapture
 
 @Suite struct FrameHandOffTests {
@@ -24,14 +24,14 @@ import Synchronization
             }
             deinit {
                 bytes.deallocate()
-                pool.free.withLock { $0 += 1 }
+                pool.free.withLockedValue { $0 += 1 }
             }
         }
-        let free: Mutex<Int>
-        init(buffers: Int) { free = Mutex(buffers) }
-        var available: Int { free.withLock { $0 } }
+        let free: NIOLockedValueBox<Int>
+        init(buffers: Int) { free = NIOLockedValueBox(buffers) }
+        var available: Int { free.withLockedValue { $0 } }
         func allocate(_ count: Int = 1) -> Buffer? {
-            free.withLock { n -> Bool in
+            free.withLockedValue { n -> Bool in
                 guard n > 0 else { return false }
                 n -= 1
                 return true

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import NIOConcurrencyHelpers
 import Testing
 import ScandCore
 @testable import ScandCapture
@@ -14,9 +14,9 @@ import ScandCore
     }()
 
     final class Statuses: Sendable {
-        private let list = Mutex<[DeviceStatus]>([])
-        func add(_ s: DeviceStatus) { list.withLock { $0.append(s) } }
-        var all: [DeviceStatus] { list.withLock { $0 } }
+        private let list = NIOLockedValueBox<[DeviceStatus]>([])
+        func add(_ s: DeviceStatus) { list.withLockedValue { $0.append(s) } }
+        var all: [DeviceStatus] { list.withLockedValue { $0 } }
     }
 
     /// Frames of 8x4 YUYV, stamped `gapMicroseconds` apart.
@@ -50,7 +50,11 @@ import ScandCore
 
     @Test func aStopDuringALongRecordedPauseEndsAtOnce() async throws {
         let path = try recording("paused.rec", frames: 2, gapMicroseconds: 10_000_000)
-        let session = CaptureSession(source: ReplaySource(path: path, pace: .recorded), onStatus: { _ in })
+        // Stamped by the capture thread as it announces the stop: the test runner's own pace does not count.
+        let stoppedAt = NIOLockedValueBox<ContinuousClock.Instant?>(nil)
+        let session = CaptureSession(source: ReplaySource(path: path, pace: .recorded), onStatus: { status in
+            if status.state == .stopped { stoppedAt.withLockedValue { $0 = .now } }
+        })
         async let run: Void = session.run()
         var frames = session.handOff.frames
         #expect(await frames.next() != nil)
@@ -58,7 +62,8 @@ import ScandCore
         let asked = ContinuousClock.now
         session.stop()
         await run
-        #expect(ContinuousClock.now - asked < .milliseconds(500), "SIGTERM during a replay at recorded pace ends within 0.5 s")
+        let stopped = try #require(stoppedAt.withLockedValue { $0 })
+        #expect(stopped - asked < .milliseconds(500), "SIGTERM during a replay at recorded pace ends within 0.5 s")
     }
 
     @Test func aRecordedPauseLongerThanTheFrameTimeoutIsNoLostCamera() async throws {
