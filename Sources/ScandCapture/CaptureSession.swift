@@ -25,7 +25,8 @@ public actor CaptureSession {
         public var streaming = false
     }
 
-    private let executor: DedicatedThreadExecutor
+    /// Its thread; also the task executor to run `run()` from, so that no step of it waits for the pool.
+    public nonisolated let executor: DedicatedThreadExecutor
     public nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
 
     private let source: FrameSource

@@ -4,18 +4,20 @@ import NIOConcurrencyHelpers
 
 /// A serial executor with a thread of its own: an actor that uses it (`unownedExecutor`) runs every job
 /// there, so its blocking calls (poll, ioctl, a decoder process's answer) never hold a thread of Swift's
-/// cooperative pool. The thread ends once the executor is gone and its queue is empty.
-public final class DedicatedThreadExecutor: SerialExecutor {
+/// cooperative pool. As a task executor (`Task(executorPreference:)`) it also runs the task that drives the
+/// actor, so starting one needs no free thread in the pool either. The thread ends once the executor is
+/// gone and its queue is empty.
+public final class DedicatedThreadExecutor: SerialExecutor, TaskExecutor {
     private let queue: JobQueue
 
     /// - Parameter name: the thread's name (15 bytes at most), as `top -H` and debuggers show it.
     public init(name: String) {
         let queue = JobQueue()
         self.queue = queue
-        let executor = UnownedSerialExecutor(ordinary: self)
+        let serial = UnownedSerialExecutor(ordinary: self), task = UnownedTaskExecutor(ordinary: self)
         let thread = Thread {
             nameThisThread(name)
-            queue.run(on: executor)
+            queue.run(isolatedTo: serial, taskExecutor: task)
         }
         thread.start()
     }
@@ -74,7 +76,7 @@ private final class JobQueue: Sendable {
     }
 
     /// The thread's body: runs jobs in order until closed and drained.
-    func run(on executor: UnownedSerialExecutor) {
+    func run(isolatedTo serial: UnownedSerialExecutor, taskExecutor task: UnownedTaskExecutor) {
         state.withLockedValue { $0.thread = pthread_self() }
         while true {
             ready.wait()
@@ -86,7 +88,7 @@ private final class JobQueue: Sendable {
                 return job
             }
             if let job {
-                job.runSynchronously(on: executor)
+                job.runSynchronously(isolatedTo: serial, taskExecutor: task)
             } else if state.withLockedValue({ $0.closed && $0.head == $0.jobs.count }) {
                 return
             }

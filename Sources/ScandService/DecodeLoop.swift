@@ -7,7 +7,8 @@ import ScandDecoding
 /// its events (SCAN once per code shown, UPDATE, LOST). An actor on a thread of its own: a decode blocks
 /// on the decoder processes' answers, which must never hold a thread of Swift's cooperative pool.
 actor DecodeLoop {
-    private let executor = DedicatedThreadExecutor(name: "scand-decode")
+    /// Its thread; also the task executor to run `run(from:)` from, its idle ticks included.
+    nonisolated let executor = DedicatedThreadExecutor(name: "scand-decode")
     nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
 
     private var decoder: FrameDecoder  // it keeps a schedule of expensive passes from frame to frame

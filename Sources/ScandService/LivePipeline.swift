@@ -47,10 +47,11 @@ public final class LivePipeline: Sendable {
     public func start() {
         guard started.withLockedValue({ s in defer { s = true }; return !s }) else { return }
         let capture = capture, decodeLoop = decodeLoop, ended = ended
-        Task {
-            async let captured: Void = capture.run()
+        // Each on its own thread from the first step: a busy cooperative pool cannot delay the start.
+        let captured = Task(executorPreference: capture.executor) { await capture.run() }
+        Task(executorPreference: decodeLoop.executor) {
             await decodeLoop.run(from: capture.handOff)
-            await captured
+            await captured.value
             ended.finish()
         }
     }

@@ -35,6 +35,14 @@ import Synchronization
         #expect(!fromPool)
     }
 
+    @Test func aTaskThatPrefersItRunsOnItsThread() async {
+        let executor = DedicatedThreadExecutor(name: "scand-task")
+        let (onExecutor, name) = await Task(executorPreference: executor) {
+            (executor.isCurrent, DedicatedThreadExecutorTests.currentThreadName())
+        }.value
+        #expect(onExecutor && name == "scand-task")
+    }
+
     @Test func jobsRunOneAtATime() async {
         let probe = Probe(name: "scand-serial")
         await withTaskGroup(of: Void.self) { group in
