@@ -16,12 +16,12 @@ struct BenchLauncher: ParsableCommand {
         let exe = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
         let bench = URL(fileURLWithPath: exe).deletingLastPathComponent().appendingPathComponent("scand-bench").path
         guard FileManager.default.isExecutableFile(atPath: bench) else {
-            printErr("scand bench: no scand-bench beside \(exe) (build it with `swift build -c release --product scand-bench`)")
+            printErr("no scand-bench beside \(exe) to run the benchmarks (`swift build --product scand-bench` builds it there)")
             throw ExitCode(1)
         }
         let argv = ([bench] + arguments).map { strdup($0) } + [nil]
         execv(bench, argv)
-        printErr("scand bench: cannot run \(bench): \(String(cString: strerror(errno)))")
+        printErr("cannot run \(bench): \(String(cString: strerror(errno)))")
         throw ExitCode(1)
     }
 }

@@ -570,14 +570,8 @@ int RunChild(const std::function<void(int from, int out)> &serve, int from, int 
     return Settle(c, status, count, timeoutMs, outcomes);
 }
 
-} // namespace szx_internal
-
-using namespace szx_internal;
-
-extern "C" {
-
-int szx_read(const szx_image *image, const szx_pass *passes, int count, int isolated, int timeout_ms,
-             szx_outcome *outcomes, szx_result **results, int *result_count)
+int StartRead(const szx_image *image, const szx_pass *passes, int count, szx_outcome *outcomes, szx_result **results,
+              int *result_count)
 {
     if (!results || !result_count || !outcomes || count < 0 || (count > 0 && !passes))
         return SZX_BAD_ARGUMENT;
@@ -589,6 +583,20 @@ int szx_read(const szx_image *image, const szx_pass *passes, int count, int isol
         std::memset(&outcomes[k], 0, sizeof outcomes[k]);
         outcomes[k].status = SZX_NOT_RUN;
     }
+    return SZX_OK;
+}
+
+} // namespace szx_internal
+
+using namespace szx_internal;
+
+extern "C" {
+
+int szx_read(const szx_image *image, const szx_pass *passes, int count, int isolated, int timeout_ms,
+             szx_outcome *outcomes, szx_result **results, int *result_count)
+{
+    if (int status = StartRead(image, passes, count, outcomes, results, result_count); status != SZX_OK)
+        return status;
     std::vector<Found> found;
     try {
         if (!isolated) {
