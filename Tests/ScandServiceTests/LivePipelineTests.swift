@@ -13,9 +13,10 @@ import ScandTestSupport
         private var events: [String] = []
         private var logs: [String] = []
         func event(_ s: String) { lock.lock(); events.append(s); lock.unlock() }
+        func event(_ e: Event) { event(e.line) }
         func log(_ s: String) { lock.lock(); logs.append(s); lock.unlock() }
         var all: [String] { lock.lock(); defer { lock.unlock() }; return events }
-        var sink: OutputSink { OutputSink(event: { self.event($0) }, log: { self.log($0) }) }
+        var sink: OutputSink { OutputSink(event: { self.event($0.line) }, log: { self.log($0) }) }
     }
 
     func recording(_ items: [(BarcodeFormat, String, Int, Int)], frames: Int, name: String) throws -> String {
@@ -102,7 +103,7 @@ import ScandTestSupport
         #expect(c.capture.captured == 30)
         #expect(c.capture.dropped > 0, "replayed far faster than one core decodes")
         #expect(c.decoded + c.capture.dropped == 30)
-        #expect(pipeline.statsEvent().contains(#""captured":30"#))
+        #expect(pipeline.statsEvent().line.contains(#""captured":30"#))
     }
 
     @Test func aStaticSceneWithoutCodesIsNotDecodedAgain() async throws {

@@ -1,4 +1,6 @@
 public struct RectError: Error, CustomStringConvertible, Equatable {
-    public let description: String
-    public init(_ description: String) { self.description = "rect of interest: " + description }
+    /// What is wrong, without the "rect of interest" that `description` starts with.
+    public let reason: String
+    public var description: String { "rect of interest: " + reason }
+    public init(_ reason: String) { self.reason = reason }
 }
