@@ -69,8 +69,14 @@ import ScandTestSupport
         let statuses = Statuses()
         let session = CaptureSession(source: ReplaySource(path: path, pace: .recorded), options: options, onStatus: { statuses.add($0) })
         async let run: Void = session.run()
-        var sequences: [UInt64] = []
-        for await f in session.handOff.frames { sequences.append(f.sequence) }
+        // Taken on a thread of its own, as the decode loop takes them: a busy test pool must not drop one.
+        let taker = DedicatedThreadExecutor(name: "scand-taker")
+        let sequences = await Task(executorPreference: taker) {
+            var seen: [UInt64] = []
+            for await f in session.handOff.frames { seen.append(f.sequence) }
+            return seen
+        }.value
+        withExtendedLifetime(taker) {}
         await run
         #expect(sequences == [0, 1, 2])
         #expect(statuses.all.map(\.state) == [.streaming, .stopped] && statuses.all.last?.reason == "end of recording")
