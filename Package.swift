@@ -12,6 +12,7 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.6.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.60.0"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
     ],
     targets: [
         // Native libraries, found through pkg-config: zxing-cpp 3.1.1 built from source by
@@ -34,6 +35,8 @@ let package = Package(
         .target(name: "ScandDecoding", dependencies: ["ScandCore", "ScandZXingShim"]),
         .target(name: "ScandImageIO", dependencies: ["ScandCore", "CSTB", "ScandImageShim", "ScandZXingShim"]),
         .target(name: "ScandCapture", dependencies: ["ScandCore", "ScandV4L2Shim"]),
+        // The daemon's event journal: append-only SQLite (WAL) in its state directory.
+        .target(name: "ScandJournal", dependencies: ["ScandCore", .product(name: "GRDB", package: "GRDB.swift")]),
         .target(name: "ScandService", dependencies: [
             "ScandCore", "ScandCapture", "ScandDecoding", "CSystemd",
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -54,6 +57,7 @@ let package = Package(
         .testTarget(name: "ScandCaptureTests", dependencies: ["ScandCapture", "ScandCore"]),
         .testTarget(name: "ScandServiceTests", dependencies: ["ScandService", "ScandCapture", "ScandDecoding", "ScandCore"]),
         .testTarget(name: "ScandImageIOTests", dependencies: ["ScandImageIO", "ScandCore", "CSTB"]),
+        .testTarget(name: "ScandJournalTests", dependencies: ["ScandJournal", "ScandCore"]),
         .testTarget(name: "ScandCommandsTests", dependencies: ["ScandCommands", "ScandDecoding", "ScandImageIO", "ScandCore", "CSTB", "scand"]),
     ],
     cxxLanguageStandard: .cxx17
