@@ -22,6 +22,7 @@ let package = Package(
         .systemLibrary(name: "CV4L2", pkgConfig: "libv4l2", providers: [.apt(["libv4l-dev"])]),
         .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
         .systemLibrary(name: "CZBar", pkgConfig: "zbar", providers: [.apt(["libzbar-dev"])]),
+        .systemLibrary(name: "CMosquitto", pkgConfig: "libmosquitto", providers: [.apt(["libmosquitto-dev"])]),
         // The only C++ in the package: a C API over zxing-cpp with fork isolation.
         // It also runs stb_image, in the same sandboxed children: image files are hostile input too.
         .target(name: "ScandZXingShim", dependencies: ["CZXing", "CSTB"]),
@@ -37,6 +38,8 @@ let package = Package(
         .target(name: "ScandCapture", dependencies: ["ScandCore", "ScandV4L2Shim"]),
         // The daemon's event journal: append-only SQLite (WAL) in its state directory.
         .target(name: "ScandJournal", dependencies: ["ScandCore", .product(name: "GRDB", package: "GRDB.swift")]),
+        // An MQTT client over libmosquitto, for the `scand mqtt` bridge.
+        .target(name: "ScandMQTT", dependencies: ["CMosquitto"]),
         .target(name: "ScandService", dependencies: [
             "ScandCore", "ScandCapture", "ScandDecoding", "CSystemd",
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -58,6 +61,9 @@ let package = Package(
         .testTarget(name: "ScandServiceTests", dependencies: ["ScandService", "ScandCapture", "ScandDecoding", "ScandCore"]),
         .testTarget(name: "ScandImageIOTests", dependencies: ["ScandImageIO", "ScandCore", "CSTB"]),
         .testTarget(name: "ScandJournalTests", dependencies: ["ScandJournal", "ScandCore"]),
+        // Test-only: a real mosquitto broker on loopback owned by the test, certificates, a subscriber.
+        .target(name: "MosquittoTestSupport", path: "Tests/MosquittoTestSupport"),
+        .testTarget(name: "ScandMQTTTests", dependencies: ["ScandMQTT", "MosquittoTestSupport"]),
         .testTarget(name: "ScandCommandsTests", dependencies: ["ScandCommands", "ScandDecoding", "ScandImageIO", "ScandCore", "CSTB", "scand"]),
     ],
     cxxLanguageStandard: .cxx17
