@@ -49,7 +49,7 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
         .target(name: "ScandCommands", dependencies: [
-            "ScandCapture", "ScandService", "CZBar",
+            "ScandCapture", "ScandService", "CZBar", "ScandMQTT",
             "ScandCore", "ScandDecoding", "ScandImageIO",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
@@ -64,7 +64,7 @@ let package = Package(
         // Test-only: a real mosquitto broker on loopback owned by the test, certificates, a subscriber.
         .target(name: "MosquittoTestSupport", path: "Tests/MosquittoTestSupport"),
         .testTarget(name: "ScandMQTTTests", dependencies: ["ScandMQTT", "MosquittoTestSupport"]),
-        .testTarget(name: "ScandCommandsTests", dependencies: ["ScandCommands", "ScandDecoding", "ScandImageIO", "ScandCore", "CSTB", "scand"]),
+        .testTarget(name: "ScandCommandsTests", dependencies: ["ScandCommands", "ScandDecoding", "ScandImageIO", "ScandCore", "CSTB", "scand", "MosquittoTestSupport"]),
     ],
     cxxLanguageStandard: .cxx17
 )
