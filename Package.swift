@@ -6,6 +6,7 @@ let package = Package(
     platforms: [.macOS(.v14)],
     products: [
         .executable(name: "scand", targets: ["scand"]),
+        .executable(name: "scand-bench", targets: ["scand-bench"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -49,22 +50,36 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
         .target(name: "ScandCommands", dependencies: [
-            "ScandCapture", "ScandService", "CZBar", "ScandMQTT",
+            "ScandCapture", "ScandService", "ScandMQTT",
             "ScandCore", "ScandDecoding", "ScandImageIO",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .executableTarget(name: "scand", dependencies: ["ScandCommands"]),
+        // The benchmarks, in an executable of their own (`scand bench` runs it): libzbar stays out of the daemon.
+        .target(name: "ScandBench", dependencies: [
+            "ScandCapture", "ScandService", "CZBar",
+            "ScandCore", "ScandDecoding", "ScandImageIO",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        ]),
+        .executableTarget(name: "scand-bench", dependencies: ["ScandBench"]),
+
+        // Generated scenes and recordings, the built binaries, and a real mosquitto broker on loopback
+        // owned by the test (with certificates and a subscriber), for the test targets only.
+        .target(name: "ScandTestSupport", dependencies: ["ScandCore", "ScandDecoding", "ScandCapture"], path: "Tests/ScandTestSupport"),
 
         .testTarget(name: "ScandCoreTests", dependencies: ["ScandCore"]),
-        .testTarget(name: "ScandDecodingTests", dependencies: ["ScandDecoding", "ScandCore"]),
-        .testTarget(name: "ScandCaptureTests", dependencies: ["ScandCapture", "ScandCore"]),
-        .testTarget(name: "ScandServiceTests", dependencies: ["ScandService", "ScandCapture", "ScandDecoding", "ScandCore"]),
+        .testTarget(name: "ScandDecodingTests", dependencies: ["ScandDecoding", "ScandCore", "ScandTestSupport"]),
+        .testTarget(name: "ScandCaptureTests", dependencies: ["ScandCapture", "ScandCore", "ScandTestSupport"]),
+        .testTarget(name: "ScandServiceTests", dependencies: [
+            "ScandService", "ScandCapture", "ScandDecoding", "ScandCore", "ScandTestSupport",
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOEmbedded", package: "swift-nio"),
+        ]),
         .testTarget(name: "ScandImageIOTests", dependencies: ["ScandImageIO", "ScandCore", "CSTB"]),
         .testTarget(name: "ScandJournalTests", dependencies: ["ScandJournal", "ScandCore"]),
-        // Test-only: a real mosquitto broker on loopback owned by the test, certificates, a subscriber.
-        .target(name: "MosquittoTestSupport", path: "Tests/MosquittoTestSupport"),
-        .testTarget(name: "ScandMQTTTests", dependencies: ["ScandMQTT", "MosquittoTestSupport"]),
-        .testTarget(name: "ScandCommandsTests", dependencies: ["ScandCommands", "ScandDecoding", "ScandImageIO", "ScandCore", "CSTB", "scand", "MosquittoTestSupport"]),
+        .testTarget(name: "ScandMQTTTests", dependencies: ["ScandMQTT", "ScandTestSupport"]),
+        .testTarget(name: "ScandCommandsTests", dependencies: ["ScandCommands", "ScandDecoding", "ScandImageIO", "ScandCore", "CSTB", "ScandTestSupport", "scand"]),
+        .testTarget(name: "ScandBenchTests", dependencies: ["ScandBench", "ScandDecoding", "ScandCore", "ScandTestSupport", "scand", "scand-bench"]),
     ],
     cxxLanguageStandard: .cxx17
 )

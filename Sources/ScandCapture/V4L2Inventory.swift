@@ -5,32 +5,9 @@ import ScandV4L2Shim
 /// What a camera offers: formats, sizes and frame rates (like `v4l2-ctl --list-formats-ext`), and the
 /// stable /dev/v4l/by-id names of the cameras on this machine.
 public enum V4L2Inventory {
-    public struct FormatInfo: Sendable, Equatable {
-        public var fourcc: FourCC
-        public var description: String
-        /// Converted by libv4lconvert rather than sent by the camera.
-        public var emulated: Bool
-        public var sizes: [SizeInfo]
-    }
-
-    public struct SizeInfo: Sendable, Equatable {
-        public var width: Int
-        public var height: Int
-        public var framesPerSecond: [Double]
-    }
-
-    public struct DeviceInfo: Sendable, Equatable {
-        public var path: String
-        /// /dev/v4l/by-id and by-path names that point at this node.
-        public var stableNames: [String]
-        public var driver: String
-        public var card: String
-        public var busInfo: String
-        public var isCapture: Bool
-        public var formats: [FormatInfo]
-        /// Why the device could not be inspected, when it could not.
-        public var problem: String?
-    }
+    public typealias DeviceInfo = CameraInfo
+    public typealias FormatInfo = CameraInfo.Format
+    public typealias SizeInfo = CameraInfo.Size
 
     /// Every /dev/video* node, with its stable names and, when it can be opened, what it offers.
     public static func devices(devRoot: String = "/dev") -> [DeviceInfo] {

@@ -18,7 +18,7 @@ struct DevicesCommand: ParsableCommand {
     func run() throws {
         let devices = V4L2Inventory.devices(devRoot: devRoot)
         if json {
-            print(Self.json(devices).serialized())
+            print(Event.devices(devices).line)
             return
         }
         if devices.isEmpty { print("no video devices under \(devRoot)/video*") }
@@ -38,23 +38,5 @@ struct DevicesCommand: ParsableCommand {
             }
         }
         return lines.joined(separator: "\n")
-    }
-
-    static func json(_ devices: [V4L2Inventory.DeviceInfo]) -> JSONValue {
-        .object([("class", .string("DEVICES")), ("devices", .array(devices.map { d in
-            var fields: [(String, JSONValue)] = [("path", .string(d.path)), ("stableNames", .array(d.stableNames.map { .string($0) })),
-                                                 ("driver", .string(d.driver)), ("card", .string(d.card)), ("bus", .string(d.busInfo)),
-                                                 ("capture", .bool(d.isCapture))]
-            if let p = d.problem { fields.append(("message", .string(p))) }
-            fields.append(("formats", .array(d.formats.map { f in
-                .object([("pixelformat", .string(f.fourcc.description)), ("description", .string(f.description)),
-                         ("emulated", .bool(f.emulated)),
-                         ("sizes", .array(f.sizes.map { s in
-                             .object([("width", .int(s.width)), ("height", .int(s.height)),
-                                      ("fps", .array(s.framesPerSecond.map { JSONValue.number($0, places: 2) }))])
-                         }))])
-            })))
-            return .object(fields)
-        }))])
     }
 }

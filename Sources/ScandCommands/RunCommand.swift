@@ -16,14 +16,14 @@ struct RunCommand: AsyncParsableCommand {
         Exit status: 0 after SIGTERM/SIGINT or the end of a replay, 1 when a replay cannot be played or breaks \
         off, or the socket cannot be served (another scand answers on its path), 64 for bad options, 78 for a \
         wrong configuration file.
+
+        SETTINGS (each overrides its key in the configuration file):
+        \(CommandLineSettings.help())
         """
     )
 
     @Option(name: .long, help: "Configuration file (TOML).")
     var config: String?
-
-    @Option(name: .long, help: "Camera: /dev/videoN or a /dev/v4l/by-id/… name (default /dev/video0).")
-    var device: String?
 
     @Option(name: .long, help: "Frame source instead of the camera: replay:FILE plays a `scand record` file.")
     var source: String?
@@ -31,104 +31,27 @@ struct RunCommand: AsyncParsableCommand {
     @Option(name: .long, help: "Replay pace: recorded (as captured), fast (as fast as read, dropping what the decoder cannot take) or lockstep (every frame decoded, recorded timestamps: the same events on every run).")
     var replayPace: ReplayPace = .recorded
 
-    @Option(name: .long, help: "Capture size WIDTHxHEIGHT (default 1280x720).")
-    var size: String?
-
-    @Option(name: .long, help: "Frame rate (default: the camera's highest at that size).")
-    var fps: Int?
-
-    @Option(name: .long, help: "Formats to look for (e.g. qr,ean13; or all, linear, matrix).")
-    var formats: String?
-
-    @Option(name: .long, help: "Rect of interest x,y,w,h in 0…1 of the oriented frame.")
-    var roi: String?
-
-    @Option(name: .long, help: "Rotate frames clockwise by 0, 90, 180 or 270 degrees before decoding.")
-    var rotate: Int?
-
-    @Flag(name: .long, help: "Mirror frames horizontally (front-facing cameras).")
-    var mirror = false
-
-    @Option(name: .long, help: "Milliseconds without a frame before the camera counts as lost.")
-    var frameTimeout: Int?
-
-    @Option(name: .long, help: "Seconds without a sighting before a code is LOST.")
-    var lostAfter: Double?
-
-    @Option(name: .long, help: "Seconds after LOST within which the same code shown again is not a new SCAN.")
-    var forgetAfter: Double?
-
-    @Option(name: .long, help: "Emit UPDATE events with new corners at most this often per code, in seconds.")
-    var updateInterval: Double?
-
-    @Option(name: .long, help: "Agreeing reads before SCAN for a format, FORMAT=N (repeatable).")
-    var confirm: [String] = []
-
-    @Option(name: .long, help: "Unix socket for subscribers, or 'none' (default /run/scand/scand.sock for root, else in $XDG_RUNTIME_DIR; systemd's socket activation wins).")
-    var socket: String?
-
-    @Option(name: .long, help: "Seconds a new socket connection may take to send its first request before it is closed (default 5).")
-    var requestTimeout: Double?
-
     @Option(name: .long, help: "Stop after this many frames.")
     var frames: Int?
+
+    /// The settings options (--device, --fps, --socket …): read through the table of settings that the
+    /// configuration file also goes through, so they are declared once, in `Setting.all`.
+    @Argument(parsing: .allUnrecognized,
+              help: ArgumentHelp("Settings options, listed above under SETTINGS.", valueName: "setting"),
+              completion: .list(Setting.all.compactMap(\.commandLineName)))
+    var settings: [String] = []
 
     enum ReplayPace: String, ExpressibleByArgument { case recorded, fast, lockstep }
 
     func validate() throws {
-        _ = try overrides(ScandConfig())
+        _ = try commandLine()
         if let s = source, !s.hasPrefix("replay:") || s.count <= 7 { throw ValidationError("--source must be replay:FILE; got '\(s)'") }
         if let n = frames, n < 1 { throw ValidationError("--frames must be at least 1") }
     }
 
-    /// The command line on top of a configuration (file or defaults): it has the last word.
-    func overrides(_ base: ScandConfig) throws -> ScandConfig {
-        var c = base
-        if let device { c.device = device }
-        if let size { (c.width, c.height) = try sizeOption(size) }
-        if let fps {
-            guard (1...1000).contains(fps) else { throw ValidationError("--fps must be 1…1000") }
-            c.framesPerSecond = fps
-        }
-        if let rotate {
-            guard let r = FrameTransform.Rotation(rawValue: rotate) else { throw ValidationError("--rotate must be 0, 90, 180 or 270") }
-            c.transform.rotation = r
-        }
-        if mirror { c.transform.mirrored = true }
-        if let formats {
-            do { c.formats = try BarcodeFormats.parse(formats) } catch { throw ValidationError(error.description) }
-        }
-        if let roi {
-            do { c.regionOfInterest = try NormalizedRect.parse(roi) } catch { throw ValidationError(error.description) }
-        }
-        if let frameTimeout {
-            guard (100...600_000).contains(frameTimeout) else { throw ValidationError("--frame-timeout must be 100…600000 ms") }
-            c.frameTimeoutMilliseconds = frameTimeout
-        }
-        for (name, value, apply) in [("--lost-after", lostAfter, { (d: Duration) in c.tracker.lostAfter = d }),
-                                     ("--forget-after", forgetAfter, { c.tracker.forgetAfter = $0 })] {
-            guard let value else { continue }
-            guard value >= 0 && value <= 3600 else { throw ValidationError("\(name) must be 0…3600 seconds") }
-            apply(.milliseconds(Int(value * 1000)))
-        }
-        if let u = updateInterval {
-            guard u > 0 && u <= 3600 else { throw ValidationError("--update-interval must be 0…3600 seconds") }
-            c.tracker.updateInterval = .milliseconds(Int(u * 1000))
-        }
-        for item in confirm {
-            do { try c.tracker.setConfirmation(item) } catch { throw ValidationError(error.description) }
-        }
-        if let socket, socket != "none" {
-            guard socket.hasPrefix("/") || socket.hasPrefix("."), socket.utf8.count < 108 else {
-                throw ValidationError("--socket must be a path under 108 bytes, or none")
-            }
-            c.socketPath = socket
-        }
-        if let requestTimeout {
-            guard requestTimeout >= 0.1 && requestTimeout <= 3600 else { throw ValidationError("--request-timeout must be 0.1…3600 seconds") }
-            c.requestTimeout = .milliseconds(Int(requestTimeout * 1000))
-        }
-        return c
+    /// The settings options, each value checked as the file's would be.
+    func commandLine() throws -> CommandLineSettings {
+        do { return try CommandLineSettings(settings) } catch { throw ValidationError(error.description) }
     }
 
     /// Defaults, then the file, then the command line. File problems carry the file name and line.
@@ -139,11 +62,11 @@ struct RunCommand: AsyncParsableCommand {
             do { base = try base.applying(file: bytes, groupExists: { getgrnam($0) != nil }) } catch {
                 throw ConfigFileError(description: "\(config): \(error.description)")
             }
+        } else {
+            // Without a file, a user who is not root gets a socket where they can create one (unless --socket).
+            base.socketPath = defaultSocketPath()
         }
-        var c = try overrides(base)
-        // Without a file or --socket, a user who is not root gets a socket where they can create one.
-        if config == nil && socket == nil { c.socketPath = defaultSocketPath() }
-        return c
+        return try commandLine().applied(to: base)
     }
 
     func run() async throws {
@@ -152,8 +75,9 @@ struct RunCommand: AsyncParsableCommand {
             OutputSinkLog.write(e.description)
             throw ExitCode(78)
         }
-        let listener: SocketServer.Listener? = socket == "none" ? nil
-            : Systemd.listenedSocket().map { .inherited($0) } ?? .path(config.socketPath, group: config.socketGroup)
+        let listener: SocketServer.Listener? = config.socketPath.map { path in
+            Systemd.listenedSocket().map { .inherited($0) } ?? .path(path, group: config.socketGroup)
+        }
         let sourceSpec = source, pace = replayPace, frameLimit = frames
         let daemon = Daemon(config: config, reload: { try self.loadConfig() }, listener: listener) { config, output in
             var options = CaptureLoop.Options()
@@ -218,7 +142,7 @@ func sizeOption(_ text: String, option: String = "--size") throws -> (Int, Int) 
 /// Where the socket is when nothing says otherwise: /run/scand for root (as the systemd units have it),
 /// the user's runtime directory for anyone else, so that `scand run` and `scand watch` meet without sudo.
 func defaultSocketPath() -> String {
-    if geteuid() == 0 { return ScandConfig().socketPath }
+    if geteuid() == 0 { return ScandConfig.systemSocketPath }
     if let dir = ProcessInfo.processInfo.environment["XDG_RUNTIME_DIR"], dir.hasPrefix("/") { return dir + "/scand.sock" }
     return "/tmp/scand-\(geteuid()).sock"
 }

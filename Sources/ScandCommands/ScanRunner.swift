@@ -40,9 +40,7 @@ public struct ScanRunner: Sendable {
                 output.log("'\(file)': \(failure)" + (failure.kind == .crashed ? "; its fallback passes ran instead" : ""), .warning)
             }
             for d in report.detections {
-                var fields: [(String, JSONValue)] = [("class", .string("SCAN")), ("file", .string(file))]
-                fields += d.jsonFields(frameWidth: image.width, frameHeight: image.height)
-                output.event(JSONValue.object(fields).serialized())
+                output.event(.imageScan(ImageCode(file: file, detection: d, imageWidth: image.width, imageHeight: image.height)))
             }
             found = found || !report.detections.isEmpty
             if let target = annotatePath {

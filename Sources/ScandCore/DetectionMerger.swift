@@ -17,15 +17,19 @@ public struct DetectionMerger: Sendable {
 
     public init() {}
 
-    public func merge(_ detections: [Detection]) -> [Detection] {
-        var unique: [Detection] = []
-        for d in detections {
-            if let i = unique.firstIndex(where: { $0.isSameSymbol(as: d) }) {
-                unique[i].lineCount = max(unique[i].lineCount, d.lineCount)
+    public func merge(_ detections: [Detection]) -> [Detection] { merge(detections, detection: \.self) }
+
+    /// Merges items that each hold a detection (a read and the pass that made it), keeping each survivor's item.
+    public func merge<Item>(_ items: [Item], detection: WritableKeyPath<Item, Detection>) -> [Item] {
+        var kept: [Item] = []
+        for item in items {
+            if let i = kept.firstIndex(where: { $0[keyPath: detection].isSameSymbol(as: item[keyPath: detection]) }) {
+                kept[i][keyPath: detection].lineCount = max(kept[i][keyPath: detection].lineCount, item[keyPath: detection].lineCount)
             } else {
-                unique.append(d)
+                kept.append(item)
             }
         }
+        let unique = kept.map { $0[keyPath: detection] }
         var dropped = Set<Int>()
         for i in unique.indices where unique[i].addOn == nil {
             if unique.contains(where: { $0.isAddOnVariant(of: unique[i]) }) { dropped.insert(i) }
@@ -44,7 +48,7 @@ public struct DetectionMerger: Sendable {
                 }
             }
         }
-        return unique.indices.filter { !dropped.contains($0) }.map { unique[$0] }
+        return kept.indices.filter { !dropped.contains($0) }.map { kept[$0] }
     }
 
     func isFragment(_ part: Detection, of whole: Detection) -> Bool {

@@ -152,7 +152,7 @@ public struct CodeCandidates: Sendable {
                 let cx = c.bounds.x + c.bounds.width / 2 + dx, cy = c.bounds.y + c.bounds.height / 2 + dy
                 let crop = PixelRect(x: cx - side / 2, y: cy - side / 2, width: side, height: side).intersection(region)
                 guard crop.width >= 24, crop.height >= 24 else { return nil }
-                var p = DecodePass(label: label, crop: crop, formats: formats)
+                var p = DecodePass(.candidateCrop, label: label, crop: crop, formats: formats)
                 p.tryRotate = false
                 p.upscale = upscale
                 p.rotationDegrees = degrees

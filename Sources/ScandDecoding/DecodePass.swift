@@ -7,7 +7,9 @@ import ScandZXingShim
 public struct DecodePass: Sendable, Hashable {
     public enum Binarizer: Int32, Sendable { case localAverage = 0, globalHistogram = 1, fixedThreshold = 2, boolCast = 3 }
 
-    /// Names the pass in logs and failure reports ("linear", "tile 3/9", …).
+    /// What the pass is for: tells its reads from other passes' reads.
+    public var role: Role
+    /// Names the pass in logs, failure reports and benchmarks ("live linear", "still inverted", …).
     public var label: String
     public var crop: PixelRect
     /// Box downscale factor, 1…8.
@@ -38,7 +40,8 @@ public struct DecodePass: Sendable, Hashable {
     /// Run when this pass crashes or times out, in order, to recover what it would have found.
     public var fallbacks: [DecodePass] = []
 
-    public init(label: String, crop: PixelRect, formats: BarcodeFormats) {
+    public init(_ role: Role = .adHoc, label: String, crop: PixelRect, formats: BarcodeFormats) {
+        self.role = role
         self.label = label
         self.crop = crop
         self.formats = formats
@@ -47,43 +50,28 @@ public struct DecodePass: Sendable, Hashable {
     /// One `ReadBarcodes` call with zxing-cpp's default options over the whole image (harder, rotated,
     /// inverted, downscaled; add-ons ignored): the baseline the benchmarks compare scand with.
     public static func zxingDefaults(width: Int, height: Int) -> DecodePass {
-        var p = DecodePass(label: "zxing defaults", crop: PixelRect(x: 0, y: 0, width: width, height: height), formats: .all)
+        var p = DecodePass(.zxingDefaults, label: "zxing defaults", crop: PixelRect(x: 0, y: 0, width: width, height: height), formats: .all)
         p.tryDownscale = true
         p.tryInvert = true
         p.eanAddOn = .ignore
         return p
     }
 
-    /// Size of the image zxing sees.
-    public var passSize: (width: Int, height: Int) { (crop.width * upscale / scale, crop.height * upscale / scale) }
+    /// Where the pass's pixels come from, both ways.
+    var geometry: PassGeometry { PassGeometry(self) }
 
     /// A rough relative cost, to share one read's passes between decoder processes: the pixels read, with
     /// the matrix detectors' binarization (and zxing's pyramid on top) far dearer than a linear scan, which
     /// tryHarder makes read many more rows.
     var estimatedCost: Double {
-        let pixels = Double(passSize.width * passSize.height)
+        let g = geometry
+        let pixels = Double(g.width * g.height)
         let matrix = !formats.intersection(.matrix).isEmpty
         if matrix { return pixels * (tryDownscale ? 1.6 : 1) }
         return pixels * (tryHarder ? 0.4 : 0.1)
     }
 
-    /// A point zxing reported in pass pixels → the same point in source-image pixels.
-    public func sourcePoint(_ p: Point) -> Point {
-        let centidegrees = (rotationDegrees * 100).rounded()
-        if centidegrees != 0 || upscale > 1 {
-            // As the shim samples: pass pixel q comes from the crop's centre + R(angle)(q - pass centre) * scale / upscale.
-            let a = centidegrees * .pi / 18000, c = cos(a), s = sin(a), k = Double(scale) / Double(upscale)
-            let (w, h) = passSize
-            let dx = (p.x - Double(w - 1) / 2) * k, dy = (p.y - Double(h - 1) / 2) * k
-            return Point(Double(crop.x) + Double(crop.width - 1) / 2 + c * dx - s * dy,
-                         Double(crop.y) + Double(crop.height - 1) / 2 + s * dx + c * dy)
-        }
-        var x = p.x
-        if mirror { x = Double(passSize.width - 1) - x }
-        let s = Double(scale), centre = (s - 1) / 2
-        return Point(Double(crop.x) + x * s + centre, Double(crop.y) + p.y * s + centre)
-    }
-
+    /// The pass as the shim takes it (`PassGeometry.problem` says whether it may).
     var cValue: szx_pass {
         var p = szx_pass()
         p.left = Int32(crop.x)
@@ -103,20 +91,13 @@ public struct DecodePass: Sendable, Hashable {
         p.max_symbols = Int32(maxSymbols)
         p.is_pure = 0
         p.inject_fault = injectedFault.rawValue
-        p.rotate_centidegrees = Int32((rotationDegrees * 100).rounded())
-        p.upscale = Int32(upscale)
+        let g = geometry
+        if g.resampled {
+            p.resample = 1
+            p.resample_width = Int32(clamping: g.width)
+            p.resample_height = Int32(clamping: g.height)
+            p.sample = (g.map[0], g.map[1], g.map[2], g.map[3], g.map[4], g.map[5])
+        }
         return p
     }
-}
-
-/// What zxing does with an EAN-2/EAN-5 add-on beside an EAN/UPC code.
-public enum EANAddOn: Int32, Sendable, Hashable {
-    case ignore = 0, read = 1, require = 2
-}
-
-/// Faults a test can inject into an isolated pass, to prove that a crash costs only that pass.
-public enum DecoderFault: Int32, Sendable, Hashable {
-    case none = 0, abort = 1, segfault = 2, hang = 3
-    /// Tries to open a socket and create a file, and reports what the sandbox said in `DecodeReport.notes`.
-    case sandboxProbe = 4
 }

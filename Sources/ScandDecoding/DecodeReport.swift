@@ -1,43 +1,24 @@
 import ScandCore
 
-/// A pass that did not complete. The detections of every other pass are still reported.
-public struct PassFailure: Sendable, Hashable, CustomStringConvertible {
-    public enum Kind: String, Sendable, Hashable {
-        /// Refused before it reached the library (bad crop, bad image geometry).
-        case badArgument = "bad-argument"
-        /// The library threw a C++ exception (caught in the shim).
-        case exception
-        /// The isolated decoder process died: a library assert (SIGABRT) or a crash.
-        case crashed
-        /// The isolated decoder process overran its deadline and was killed.
-        case timeout
-        /// fork, pipe or read failed.
-        case system
-    }
-
-    public var pass: String
-    public var kind: Kind
-    public var signal: Int32
-    public var message: String
-
-    public var description: String {
-        let sig = kind == .crashed && signal != 0 ? " (signal \(signal))" : ""
-        return "decoder pass '\(pass)' \(kind.rawValue)\(sig): \(message)"
-    }
-}
-
 public struct DecodeReport: Sendable {
-    public var detections: [Detection]
+    /// One symbol a pass read, with that pass's role.
+    public struct Found: Sendable {
+        public var detection: Detection
+        public var role: DecodePass.Role
+    }
+
+    /// Every symbol read, in the order the passes ran, each with the role of the pass that read it.
+    public var found: [Found]
     public var failures: [PassFailure]
     /// Passes that ran, fallbacks included.
     public var passesRun: Int
-    /// The label of the pass that found each of `detections`, in the same order.
-    public var foundBy: [String] = []
     /// Messages of passes that succeeded but had something to say (the sandbox probe of the tests).
     public var notes: [String] = []
 
-    public init(detections: [Detection] = [], failures: [PassFailure] = [], passesRun: Int = 0) {
-        self.detections = detections
+    public var detections: [Detection] { found.map(\.detection) }
+
+    public init(found: [Found] = [], failures: [PassFailure] = [], passesRun: Int = 0) {
+        self.found = found
         self.failures = failures
         self.passesRun = passesRun
     }

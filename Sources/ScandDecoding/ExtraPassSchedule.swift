@@ -3,7 +3,7 @@ import ScandCore
 /// Which expensive pass a live frame gets on top of the cheap ones: one per frame, in turn, while the
 /// decoder keeps within its budget. (What one found is kept up by `TrackedCrops`, not by running it again.)
 public struct ExtraPassSchedule: Sendable {
-    enum Kind: Int, Sendable, CaseIterable {
+    public enum Kind: Int, Sendable, CaseIterable {
         /// Light-on-dark codes: the cheap passes over the inverted frame (the shim inverts; zxing's own inversion
         /// leaves out linear codes and PDF417).
         case inverted
@@ -110,17 +110,18 @@ public struct ExtraPassSchedule: Sendable {
             // The shim's inversion: zxing's own leaves out linear codes and PDF417.
             return FrameDecoder.passes(region: region, formats: formats).map { p in
                 var q = p
+                q.role = .extra(k)
                 q.label = "live extra inverted " + p.label
                 q.invert = true
                 return Extra(kind: k, pass: q)
             }
         case .rotated:
-            var p = DecodePass(label: "live extra rotated linear", crop: region, formats: formats.intersection(.linear))
+            var p = DecodePass(.extra(k), label: "live extra rotated linear", crop: region, formats: formats.intersection(.linear))
             p.tryHarder = false
             p.tryRotate = true
             return [Extra(kind: k, pass: p)]
         case .downscaled:
-            var p = DecodePass(label: "live extra downscaled matrix", crop: region, formats: formats.intersection(.matrix))
+            var p = DecodePass(.extra(k), label: "live extra downscaled matrix", crop: region, formats: formats.intersection(.matrix))
             p.tryHarder = false
             p.tryRotate = false
             p.tryDownscale = true

@@ -38,7 +38,6 @@ public struct FrameDecoder: Sendable {
     private var frameCount = 0
     /// Frames a fruitless patch rests: a textured surface is not cropped on every turn.
     static let fruitlessRest = 15
-    static let candidateLabel = "live upright crop"
     private var candidateFinder: CodeCandidates = {
         var c = CodeCandidates()
         c.limit = 4  // a frame's worth: each costs a few small passes
@@ -79,14 +78,14 @@ public struct FrameDecoder: Sendable {
         // other matrix formats together on a busy surface, and reads few tilted codes over the whole frame.
         let matrix = formats.intersection(.matrix).subtracting(BarcodeFormats(.pdf417)), linear = formats.intersection(.linear)
         if !matrix.isEmpty {
-            var p = DecodePass(label: "live matrix", crop: region, formats: matrix)
+            var p = DecodePass(.cheapMatrix, label: "live matrix", crop: region, formats: matrix)
             p.tryHarder = false
             p.tryRotate = false
             passes.append(p)
         }
         if !linear.isEmpty {
             for band in linearBands(of: region) {
-                var p = DecodePass(label: "live linear", crop: band, formats: linear)
+                var p = DecodePass(.linearBand, label: "live linear", crop: band, formats: linear)
                 p.tryHarder = false
                 p.tryRotate = false
                 passes.append(p)
@@ -148,7 +147,7 @@ public struct FrameDecoder: Sendable {
                 return known.contains { bounds.contains($0.corners.center) }
                     || resting.contains { $0.contains(bounds.center) }
             })
-        let candidatePasses = CodeCandidates.passes(for: candidates, region: region, formats: formats, label: Self.candidateLabel)
+        let candidatePasses = CodeCandidates.passes(for: candidates, region: region, formats: formats, label: "live upright crop")
         // A code-like patch that was not in view last frame (a code being shown) may be one only an expensive pass
         // reads; a surface's own patches, which stay, do not keep the passes awake.
         let before = lastPatches
@@ -163,14 +162,11 @@ public struct FrameDecoder: Sendable {
         for c in candidates where !report.detections.contains(where: { c.bounds.contains($0.corners.center) }) {
             fruitless.append((c.bounds, now + Self.fruitlessRest))
         }
-        readElsewhere = zip(report.detections, report.foundBy).filter { $0.1 != Self.candidateLabel }.map(\.0)
+        readElsewhere = report.found.filter { $0.role != .candidateCrop }.map(\.detection)
         // Codes only an expensive pass read are re-read next frame from a crop around them.
-        let isRegular = { (label: String) in !label.hasPrefix("live extra") && !label.hasPrefix(TrackedCrops.labelPrefix) }
-        let regular = zip(report.detections, report.foundBy).filter { isRegular($0.1) }.map(\.0)
-        tracked.update(found: zip(report.detections, report.foundBy).map { ($0, $1) }, regular: regular, extras: extras.map(\.pass))
-        let foundNew = zip(report.detections, report.foundBy).contains { d, label in
-            label.hasPrefix("live extra") && !regular.contains { $0.isSameSymbol(as: d) }
-        }
+        let regular = report.found.filter(\.role.isRegular).map(\.detection)
+        tracked.update(found: report.found, regular: regular, extras: extras.map(\.pass))
+        let foundNew = report.found.contains { f in f.role.isExtra && !regular.contains { $0.isSameSymbol(as: f.detection) } }
         schedule.outcome(of: kinds, foundNew: foundNew)
         let merged = merger.merge(report.detections).filter { d in
             d.format != .itf || itfLengths.isEmpty || itfLengths.contains(d.text.count)

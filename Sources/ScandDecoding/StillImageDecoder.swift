@@ -27,8 +27,7 @@ public struct StillImageDecoder: Sendable {
         }
         let more = decoder.decode(image, passes: strategy.followUps(region: region, found: found)
             + CodeCandidates.passes(for: candidates, region: region, formats: strategy.formats, label: "candidate"))
-        report.detections = merger.merge(report.detections + more.detections)
-        report.foundBy += more.foundBy
+        report.found = merger.merge(report.found + more.found, detection: \.detection)
         report.failures += more.failures
         report.notes += more.notes
         report.passesRun += more.passesRun

@@ -11,6 +11,16 @@ import ScandCore
 public struct StillImageStrategy: Sendable {
     public var formats: BarcodeFormats
 
+    /// The strategy's passes, in the order they run.
+    public enum Step: Sendable, Hashable {
+        /// zxing's defaults with add-ons.
+        case defaults
+        /// An inverted copy for the formats zxing does not invert itself.
+        case inverted
+        /// EAN/UPC enlarged twice in a small image where nothing was read.
+        case enlarged
+    }
+
     public init(formats: BarcodeFormats = .all) {
         self.formats = formats
     }
@@ -28,7 +38,7 @@ public struct StillImageStrategy: Sendable {
 
     /// zxing's defaults, with EAN add-ons read.
     public func firstPass(region: PixelRect) -> DecodePass {
-        var p = DecodePass(label: "still", crop: region, formats: formats)
+        var p = DecodePass(.still(.defaults), label: "still", crop: region, formats: formats)
         p.tryDownscale = true
         p.tryInvert = true
         return p
@@ -40,7 +50,7 @@ public struct StillImageStrategy: Sendable {
         var passes: [DecodePass] = []
         let inverting = formats.intersection(Self.notSelfInverting)
         if !inverting.isEmpty {
-            var q = DecodePass(label: "still inverted", crop: region, formats: inverting)
+            var q = DecodePass(.still(.inverted), label: "still inverted", crop: region, formats: inverting)
             q.invert = true
             q.tryHarder = false
             q.tryRotate = false
@@ -48,7 +58,7 @@ public struct StillImageStrategy: Sendable {
         }
         let retail = formats.intersection(Self.retail)
         if !retail.isEmpty, region.width * region.height <= Self.enlargeUpTo, found.isEmpty {
-            var e = DecodePass(label: "still enlarged", crop: region, formats: retail)
+            var e = DecodePass(.still(.enlarged), label: "still enlarged", crop: region, formats: retail)
             e.upscale = 2
             passes.append(e)
         }

@@ -11,7 +11,6 @@ struct TrackedCrops: Sendable {
     }
 
     private(set) var entries: [Entry] = []
-    static let labelPrefix = "live tracked"
     /// A code not re-read this many frames in a row is left to the expensive passes to find again.
     static let keepForMisses = 2
     static let maxEntries = 16
@@ -27,7 +26,8 @@ struct TrackedCrops: Sendable {
             let crop = PixelRect(x: x0, y: y0, width: x1 - x0, height: y1 - y0).intersection(region)
             guard crop.width >= 16, crop.height >= 16 else { return nil }
             var p = entries[i].template
-            p.label = label(i)
+            p.role = .trackedCrop(i)
+            p.label = "live tracked \(i) \(entries[i].template.label)"
             p.crop = crop
             p.scale = 1
             p.formats = BarcodeFormats(entries[i].last.format)
@@ -36,14 +36,13 @@ struct TrackedCrops: Sendable {
         }
     }
 
-    /// The label of entry `i`'s pass, which tells its reads from the others'.
-    private func label(_ i: Int) -> String { "\(Self.labelPrefix) \(i) \(entries[i].template.label)" }
-
     /// After a frame: tracked codes re-read move with their code; new finds of expensive passes that the
     /// regular passes missed are tracked from the next frame; codes the regular passes read need no crop.
-    mutating func update(found: [(detection: Detection, label: String)], regular: [Detection], extras: [DecodePass]) {
+    /// A new entry's template is the first of `extras` with the role of the pass that read it and the code's
+    /// format (an inverted extra is one pass for the matrix formats and one per band for the linear ones).
+    mutating func update(found: [DecodeReport.Found], regular: [Detection], extras: [DecodePass]) {
         for i in entries.indices {
-            if let hit = found.first(where: { $0.label == label(i) && $0.detection.bytes == entries[i].last.bytes }) {
+            if let hit = found.first(where: { $0.role == .trackedCrop(i) && $0.detection.bytes == entries[i].last.bytes }) {
                 entries[i].last = hit.detection
                 entries[i].misses = 0
             } else {
@@ -51,8 +50,9 @@ struct TrackedCrops: Sendable {
             }
         }
         entries.removeAll { e in e.misses > Self.keepForMisses || regular.contains { $0.isSameSymbol(as: e.last) } }
-        for (d, label) in found where !label.hasPrefix(Self.labelPrefix) && entries.count < Self.maxEntries {
-            guard let template = extras.first(where: { $0.label == label }),
+        for f in found where f.role.isExtra && entries.count < Self.maxEntries {
+            let d = f.detection
+            guard let template = extras.first(where: { $0.role == f.role && $0.formats.contains(d.format) }),
                   !regular.contains(where: { $0.isSameSymbol(as: d) }),
                   !entries.contains(where: { $0.last.isSameSymbol(as: d) }) else { continue }
             entries.append(Entry(template: template, last: d))

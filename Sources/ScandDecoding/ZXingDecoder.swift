@@ -50,8 +50,7 @@ public struct ZXingDecoder: Sendable {
             pending = []
             let outcome = run(&image, batch)
             report.passesRun += batch.count
-            report.detections += outcome.detections.map(\.detection)
-            report.foundBy += outcome.detections.map(\.pass)
+            report.found += outcome.found
             report.notes += outcome.notes
             for (pass, failure) in outcome.failures {
                 report.failures.append(failure)
@@ -61,22 +60,25 @@ public struct ZXingDecoder: Sendable {
         return report
     }
 
-    private func run(_ image: inout szx_image, _ passes: [DecodePass]) -> (detections: [(detection: Detection, pass: String)], failures: [(DecodePass, PassFailure)], notes: [String]) {
-        var cPasses = passes.map(\.cValue)
+    private func run(_ image: inout szx_image, _ passes: [DecodePass]) -> (found: [DecodeReport.Found], failures: [(DecodePass, PassFailure)], notes: [String]) {
+        // Geometry is refused here, where it is defined; the shim checks the rest.
+        let problems = passes.map(PassGeometry.problem)
+        let sent = passes.indices.filter { problems[$0] == nil }
+        var cPasses = sent.map { passes[$0].cValue }
         if let worker, worker.lanes > 1 {
-            for (i, lane) in LaneAssignment.lanes(costs: passes.map(\.estimatedCost), count: worker.lanes).enumerated() {
+            for (i, lane) in LaneAssignment.lanes(costs: sent.map { passes[$0].estimatedCost }, count: worker.lanes).enumerated() {
                 cPasses[i].lane = Int32(lane)
             }
         }
-        var outcomes = [szx_outcome](repeating: szx_outcome(), count: passes.count)
+        var outcomes = [szx_outcome](repeating: szx_outcome(), count: sent.count)
         var results: UnsafeMutablePointer<szx_result>?
         var count: Int32 = 0
-        let status = cPasses.withUnsafeBufferPointer { pp in
+        let status = sent.isEmpty ? Int32(SZX_OK.rawValue) : cPasses.withUnsafeBufferPointer { pp in
             outcomes.withUnsafeMutableBufferPointer { op in
                 if let worker {
-                    worker.read(&image, pp.baseAddress, Int32(passes.count), Int32(passTimeoutMilliseconds), op.baseAddress, &results, &count)
+                    worker.read(&image, pp.baseAddress, Int32(sent.count), Int32(passTimeoutMilliseconds), op.baseAddress, &results, &count)
                 } else {
-                    szx_read(&image, pp.baseAddress, Int32(passes.count), isolated ? 1 : 0, Int32(passTimeoutMilliseconds),
+                    szx_read(&image, pp.baseAddress, Int32(sent.count), isolated ? 1 : 0, Int32(passTimeoutMilliseconds),
                              op.baseAddress, &results, &count)
                 }
             }
@@ -86,32 +88,37 @@ public struct ZXingDecoder: Sendable {
             let failure = PassFailure(pass: "all", kind: .badArgument, signal: 0, message: "the decoder refused the image")
             return ([], passes.map { ($0, failure) }, [])
         }
-        var detections: [(detection: Detection, pass: String)] = []
+        var found: [DecodeReport.Found] = []
         for i in 0..<Int(count) {
-            guard let r = results?[i], let format = BarcodeFormat(rawValue: Int(r.format)), passes.indices.contains(Int(r.pass)) else { continue }
-            let pass = passes[Int(r.pass)]
-            detections.append((Self.detection(r, format: format, pass: pass), pass.label))
+            guard let r = results?[i], let format = BarcodeFormat(rawValue: Int(r.format)), sent.indices.contains(Int(r.pass)) else { continue }
+            let pass = passes[sent[Int(r.pass)]]
+            found.append(DecodeReport.Found(detection: Self.detection(r, format: format, pass: pass), role: pass.role))
         }
+        let outcome = Dictionary(uniqueKeysWithValues: zip(sent, outcomes))
         var failures: [(DecodePass, PassFailure)] = []
-        for (i, o) in outcomes.enumerated() where o.status != Int32(SZX_OK.rawValue) {
-            failures.append((passes[i], PassFailure(pass: passes[i].label, kind: Self.kind(o.status), signal: o.signal,
+        for (i, pass) in passes.enumerated() {
+            if let problem = problems[i] {
+                failures.append((pass, PassFailure(pass: pass.label, kind: .badArgument, signal: 0, message: problem)))
+            } else if let o = outcome[i], o.status != Int32(SZX_OK.rawValue) {
+                failures.append((pass, PassFailure(pass: pass.label, kind: Self.kind(o.status), signal: o.signal,
                                                    message: String(fixedCString: o.message))))
+            }
         }
         let notes = outcomes.filter { $0.status == Int32(SZX_OK.rawValue) }.map { String(fixedCString: $0.message) }.filter { !$0.isEmpty }
-        return (detections, failures, notes)
+        return (found, failures, notes)
     }
 
     static func detection(_ r: szx_result, format: BarcodeFormat, pass: DecodePass) -> Detection {
         let text = r.text.map { String(decoding: UnsafeRawBufferPointer(start: $0, count: Int(r.text_length)), as: UTF8.self) } ?? ""
         let bytes = r.bytes.map { Array(UnsafeBufferPointer(start: $0, count: Int(r.bytes_length))) } ?? []
-        let c = r.corners
+        let c = r.corners, geometry = pass.geometry
         let raw = [Point(Double(c.0), Double(c.1)), Point(Double(c.2), Double(c.3)),
                    Point(Double(c.4), Double(c.5)), Point(Double(c.6), Double(c.7))]
         let sequence = r.sequence_size > 0 && r.sequence_index >= 0
             ? Detection.Sequence(count: Int(r.sequence_size), index: Int(r.sequence_index), id:String(fixedCString: r.sequence_id))
             : nil
         return Detection(
-            format: format, text: text, bytes: bytes, corners: Quadrilateral(raw.map(pass.sourcePoint)),
+            format: format, text: text, bytes: bytes, corners: Quadrilateral(raw.map(geometry.sourcePoint)),
             orientation: Int(r.orientation), symbologyIdentifier:String(fixedCString: r.symbology), hasECI: r.has_eci != 0,
             ecLevel:String(fixedCString: r.ec_level), mirrored: (r.mirrored != 0) != pass.mirror, inverted: pass.invert || r.inverted != 0,
             contentType: contentType(r.content_type), sequence: sequence, readerInit: r.reader_init != 0,
@@ -137,94 +144,5 @@ public struct ZXingDecoder: Sendable {
         case SZX_TIMEOUT.rawValue: .timeout
         default: .system
         }
-    }
-}
-
-public struct ImageGeometryError: Error, CustomStringConvertible, Equatable {
-    public let description: String
-}
-
-/// The persistent decoder processes (szx_worker): forked once, fed through shared memory, replaced when
-/// one crashes or overruns a deadline. With two lanes (the default on a machine with two cores) the passes
-/// of one frame are shared between two processes that run at once, so the second core shortens each frame.
-/// One reader at a time (the lock keeps it so); frame memory may be taken from any thread.
-public final class DecoderWorker: @unchecked Sendable {
-    private let handle: OpaquePointer
-    private let lock = NSLock()
-    /// Decoder processes a read's passes are shared between.
-    public let lanes: Int
-
-    /// One lane per core, up to two: more would take cores the capture and the service need.
-    public static var defaultLanes: Int { min(2, max(1, ProcessInfo.processInfo.activeProcessorCount)) }
-
-    public init?(lanes: Int = DecoderWorker.defaultLanes) {
-        guard let h = szx_worker_create(Int32(lanes)) else { return nil }
-        handle = h
-        self.lanes = Int(szx_worker_lanes(h))
-    }
-
-    deinit { szx_worker_destroy(handle) }
-
-    /// Ends the worker processes now, as a pipeline that stops must not leave them behind; the next read
-    /// starts new ones.
-    public func retire() { lock.withLock { szx_worker_retire(handle) } }
-
-    /// The process id of each lane's process while one runs.
-    public var processIDs: [Int32] {
-        lock.withLock { (0..<lanes).map { szx_worker_pid(handle, Int32($0)) }.filter { $0 > 0 } }
-    }
-
-    /// The first lane's process id while one runs.
-    public var processID: Int32? { processIDs.first }
-
-    /// How many worker processes have been started: one per lane used in a healthy run, one more after each crash.
-    public var generation: Int { lock.withLock { Int(szx_worker_generation(handle)) } }
-
-    /// Reads whose image was copied into shared memory first, because it had not been captured into `frameMemory`.
-    public var copiedReads: Int { Int(szx_worker_copies(handle)) }
-
-    /// Shared memory to capture a frame into: the decoder processes then read it where it is, with no copy.
-    /// nil when every buffer is in use.
-    public func frameMemory(count: Int) -> (any FrameMemory)? {
-        // Not under `lock`: the capture thread must not wait for a decode to finish.
-        guard count > 0, let p = szx_worker_acquire_buffer(handle, count) else { return nil }
-        return SharedFrameBuffer(worker: self, bytes: UnsafeMutableRawBufferPointer(start: p, count: count))
-    }
-
-    fileprivate func release(_ p: UnsafeMutableRawPointer) {
-        szx_worker_release_buffer(handle, p.assumingMemoryBound(to: UInt8.self))
-    }
-
-    func read(_ image: inout szx_image, _ passes: UnsafePointer<szx_pass>?, _ count: Int32, _ timeout: Int32,
-              _ outcomes: UnsafeMutablePointer<szx_outcome>?, _ results: inout UnsafeMutablePointer<szx_result>?,
-              _ resultCount: inout Int32) -> Int32 {
-        lock.withLock { szx_worker_read(handle, &image, passes, count, timeout, outcomes, &results, &resultCount) }
-    }
-}
-
-/// A buffer of the worker's shared memory holding one captured frame; given back when the frame goes.
-private final class SharedFrameBuffer: FrameMemory, @unchecked Sendable {
-    let worker: DecoderWorker
-    let bytes: UnsafeMutableRawBufferPointer
-
-    init(worker: DecoderWorker, bytes: UnsafeMutableRawBufferPointer) {
-        self.worker = worker
-        self.bytes = bytes
-    }
-
-    deinit { if let p = bytes.baseAddress { worker.release(p) } }
-}
-
-/// Shares a read's passes between decoder processes: longest first, each to the least loaded lane.
-enum LaneAssignment {
-    static func lanes(costs: [Double], count: Int) -> [Int] {
-        guard count > 1 else { return costs.map { _ in 0 } }
-        var load = [Double](repeating: 0, count: count), lane = [Int](repeating: 0, count: costs.count)
-        for i in costs.indices.sorted(by: { costs[$0] > costs[$1] }) {
-            let l = load.indices.min { load[$0] < load[$1] }!
-            lane[i] = l
-            load[l] += costs[i]
-        }
-        return lane
     }
 }

@@ -32,11 +32,11 @@ public struct Daemon: Sendable {
         let console = StdoutSubscriber(limit: limit, write: { stdout.event($0) }, onFirstDrop: {
             stdout.log("stdout is not being read: \(limit) events wait there; further events for stdout are dropped while it stays full (STATUS counts them as stdoutDropped)", .warning)
         })
-        let output = OutputSink(event: { line in
-            console.publish(line)
-            hub.publish(line)
+        let output = OutputSink(event: { event in
+            console.publish(event)
+            hub.publish(event)
         }, log: { stdout.log($0, $1) })
-        output.event(VersionInfo.json())
+        output.event(.version(VersionInfo.banner))
         // Trap SIGHUP before anything runs: its default action would end the daemon.
         let hangups = await UnixSignalsSequence(trapping: .sighup)
         let make = makePipeline
@@ -44,7 +44,7 @@ public struct Daemon: Sendable {
         var services: [ServiceGroupConfiguration.ServiceConfiguration] = []
         if let listener {
             let server = SocketServer(listener: listener, hub: hub, maxRequestBytes: config.maxRequestBytes, requestTimeout: config.requestTimeout,
-                                      status: { StatusReport.json(controller.current, hub: hub, stdoutDropped: console.dropped) },
+                                      status: { StatusSummary.report(controller.current, hub: hub, stdoutDropped: console.dropped) },
                                       log: { output.log($0, $1) })
             try server.claim()
             // Bound once the group runs, when SIGTERM is already handled: a client that sees the socket
@@ -103,7 +103,7 @@ struct SupervisorService: Service {
     func run() async throws {
         // The first DEVICE status (streaming or waiting) arrives within a moment of start.
         for _ in 0..<50 where controller.current.deviceStatus == nil { try? await Task.sleep(for: .milliseconds(20)) }
-        Systemd.ready(status: StatusReport.summary(controller.current, hub: hub))
+        Systemd.ready(status: StatusSummary.line(controller.current, hub: hub))
         let watchdog = Systemd.watchdogInterval()
         // Set, under the lock, when STOPPING=1 is sent: no WATCHDOG=1 or STATUS= may follow it (cancelling the
         // pinging task alone could not stop a ping already past its cancellation check).
@@ -114,7 +114,7 @@ struct SupervisorService: Service {
                 while !Task.isCancelled {
                     try? await Task.sleep(for: period)
                     if Task.isCancelled { break }
-                    let summary = StatusReport.summary(controller.current, hub: hub)
+                    let summary = StatusSummary.line(controller.current, hub: hub)
                     let healthy = watchdog.map { controller.current.isHealthy(within: $0) } ?? false
                     stopped.value.withLock { stopped in
                         guard !stopped else { return }
@@ -134,7 +134,7 @@ struct SupervisorService: Service {
                     } catch {
                         output.log("reload refused, the running configuration stays: \(error)", .error)
                     }
-                    Systemd.ready(status: StatusReport.summary(controller.current, hub: hub))
+                    Systemd.ready(status: StatusSummary.line(controller.current, hub: hub))
                 }
             }
             try? await gracefulShutdown()
@@ -147,22 +147,15 @@ struct SupervisorService: Service {
     }
 }
 
-/// STATUS: where the camera stands, frame counters, decode timing, subscribers.
-public enum StatusReport {
-    public static func json(_ p: LivePipeline, hub: EventHub, stdoutDropped: Int = 0) -> String {
-        let c = p.counters, h = hub.counters
-        var fields: [(String, JSONValue)] = [("class", .string("STATUS"))]
-        if let d = p.deviceStatus {
-            if case .object(let deviceFields) = d.json { fields.append(("device", .object(deviceFields.filter { $0.0 != "class" }))) }
-        }
-        fields += c.jsonFields
-        fields += [("clients", .int(h.connected)), ("watching", .int(h.watching)), ("clientsDropped", .int(h.droppedSlow)),
-                   ("clientsRefused", .int(h.refused)), ("clientsTimedOut", .int(h.timedOut)), ("stdoutDropped", .int(stdoutDropped))]
-        return JSONValue.object(fields).serialized()
+/// Where the daemon stands: STATUS for clients, one line for systemd.
+public enum StatusSummary {
+    /// STATUS: where the camera stands, frame counters, decode timing, subscribers.
+    public static func report(_ p: LivePipeline, hub: EventHub, stdoutDropped: Int = 0) -> StatusReport {
+        StatusReport(device: p.deviceStatus, counters: p.counters.frameCounters, clients: hub.counters, stdoutDropped: stdoutDropped)
     }
 
     /// One line for systemctl status.
-    public static func summary(_ p: LivePipeline, hub: EventHub) -> String {
+    public static func line(_ p: LivePipeline, hub: EventHub) -> String {
         let c = p.counters
         let camera: String
         if let d = p.deviceStatus {

@@ -28,17 +28,21 @@ public final class LivePipeline: @unchecked Sendable {
         /// Decoder processes replaced because they died: crashed or hung in a pass, or ended between frames.
         public var workerRestarts = 0
 
-        /// The counters as STATS and STATUS write them.
-        public var jsonFields: [(String, JSONValue)] {
-            var fields: [(String, JSONValue)] = [
-                ("captured", .int(capture.captured)), ("dropped", .int(capture.dropped)), ("decoded", .int(decoded)),
-                ("skippedStatic", .int(skippedStatic)), ("failed", .int(failed)), ("codes", .int(codes)), ("scans", .int(scans)),
-                ("decodeMsMean", JSONValue.number(decodeSeconds * 1000 / Double(max(1, decoded)), places: 2)),
-            ]
-            if let latencyP50 { fields.append(("latencyP50Ms", JSONValue.number(latencyP50, places: 1))) }
-            if let latencyP99 { fields.append(("latencyP99Ms", JSONValue.number(latencyP99, places: 1))) }
-            fields.append(("workerRestarts", .int(workerRestarts)))
-            return fields
+        /// The counters as STATS and STATUS report them.
+        public var frameCounters: FrameCounters {
+            var c = FrameCounters()
+            c.captured = capture.captured
+            c.dropped = capture.dropped
+            c.decoded = decoded
+            c.skippedStatic = skippedStatic
+            c.failed = failed
+            c.codes = codes
+            c.scans = scans
+            c.decodeMillisecondsMean = decodeSeconds * 1000 / Double(max(1, decoded))
+            c.latencyP50Milliseconds = latencyP50
+            c.latencyP99Milliseconds = latencyP99
+            c.workerRestarts = workerRestarts
+            return c
         }
     }
 
@@ -87,7 +91,7 @@ public final class LivePipeline: @unchecked Sendable {
                                        // an unplugged camera could not come back while one lives. New ones start with frames.
                                        if status.state == .lost { worker?.retire() }
                                        device.set(status)
-                                       output.event(status.json.serialized())
+                                       output.event(.device(status))
                                        if let reason = status.reason, status.state != .streaming {
                                            output.log(reason, status.failed ? .error : status.state == .stopped ? .notice : .warning)
                                        }
@@ -147,8 +151,8 @@ public final class LivePipeline: @unchecked Sendable {
     public var failure: String? { capture.failure?.description }
 
     /// A STATS event with the counters.
-    public func statsEvent() -> String {
-        JSONValue.object([("class", .string("STATS")), ("device", .string(source.name))] + counters.jsonFields).serialized()
+    public func statsEvent() -> Event {
+        .stats(device: source.name, counters: counters.frameCounters)
     }
 
     private func decodeLoop() {
@@ -222,7 +226,13 @@ public final class LivePipeline: @unchecked Sendable {
 
     private func write(_ events: [TrackEvent], frame: (Frame, Int, Int)?) {
         for e in events {
-            output.event(TrackEventJSON.json(e, device: source.name, frame: frame?.0, width: frame?.1 ?? 0, height: frame?.2 ?? 0))
+            var latency: Double?
+            if case .scan = e, let f = frame?.0 {
+                let ms = Double(Monotonic.microseconds() &- f.timestampMicroseconds) / 1000
+                // Replays in lockstep carry recorded stamps: no latency to speak of.
+                if ms >= 0 && ms < 60_000 { latency = ms }
+            }
+            output.event(Event(e, device: source.name, time: Date(), frame: frame.map { ($0.0.sequence, $0.1, $0.2) }, latencyMilliseconds: latency))
         }
     }
 }
@@ -240,43 +250,6 @@ extension LivePipeline {
     fileprivate func record(latency: Double) {
         if latencies.count < Self.latencyWindow { latencies.append(latency) } else { latencies[latencyNext] = latency }
         latencyNext = (latencyNext + 1) % Self.latencyWindow
-    }
-}
-
-/// The JSON of tracker events: SCAN and UPDATE with the code's fields, LOST with its id and payload.
-public enum TrackEventJSON {
-    public static func json(_ e: TrackEvent, device: String, frame: Frame?, width: Int, height: Int) -> String {
-        var fields: [(String, JSONValue)] = [("class", .string(e.className)), ("id", .int(e.id)), ("device", .string(device)),
-                                             ("time", .string(Timestamp.iso8601(Date())))]
-        if let frame { fields.append(("frame", .int(Int(truncatingIfNeeded: frame.sequence)))) }
-        let d = e.detection
-        switch e {
-        case .scan:
-            fields += d.jsonFields(frameWidth: width, frameHeight: height)
-            if let frame {
-                let latency = Double(Monotonic.microseconds() &- frame.timestampMicroseconds) / 1000
-                if latency >= 0 && latency < 60_000 { fields.append(("latencyMs", JSONValue.number(latency, places: 1))) }
-            }
-        case .update:
-            fields += d.jsonFields(frameWidth: width, frameHeight: height, includeValue: false)
-                .filter { ["format", "corners", "normalized", "orientation"].contains($0.0) }
-        case .lost:
-            fields += [("format", .string(d.format.name)), ("text", .string(d.text))]
-        }
-        return JSONValue.object(fields).serialized()
-    }
-}
-
-public enum Timestamp {
-    /// UTC with milliseconds, as gpsd writes times: 2026-11-22T12:00:00.123Z.
-    public static func iso8601(_ date: Date) -> String {
-        let t = date.timeIntervalSince1970
-        var seconds = time_t(t.rounded(.down))
-        var tm = tm()
-        gmtime_r(&seconds, &tm)
-        let ms = Int((t - t.rounded(.down)) * 1000)
-        return String(format: "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", Int(tm.tm_year) + 1900, Int(tm.tm_mon) + 1, Int(tm.tm_mday),
-                      Int(tm.tm_hour), Int(tm.tm_min), Int(tm.tm_sec), ms)
     }
 }
 

@@ -8,21 +8,21 @@ import Synchronization
 public final class OutputSink: @unchecked Sendable {
     private let eventLock = Mutex(())
     private let logLock = Mutex(())
-    private let writeEvent: (String) -> Void
+    private let writeEvent: (Event) -> Void
     private let writeLog: (String, LogLevel) -> Void
 
-    public init(event: @escaping (String) -> Void, log: @escaping (String, LogLevel) -> Void) {
+    public init(event: @escaping (Event) -> Void, log: @escaping (String, LogLevel) -> Void) {
         self.writeEvent = event
         self.writeLog = log
     }
 
-    public convenience init(event: @escaping (String) -> Void, log: @escaping (String) -> Void) {
+    public convenience init(event: @escaping (Event) -> Void, log: @escaping (String) -> Void) {
         self.init(event: event, log: { line, _ in log(line) })
     }
 
     /// stdout for events, stderr for logs: one write(2) a line, so lines never interleave.
     public static func standard() -> OutputSink {
-        OutputSink(event: { writeAll(1, $0 + "\n") }, log: { writeAll(2, LogLevel.format($0, $1)) })
+        OutputSink(event: { writeAll(1, $0.line + "\n") }, log: { writeAll(2, LogLevel.format($0, $1)) })
     }
 
     public static func writeAll(_ fd: Int32, _ text: String) {
@@ -36,8 +36,8 @@ public final class OutputSink: @unchecked Sendable {
         }
     }
 
-    public func event(_ line: String) {
-        eventLock.withLock { _ in writeEvent(line) }
+    public func event(_ event: Event) {
+        eventLock.withLock { _ in writeEvent(event) }
     }
 
     public func log(_ line: String, _ level: LogLevel = .notice) {

@@ -1,6 +1,7 @@
 import Foundation
 import NIOCore
 import ScandCapture
+import ScandCore
 import Synchronization
 
 /// stdout as one more subscriber: events wait in a bounded queue that a thread of its own writes out, so a
@@ -8,7 +9,7 @@ import Synchronization
 /// queue full is dropped and counted; the first drop is logged, once.
 public final class StdoutSubscriber: Sendable {
     private struct State {
-        var lines = CircularBuffer<String>()
+        var lines = CircularBuffer<Event>()
         /// A line taken from the queue is being written.
         var writing = false
         var dropped = 0
@@ -20,17 +21,17 @@ public final class StdoutSubscriber: Sendable {
     private let onFirstDrop: @Sendable () -> Void
 
     /// - Parameters: limit: lines that may wait; write: blocking, one whole line (without its newline).
-    public init(limit: Int, write: @escaping @Sendable (String) -> Void, onFirstDrop: @escaping @Sendable () -> Void) {
+    public init(limit: Int, write: @escaping @Sendable (Event) -> Void, onFirstDrop: @escaping @Sendable () -> Void) {
         self.limit = max(1, limit)
         self.onFirstDrop = onFirstDrop
         // The writer lives as long as the process: it may be blocked in write(2) on a stdout nobody reads.
         BlockingThread(name: "scand-stdout").start { [self] in writeLoop(write) }
     }
 
-    private func writeLoop(_ write: (String) -> Void) {
+    private func writeLoop(_ write: (Event) -> Void) {
         while true {
             queued.wait()
-            guard let line = state.withLock({ s -> String? in
+            guard let line = state.withLock({ s -> Event? in
                 s.writing = !s.lines.isEmpty
                 return s.lines.popFirst()
             }) else { continue }
@@ -39,8 +40,8 @@ public final class StdoutSubscriber: Sendable {
         }
     }
 
-    /// Queues a line; never blocks.
-    public func publish(_ line: String) {
+    /// Queues an event; never blocks.
+    public func publish(_ line: Event) {
         let outcome: (queued: Bool, firstDrop: Bool) = state.withLock { s in
             guard s.lines.count < limit else {
                 s.dropped += 1

@@ -83,14 +83,15 @@ const char *PassProblem(const szx_image *image, const szx_pass &p)
         return "ean_add_on must be 0...2";
     if (p.max_symbols < 0 || p.max_symbols > 255)
         return "max_symbols must be 0...255";
-    if (p.rotate_centidegrees < -4500 || p.rotate_centidegrees > 4500)
-        return "rotation must be -45...45 degrees";
-    if (p.rotate_centidegrees != 0 && p.mirror)
-        return "rotation only without mirror";
-    if (p.upscale < 0 || p.upscale > 4 || (p.upscale > 1 && (p.scale != 1 || p.mirror)))
-        return "upscale must be 0...4, with scale 1 and no mirror";
-    if (p.upscale > 1 && (long long)p.width * p.height * p.upscale * p.upscale > (1LL << 24))
-        return "upscaled crop over 16 megapixels";
+    if (p.resample) {
+        if (p.resample_width < 1 || p.resample_height < 1)
+            return "empty resampled pass";
+        if ((long long)p.resample_width * p.resample_height > (1LL << 24))
+            return "resampled pass over 16 megapixels";
+        for (double v : p.sample)
+            if (!std::isfinite(v))
+                return "resampling map not finite";
+    }
     return nullptr;
 }
 
@@ -100,27 +101,24 @@ struct PassImage {
     ImageView view;
 };
 
-// The crop turned back by the pass's angle: output pixel q samples the image at centre + R(angle)(q - centre)
-// (times the scale), bilinearly, clamped to the image.
-PassImage PrepareRotated(const szx_image *image, const szx_pass &p)
+// The pass's own pixels: output pixel (x, y) samples the image at the pass's affine map of (x, y),
+// bilinearly, clamped to the image.
+PassImage PrepareResampled(const szx_image *image, const szx_pass &p)
 {
     PassImage out;
-    int zoom = std::max(1, p.upscale);
-    int w = p.width * zoom / p.scale, h = p.height * zoom / p.scale;
-    double k = (double)p.scale / zoom;
+    int w = p.resample_width, h = p.resample_height;
     out.storage.resize((size_t)w * h);
-    double a = p.rotate_centidegrees * M_PI / 18000.0, c = std::cos(a), s = std::sin(a);
-    double cx = p.left + (p.width - 1) / 2.0, cy = p.top + (p.height - 1) / 2.0;
+    const double *m = p.sample;
     auto at = [&](int x, int y) -> int {
         x = std::clamp(x, 0, image->width - 1);
         y = std::clamp(y, 0, image->height - 1);
         return image->data[(size_t)y * image->row_stride + (size_t)x * image->pix_stride];
     };
     for (int y = 0; y < h; ++y) {
-        double dy = (y - (h - 1) / 2.0) * k;
         for (int x = 0; x < w; ++x) {
-            double dx = (x - (w - 1) / 2.0) * k;
-            double sx = cx + c * dx - s * dy, sy = cy + s * dx + c * dy;
+            // Clamped first so that floor fits an int; a point further out reads the edge pixel all the same.
+            double sx = std::clamp(m[0] * x + m[1] * y + m[2], -1.0, (double)image->width);
+            double sy = std::clamp(m[3] * x + m[4] * y + m[5], -1.0, (double)image->height);
             int x0 = (int)std::floor(sx), y0 = (int)std::floor(sy);
             double fx = sx - x0, fy = sy - y0;
             double v = (at(x0, y0) * (1 - fx) + at(x0 + 1, y0) * fx) * (1 - fy) + (at(x0, y0 + 1) * (1 - fx) + at(x0 + 1, y0 + 1) * fx) * fy;
@@ -134,8 +132,8 @@ PassImage PrepareRotated(const szx_image *image, const szx_pass &p)
 
 PassImage Prepare(const szx_image *image, const szx_pass &p)
 {
-    if (p.rotate_centidegrees != 0 || p.upscale > 1)
-        return PrepareRotated(image, p);
+    if (p.resample)
+        return PrepareResampled(image, p);
     PassImage out;
     const uint8_t *origin = image->data + (size_t)p.top * image->row_stride + (size_t)p.left * image->pix_stride;
     if (p.scale == 1 && !p.invert && !p.mirror) {
@@ -572,14 +570,8 @@ int RunChild(const std::function<void(int from, int out)> &serve, int from, int 
     return Settle(c, status, count, timeoutMs, outcomes);
 }
 
-} // namespace szx_internal
-
-using namespace szx_internal;
-
-extern "C" {
-
-int szx_read(const szx_image *image, const szx_pass *passes, int count, int isolated, int timeout_ms,
-             szx_outcome *outcomes, szx_result **results, int *result_count)
+int StartRead(const szx_image *image, const szx_pass *passes, int count, szx_outcome *outcomes, szx_result **results,
+              int *result_count)
 {
     if (!results || !result_count || !outcomes || count < 0 || (count > 0 && !passes))
         return SZX_BAD_ARGUMENT;
@@ -591,6 +583,20 @@ int szx_read(const szx_image *image, const szx_pass *passes, int count, int isol
         std::memset(&outcomes[k], 0, sizeof outcomes[k]);
         outcomes[k].status = SZX_NOT_RUN;
     }
+    return SZX_OK;
+}
+
+} // namespace szx_internal
+
+using namespace szx_internal;
+
+extern "C" {
+
+int szx_read(const szx_image *image, const szx_pass *passes, int count, int isolated, int timeout_ms,
+             szx_outcome *outcomes, szx_result **results, int *result_count)
+{
+    if (int status = StartRead(image, passes, count, outcomes, results, result_count); status != SZX_OK)
+        return status;
     std::vector<Found> found;
     try {
         if (!isolated) {

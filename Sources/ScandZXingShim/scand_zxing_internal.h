@@ -105,4 +105,9 @@ Collected Collect(pid_t pid, int out, int err, int from, int timeoutMs, szx_outc
 // Turns what a dead child left into outcomes; returns the pass to continue from.
 int Settle(const Collected &c, int status, int count, int timeoutMs, szx_outcome *outcomes);
 
+// The argument checks and set-up szx_read and szx_worker_read share: SZX_OK, or the status to return (every
+// outcome then says SZX_NOT_RUN until its pass runs).
+int StartRead(const szx_image *image, const szx_pass *passes, int count, szx_outcome *outcomes, szx_result **results,
+              int *result_count);
+
 } // namespace szx_internal

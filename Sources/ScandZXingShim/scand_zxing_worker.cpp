@@ -421,16 +421,10 @@ void szx_worker_release_buffer(szx_worker *worker, const uint8_t *buffer)
 int szx_worker_read(szx_worker *w, const szx_image *image, const szx_pass *passes, int count, int timeout_ms,
                     szx_outcome *outcomes, szx_result **results, int *result_count)
 {
-    if (!w || !results || !result_count || !outcomes || count < 0 || (count > 0 && !passes))
+    if (!w)
         return SZX_BAD_ARGUMENT;
-    *results = nullptr;
-    *result_count = 0;
-    if (!ValidImage(image))
-        return SZX_BAD_ARGUMENT;
-    for (int k = 0; k < count; ++k) {
-        std::memset(&outcomes[k], 0, sizeof outcomes[k]);
-        outcomes[k].status = SZX_NOT_RUN;
-    }
+    if (int status = StartRead(image, passes, count, outcomes, results, result_count); status != SZX_OK)
+        return status;
     // An image not captured into shared memory is copied there, luma only and dense: the one copy.
     szx_image shared = *image;
     uint8_t *copy = nullptr;

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import ScandCore
+import ScandTestSupport
 @testable import ScandCapture
 
 /// Recordings through the capture loop: a recording that breaks off ends the session once (a camera would
@@ -21,13 +22,8 @@ import ScandCore
 
     /// Frames of 8x4 YUYV, stamped `gapMicroseconds` apart.
     func recording(_ name: String, frames: Int, gapMicroseconds: UInt64) throws -> String {
-        let path = dir + "/" + name
-        let writer = try Recording.Writer(path: path, format: .packed(.yuyv, width: 8, height: 4))
-        for i in 0..<frames {
-            try writer.append(Frame.yuyv(LumaImage(width: 8, height: 4, fill: UInt8(i)), sequence: UInt64(i), timestampMicroseconds: UInt64(i) * gapMicroseconds))
-        }
-        try writer.finish()
-        return path
+        try Scene.record((0..<frames).lazy.map { LumaImage(width: 8, height: 4, fill: UInt8($0)) }, to: dir + "/" + name,
+                         gapMicroseconds: gapMicroseconds)
     }
 
     @Test func aTruncatedRecordingEndsTheSessionOnceAndIsNotReopened() throws {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import ScandTestSupport
 
 /// `scand run` as a service: real clients on its socket, systemd's notify protocol through a datagram
 /// socket the test owns, SIGHUP with good and bad files, configuration errors, the unit files.

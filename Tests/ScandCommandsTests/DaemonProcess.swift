@@ -1,4 +1,5 @@
 import Foundation
+import ScandTestSupport
 
 /// The real `scand` running in the background, its stdout and stderr collected line by line.
 final class DaemonProcess: @unchecked Sendable {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import ScandTestSupport
 
 extension DaemonReliabilityTests {
     @Test func aTruncatedRecordingEndsTheReplayWithOneLine() throws {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import ScandTestSupport
 
 extension DaemonReliabilityTests {
     @Test func unreadRepliesCountAgainstTheQueueLimit() throws {
@@ -71,5 +72,53 @@ extension DaemonReliabilityTests {
         third.signal(SIGTERM)
         #expect(third.finish() == 0)
         #expect(FileManager.default.fileExists(atPath: sock), "not scand's socket any more: left alone")
+    }
+}
+
+extension DaemonReliabilityTests {
+    /// 200 clients connecting at once, non-blocking (a connect that finds the listen queue full fails with
+    /// EAGAIN): every one is accepted and greeted.
+    @Test func aBurstOfTwoHundredConnectsIsEveryOneGreeted() throws {
+        let sock = dir + "/burst.sock"
+        let config = e2e.write("[socket]\nmax_clients = 256\nmax_clients_per_uid = 256\n", "burst.toml")
+        let daemon = try DaemonProcess(["run", "--config", config, "--socket", sock, "--device", dir + "/no-camera"])
+        #expect(daemon.wait { FileManager.default.fileExists(atPath: sock) })
+        var addr = sockaddr_un()
+        addr.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &addr.sun_path) { raw in for (i, b) in sock.utf8.enumerated() { raw[i] = b } }
+        var fds: [Int32] = []
+        var failures: [String] = []
+        for _ in 0..<200 {
+            let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
+            let r = withUnsafePointer(to: &addr) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+            }
+            if r != 0 { failures.append(String(cString: strerror(errno))) }
+            fds.append(fd)
+        }
+        defer { fds.forEach { close($0) } }
+        #expect(failures.isEmpty, "\(failures.count) connects failed: \(Set(failures))")
+        // Each socket's first line, read as it arrives.
+        var greeted = 0
+        var pending = [Int32: [UInt8]]()
+        let deadline = Date().addingTimeInterval(20)
+        var open = Set(fds)
+        while !open.isEmpty && Date() < deadline {
+            var polls = open.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
+            guard poll(&polls, nfds_t(polls.count), 1000) > 0 else { continue }
+            for p in polls where p.revents != 0 {
+                var chunk = [UInt8](repeating: 0, count: 4096)
+                let n = chunk.withUnsafeMutableBytes { read(p.fd, $0.baseAddress, $0.count) }
+                guard n > 0 else { open.remove(p.fd); continue }
+                pending[p.fd, default: []] += chunk[..<n]
+                if let nl = pending[p.fd]!.firstIndex(of: 10) {
+                    if String(decoding: pending[p.fd]![..<nl], as: UTF8.self).hasPrefix(#"{"class":"VERSION""#) { greeted += 1 }
+                    open.remove(p.fd)
+                }
+            }
+        }
+        #expect(greeted == 200)
+        daemon.signal(SIGTERM)
+        #expect(daemon.finish() == 0)
     }
 }

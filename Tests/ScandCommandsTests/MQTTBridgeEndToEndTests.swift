@@ -1,5 +1,5 @@
 import Foundation
-import MosquittoTestSupport
+import ScandTestSupport
 import ScandCore
 import Testing
 

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import ScandTestSupport
 
 /// The .deb, proven on a booted Debian 12: `scripts/package` builds it (release build, Swift runtime and
 /// zxing-cpp linked statically), lintian checks it, and `scripts/vm/run-in-debian-vm` boots a Debian 12 root

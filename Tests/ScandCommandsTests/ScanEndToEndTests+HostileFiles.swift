@@ -3,6 +3,7 @@ import Foundation
 import Testing
 import ScandCore
 import ScandImageIO
+import ScandTestSupport
 
 extension ScanEndToEndTests {
     /// A JPEG of a generated gradient, through stb_image_write.

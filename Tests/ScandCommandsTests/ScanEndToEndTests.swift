@@ -3,14 +3,14 @@ import Testing
 import ScandCore
 import ScandDecoding
 import ScandImageIO
+import ScandTestSupport
 
 /// `scand scan` as a user runs it: the real binary, generated images, stdout and exit status.
 @Suite struct ScanEndToEndTests {
     let dir = ScandBinary.temporaryDirectory()
 
     func page(_ items: [(BarcodeFormat, String, Double, Double)], width: Int = 900, height: Int = 400, name: String) throws -> String {
-        var page = LumaImage(width: width, height: height, fill: 240)
-        for (f, text, x, y) in items { page.paste(try SymbolWriter.render(f, text: text, moduleSize: 4), centerX: x, centerY: y, degrees: 0) }
+        let page = Scene.page(width: width, height: height, background: 240, items.map { (Scene.symbol($0, $1), x: $2, y: $3, degrees: 0) })
         let path = dir + "/" + name
         try PNGWriter.write(page, to: path)
         return path

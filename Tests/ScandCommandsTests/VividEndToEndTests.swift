@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import ScandTestSupport
 
 /// `scand run` on a real V4L2 stack: Debian's kernel in qemu with the vivid driver looping its HDMI output
 /// into its HDMI capture. Generated frames with known codes go in; the events scand prints come out.

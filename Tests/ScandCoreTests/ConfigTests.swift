@@ -156,7 +156,7 @@ import Testing
         #expect(try ClientRequest.parse("?WATCH;") == .watch(.init(enable: true)))
         #expect(try ClientRequest.parse(#"?WATCH={"enable":false};"#) == .watch(.init(enable: false)))
         let w = try ClientRequest.parse(#"?WATCH={"enable":true,"classes":["scan","LOST"],"formats":["qr","ean13"]}"#)
-        #expect(w == .watch(.init(enable: true, classes: ["SCAN", "LOST"], formats: BarcodeFormats([.qrCode, .ean13]))))
+        #expect(w == .watch(.init(enable: true, classes: [.scan, .lost], formats: BarcodeFormats([.qrCode, .ean13]))))
     }
 
     @Test(arguments: ["WATCH", "?", "?FLY;", #"?WATCH={"enable":tru}"#, #"?WATCH={"enable":true"#, #"?WATCH={"colour":1}"#,

@@ -58,7 +58,7 @@ import Testing
 
     @Test func eventsAreOneLineJSON() {
         let s = DeviceStatus(device: "/dev/video0", state: .waiting, reason: "busy\u{1b}", retryIn: .milliseconds(1500))
-        #expect(s.json.serialized() == #"{"class":"DEVICE","path":"/dev/video0","state":"waiting","message":"busy\u001b","retryIn":1.5}"#)
+        #expect(Event.device(s).line == #"{"class":"DEVICE","path":"/dev/video0","state":"waiting","message":"busy\u001b","retryIn":1.5}"#)
     }
 
     /// A recording that breaks off ends the session; a camera's loss is waited out instead.

@@ -45,20 +45,21 @@ import Testing
         let d = Detection(format: .qrCode, text: "hi", bytes: Array("hi".utf8),
                           corners: Quadrilateral([Point(10, 10), Point(30, 10), Point(30, 30), Point(10, 30)]),
                           symbologyIdentifier: "]Q1", ecLevel: "M")
-        let json = JSONValue.object(d.jsonFields(frameWidth: 100, frameHeight: 50)).serialized()
-        #expect(json == #"{"format":"QRCode","text":"hi","bytes":"aGk=","corners":[[10,10],[30,10],[30,30],[10,30]],"normalized":[[0.1,0.2],[0.3,0.2],[0.3,0.6],[0.1,0.6]],"orientation":0,"symbology":"]Q1","content":"Text","ecLevel":"M","value":{"type":"text"}}"#)
+        func line(_ d: Detection) -> String { Event.imageScan(ImageCode(file: "a.png", detection: d, imageWidth: 100, imageHeight: 50)).line }
+        let json = line(d)
+        #expect(json == #"{"class":"SCAN","file":"a.png","format":"QRCode","text":"hi","bytes":"aGk=","corners":[[10,10],[30,10],[30,30],[10,30]],"normalized":[[0.1,0.2],[0.3,0.2],[0.3,0.6],[0.1,0.6]],"orientation":0,"symbology":"]Q1","content":"Text","ecLevel":"M","value":{"type":"text"}}"#)
         var seq = d
         seq.sequence = .init(count: 3, index: 1, id: "7")
         seq.mirrored = true
         seq.inverted = true
-        let fields = JSONValue.object(seq.jsonFields(frameWidth: 100, frameHeight: 50)).serialized()
+        let fields = line(seq)
         #expect(fields.contains(#""mirrored":true,"inverted":true"#))
         #expect(fields.contains(#""sequence":{"index":1,"count":3,"id":"7"}"#))
         #expect(!fields.contains("null"))
         // The typed payload rides along: a Wi-Fi code says what it is.
         var wifi = d
         wifi.text = "WIFI:S:kiosk;T:WPA;P:secret;;"
-        let typed = JSONValue.object(wifi.jsonFields(frameWidth: 100, frameHeight: 50)).serialized()
+        let typed = line(wifi)
         #expect(typed.hasSuffix(#""value":{"type":"wifi","ssid":"kiosk","password":"secret","encryption":"WPA"}}"#), "\(typed)")
     }
 }

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import ScandCore
 @testable import ScandDecoding
+import ScandTestSupport
 
 /// Patches that look like matrix codes: where they are, at what angle, and the upright crops read from them.
 @Suite struct CodeCandidatesTests {
@@ -108,7 +109,7 @@ import ScandCore
         var crops: [Int] = []
         for _ in 0..<(FrameDecoder.fruitlessRest + 3) {
             _ = try decoder.decode(Frame.yuyv(page))
-            crops.append(decoder.lastPasses.filter { $0.label == FrameDecoder.candidateLabel }.count)
+            crops.append(decoder.lastPasses.filter { $0.role == .candidateCrop }.count)
         }
         // Tried in the first frame, left alone while it rests, tried again once the rest is over.
         #expect(crops.indices.filter { crops[$0] > 0 } == [0, FrameDecoder.fruitlessRest], "\(crops)")
@@ -121,7 +122,7 @@ import ScandCore
         for i in 0..<4 {
             #expect(try decoder.decode(Frame.yuyv(page)).detections.map(\.text) == ["cheap"])
             // The first frame may crop around it; from then on the cheap pass's read spares the crop.
-            if i > 0 { #expect(decoder.lastPasses.allSatisfy { $0.label != FrameDecoder.candidateLabel }) }
+            if i > 0 { #expect(decoder.lastPasses.allSatisfy { $0.role != .candidateCrop }) }
         }
     }
 }

@@ -1,6 +1,7 @@
 import Testing
 import ScandCore
 @testable import ScandDecoding
+import ScandTestSupport
 
 /// Every format, drawn by zxing's writer at several sizes and rotations, reads back exactly through scand's
 /// still-image decoder.

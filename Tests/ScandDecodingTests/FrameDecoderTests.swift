@@ -1,6 +1,7 @@
 import Testing
 import ScandCore
 @testable import ScandDecoding
+import ScandTestSupport
 
 /// The live decoder's adaptive passes, on generated frames.
 @Suite struct FrameDecoderTests {
@@ -36,7 +37,7 @@ import ScandCore
         var tracking: [[DecodePass]] = []
         for _ in 0..<12 {
             seen.append(Set(try decoder.decode(frames(page)).detections.map(\.text)))
-            tracking.append(decoder.lastPasses.filter { $0.label.hasPrefix(TrackedCrops.labelPrefix) })
+            tracking.append(decoder.lastPasses.filter { if case .trackedCrop = $0.role { true } else { false } })
         }
         let firstInverted = try #require(seen.firstIndex { $0.contains("light on dark") })
         let firstTop = try #require(seen.firstIndex { $0.contains("upright") }, "\(seen)")

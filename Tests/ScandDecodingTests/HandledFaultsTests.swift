@@ -1,6 +1,7 @@
 import Testing
 import ScandCore
 @testable import ScandDecoding
+import ScandTestSupport
 
 /// zxing-cpp 1.4's faults that scand used to work around, now handled by zxing-cpp 3.1 itself, and the
 /// one that is left (light-on-dark linear codes and PDF417), on generated images.

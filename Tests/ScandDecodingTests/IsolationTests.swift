@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import ScandCore
 @testable import ScandDecoding
+import ScandTestSupport
 
 /// The forked decoder: a pass that aborts, segfaults or hangs costs that pass only.
 @Suite struct IsolationTests {

@@ -1,6 +1,7 @@
 import Testing
 import ScandCore
 @testable import ScandDecoding
+import ScandTestSupport
 
 @Suite struct StillImageDecoderTests {
     @Test func regionOfInterestLimitsTheSearchAndKeepsFullFrameCorners() throws {

@@ -1,5 +1,5 @@
 import Foundation
-import MosquittoTestSupport
+import ScandTestSupport
 import Synchronization
 import Testing
 @testable import ScandMQTT

@@ -3,6 +3,7 @@ import Testing
 import ScandCapture
 import ScandCore
 import ScandDecoding
+import ScandTestSupport
 @testable import ScandService
 
 /// Golden replays: a generated frame sequence goes through the real pipeline (replay source, capture loop,
@@ -29,21 +30,16 @@ import ScandDecoding
     }()
 
     func record() throws -> String {
-        let path = NSTemporaryDirectory() + "scand-golden-\(getpid()).rec"
-        let writer = try Recording.Writer(path: path, format: .packed(.yuyv, width: 640, height: 360))
         var cache: [String: LumaImage] = [:]
-        for (i, codes) in Self.script.enumerated() {
-            var page = LumaImage(width: 640, height: 360, fill: 230)
-            for (format, text, x) in codes {
+        let pages = try Self.script.map { codes in
+            try Scene.page(width: 640, height: 360, background: 230, centred: codes.map { format, text, x in
                 let key = "\(format.rawValue):\(text)"
                 let symbol = try cache[key] ?? SymbolWriter.render(format, text: text, moduleSize: format.isLinear ? 2 : 4)
                 cache[key] = symbol
-                page.paste(symbol, x: x - symbol.width / 2, y: 180 - symbol.height / 2)
-            }
-            try writer.append(Frame.yuyv(page, sequence: UInt64(i), timestampMicroseconds: UInt64(i) * 100_000))
+                return (symbol, x: x, y: 180)
+            })
         }
-        try writer.finish()
-        return path
+        return try Scene.record(pages, to: NSTemporaryDirectory() + "scand-golden-\(getpid()).rec", gapMicroseconds: 100_000)
     }
 
     @Test func eventStreamIsExactlyAsExpected() async throws {

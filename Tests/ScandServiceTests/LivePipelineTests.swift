@@ -3,6 +3,7 @@ import Testing
 import ScandCapture
 import ScandCore
 import ScandDecoding
+import ScandTestSupport
 @testable import ScandService
 
 /// The live pipeline on replayed frames: the real capture loop, slot, decoder and event writer.
@@ -12,22 +13,18 @@ import ScandDecoding
         private var events: [String] = []
         private var logs: [String] = []
         func event(_ s: String) { lock.lock(); events.append(s); lock.unlock() }
+        func event(_ e: Event) { event(e.line) }
         func log(_ s: String) { lock.lock(); logs.append(s); lock.unlock() }
         var all: [String] { lock.lock(); defer { lock.unlock() }; return events }
-        var sink: OutputSink { OutputSink(event: { self.event($0) }, log: { self.log($0) }) }
+        var sink: OutputSink { OutputSink(event: { self.event($0.line) }, log: { self.log($0) }) }
     }
 
     func recording(_ items: [(BarcodeFormat, String, Int, Int)], frames: Int, name: String) throws -> String {
-        var page = LumaImage(width: 640, height: 480, fill: 235)
-        for (f, text, x, y) in items {
-            let s = try SymbolWriter.render(f, text: text, moduleSize: 3)
-            page.paste(s, x: x - s.width / 2, y: y - s.height / 2)
-        }
-        let path = NSTemporaryDirectory() + "scand-pipeline-\(getpid())-\(name).rec"
-        let w = try Recording.Writer(path: path, format: .packed(.yuyv, width: 640, height: 480))
-        for i in 0..<frames { try w.append(Frame.yuyv(page, sequence: UInt64(i), timestampMicroseconds: UInt64(i) * 33_333)) }
-        try w.finish()
-        return path
+        let page = Scene.page(width: 640, height: 480, background: 235, centred: try items.map { f, text, x, y in
+            (try SymbolWriter.render(f, text: text, moduleSize: 3), x: x, y: y)
+        })
+        return try Scene.record(repeatElement(page, count: frames), to: NSTemporaryDirectory() + "scand-pipeline-\(getpid())-\(name).rec",
+                                gapMicroseconds: 33_333)
     }
 
     func run(_ path: String, pace: ReplaySource.Pace, decoder: FrameDecoder = FrameDecoder()) async -> (Lines, LivePipeline) {
@@ -106,7 +103,7 @@ import ScandDecoding
         #expect(c.capture.captured == 30)
         #expect(c.capture.dropped > 0, "replayed far faster than one core decodes")
         #expect(c.decoded + c.capture.dropped == 30)
-        #expect(pipeline.statsEvent().contains(#""captured":30"#))
+        #expect(pipeline.statsEvent().line.contains(#""captured":30"#))
     }
 
     @Test func aStaticSceneWithoutCodesIsNotDecodedAgain() async throws {

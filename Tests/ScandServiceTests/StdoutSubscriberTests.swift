@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import ScandCore
 @testable import ScandService
 
 @Suite struct StdoutSubscriberTests {
@@ -8,10 +9,10 @@ import Testing
     @Test func aStdoutNobodyReadsNeverBlocksThePublisher() {
         let never = DispatchSemaphore(value: 0)
         let reports = LivePipelineTests.Lines()
-        let console = StdoutSubscriber(limit: 8, write: { _ in never.wait() }, onFirstDrop: { reports.event("dropped") })
-        for i in 0..<100 { console.publish("line \(i)") }
+        let console = StdoutSubscriber(limit: 8, write: { _ in never.wait() }, onFirstDrop: { reports.event(.error("dropped")) })
+        for i in 0..<100 { console.publish(.error("line \(i)")) }
         #expect(console.dropped >= 100 - 8 - 1 && console.dropped <= 100 - 8)
-        #expect(reports.all == ["dropped"])
+        #expect(reports.all == [Event.error("dropped").line])
         #expect(!console.drain(within: .milliseconds(50)))
         never.signal()
     }
@@ -19,8 +20,8 @@ import Testing
     @Test func aReadStdoutGetsEveryLineInOrder() {
         let written = LivePipelineTests.Lines()
         let console = StdoutSubscriber(limit: 1000, write: { written.event($0) }, onFirstDrop: {})
-        for i in 0..<500 { console.publish("line \(i)") }
+        for i in 0..<500 { console.publish(.error("line \(i)")) }
         #expect(console.drain(within: .seconds(10)))
-        #expect(written.all == (0..<500).map { "line \($0)" } && console.dropped == 0)
+        #expect(written.all == (0..<500).map { Event.error("line \($0)").line } && console.dropped == 0)
     }
 }

@@ -57,6 +57,6 @@ import ScandDecoding
         #expect(camera.killed.count >= 2, "processes were running to be killed")
         #expect(c.workerRestarts == camera.killed.count, "\(c)")
         #expect(c.failed == 0 && c.decoded == 9 && c.codes == c.decoded, "the replaced processes read every frame")
-        #expect(pipeline.statsEvent().contains(#""workerRestarts":\#(camera.killed.count)"#))
+        #expect(pipeline.statsEvent().line.contains(#""workerRestarts":\#(camera.killed.count)"#))
     }
 }

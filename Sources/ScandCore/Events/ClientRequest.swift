@@ -9,21 +9,23 @@ public enum ClientRequest: Sendable, Equatable {
     public struct Watch: Sendable, Equatable {
         public var enable: Bool
         /// Event classes to receive (SCAN, LOST, UPDATE, DEVICE, …); nil: all.
-        public var classes: Set<String>?
+        public var classes: Set<Event.Class>?
         /// Formats of SCAN/UPDATE/LOST events to receive; nil: all.
         public var formats: BarcodeFormats?
 
-        public init(enable: Bool, classes: Set<String>? = nil, formats: BarcodeFormats? = nil) {
+        public init(enable: Bool, classes: Set<Event.Class>? = nil, formats: BarcodeFormats? = nil) {
             self.enable = enable
             self.classes = classes
             self.formats = formats
         }
 
-        public var json: JSONValue {
-            var fields: [(String, JSONValue)] = [("class", .string("WATCH")), ("enable", .bool(enable))]
-            if let classes { fields.append(("classes", .array(classes.sorted().map { .string($0) }))) }
-            if let formats { fields.append(("formats", .array(formats.members.map { .string($0.name) }))) }
-            return .object(fields)
+        /// Whether a subscriber with these filters receives `event`: its class is asked for, and a code's
+        /// format too when formats are named.
+        public func accepts(_ event: Event) -> Bool {
+            guard enable else { return false }
+            if let classes, !classes.contains(event.eventClass) { return false }
+            if let formats, let format = event.format, !formats.contains(format) { return false }
+            return true
         }
     }
 
@@ -41,8 +43,6 @@ public enum ClientRequest: Sendable, Equatable {
     }
 
     static func quoted(_ text: some StringProtocol) -> String { "'\(shortened(text))'" }
-
-    public static let knownClasses: Set<String> = ["SCAN", "UPDATE", "LOST", "DEVICE", "STATS", "VERSION", "WATCH"]
 
     public static func parse(_ line: String) throws(Problem) -> ClientRequest {
         var text = line.trimmedSpaces()
@@ -75,12 +75,12 @@ public enum ClientRequest: Sendable, Equatable {
             switch (key, value) {
             case ("enable", .bool(let b)): watch.enable = b
             case ("classes", .array(let items)):
-                var set = Set<String>()
+                var set = Set<Event.Class>()
                 for item in items {
-                    guard case .string(let s) = item, knownClasses.contains(s.uppercased()) else {
-                        throw Problem("classes must name event classes (\(knownClasses.sorted().joined(separator: ", ")))")
+                    guard case .string(let s) = item, let c = Event.Class(rawValue: s.uppercased()), Event.Class.watchable.contains(c) else {
+                        throw Problem("classes must name event classes (\(Event.Class.watchable.map(\.rawValue).joined(separator: ", ")))")
                     }
-                    set.insert(s.uppercased())
+                    set.insert(c)
                 }
                 watch.classes = set
             case ("formats", .array(let items)):

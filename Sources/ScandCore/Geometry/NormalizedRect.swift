@@ -53,8 +53,3 @@ public struct NormalizedRect: Sendable, Hashable, CustomStringConvertible {
 
     public var description: String { "\(x),\(y),\(width),\(height)" }
 }
-
-public struct RectError: Error, CustomStringConvertible, Equatable {
-    public let description: String
-    public init(_ description: String) { self.description = "rect of interest: " + description }
-}

@@ -16,9 +16,10 @@ public final class SocketServer: Sendable {
 
     public let hub: EventHub
     let listener: Listener
+    var maxClients: Int { hub.maxClients }
     let maxRequestBytes: Int
     let requestTimeout: Duration
-    let status: @Sendable () -> String
+    let status: @Sendable () -> StatusReport
     let log: @Sendable (String, LogLevel) -> Void
     private let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
     /// The listening channel, and the socket file's identity when scand created it: on exit the file is
@@ -26,7 +27,7 @@ public final class SocketServer: Sendable {
     private let bound = Mutex<(channel: Channel?, file: FileIdentity?)>((nil, nil))
 
     public init(listener: Listener, hub: EventHub, maxRequestBytes: Int, requestTimeout: Duration = .seconds(5),
-                status: @escaping @Sendable () -> String, log: @escaping @Sendable (String, LogLevel) -> Void) {
+                status: @escaping @Sendable () -> StatusReport, log: @escaping @Sendable (String, LogLevel) -> Void) {
         self.listener = listener
         self.hub = hub
         self.maxRequestBytes = maxRequestBytes
@@ -54,16 +55,20 @@ public final class SocketServer: Sendable {
                                               log: log, refusals: RateLimitedLog(log: log), idleClosed: RateLimitedLog(log: log),
                                               drops: RateLimitedLog(log: log))
         let bootstrap = ServerBootstrap(group: group)
-            .serverChannelOption(ChannelOptions.backlog, value: 32)
+            // A subscriber with more than 256 KiB waiting is unwritable: it is not keeping up (Subscriber).
             .childChannelOption(ChannelOptions.writeBufferWaterMark, value: .init(low: 32 * 1024, high: 256 * 1024))
             .childChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
-                    try channel.pipeline.syncOperations.addHandler(ClientHandler(settings: settings, loop: channel.eventLoop))
+                    try channel.pipeline.syncOperations.addHandlers([
+                        ByteToMessageHandler(RequestLineDecoder(maxLength: settings.maxRequestBytes)),
+                        ClientHandler(settings: settings),
+                    ])
                 }
             }
         switch listener {
         case .inherited(let fd):
             let channel = try bootstrap.withBoundSocket(fd).wait()
+            widenBacklog(fd)
             bound.withLock { $0.channel = channel }
         case .path(let path, let groupName):
             var gid: gid_t?
@@ -99,6 +104,7 @@ public final class SocketServer: Sendable {
             }
             do {
                 let channel = try bootstrap.withBoundSocket(fd).wait()
+                widenBacklog(fd)
                 if staging != path, rename(staging, path) != 0 {
                     let why = String(cString: strerror(errno))
                     try? channel.close().wait()
@@ -114,6 +120,13 @@ public final class SocketServer: Sendable {
                 throw BindError(description: "cannot listen on \(path): \(error)")
             }
         }
+    }
+
+    /// A burst of connections up to max_clients waits in the kernel's queue rather than failing with EAGAIN
+    /// (the kernel caps it at net.core.somaxconn). NIO listens on a socket it is handed with a backlog of 128
+    /// and ignores its backlog option there; listen(2) again on a listening socket only changes the backlog.
+    private func widenBacklog(_ fd: Int32) {
+        listen(fd, Int32(clamping: max(maxClients, Int(SOMAXCONN))))
     }
 
     /// Stops listening, closes every client, removes the socket file scand created if it is still scand's.

@@ -1,7 +1,7 @@
 import ScandCore
 import ScandDecoding
 
-/// The VERSION object: first on stdout and first to every socket client (gpsd's banner). `proto` is the
+/// What VERSION says: first on stdout and first to every socket client (gpsd's banner). `proto` is the
 /// event schema's version: the major number changes when a field changes meaning or goes away, the minor
 /// when fields or classes are added.
 public enum VersionInfo {
@@ -9,8 +9,7 @@ public enum VersionInfo {
     public static let protoMajor = 1
     public static let protoMinor = 1
 
-    public static func json() -> String {
-        JSONValue.object([("class", .string("VERSION")), ("release", .string(release)), ("proto_major", .int(protoMajor)),
-                          ("proto_minor", .int(protoMinor)), ("zxing", .string(ZXingDecoder.libraryVersion))]).serialized()
+    public static var banner: VersionBanner {
+        VersionBanner(release: release, protoMajor: protoMajor, protoMinor: protoMinor, zxing: ZXingDecoder.libraryVersion)
     }
 }

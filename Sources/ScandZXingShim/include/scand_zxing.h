@@ -41,7 +41,9 @@ enum szx_binarizer {
     SZX_BINARIZER_BOOL_CAST = 3,
 };
 
-/// One read. Geometry is applied in this order: crop, downscale, mirror, invert; or crop, rotate, invert.
+/// One read. Its pixels are either the crop box-downscaled, mirrored, inverted (in that order), or, with
+/// `resample`, sampled bilinearly through `sample`, then inverted. The caller (scand's Swift `PassGeometry`)
+/// owns the geometry: the same map takes the corners zxing reports in pass pixels back to the image.
 typedef struct szx_pass {
     int left, top, width, height;  // crop, in source pixels; must lie inside the image
     int scale;                     // box downscale factor, 1 = none (1...8)
@@ -56,11 +58,10 @@ typedef struct szx_pass {
     int is_pure;
     int inject_fault;              // tests only, in an isolated child: 1 abort, 2 segfault, 3 hang, 4 probe the sandbox
     int lane;                      // szx_worker only: which of its processes runs the pass (modulo their number)
-    int rotate_centidegrees;       // the pass reads the crop turned back by this angle about its centre, sampled
-                                   // bilinearly (a code lying at this angle reads upright); -4500...4500, not
-                                   // with mirror
-    int upscale;                   // 0 or 1: none; 2...4: the (turned) crop enlarged this many times, bilinearly,
-                                   // for symbols whose modules are too small for a detector; with scale 1
+    int resample;                  // 1: the pass image is `resample_width`×`resample_height` pixels, pixel (x, y)
+    int resample_width;            // sampled at (sample[0] x + sample[1] y + sample[2], sample[3] x + sample[4] y
+    int resample_height;           // + sample[5]) in the image, bilinearly, clamped to it (a crop turned upright,
+    double sample[6];              // enlarged); scale and mirror are then ignored
 } szx_pass;
 
 enum szx_content_type {

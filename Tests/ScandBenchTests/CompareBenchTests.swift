@@ -2,7 +2,8 @@ import Foundation
 import Testing
 import ScandCore
 import ScandDecoding
-@testable import ScandCommands
+@testable import ScandBench
+import ScandTestSupport
 
 /// The comparison bench's parts: libzbar really reads, the generated frames are deterministic and valid.
 @Suite struct CompareBenchTests {

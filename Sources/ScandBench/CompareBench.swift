@@ -53,7 +53,7 @@ struct CompareBench: ParsableCommand {
     func run() throws { try report().emit(json: json) }
 
     func report() throws -> BenchReport {
-        let (w, h) = try sizeOption(size)
+        guard let (w, h) = ScandConfig.parseSize(size) else { throw ValidationError("--size must be WIDTHxHEIGHT, e.g. 1280x720; got '\(size)'") }
         guard frames >= 1 else { throw ValidationError("--frames must be at least 1") }
         let samples = try Self.samples(count: frames, width: w, height: h)
         var scores: [Score] = []
@@ -194,17 +194,5 @@ struct CompareBench: ParsableCommand {
         var sum = 0
         for (i, d) in digits.reversed().enumerated() { sum += d * (i % 2 == 0 ? 3 : 1) }
         return body + String((10 - sum % 10) % 10)
-    }
-}
-
-/// A seeded xorshift64 generator: the bench draws the same frames every run.
-struct Xorshift {
-    var state: UInt64
-    init(seed: UInt64) { state = seed == 0 ? 0x9E37_79B9 : seed }
-    mutating func next() -> UInt64 {
-        state ^= state << 13
-        state ^= state >> 7
-        state ^= state << 17
-        return state
     }
 }

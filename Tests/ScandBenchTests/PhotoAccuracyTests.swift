@@ -1,13 +1,13 @@
 import Foundation
 import Testing
-@testable import ScandCommands
+@testable import ScandBench
 
 /// On zxing-cpp's own test photos (../shared, when present): per folder, scand finds at least as many
 /// correct payloads as zxing-cpp 3.1 with its default options, with no more misreads, and nothing at all
 /// in the false-positive folder.
 @Suite struct PhotoAccuracyTests {
     static let root: String = {
-        // This file is Tests/ScandCommandsTests/…; the package root is three levels up.
+        // This file is Tests/ScandBenchTests/…; the package root is three levels up.
         var dir = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         dir.appendPathComponent("../shared/testdata/zxing-cpp-1.4.0-samples")
         return dir.standardized.path

@@ -150,17 +150,4 @@ public struct DeviceStatus: Sendable, Equatable {
         self.retryIn = retryIn
         self.failed = failed
     }
-
-    public var json: JSONValue {
-        var fields: [(String, JSONValue)] = [("class", .string("DEVICE")), ("path", .string(device)), ("state", .string(state.rawValue))]
-        if let f = format {
-            fields += [("pixelformat", .string(f.fourcc.description)), ("width", .int(f.width)), ("height", .int(f.height))]
-        }
-        if let reason { fields.append(("message", .string(reason))) }
-        if let retryIn {
-            let c = retryIn.components
-            fields.append(("retryIn", JSONValue.number(Double(c.seconds) + Double(c.attoseconds) / 1e18, places: 3)))
-        }
-        return .object(fields)
-    }
 }

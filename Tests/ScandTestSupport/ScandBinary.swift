@@ -1,8 +1,8 @@
 import Foundation
 
 /// Runs the real `scand` executable built beside the test bundle.
-enum ScandBinary {
-    static var path: String {
+public enum ScandBinary {
+    public static var path: String {
         let bundle = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
         for candidate in [bundle, bundle.deletingLastPathComponent()] {
             let p = candidate.appendingPathComponent("scand").path
@@ -12,18 +12,18 @@ enum ScandBinary {
             .first { FileManager.default.isExecutableFile(atPath: $0) } ?? "scand"
     }
 
-    struct Result {
-        var status: Int32
-        var stdout: String
-        var stderr: String
-        var lines: [String] { stdout.split(separator: "\n").map(String.init) }
+    public struct Result {
+        public var status: Int32
+        public var stdout: String
+        public var stderr: String
+        public var lines: [String] { stdout.split(separator: "\n").map(String.init) }
     }
 
-    static func run(_ arguments: [String]) throws -> Result {
+    public static func run(_ arguments: [String]) throws -> Result {
         try runTool(path, arguments)
     }
 
-    static func runTool(_ executable: String, _ arguments: [String]) throws -> Result {
+    public static func runTool(_ executable: String, _ arguments: [String]) throws -> Result {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: executable)
         p.arguments = arguments
@@ -42,7 +42,7 @@ enum ScandBinary {
                       stderr: String(decoding: errData, as: UTF8.self))
     }
 
-    static func temporaryDirectory() -> String {
+    public static func temporaryDirectory() -> String {
         let d = NSTemporaryDirectory() + "scand-e2e-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         try? FileManager.default.createDirectory(atPath: d, withIntermediateDirectories: true)
         return d

@@ -51,7 +51,9 @@ struct FramesBench: ParsableCommand {
         for scene in scenes.split(separator: ",").map(String.init) {
             guard Self.sceneNames.contains(scene) else { throw ValidationError("unknown scene '\(scene)'") }
             for size in sizes.split(separator: ",") {
-                let (w, h) = try sizeOption(String(size), option: "--sizes")
+                guard let (w, h) = ScandConfig.parseSize(String(size)) else {
+                    throw ValidationError("--sizes must be WIDTHxHEIGHTs, e.g. 640x480,1280x720; got '\(size)'")
+                }
                 guard w >= 320, h >= 240 else { throw ValidationError("--sizes: the scenes need at least 320x240") }
                 let frames: [Frame] = switch scene {
                 case "one": [try Self.oneCode(width: w, height: h)]

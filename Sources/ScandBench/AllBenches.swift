@@ -1,0 +1,52 @@
+import ArgumentParser
+
+/// `scand bench` (or `scand bench all`): every benchmark in one run, side by side — live frames at a
+/// camera's pace, scand vs zxing's defaults vs libzbar on the same frames, and the real photos when present.
+struct AllBenches: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "all",
+        abstract: "Run every benchmark (frames, compare, photos when present) and print their tables."
+    )
+
+    @Option(name: .long, help: "Seconds per frame size and scene in the frames benchmark.")
+    var seconds: Int = 5
+
+    @Option(name: .long, help: "Frame sizes of the frames benchmark, comma-separated (default: all three).")
+    var sizes: String?
+
+    @Option(name: .long, help: "Scenes of the frames benchmark, comma-separated (default: all four).")
+    var scenes: String?
+
+    @Option(name: .long, help: "Frames of the compare benchmark.")
+    var compareFrames: Int = 180
+
+    @Option(name: .long, help: "Folder of photo folders (default: ../shared/testdata/zxing-cpp-1.4.0-samples; skipped when absent).")
+    var root: String?
+
+    @Option(name: .long, help: "Also write every table as one JSON object to this file.")
+    var json: String?
+
+    func run() throws {
+        var reports: [BenchReport] = []
+        var frames = try FramesBench.parse([])
+        frames.seconds = seconds
+        if let sizes { frames.sizes = sizes }
+        if let scenes { frames.scenes = scenes }
+        var compare = try CompareBench.parse([])
+        compare.frames = compareFrames
+        var photos = try PhotosBench.parse([])
+        photos.root = root
+        let benches: [(name: String, report: () throws -> BenchReport?)] = [
+            ("frames", { try frames.report() }), ("compare", { try compare.report() }), ("photos", { try photos.report() }),
+        ]
+        for bench in benches {
+            guard let r = try bench.report() else {
+                print("\n## \(bench.name)\n\nskipped: no photos under \(root ?? PhotoBenchmark.defaultRoot())")
+                continue
+            }
+            print("\n## \(r.name)\n\n" + r.table)
+            reports.append(r)
+        }
+        if let json { try BenchReport.write(reports, to: json) }
+    }
+}

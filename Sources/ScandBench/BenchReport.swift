@@ -1,0 +1,31 @@
+import Foundation
+import ScandCore
+import ScandDecoding
+
+/// What one benchmark measured: a Markdown table for people, the same rows as JSON for tools.
+struct BenchReport {
+    var name: String
+    var table: String
+    var rows: JSONValue
+
+    /// Prints the table; writes `{"bench": rows}` to `json` when asked.
+    func emit(json: String?) throws {
+        print(table)
+        if let json { try BenchReport.write([self], to: json) }
+    }
+
+    /// One JSON object for several benchmarks, with the machine they ran on.
+    static func write(_ reports: [BenchReport], to path: String) throws {
+        var fields: [(String, JSONValue)] = [("machine", machine)]
+        fields += reports.map { ($0.name, $0.rows) }
+        try (JSONValue.object(fields).serialized() + "\n").write(toFile: path, atomically: true, encoding: .utf8)
+    }
+
+    static var machine: JSONValue {
+        var u = utsname()
+        uname(&u)
+        let kernel = String(fixedCString: u.release)
+        return .object([("cores", .int(ProcessInfo.processInfo.activeProcessorCount)), ("kernel", .string(kernel)),
+                        ("zxing", .string(ZXingDecoder.libraryVersion)), ("decoderProcesses", .int(DecoderWorker.defaultLanes))])
+    }
+}

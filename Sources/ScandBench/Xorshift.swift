@@ -1,0 +1,11 @@
+/// A seeded xorshift64 generator: the bench draws the same frames every run.
+struct Xorshift {
+    var state: UInt64
+    init(seed: UInt64) { state = seed == 0 ? 0x9E37_79B9 : seed }
+    mutating func next() -> UInt64 {
+        state ^= state << 13
+        state ^= state >> 7
+        state ^= state << 17
+        return state
+    }
+}

@@ -1,0 +1,85 @@
+import Foundation
+import ScandCore
+
+/// Runs `zbarimg --xml` (Debian's zbar-tools) on one file.
+enum ZBarImg {
+    static var available: Bool { executable != nil }
+
+    static let executable: String? = ["/usr/bin/zbarimg", "/usr/local/bin/zbarimg"].first { FileManager.default.isExecutableFile(atPath: $0) }
+
+    static func reads(_ path: String) -> [PhotoBenchmark.Read]? {
+        guard let exe = executable else { return nil }
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: exe)
+        p.arguments = ["--xml", "-q", path]
+        let out = Pipe()
+        p.standardOutput = out
+        p.standardError = FileHandle(forWritingAtPath: "/dev/null")
+        do { try p.run() } catch { return nil }
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        // 0: found, 4: nothing found; anything else is a failure.
+        guard p.terminationStatus == 0 || p.terminationStatus == 4 else { return nil }
+        return parse(String(decoding: data, as: UTF8.self))
+    }
+
+    /// zbar spells some payloads differently from zxing and the test answers: Codabar keeps its start
+    /// and stop characters, UPC-A and UPC-E come out as EAN-13, DataBar carries its "01" application
+    /// identifier, DataBar Expanded has no parentheses. These are the same payloads, not misreads.
+    static func conventions(_ text: String, type: String) -> [String] {
+        switch type.uppercased() {
+        case "CODABAR" where text.count >= 2: [String(text.dropFirst().dropLast())]
+        case "EAN-13" where text.hasPrefix("0"): [String(text.dropFirst())]
+        case "DATABAR" where text.hasPrefix("01"): [String(text.dropFirst(2))]
+        // zbar marks the end of a variable-length element with GS (FNC1); the answers do not.
+        case "DATABAR-EXP": [text.filter { $0 != "\u{1d}" }]
+        default: []
+        }
+    }
+
+    /// The answer file's text in the spellings `conventions` produces.
+    static func expectedSpellings(_ expected: String) -> [String] {
+        var out = [expected, expected.filter { $0 != "(" && $0 != ")" }]
+        if let upcA = expandUPCE(expected) { out.append(upcA) }
+        return out
+    }
+
+    /// UPC-E (8 digits with number system and check digit) → UPC-A (12 digits).
+    static func expandUPCE(_ e: String) -> String? {
+        let d = Array(e)
+        guard d.count == 8, d.allSatisfy(\.isNumber), d[0] == "0" || d[0] == "1" else { return nil }
+        let m = String(d[1...6]), c = Array(m), check = String(d[7]), ns = String(d[0])
+        let body: String
+        switch c[5] {
+        case "0", "1", "2": body = "\(c[0])\(c[1])\(c[5])0000\(c[2])\(c[3])\(c[4])"
+        case "3": body = "\(c[0])\(c[1])\(c[2])00000\(c[3])\(c[4])"
+        case "4": body = "\(c[0])\(c[1])\(c[2])\(c[3])00000\(c[4])"
+        default: body = "\(c[0])\(c[1])\(c[2])\(c[3])\(c[4])0000\(c[5])"
+        }
+        return ns + body + check
+    }
+
+    static func parse(_ xml: String) -> [PhotoBenchmark.Read] {
+        var reads: [PhotoBenchmark.Read] = []
+        var rest = Substring(xml)
+        while let open = rest.range(of: "<data") {
+            let type = rest[..<open.lowerBound].range(of: "type='", options: .backwards).map { r in
+                String(rest[r.upperBound...].prefix { $0 != "'" })
+            } ?? ""
+            let tagEnd = rest[open.upperBound...].firstIndex(of: ">") ?? rest.endIndex
+            let isBase64 = rest[open.upperBound..<tagEnd].contains("base64")
+            guard let cdata = rest.range(of: "<![CDATA[", range: tagEnd..<rest.endIndex),
+                  let close = rest.range(of: "]]></data>", range: cdata.upperBound..<rest.endIndex) else { break }
+            let body = String(rest[cdata.upperBound..<close.lowerBound])
+            // zbar writes payloads with control characters (a GS in GS1 data) as base64.
+            if isBase64, let bytes = Base64.decode(body.filter { !$0.isWhitespace }) {
+                let text = String(decoding: bytes, as: UTF8.self)
+                reads.append(.init(text: text, bytes: bytes, equivalents: conventions(text, type: type)))
+            } else {
+                reads.append(.init(text: body, bytes: Array(body.utf8), equivalents: conventions(body, type: type)))
+            }
+            rest = rest[close.upperBound...]
+        }
+        return reads
+    }
+}

@@ -1,0 +1,77 @@
+/// The settings options of `scand run` (`--fps 15`, `--fps=15`, `--mirror`, `--confirm ITF=5` …), read
+/// through `Setting.all` as the configuration file is: the same types, ranges and messages. Each value is
+/// checked when the command line is read; `applied(to:)` puts them on top of a file's configuration (at
+/// start and on every reload), in the order given, so a repeated option's last value wins and repeated
+/// `--confirm`s add up.
+public struct CommandLineSettings: Sendable, Equatable {
+    public struct Assignment: Sendable, Equatable {
+        public var flag: String
+        public var value: SettingValue
+    }
+
+    public private(set) var assignments: [Assignment] = []
+
+    public struct Problem: Error, Equatable, CustomStringConvertible {
+        public var description: String
+    }
+
+    public init(_ arguments: [String]) throws(Problem) {
+        var rest = arguments[...]
+        while let argument = rest.popFirst() {
+            guard argument.hasPrefix("--"), argument.count > 2 else { throw Problem(description: "unexpected argument '\(argument)'") }
+            let name = argument.dropFirst(2).prefix { $0 != "=" }
+            let inline = argument.dropFirst(2 + name.count).first == "=" ? String(argument.dropFirst(3 + name.count)) : nil
+            guard let setting = Setting.named(flag: String(name)) else { throw Problem(description: "unknown option '--\(name)'") }
+            let value: SettingValue
+            do {
+                if setting.kind == .boolean {
+                    if let inline { throw Setting.Problem("takes no value, got '\(inline)'") }
+                    value = .boolean(true)
+                } else {
+                    guard let text = inline ?? rest.popFirst() else { throw Setting.Problem("needs a value (\(setting.valueName))") }
+                    value = try SettingValue(commandLine: text, as: setting.kind)
+                }
+                var scratch = ScandConfig()
+                try setting.apply(value, to: &scratch)
+            } catch {
+                throw Problem(description: "--\(name): \(error)")
+            }
+            assignments.append(Assignment(flag: String(name), value: value))
+        }
+    }
+
+    public func applied(to base: ScandConfig, groupExists: @escaping (String) -> Bool = { _ in true }) throws(Problem) -> ScandConfig {
+        var c = base
+        let context = Setting.Context(groupExists: groupExists)
+        for a in assignments {
+            guard let setting = Setting.named(flag: a.flag) else { continue }  // read from the table in init
+            do { try setting.apply(a.value, to: &c, context: context) } catch { throw Problem(description: "--\(a.flag): \(error)") }
+        }
+        return c
+    }
+
+    /// `scand run --help`'s list of settings options, from the table: flag, value, help, file key, default.
+    /// Lines stay under ArgumentParser's 80 columns, which would rewrap them without their indentation.
+    public static func help(width: Int = 79) -> String {
+        let options = Setting.all.compactMap { s in s.flag.map { (s, "--" + $0 + (s.kind == .boolean ? "" : " <\(s.valueName)>")) } }
+        let column = (options.map(\.1.count).max() ?? 0) + 4
+        return options.map { setting, left in
+            let text = "\(setting.help) ([\(setting.section)] \(setting.key), default: \(setting.defaultText))"
+            let pad = String(repeating: " ", count: column - 2 - left.count)
+            return "  " + left + pad + wrapped(text, width: width - column).joined(separator: "\n" + String(repeating: " ", count: column))
+        }.joined(separator: "\n")
+    }
+
+    static func wrapped(_ text: String, width: Int) -> [String] {
+        var lines: [String] = []
+        var line = ""
+        for word in text.split(separator: " ") {
+            if !line.isEmpty && line.count + 1 + word.count > width {
+                lines.append(line)
+                line = ""
+            }
+            line += (line.isEmpty ? "" : " ") + word
+        }
+        return lines + [line]
+    }
+}

@@ -1,0 +1,96 @@
+/// One setting of `scand run`, declared once (in `Setting.all`) for both the configuration file and the
+/// command line: where it lives in the file, its flag, its type, its check, its help, and how it reads and
+/// writes `ScandConfig`. Both sides turn what they got into a `SettingValue` and call the same `apply`, so
+/// ranges and error messages cannot drift apart.
+public struct Setting: Sendable {
+    /// The TOML table and key: `[camera] fps`.
+    public let section: String
+    public let key: String
+    /// The long flag of `scand run` without its dashes (`fps` for `--fps`); nil for a file-only setting.
+    public let flag: String?
+    public let kind: SettingValue.Kind
+    /// The values a number may take, checked before `write` sees it; nil where `write` checks (a size, a list).
+    public let bounds: Bounds?
+    /// What the flag's value looks like in help (`N`, `WxH`); unused for a `.boolean` flag, which takes none.
+    public let valueName: String
+    public let help: String
+    /// The setting's value in a configuration, as the file would spell it: for defaults and round trips.
+    public let read: @Sendable (ScandConfig) -> SettingValue
+    /// Writes a value of the right kind within `bounds` into the configuration, refusing what else is wrong.
+    let write: @Sendable (inout ScandConfig, SettingValue, Context) throws(Problem) -> Void
+
+    public enum Bounds: Sendable, Equatable {
+        case integers(ClosedRange<Int>)
+        case seconds(ClosedRange<Double>)
+        case choices([Int])
+    }
+
+    init(section: String, key: String, flag: String?, kind: SettingValue.Kind, bounds: Bounds? = nil, valueName: String, help: String,
+         read: @escaping @Sendable (ScandConfig) -> SettingValue,
+         write: @escaping @Sendable (inout ScandConfig, SettingValue, Context) throws(Problem) -> Void) {
+        (self.section, self.key, self.flag, self.kind, self.bounds) = (section, key, flag, kind, bounds)
+        (self.valueName, self.help, self.read, self.write) = (valueName, help, read, write)
+    }
+
+    /// Checks a value (its kind, its bounds, then what `write` checks) and writes it into `config`. The
+    /// problem reads after the setting's name, as the file and the command line both report it.
+    public func apply(_ value: SettingValue, to config: inout ScandConfig, context: Context = Context()) throws(Problem) {
+        guard value.kind == kind else { throw Problem("must be \(kind.expected), not \(value.kind.expected)") }
+        switch (bounds, value) {
+        case (.integers(let r), .integer(let n)) where !r.contains(n):
+            throw Problem("must be \(r.lowerBound)…\(r.upperBound), got \(n)")
+        case (.seconds(let r), .number(let d)) where !r.contains(d):
+            throw Problem("must be \(SettingValue.shortest(r.lowerBound))…\(SettingValue.shortest(r.upperBound)) seconds, got \(SettingValue.shortest(d))")
+        case (.choices(let choices), .integer(let n)) where !choices.contains(n):
+            let names = choices.map(String.init)
+            throw Problem("must be \(names.dropLast().joined(separator: ", ")) or \(names.last ?? ""), got \(n)")
+        default: try write(&config, value, context)
+        }
+    }
+
+    /// The system facts a check needs, passed in so that the core does no I/O.
+    public struct Context {
+        public var groupExists: (String) -> Bool
+
+        public init(groupExists: @escaping (String) -> Bool = { _ in true }) { self.groupExists = groupExists }
+    }
+
+    /// Why a value is refused, as a predicate of the setting ("must be 0…1000, got 2000"): the file prefixes
+    /// the key ("fps must be …"), the command line the flag ("--fps: must be …").
+    public struct Problem: Error, Equatable, CustomStringConvertible {
+        public var description: String
+
+        public init(_ description: String) { self.description = description }
+    }
+
+    /// The value as text for messages and help: what a user would type on the command line.
+    public var defaultText: String { read(ScandConfig()).commandLineText }
+
+    public var commandLineName: String? { flag.map { "--" + $0 } }
+}
+
+extension Setting {
+    /// A whole number in `range`, kept at `path`.
+    static func integer(_ section: String, _ key: String, flag: String? = nil, _ range: ClosedRange<Int>, valueName: String = "N",
+                        help: String, _ path: WritableKeyPath<ScandConfig, Int> & Sendable) -> Setting {
+        Setting(section: section, key: key, flag: flag, kind: .integer, bounds: .integers(range), valueName: valueName, help: help,
+                read: { .integer($0[keyPath: path]) },
+                write: { c, value, _ throws(Problem) in c[keyPath: path] = try value.integer() })
+    }
+
+    /// Seconds in `range`, kept as a `Duration` at millisecond resolution.
+    static func seconds(_ section: String, _ key: String, flag: String? = nil, _ range: ClosedRange<Double>, help: String,
+                        _ path: WritableKeyPath<ScandConfig, Duration> & Sendable) -> Setting {
+        Setting(section: section, key: key, flag: flag, kind: .number, bounds: .seconds(range), valueName: "S", help: help,
+                read: { .number($0[keyPath: path].inSeconds) },
+                write: { c, value, _ throws(Problem) in c[keyPath: path] = Duration(roundingSeconds: try value.number()) })
+    }
+}
+
+extension Duration {
+    /// Seconds as a number, as the file and the command line write durations.
+    var inSeconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
+
+    /// A duration in whole milliseconds: 0.57 s is 570 ms, not the 569 that truncating 569.99… would give.
+    init(roundingSeconds s: Double) { self = .milliseconds(Int((s * 1000).rounded())) }
+}

@@ -1,0 +1,171 @@
+import Foundation
+
+/// Everything scand writes for a client, one case per `class` on the wire: the daemon's events (VERSION,
+/// DEVICE, SCAN, UPDATE, LOST, STATS), the answers to socket requests (WATCH, STATUS, ERROR), the SCAN
+/// lines of `scand scan` and the DEVICES of `scand devices --json`. `EventEncoder` is the one place that turns them into JSON; filters and tests read
+/// the typed fields.
+public enum Event: Sendable, Equatable {
+    case version(VersionBanner)
+    case device(DeviceStatus)
+    /// A code confirmed by the tracker: once per appearance.
+    case scan(TrackedCode)
+    /// New corners of a code in view.
+    case update(TrackedCode)
+    /// A code not seen for the lost-after time.
+    case lost(TrackedCode)
+    /// A code found in a still image (`scand scan`).
+    case imageScan(ImageCode)
+    case stats(device: String, counters: FrameCounters)
+    case watch(ClientRequest.Watch)
+    case status(StatusReport)
+    case error(String)
+    /// `scand devices --json`: the video devices of this machine.
+    case devices([CameraInfo])
+
+    /// The value of `class`.
+    public enum Class: String, Sendable, CaseIterable, Comparable {
+        case version = "VERSION", device = "DEVICE", scan = "SCAN", update = "UPDATE", lost = "LOST", stats = "STATS"
+        case watch = "WATCH", status = "STATUS", error = "ERROR", devices = "DEVICES"
+
+        /// Classes a `?WATCH` may ask for by name.
+        public static let watchable: [Class] = [.device, .lost, .scan, .stats, .update, .version, .watch]
+
+        public static func < (a: Class, b: Class) -> Bool { a.rawValue < b.rawValue }
+    }
+
+    public var eventClass: Class {
+        switch self {
+        case .version: .version
+        case .device: .device
+        case .scan, .imageScan: .scan
+        case .update: .update
+        case .lost: .lost
+        case .stats: .stats
+        case .watch: .watch
+        case .status: .status
+        case .error: .error
+        case .devices: .devices
+        }
+    }
+
+    /// The format of the code an event is about, for subscribers' format filters; nil for the others.
+    public var format: BarcodeFormat? {
+        switch self {
+        case .scan(let c), .update(let c), .lost(let c): c.detection.format
+        case .imageScan(let c): c.detection.format
+        default: nil
+        }
+    }
+
+    /// The encoded line, without its newline.
+    public var line: String { EventEncoder.line(self) }
+}
+
+/// VERSION: gpsd's banner, first on stdout and first to every socket client.
+public struct VersionBanner: Sendable, Equatable {
+    public var release: String
+    /// The event schema's version: the major number changes when a field changes meaning or goes away, the
+    /// minor when fields or classes are added.
+    public var protoMajor: Int
+    public var protoMinor: Int
+    public var zxing: String
+
+    public init(release: String, protoMajor: Int, protoMinor: Int, zxing: String) {
+        self.release = release
+        self.protoMajor = protoMajor
+        self.protoMinor = protoMinor
+        self.zxing = zxing
+    }
+}
+
+/// A code the tracker reports (SCAN, UPDATE, LOST).
+public struct TrackedCode: Sendable, Equatable {
+    public var id: Int
+    public var device: String
+    public var time: Date
+    /// The driver's sequence number of the frame it was seen in; nil for a LOST decided between frames.
+    public var frame: UInt64?
+    public var detection: Detection
+    /// The whole frame, for normalized corners (0 when unknown).
+    public var frameWidth: Int
+    public var frameHeight: Int
+    /// Capture to event, for SCAN.
+    public var latencyMilliseconds: Double?
+
+    public init(id: Int, device: String, time: Date, frame: UInt64?, detection: Detection, frameWidth: Int, frameHeight: Int,
+                latencyMilliseconds: Double? = nil) {
+        self.id = id
+        self.device = device
+        self.time = time
+        self.frame = frame
+        self.detection = detection
+        self.frameWidth = frameWidth
+        self.frameHeight = frameHeight
+        self.latencyMilliseconds = latencyMilliseconds
+    }
+}
+
+/// A code found in an image file.
+public struct ImageCode: Sendable, Equatable {
+    public var file: String
+    public var detection: Detection
+    public var imageWidth: Int
+    public var imageHeight: Int
+
+    public init(file: String, detection: Detection, imageWidth: Int, imageHeight: Int) {
+        self.file = file
+        self.detection = detection
+        self.imageWidth = imageWidth
+        self.imageHeight = imageHeight
+    }
+}
+
+/// The live pipeline's frame and code counters, as STATS and STATUS report them.
+public struct FrameCounters: Sendable, Equatable {
+    public var captured = 0
+    /// Frames replaced while the decoder was busy.
+    public var dropped = 0
+    public var decoded = 0
+    /// Frames not decoded because the scene had not changed since a decode that found nothing.
+    public var skippedStatic = 0
+    /// Frames with a decoder pass that crashed, hung or was refused.
+    public var failed = 0
+    public var codes = 0
+    public var scans = 0
+    public var decodeMillisecondsMean = 0.0
+    public var latencyP50Milliseconds: Double?
+    public var latencyP99Milliseconds: Double?
+    public var workerRestarts = 0
+
+    public init() {}
+}
+
+/// STATUS: where the camera stands, the frame counters and the subscribers.
+public struct StatusReport: Sendable, Equatable {
+    public var device: DeviceStatus?
+    public var counters: FrameCounters
+    public var clients: ClientCounters
+    public var stdoutDropped: Int
+
+    public init(device: DeviceStatus?, counters: FrameCounters, clients: ClientCounters, stdoutDropped: Int) {
+        self.device = device
+        self.counters = counters
+        self.clients = clients
+        self.stdoutDropped = stdoutDropped
+    }
+}
+
+/// Socket subscribers, as STATUS reports them.
+public struct ClientCounters: Sendable, Equatable {
+    public var connected = 0
+    public var watching = 0
+    /// Clients disconnected for falling behind.
+    public var droppedSlow = 0
+    /// Clients refused because `maxClients` were connected, or `maxClientsPerUID` of the same user.
+    public var refused = 0
+    /// Clients closed because they sent no request within the request timeout.
+    public var timedOut = 0
+    public var totalConnections = 0
+
+    public init() {}
+}

@@ -1,0 +1,134 @@
+import Foundation
+
+/// The wire format: each `Event` as one JSON object on one line, `class` first, fields that do not apply
+/// omitted (never null). Every key of every event is written here and nowhere else.
+public enum EventEncoder {
+    public static func line(_ event: Event) -> String { object(event).serialized() }
+
+    public static func object(_ event: Event) -> JSONValue {
+        var fields: [(String, JSONValue)] = [("class", .string(event.eventClass.rawValue))]
+        switch event {
+        case .version(let v):
+            fields += [("release", .string(v.release)), ("proto_major", .int(v.protoMajor)), ("proto_minor", .int(v.protoMinor)),
+                       ("zxing", .string(v.zxing))]
+        case .device(let d):
+            fields += deviceFields(d)
+        case .scan(let c):
+            fields += trackedFields(c) + detectionFields(c.detection, frameWidth: c.frameWidth, frameHeight: c.frameHeight)
+            if let latency = c.latencyMilliseconds { fields.append(("latencyMs", .number(latency, places: 1))) }
+        case .update(let c):
+            let d = c.detection
+            fields += trackedFields(c) + [("format", .string(d.format.name)), ("corners", cornersInPixels(d))]
+            if let normalized = normalizedCorners(d, frameWidth: c.frameWidth, frameHeight: c.frameHeight) { fields.append(("normalized", normalized)) }
+            fields.append(("orientation", .int(d.orientation)))
+        case .lost(let c):
+            fields += trackedFields(c) + [("format", .string(c.detection.format.name)), ("text", .string(c.detection.text))]
+        case .imageScan(let c):
+            fields.append(("file", .string(c.file)))
+            fields += detectionFields(c.detection, frameWidth: c.imageWidth, frameHeight: c.imageHeight)
+        case .stats(let device, let counters):
+            fields.append(("device", .string(device)))
+            fields += counterFields(counters)
+        case .watch(let w):
+            fields.append(("enable", .bool(w.enable)))
+            if let classes = w.classes { fields.append(("classes", .array(classes.sorted().map { .string($0.rawValue) }))) }
+            if let formats = w.formats { fields.append(("formats", .array(formats.members.map { .string($0.name) }))) }
+        case .status(let s):
+            if let d = s.device { fields.append(("device", .object(deviceFields(d)))) }
+            fields += counterFields(s.counters)
+            let c = s.clients
+            fields += [("clients", .int(c.connected)), ("watching", .int(c.watching)), ("clientsDropped", .int(c.droppedSlow)),
+                       ("clientsRefused", .int(c.refused)), ("clientsTimedOut", .int(c.timedOut)), ("stdoutDropped", .int(s.stdoutDropped))]
+        case .error(let message):
+            fields.append(("message", .string(message)))
+        case .devices(let cameras):
+            fields.append(("devices", .array(cameras.map { .object(cameraFields($0)) })))
+        }
+        return .object(fields)
+    }
+
+    /// A code's fields, shared by the live SCAN and the SCAN of `scand scan`.
+    static func detectionFields(_ d: Detection, frameWidth: Int, frameHeight: Int) -> [(String, JSONValue)] {
+        var fields: [(String, JSONValue)] = [
+            ("format", .string(d.format.name)),
+            ("text", .string(d.text)),
+            ("bytes", .string(Base64.encode(d.bytes))),
+            ("corners", cornersInPixels(d)),
+        ]
+        if let normalized = normalizedCorners(d, frameWidth: frameWidth, frameHeight: frameHeight) { fields.append(("normalized", normalized)) }
+        fields.append(("orientation", .int(d.orientation)))
+        if !d.symbologyIdentifier.isEmpty { fields.append(("symbology", .string(d.symbologyIdentifier))) }
+        fields.append(("content", .string(d.contentType.rawValue)))
+        if d.hasECI { fields.append(("eci", .bool(true))) }
+        if !d.ecLevel.isEmpty { fields.append(("ecLevel", .string(d.ecLevel))) }
+        if d.mirrored { fields.append(("mirrored", .bool(true))) }
+        if d.inverted { fields.append(("inverted", .bool(true))) }
+        if d.readerInit { fields.append(("readerInit", .bool(true))) }
+        if let s = d.sequence {
+            // A merged sequence (index -1) carries the whole payload.
+            var seq: [(String, JSONValue)] = s.index >= 0 ? [("index", .int(s.index)), ("count", .int(s.count))]
+                : [("count", .int(s.count)), ("complete", .bool(true))]
+            if !s.id.isEmpty { seq.append(("id", .string(s.id))) }
+            fields.append(("sequence", .object(seq)))
+        }
+        fields.append(("value", PayloadParser.parse(d).json))
+        return fields
+    }
+
+    private static func trackedFields(_ c: TrackedCode) -> [(String, JSONValue)] {
+        var fields: [(String, JSONValue)] = [("id", .int(c.id)), ("device", .string(c.device)), ("time", .string(Timestamp.iso8601(c.time)))]
+        if let frame = c.frame { fields.append(("frame", .int(Int(truncatingIfNeeded: frame)))) }
+        return fields
+    }
+
+    private static func cornersInPixels(_ d: Detection) -> JSONValue {
+        .array(d.corners.corners.map { .array([.number($0.x, places: 1), .number($0.y, places: 1)]) })
+    }
+
+    private static func normalizedCorners(_ d: Detection, frameWidth: Int, frameHeight: Int) -> JSONValue? {
+        guard frameWidth > 0, frameHeight > 0 else { return nil }
+        let w = Double(frameWidth), h = Double(frameHeight)
+        return .array(d.corners.corners.map { .array([.number($0.x / w, places: 4), .number($0.y / h, places: 4)]) })
+    }
+
+    /// DEVICE's fields after `class`; STATUS nests them as its `device`.
+    private static func deviceFields(_ d: DeviceStatus) -> [(String, JSONValue)] {
+        var fields: [(String, JSONValue)] = [("path", .string(d.device)), ("state", .string(d.state.rawValue))]
+        if let f = d.format {
+            fields += [("pixelformat", .string(f.fourcc.description)), ("width", .int(f.width)), ("height", .int(f.height))]
+        }
+        if let reason = d.reason { fields.append(("message", .string(reason))) }
+        if let retryIn = d.retryIn {
+            let c = retryIn.components
+            fields.append(("retryIn", .number(Double(c.seconds) + Double(c.attoseconds) / 1e18, places: 3)))
+        }
+        return fields
+    }
+
+    private static func cameraFields(_ d: CameraInfo) -> [(String, JSONValue)] {
+        var fields: [(String, JSONValue)] = [("path", .string(d.path)), ("stableNames", .array(d.stableNames.map { .string($0) })),
+                                             ("driver", .string(d.driver)), ("card", .string(d.card)), ("bus", .string(d.busInfo)),
+                                             ("capture", .bool(d.isCapture))]
+        if let p = d.problem { fields.append(("message", .string(p))) }
+        fields.append(("formats", .array(d.formats.map { f in
+            .object([("pixelformat", .string(f.fourcc.description)), ("description", .string(f.description)), ("emulated", .bool(f.emulated)),
+                     ("sizes", .array(f.sizes.map { s in
+                         .object([("width", .int(s.width)), ("height", .int(s.height)),
+                                  ("fps", .array(s.framesPerSecond.map { .number($0, places: 2) }))])
+                     }))])
+        })))
+        return fields
+    }
+
+    private static func counterFields(_ c: FrameCounters) -> [(String, JSONValue)] {
+        var fields: [(String, JSONValue)] = [
+            ("captured", .int(c.captured)), ("dropped", .int(c.dropped)), ("decoded", .int(c.decoded)),
+            ("skippedStatic", .int(c.skippedStatic)), ("failed", .int(c.failed)), ("codes", .int(c.codes)), ("scans", .int(c.scans)),
+            ("decodeMsMean", .number(c.decodeMillisecondsMean, places: 2)),
+        ]
+        if let p = c.latencyP50Milliseconds { fields.append(("latencyP50Ms", .number(p, places: 1))) }
+        if let p = c.latencyP99Milliseconds { fields.append(("latencyP99Ms", .number(p, places: 1))) }
+        fields.append(("workerRestarts", .int(c.workerRestarts)))
+        return fields
+    }
+}

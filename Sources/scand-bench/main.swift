@@ -1,0 +1,3 @@
+import ScandBench
+
+BenchCommand.main()

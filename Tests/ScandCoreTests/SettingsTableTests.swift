@@ -1,0 +1,190 @@
+import Testing
+@testable import ScandCore
+
+/// The table of settings serves the file and the command line alike. These tests iterate `Setting.all`,
+/// so a new setting is covered by adding it there (or they fail, saying which values they lack).
+@Suite struct SettingsTableTests {
+    typealias Outcome = Result<ScandConfig, Refusal>
+
+    struct Refusal: Error, Equatable {
+        /// The message after the setting's name: the same on both sides.
+        var predicate: String
+    }
+
+    static let missingGroup = "scand-no-such-group"
+    static func groupExists(_ name: String) -> Bool { name != missingGroup }
+
+    /// `[section] key = value` as a file, or the refusal, checked to be one line naming the key.
+    static func fromFile(_ s: Setting, _ v: SettingValue) -> Outcome {
+        do {
+            return .success(try ScandConfig().applying(toml: "# a comment\n[\(s.section)]\n\(s.key) = \(v.tomlText)\n", groupExists: groupExists))
+        } catch {
+            #expect(error.line == 3 && error.message.hasPrefix(s.key + " ") && !error.message.contains("\n"), "\(error)")
+            return .failure(Refusal(predicate: String(error.message.dropFirst(s.key.count + 1))))
+        }
+    }
+
+    /// `--flag value` on the command line (nil for what it cannot say), or the refusal, checked the same way.
+    static func fromCommandLine(_ s: Setting, _ v: SettingValue) -> Outcome? {
+        guard let flag = s.commandLineName else { return nil }
+        let args: [String]
+        switch v {
+        case .boolean(true): args = [flag]
+        case .boolean(false): return nil  // a flag only switches on; false is the default
+        default: args = [flag, v.commandLineText]
+        }
+        do { return .success(try CommandLineSettings(args).applied(to: ScandConfig(), groupExists: groupExists)) } catch {
+            #expect(error.description.hasPrefix(flag + ": ") && !error.description.contains("\n"), "\(error)")
+            return .failure(Refusal(predicate: String(error.description.dropFirst(flag.count + 2))))
+        }
+    }
+
+    /// Values of each kind to try, and for a setting with bounds, each bound and just past it.
+    static func candidates(_ s: Setting) -> [SettingValue] {
+        var values: [SettingValue]
+        switch s.kind {
+        case .text:
+            values = ["/dev/video2", "video2", "", "640x480", "1280X720", "15x15", "8192x8192", "big", "none",
+                      "/tmp/scand-settings.sock", "scand.sock", "/" + String(repeating: "s", count: 120), "kiosk", missingGroup].map { .text($0) }
+        case .integer: values = [-1, 0, 1, 15].map { .integer($0) }
+        case .number: values = [-1, 0, 0.25, 0.57, 2, 4000].map { .number($0) }
+        case .boolean: values = [.boolean(true), .boolean(false)]
+        case .texts:
+            values = [["qr"], ["qr", "EAN-13"], ["all"], [], ["bogus"], ["ITF=5"], ["ITF=5", "EAN-8=1"], ["ITF=0"], ["ITF"]].map { .texts($0) }
+        case .numbers:
+            values = [[0.1, 0.2, 0.5, 0.5], [0, 0, 1, 1], [0.5, 0.5, 0.9, 0.1], [0.5], [], [14], [6, 14], [13], [14.5], [82]].map { .numbers($0) }
+        }
+        switch s.bounds {
+        case .integers(let r)?: values += [r.lowerBound - 1, r.lowerBound, r.upperBound, r.upperBound + 1].map { .integer($0) }
+        case .seconds(let r)?: values += [r.lowerBound - 0.001, r.lowerBound, r.upperBound, r.upperBound + 0.001].map { .number($0) }
+        case .choices(let c)?: values += (c + [c.max()! + 1, -90]).map { .integer($0) }
+        case nil: break
+        }
+        return values
+    }
+
+    @Test func everyValueIsAcceptedOrRefusedAlikeByTheFileAndTheCommandLine() {
+        for setting in Setting.all {
+            var accepted = 0, changed = 0, refused = 0
+            for value in Self.candidates(setting) {
+                let file = Self.fromFile(setting, value)
+                if let commandLine = Self.fromCommandLine(setting, value) {
+                    #expect(file == commandLine, "\(setting.key) = \(value.tomlText)")
+                }
+                switch file {
+                case .success(let c):
+                    accepted += 1
+                    if c != ScandConfig() { changed += 1 }
+                    #expect(setting.read(c) == value || value.kind != .number || setting.bounds == nil, "\(setting.key) reads back")
+                case .failure(let r):
+                    refused += 1
+                    #expect(r.predicate.hasPrefix("must ") || r.predicate.hasPrefix("'") || r.predicate.hasPrefix("lists "), "\(setting.key) \(r.predicate)")
+                }
+            }
+            #expect(accepted > 0 && changed > 0, "no candidate value changes \(setting.key): add one to candidates(_:)")
+            #expect(refused > 0 || setting.kind == .boolean, "no candidate value is refused for \(setting.key): add one to candidates(_:)")
+        }
+    }
+
+    @Test func boundsAreEnforcedAtTheirEdgesOnBothSides() {
+        for setting in Setting.all {
+            let inside: [SettingValue], outside: [SettingValue]
+            switch setting.bounds {
+            case .integers(let r)?: (inside, outside) = ([r.lowerBound, r.upperBound].map { .integer($0) }, [r.lowerBound - 1, r.upperBound + 1].map { .integer($0) })
+            case .seconds(let r)?: (inside, outside) = ([r.lowerBound, r.upperBound].map { .number($0) }, [r.lowerBound - 0.001, r.upperBound + 0.001].map { .number($0) })
+            case .choices(let c)?: (inside, outside) = (c.map { .integer($0) }, [.integer(c.max()! + 1)])
+            case nil: continue
+            }
+            for v in inside {
+                #expect((try? Self.fromFile(setting, v).get()) != nil, "\(setting.key) = \(v.tomlText) is within bounds")
+            }
+            for v in outside {
+                guard case .failure(let r) = Self.fromFile(setting, v) else { Issue.record("\(setting.key) = \(v.tomlText) passed"); continue }
+                #expect(r.predicate.hasPrefix("must be ") && r.predicate.hasSuffix("got \(v.commandLineText)"), "\(r.predicate)")
+                if let cli = Self.fromCommandLine(setting, v) { #expect(cli == .failure(r)) }
+            }
+        }
+    }
+
+    /// A configuration unlike the defaults in every setting, written out through `read` as a file and as a
+    /// command line, comes back the same from both.
+    @Test func everySettingRoundTripsThroughTheFileAndTheCommandLine() throws {
+        var custom = ScandConfig()
+        for setting in Setting.all {
+            let value = Self.candidates(setting).first { v in
+                guard case .success(let c) = Self.fromFile(setting, v) else { return false }
+                return setting.read(c) != setting.read(ScandConfig())
+            }
+            try setting.apply(#require(value, "a value other than the default for \(setting.key)"), to: &custom, context: .init(groupExists: Self.groupExists))
+        }
+        for setting in Setting.all { #expect(setting.read(custom) != setting.read(ScandConfig()), "\(setting.key)") }
+
+        let sections = Setting.all.reduce(into: [String]()) { if !$0.contains($1.section) { $0.append($1.section) } }
+        func file(_ settings: [Setting]) -> String {
+            sections.map { section in
+                "[\(section)]\n" + settings.filter { $0.section == section }.map { "\($0.key) = \($0.read(custom).tomlText)\n" }.joined()
+            }.joined()
+        }
+        #expect(try ScandConfig().applying(toml: file(Setting.all), groupExists: Self.groupExists) == custom)
+
+        let fileOnly = try ScandConfig().applying(toml: file(Setting.all.filter { $0.flag == nil }), groupExists: Self.groupExists)
+        let args = Setting.all.flatMap { s -> [String] in
+            guard let flag = s.commandLineName else { return [] }
+            let v = s.read(custom)
+            return v == .boolean(true) ? [flag] : ["\(flag)=\(v.commandLineText)"]
+        }
+        #expect(try CommandLineSettings(args).applied(to: fileOnly) == custom)
+    }
+
+    @Test func theFileRefusesAValueOfTheWrongTypeWithTheKindItWants() {
+        for setting in Setting.all {
+            let (literal, given) = setting.kind == .text ? ("1", "an integer") : ("\"1\"", "a string")
+            #expect { try ScandConfig().applying(toml: "[\(setting.section)]\n\(setting.key) = \(literal)") } throws: { e in
+                (e as! ScandConfig.Problem).message == "\(setting.key) must be \(setting.kind.expected), not \(given)"
+            }
+        }
+    }
+
+    @Test func theCommandLineReadsFlagsAsArgumentParserDid() throws {
+        let c = try CommandLineSettings(["--fps=15", "--confirm", "ITF=5", "--mirror", "--confirm", "EAN-8=1", "--size", "640x480", "--size", "320x240"])
+            .applied(to: ScandConfig())
+        #expect(c.framesPerSecond == 15 && c.transform.mirrored && (c.width, c.height) == (320, 240))
+        #expect(c.tracker.confirmations[.itf] == 5 && c.tracker.confirmations[.ean8] == 1 && c.tracker.confirmations[.codabar] == 3)
+        #expect(try CommandLineSettings(["--socket", "none"]).applied(to: ScandConfig()).socketPath == nil)
+        #expect(try CommandLineSettings(["--fps", "0"]).applied(to: ScandConfig().applying(toml: "[camera]\nfps = 30")).framesPerSecond == nil)
+        for (args, message) in [(["--fps", "0x"], "--fps: must be an integer, got '0x'"), (["--fps", "1001"], "--fps: must be 0…1000, got 1001"),
+                                (["--fsp", "3"], "unknown option '--fsp'"), (["--fps"], "--fps: needs a value (N)"),
+                                (["--mirror=yes"], "--mirror: takes no value, got 'yes'"), (["15"], "unexpected argument '15'"),
+                                (["--socket", "./scand.sock"], "--socket: must be an absolute path (e.g. /run/scand/scand.sock) or none, got './scand.sock'"),
+                                (["--queue-limit", "5"], "unknown option '--queue-limit'")] {
+            #expect(throws: CommandLineSettings.Problem(description: message)) { try CommandLineSettings(args) }
+        }
+    }
+
+    @Test func helpListsEveryFlagWithItsFileKeyAndDefault() {
+        let help = CommandLineSettings.help()
+        let words = help.split(whereSeparator: \.isWhitespace).joined(separator: " ")  // as wrapped
+        for setting in Setting.all {
+            guard let flag = setting.commandLineName else { continue }
+            #expect(help.contains("\n  \(flag)") || help.hasPrefix("  \(flag)"))
+            #expect(words.contains("[\(setting.section)] \(setting.key), default: \(setting.defaultText))"), "\(flag)")
+        }
+        #expect(words.contains("default: 1280x720") && help.split(separator: "\n").allSatisfy { $0.count < 80 })
+    }
+
+    /// config/scand.toml, scand.toml(5), scand(8) and the README name every setting the table has.
+    @Test func theDocumentationNamesEverySetting() throws {
+        let root = #filePath.replacingOccurrences(of: "Tests/ScandCoreTests/SettingsTableTests.swift", with: "")
+        func read(_ path: String) throws -> String { try String(contentsOfFile: root + path, encoding: .utf8) }
+        let shipped = try read("config/scand.toml"), manual = try read("packaging/man/scand.toml.5")
+        let daemonManual = try read("packaging/man/scand.8"), readme = try read("README.md")
+        for setting in Setting.all {
+            let section = shipped.components(separatedBy: "[\(setting.section)]\n").last ?? ""
+            #expect(section.components(separatedBy: "\n[").first?.contains("\n\(setting.key) = ") == true, "config/scand.toml: \(setting.key)")
+            #expect(manual.contains(".BR \(setting.key) "), "scand.toml.5: \(setting.key)")
+            guard let flag = setting.commandLineName else { continue }
+            #expect(readme.contains("[\(flag)"), "README synopsis: \(flag)")
+            #expect(daemonManual.contains(flag.replacingOccurrences(of: "-", with: "\\-")), "scand.8: \(flag)")
+        }
+    }
+}

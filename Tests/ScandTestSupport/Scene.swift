@@ -1,0 +1,59 @@
+import ScandCapture
+import ScandCore
+import ScandDecoding
+
+/// Generated test images: zxing's writer draws the symbol, the scene places it on a grey-white page.
+public enum Scene {
+    public static func symbol(_ format: BarcodeFormat, _ text: String, module: Int = 4) -> LumaImage {
+        try! SymbolWriter.render(format, text: text, moduleSize: module)
+    }
+
+    /// A `width`×`height` light page with each symbol centred at its point, rotated by its angle.
+    public static func page(width: Int = 1280, height: Int = 720, background: UInt8 = 235,
+                     _ items: [(LumaImage, x: Double, y: Double, degrees: Double)]) -> LumaImage {
+        var page = LumaImage(width: width, height: height, fill: background)
+        for item in items { page.paste(item.0, centerX: item.x, centerY: item.y, degrees: item.degrees) }
+        return page
+    }
+
+    /// A `width`×`height` page with each symbol's centre at its point, pasted pixel for pixel (no resampling).
+    public static func page(width: Int, height: Int, background: UInt8, centred items: [(LumaImage, x: Int, y: Int)]) -> LumaImage {
+        var page = LumaImage(width: width, height: height, fill: background)
+        for (symbol, x, y) in items { page.paste(symbol, x: x - symbol.width / 2, y: y - symbol.height / 2) }
+        return page
+    }
+
+    /// Writes `pages` as a YUYV recording, frame i stamped at i × `gapMicroseconds`, and returns `path`.
+    @discardableResult
+    public static func record(_ pages: some Sequence<LumaImage>, to path: String, gapMicroseconds: UInt64) throws -> String {
+        var writer: Recording.Writer?
+        for (i, page) in pages.enumerated() {
+            if writer == nil { writer = try Recording.Writer(path: path, format: .packed(.yuyv, width: page.width, height: page.height)) }
+            try writer?.append(Frame.yuyv(page, sequence: UInt64(i), timestampMicroseconds: UInt64(i) * gapMicroseconds))
+        }
+        try writer?.finish()
+        return path
+    }
+
+    public static func full(_ image: LumaImage) -> PixelRect { PixelRect(x: 0, y: 0, width: image.width, height: image.height) }
+
+    /// One plain pass: what zxing does without scand's handling (no pyramid, no inversion).
+    public static func plainPass(_ image: LumaImage, _ formats: BarcodeFormats) -> DecodePass {
+        DecodePass(label: "plain", crop: full(image), formats: formats)
+    }
+
+    /// zxing-cpp's default options, as `ReadBarcodes(image)` uses them.
+    public static func defaultHintsPass(_ image: LumaImage) -> DecodePass {
+        .zxingDefaults(width: image.width, height: image.height)
+    }
+
+    public static let samplePayloads: [BarcodeFormat: String] = [
+        .aztec: "Aztec scand 1", .codabar: "A40156B", .code39: "SCAND-39", .code93: "SCAND93",
+        .code128: "scand-128 Ok", .dataMatrix: "DataMatrix scand", .ean8: "96385074", .ean13: "4006381333931",
+        .itf: "00123456789012", .pdf417: "PDF417 scand payload", .qrCode: "https://example.org/scand?q=1",
+        .upcA: "036000291452", .upcE: "01234565", .maxiCode: "MaxiCode scand", .microQRCode: "SCAND42",
+        .rmqrCode: "rMQR scand", .dataBar: "09501101530003", .dataBarLimited: "00614141999996",
+        .dataBarStacked: "09501101530003", .dataBarExpanded: "(01)09501101530003(10)AB12",
+        .dataBarExpandedStacked: "(01)09501101530003(10)AB12(17)250131",
+    ]
+}
