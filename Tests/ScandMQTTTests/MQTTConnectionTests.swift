@@ -86,17 +86,26 @@ struct MQTTConnectionTests {
 
 @Suite(.serialized, .enabled(if: MosquittoBroker.isInstalled && TestCertificates.opensslAvailable, "needs mosquitto and openssl"))
 struct MQTTConnectionTLSTests {
-    @Test func aClientCertificateSignedByTheCAConnectsAndPublishes() throws {
-        let certs = try TestCertificates()
-        defer { certs.remove() }
+    /// A broker that wants TLS and a client certificate from the test CA, and a client trusting `ca`.
+    func tlsClient(_ certs: TestCertificates, id: String, ca: String, clientCertificate: Bool = true) throws -> (MosquittoBroker, MQTTConnection, EventLog) {
         let broker = try MosquittoBroker(tls: .init(caFile: certs.caFile, certFile: certs.serverCert, keyFile: certs.serverKey))
-        var options = MQTTOptions(host: "127.0.0.1", port: broker.port, clientID: "tls-ok")
-        options.caFile = certs.caFile
-        options.certFile = certs.clientCert
-        options.keyFile = certs.clientKey
+        var options = MQTTOptions(host: "127.0.0.1", port: broker.port, clientID: id)
+        options.caFile = ca
+        if clientCertificate {
+            options.certFile = certs.clientCert
+            options.keyFile = certs.clientKey
+        }
         let log = EventLog()
         let c = try MQTTConnection(options) { log.append($0) }
         try c.start()
+        return (broker, c, log)
+    }
+
+    @Test func aClientCertificateSignedByTheCAConnectsAndPublishes() throws {
+        let certs = try TestCertificates()
+        defer { certs.remove() }
+        let (broker, c, log) = try tlsClient(certs, id: "tls-ok", ca: certs.caFile)
+        defer { withExtendedLifetime(broker) {} }
         #expect(log.wait { $0.connections == 1 }, "\(log.problems)")
         let mid = try c.publish(topic: "t/tls", payload: "over TLS")
         #expect(log.wait { $0.delivered.contains(mid) })
@@ -106,14 +115,8 @@ struct MQTTConnectionTLSTests {
     @Test func aBrokerCertificateFromAnotherCAIsRefusedWithAClearError() throws {
         let certs = try TestCertificates()
         defer { certs.remove() }
-        let broker = try MosquittoBroker(tls: .init(caFile: certs.caFile, certFile: certs.serverCert, keyFile: certs.serverKey))
-        var options = MQTTOptions(host: "127.0.0.1", port: broker.port, clientID: "tls-wrong-ca")
-        options.caFile = certs.otherCAFile
-        options.certFile = certs.clientCert
-        options.keyFile = certs.clientKey
-        let log = EventLog()
-        let c = try MQTTConnection(options) { log.append($0) }
-        try c.start()
+        let (broker, c, log) = try tlsClient(certs, id: "tls-wrong-ca", ca: certs.otherCAFile)
+        defer { withExtendedLifetime(broker) {} }
         #expect(log.wait { $0.problems.contains { $0.contains("certificate verify failed") } }, "\(log.all)")
         #expect(log.connections == 0)
     }
@@ -121,12 +124,8 @@ struct MQTTConnectionTLSTests {
     @Test func withoutAClientCertificateTheBrokerRefuses() throws {
         let certs = try TestCertificates()
         defer { certs.remove() }
-        let broker = try MosquittoBroker(tls: .init(caFile: certs.caFile, certFile: certs.serverCert, keyFile: certs.serverKey))
-        var options = MQTTOptions(host: "127.0.0.1", port: broker.port, clientID: "tls-no-cert")
-        options.caFile = certs.caFile
-        let log = EventLog()
-        let c = try MQTTConnection(options) { log.append($0) }
-        try c.start()
+        let (broker, c, log) = try tlsClient(certs, id: "tls-no-cert", ca: certs.caFile, clientCertificate: false)
+        defer { withExtendedLifetime(broker) {} }
         #expect(log.wait { !$0.problems.isEmpty || $0.all.contains { if case .disconnected = $0 { true } else { false } } }, "\(log.all)")
         #expect(log.connections == 0)
     }

@@ -7,6 +7,14 @@ import Testing
         #"{"class":"\#(eventClass)","boot":"\#(boot)","seq":\#(seq),"id":\#(seq)}"#
     }
 
+    /// A bridge with the daemon's socket and the broker both connected.
+    static func connected(maxInFlight: Int = 1000, acknowledged: EventPosition? = nil) -> MQTTBridge {
+        var b = MQTTBridge(kioskID: "k", maxInFlight: maxInFlight, release: "0", acknowledged: acknowledged)
+        _ = b.handle(.daemonConnected)
+        _ = b.handle(.brokerConnected)
+        return b
+    }
+
     /// Publishes every `publish` action as the next message id and returns those ids by ticket.
     static func publishAll(_ actions: [MQTTBridge.Action], _ bridge: inout MQTTBridge, nextMid: inout Int32) -> [Int32] {
         var mids: [Int32] = []
@@ -42,9 +50,7 @@ import Testing
     }
 
     @Test func persistsOnlyWhatIsAcknowledgedWithEverythingBeforeIt() {
-        var b = MQTTBridge(kioskID: "k", release: "0", acknowledged: nil)
-        _ = b.handle(.daemonConnected)
-        _ = b.handle(.brokerConnected)
+        var b = Self.connected()
         var mid: Int32 = 100
         var mids: [Int32] = []
         for seq in 1...4 { mids += Self.publishAll(b.handle(.line(Self.line(seq))), &b, nextMid: &mid) }
@@ -57,9 +63,7 @@ import Testing
     }
 
     @Test func aFullWindowPausesTheSocketAndHalfOfItAcknowledgedResumes() {
-        var b = MQTTBridge(kioskID: "k", maxInFlight: 4, release: "0", acknowledged: nil)
-        _ = b.handle(.daemonConnected)
-        _ = b.handle(.brokerConnected)
+        var b = Self.connected(maxInFlight: 4)
         var mid: Int32 = 1
         var mids: [Int32] = []
         for seq in 1...3 { mids += Self.publishAll(b.handle(.line(Self.line(seq))), &b, nextMid: &mid) }
@@ -71,9 +75,7 @@ import Testing
     }
 
     @Test func aDaemonThatDroppedThePausedBridgeIsSubscribedAgainSinceTheLastEventTaken() {
-        var b = MQTTBridge(kioskID: "k", maxInFlight: 2, release: "0", acknowledged: nil)
-        _ = b.handle(.daemonConnected)
-        _ = b.handle(.brokerConnected)
+        var b = Self.connected(maxInFlight: 2)
         var mid: Int32 = 1
         var mids: [Int32] = []
         mids += Self.publishAll(b.handle(.line(Self.line(1))), &b, nextMid: &mid)
@@ -84,9 +86,7 @@ import Testing
     }
 
     @Test func aDaemonRestartSubscribesAgainAndOverlapIsDropped() {
-        var b = MQTTBridge(kioskID: "k", release: "0", acknowledged: nil)
-        _ = b.handle(.daemonConnected)
-        _ = b.handle(.brokerConnected)
+        var b = Self.connected()
         _ = b.handle(.line(Self.line(1)))
         let closed = b.handle(.daemonClosed)
         #expect(closed.last == .subscribe(request: #"?WATCH={"enable":true,"since":{"boot":"\#(Self.boot)","seq":1}};"#))
@@ -96,9 +96,7 @@ import Testing
     }
 
     @Test func afterAnErrorTheNumberingMayStartOver() {
-        var b = MQTTBridge(kioskID: "k", release: "0", acknowledged: EventPosition(boot: Self.boot, seq: 50))
-        _ = b.handle(.daemonConnected)
-        _ = b.handle(.brokerConnected)
+        var b = Self.connected(acknowledged: EventPosition(boot: Self.boot, seq: 50))
         let error = b.handle(.line(#"{"class":"ERROR","message":"since … is not in the journal: the journal keeps seq 1…3 since 2026-01-01T00:00:00.000Z"}"#))
         #expect(error == [.log("scand: since … is not in the journal: the journal keeps seq 1…3 since 2026-01-01T00:00:00.000Z")])
         #expect(b.handle(.line(Self.line(1))).count == 1)
@@ -107,9 +105,7 @@ import Testing
     }
 
     @Test func whatIsNotAcknowledgedIsPublishedAgainWhenTheBrokerIsBack() {
-        var b = MQTTBridge(kioskID: "k", release: "0", acknowledged: nil)
-        _ = b.handle(.daemonConnected)
-        _ = b.handle(.brokerConnected)
+        var b = Self.connected()
         var mid: Int32 = 1
         let first = Self.publishAll(b.handle(.line(Self.line(1))), &b, nextMid: &mid)
         let second = Self.publishAll(b.handle(.line(Self.line(2))), &b, nextMid: &mid)
@@ -128,9 +124,7 @@ import Testing
     }
 
     @Test func linesWithoutAPositionAreForwardedLiveWithOneWarning() {
-        var b = MQTTBridge(kioskID: "k", release: "0", acknowledged: nil)
-        _ = b.handle(.daemonConnected)
-        _ = b.handle(.brokerConnected)
+        var b = Self.connected()
         let old = #"{"class":"SCAN","id":1}"#
         let first = b.handle(.line(old))
         #expect(first.count == 2)
