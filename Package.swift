@@ -13,6 +13,7 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.6.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.60.0"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
     ],
     targets: [
         // Native libraries, found through pkg-config: zxing-cpp 3.1.1 built from source by
@@ -22,6 +23,7 @@ let package = Package(
         .systemLibrary(name: "CV4L2", pkgConfig: "libv4l2", providers: [.apt(["libv4l-dev"])]),
         .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
         .systemLibrary(name: "CZBar", pkgConfig: "zbar", providers: [.apt(["libzbar-dev"])]),
+        .systemLibrary(name: "CMosquitto", pkgConfig: "libmosquitto", providers: [.apt(["libmosquitto-dev"])]),
         // The only C++ in the package: a C API over zxing-cpp with fork isolation.
         // It also runs stb_image, in the same sandboxed children: image files are hostile input too.
         .target(name: "ScandZXingShim", dependencies: ["CZXing", "CSTB"]),
@@ -37,6 +39,10 @@ let package = Package(
         .target(name: "ScandImageIO", dependencies: ["ScandCore", "CSTB", "ScandImageShim", "ScandZXingShim"]),
         .target(name: "ScandCapture", dependencies: ["ScandCore", "ScandV4L2Shim",
                                                   .product(name: "NIOConcurrencyHelpers", package: "swift-nio")]),
+        // The daemon's event journal: append-only SQLite (WAL) in its state directory.
+        .target(name: "ScandJournal", dependencies: ["ScandCore", .product(name: "GRDB", package: "GRDB.swift")]),
+        // An MQTT client over libmosquitto, for the `scand mqtt` bridge.
+        .target(name: "ScandMQTT", dependencies: ["CMosquitto"]),
         .target(name: "ScandService", dependencies: [
             "ScandCore", "ScandCapture", "ScandDecoding", "CSystemd",
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -47,7 +53,7 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
         .target(name: "ScandCommands", dependencies: [
-            "ScandCapture", "ScandService",
+            "ScandCapture", "ScandService", "ScandMQTT",
             "ScandCore", "ScandDecoding", "ScandImageIO",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
@@ -60,7 +66,8 @@ let package = Package(
         ]),
         .executableTarget(name: "scand-bench", dependencies: ["ScandBench"]),
 
-        // Generated scenes and recordings, and the built binaries, for the test targets only.
+        // Generated scenes and recordings, the built binaries, and a real mosquitto broker on loopback
+        // owned by the test (with certificates and a subscriber), for the test targets only.
         .target(name: "ScandTestSupport", dependencies: ["ScandCore", "ScandDecoding", "ScandCapture"], path: "Tests/ScandTestSupport"),
 
         .testTarget(name: "ScandCoreTests", dependencies: ["ScandCore"]),
@@ -73,6 +80,8 @@ let package = Package(
             .product(name: "NIOEmbedded", package: "swift-nio"),
         ]),
         .testTarget(name: "ScandImageIOTests", dependencies: ["ScandImageIO", "ScandCore", "CSTB"]),
+        .testTarget(name: "ScandJournalTests", dependencies: ["ScandJournal", "ScandCore"]),
+        .testTarget(name: "ScandMQTTTests", dependencies: ["ScandMQTT", "ScandTestSupport"]),
         .testTarget(name: "ScandCommandsTests", dependencies: ["ScandCommands", "ScandDecoding", "ScandImageIO", "ScandCore", "CSTB", "ScandTestSupport", "scand"]),
         .testTarget(name: "ScandBenchTests", dependencies: ["ScandBench", "ScandDecoding", "ScandCore", "ScandTestSupport", "scand", "scand-bench"]),
     ],
