@@ -14,6 +14,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.60.0"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.0.0"),
     ],
     targets: [
         // Native libraries, found through pkg-config: zxing-cpp 3.1.1 built from source by
@@ -44,13 +45,14 @@ let package = Package(
         // An MQTT client over libmosquitto, for the `scand mqtt` bridge.
         .target(name: "ScandMQTT", dependencies: ["CMosquitto"]),
         .target(name: "ScandService", dependencies: [
-            "ScandCore", "ScandCapture", "ScandDecoding", "CSystemd",
+            "ScandCore", "ScandCapture", "ScandDecoding", "ScandImageIO", "CSystemd",
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             .product(name: "UnixSignals", package: "swift-service-lifecycle"),
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
             .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             .product(name: "Logging", package: "swift-log"),
+            .product(name: "Prometheus", package: "swift-prometheus"),
         ]),
         .target(name: "ScandCommands", dependencies: [
             "ScandCapture", "ScandService", "ScandMQTT",

@@ -14,10 +14,10 @@ public struct Daemon: Sendable {
     public var reload: @Sendable () throws -> ScandConfig
     /// nil: no socket (`--socket none`).
     public var listener: SocketServer.Listener?
-    public var makePipeline: @Sendable (ScandConfig, OutputSink) -> LivePipeline
+    public var makePipeline: @Sendable (ScandConfig, OutputSink, DaemonMetrics) -> LivePipeline
 
     public init(config: ScandConfig, reload: @escaping @Sendable () throws -> ScandConfig, listener: SocketServer.Listener?,
-                makePipeline: @escaping @Sendable (ScandConfig, OutputSink) -> LivePipeline) {
+                makePipeline: @escaping @Sendable (ScandConfig, OutputSink, DaemonMetrics) -> LivePipeline) {
         self.config = config
         self.reload = reload
         self.listener = listener
@@ -27,7 +27,7 @@ public struct Daemon: Sendable {
     /// `scand run`'s daemon: pipelines from `builder`.
     public init(config: ScandConfig, reload: @escaping @Sendable () throws -> ScandConfig, listener: SocketServer.Listener?,
                 pipelines builder: PipelineBuilder) {
-        self.init(config: config, reload: reload, listener: listener, makePipeline: builder.pipeline(for:output:))
+        self.init(config: config, reload: reload, listener: listener, makePipeline: builder.pipeline(for:output:metrics:))
     }
 
     /// Runs until SIGTERM/SIGINT or until the source ends. Returns a failure to report, if any.
@@ -46,12 +46,32 @@ public struct Daemon: Sendable {
         // Trap SIGHUP before anything runs: its default action would end the daemon.
         let hangups = await UnixSignalsSequence(trapping: .sighup)
         let make = makePipeline
-        let controller = PipelineController(config: config) { make($0, output) }
+        let metrics = DaemonMetrics()
+        let stateDirectory = config.stateDirectory ?? ProcessInfo.processInfo.environment["STATE_DIRECTORY"].flatMap { $0.isEmpty ? nil : $0 }
+        let roi = RegionOfInterestOverride(store: stateDirectory.map(RegionOfInterestStore.init(directory:)), log: { output.log($0, $1) })
+        let controller = PipelineController(config: roi.applied(to: config)) { make($0, output, metrics) }
         var services: [ServiceGroupConfiguration.ServiceConfiguration] = []
         if let listener {
+            let controls = DaemonControls(
+                status: { StatusSummary.report(controller, hub: hub, stdoutDropped: console.dropped) },
+                metrics: {
+                    let p = controller.current
+                    return metrics.exposition(counters: p.counters.frameCounters, cameraStreaming: p.deviceStatus?.state == .streaming,
+                                              watching: hub.counters.watching)
+                },
+                snapshot: { controller.current.snapshot($0) },
+                regionOfInterest: { controller.config.regionOfInterest },
+                setRegionOfInterest: { rect, answer in
+                    Task {
+                        do { try roi.set(rect) } catch { return answer(.error("\(error); the rect of interest stays \(controller.config.regionOfInterest)")) }
+                        var config = controller.config
+                        config.regionOfInterest = rect
+                        await controller.apply(config)
+                        answer(.regionOfInterest(rect))
+                    }
+                })
             let server = SocketServer(listener: listener, hub: hub, maxRequestBytes: config.maxRequestBytes, requestTimeout: config.requestTimeout,
-                                      status: { StatusSummary.report(controller.current, hub: hub, stdoutDropped: console.dropped) },
-                                      log: { output.log($0, $1) })
+                                      daemon: controls, adminGroup: config.adminGroup, log: { output.log($0, $1) })
             try server.claim()
             // Bound once the group runs, when SIGTERM is already handled: a client that sees the socket
             // may stop the daemon at once. A failure to bind stops the rest gracefully and is thrown.
@@ -59,7 +79,9 @@ public struct Daemon: Sendable {
         }
         services.append(.init(service: PipelineService(controller: controller, output: output),
                               successTerminationBehavior: .gracefullyShutdownGroup))
-        services.append(.init(service: SupervisorService(controller: controller, hub: hub, hangups: hangups, reload: reload, output: output)))
+        let reload = self.reload
+        services.append(.init(service: SupervisorService(controller: controller, hub: hub, hangups: hangups, reload: { roi.applied(to: try reload()) },
+                                                         output: output)))
         var logger = Logger(label: "scand")
         logger.logLevel = .warning
         let group = ServiceGroup(configuration: .init(services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
@@ -156,8 +178,10 @@ struct SupervisorService: Service {
 /// Where the daemon stands: STATUS for clients, one line for systemd.
 public enum StatusSummary {
     /// STATUS: where the camera stands, frame counters, decode timing, subscribers.
-    public static func report(_ p: LivePipeline, hub: EventHub, stdoutDropped: Int = 0) -> StatusReport {
-        StatusReport(device: p.deviceStatus, counters: p.counters.frameCounters, clients: hub.counters, stdoutDropped: stdoutDropped)
+    public static func report(_ controller: PipelineController, hub: EventHub, stdoutDropped: Int = 0) -> StatusReport {
+        let p = controller.current
+        return StatusReport(device: p.deviceStatus, counters: p.counters.frameCounters, clients: hub.counters, stdoutDropped: stdoutDropped,
+                            regionOfInterest: controller.config.regionOfInterest)
     }
 
     /// One line for systemctl status.

@@ -16,6 +16,8 @@ actor DecodeLoop {
     private let device: String
     private let output: OutputSink
     private let metrics: DecodeMetrics
+    private let snapshots: SnapshotRequests
+    private let daemonMetrics: DaemonMetrics?
     private let clock: @Sendable () -> Duration?
     /// Skip frames of a static scene whose last decode found nothing (an idle kiosk costs next to no CPU).
     private let skipStaticScenes: Bool
@@ -30,12 +32,15 @@ actor DecodeLoop {
     /// - Parameter clock: now, on the clock of frame timestamps (CLOCK_MONOTONIC), for LOST events while
     ///   no frame arrives; nil from it means "no time passes but with frames" (lockstep replays).
     init(decoder: FrameDecoder, tracker: TrackerSettings, device: String, output: OutputSink, metrics: DecodeMetrics,
-         skipStaticScenes: Bool = true, clock: @escaping @Sendable () -> Duration?) {
+         snapshots: SnapshotRequests = SnapshotRequests(), daemonMetrics: DaemonMetrics? = nil, skipStaticScenes: Bool = true,
+         clock: @escaping @Sendable () -> Duration?) {
         self.decoder = decoder
         self.tracker = CodeTracker(settings: tracker)
         self.device = device
         self.output = output
         self.metrics = metrics
+        self.snapshots = snapshots
+        self.daemonMetrics = daemonMetrics
         self.skipStaticScenes = skipStaticScenes
         self.clock = clock
     }
@@ -65,12 +70,15 @@ actor DecodeLoop {
     }
 
     private func tickIfIdle() {
-        guard ContinuousClock.now - lastFrameDone >= Self.idleTick, let now = clock() else { return }
+        guard ContinuousClock.now - lastFrameDone >= Self.idleTick else { return }
+        snapshots.expire(reason: "no frame arrived within \(SnapshotRequests.patience)")
+        guard let now = clock() else { return }
         write(tracker.tick(at: now), frame: nil)
     }
 
     private func process(_ frame: Frame) {
         defer { lastFrameDone = .now }
+        snapshots.answer(with: frame, transform: decoder.transform)
         let scene = SceneSignature(frame: frame)
         if skipStaticScenes, !lastFound, tracker.visible.isEmpty, let last = lastScene, scene.isStatic(comparedTo: last) {
             write(tracker.tick(at: .microseconds(frame.timestampMicroseconds)), frame: (frame, frame.format.width, frame.format.height))
@@ -91,6 +99,7 @@ actor DecodeLoop {
             return
         }
         let spent = Double(Monotonic.microseconds() - started) / 1e6
+        daemonMetrics?.recordDecode(seconds: spent)
         // A process that crashed or overran in a pass was killed and replaced too.
         let replaced = result.failures.filter { $0.kind == .crashed || $0.kind == .timeout }.count
         if replaced > 0 { metrics.workersRestarted(replaced) }
@@ -111,6 +120,7 @@ actor DecodeLoop {
                 // Replays in lockstep carry recorded stamps: no latency to speak of.
                 if ms >= 0 && ms < 60_000 { latency = ms }
             }
+            if case .scan(_, let d) = e { daemonMetrics?.recordScan(format: d.format, latencyMilliseconds: latency) }
             output.event(Event(e, device: device, time: Date(), frame: frame.map { ($0.0.sequence, $0.1, $0.2) }, latencyMilliseconds: latency))
         }
     }

@@ -13,14 +13,16 @@ public final class LivePipeline: Sendable {
     private let capture: CaptureSession
     private let decodeLoop: DecodeLoop
     private let metrics = DecodeMetrics()
+    private let snapshots = SnapshotRequests()
     private let lastStatus: DeviceBox
     private let started = NIOLockedValueBox(false)
     private let ended = Completion()
 
+    /// - Parameter metrics: the daemon's Prometheus metrics, which outlive a pipeline replaced on reload.
     /// - Parameter clock: now, on the clock of frame timestamps (CLOCK_MONOTONIC), for LOST events while
     ///   no frame arrives; nil from it means "no time passes but with frames" (lockstep replays).
     public init(source: sending FrameSource, decoder: FrameDecoder, output: OutputSink, captureOptions: CaptureSession.Options = .init(),
-                tracker: TrackerSettings = TrackerSettings(),
+                tracker: TrackerSettings = TrackerSettings(), metrics daemonMetrics: DaemonMetrics? = nil,
                 clock: @escaping @Sendable () -> Duration? = { .microseconds(Monotonic.microseconds()) }) {
         if let allocate = decoder.frameMemory { source.captureLuma(into: allocate) }
         device = source.name
@@ -38,7 +40,8 @@ public final class LivePipeline: Sendable {
                 output.log(reason, status.failed ? .error : status.state == .stopped ? .notice : .warning)
             }
         })
-        decodeLoop = DecodeLoop(decoder: decoder, tracker: tracker, device: device, output: output, metrics: metrics, clock: clock)
+        decodeLoop = DecodeLoop(decoder: decoder, tracker: tracker, device: device, output: output, metrics: metrics, snapshots: snapshots,
+                                daemonMetrics: daemonMetrics, clock: clock)
     }
 
     public var counters: Counters { metrics.counters(capture: capture.handOff.counters) }
@@ -71,6 +74,14 @@ public final class LivePipeline: Sendable {
 
     /// Blocks until capture and decoding have ended: for synchronous commands, never from a task.
     public func wait() { ended.waitBlocking() }
+
+    /// Answers with a SNAPSHOT of the next frame decoded, or an ERROR saying why there is none.
+    public func snapshot(_ answer: @escaping @Sendable (Event) -> Void) {
+        if let d = deviceStatus, d.state != .streaming {
+            return answer(.error("no frame to show: the camera is \(d.state.rawValue)" + (d.reason.map { ": \($0)" } ?? "")))
+        }
+        snapshots.add(answer)
+    }
 
     /// The camera's last reported state.
     public var deviceStatus: DeviceStatus? { lastStatus.status.withLockedValue { $0 } }

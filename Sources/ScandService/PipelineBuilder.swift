@@ -27,7 +27,7 @@ public struct PipelineBuilder: Sendable {
         if case .replay(_, .lockstep) = source { true } else { false }
     }
 
-    public func pipeline(for config: ScandConfig, output: OutputSink) -> LivePipeline {
+    public func pipeline(for config: ScandConfig, output: OutputSink, metrics: DaemonMetrics? = nil) -> LivePipeline {
         var options = CaptureSession.Options()
         options.maxFrames = frameLimit
         options.frameTimeoutMilliseconds = config.frameTimeoutMilliseconds
@@ -40,7 +40,7 @@ public struct PipelineBuilder: Sendable {
         return LivePipeline(source: frameSource,
                             decoder: FrameDecoder(formats: config.formats, regionOfInterest: config.regionOfInterest, transform: config.transform,
                                                   itfLengths: config.itfLengths),
-                            output: output, captureOptions: options, tracker: config.tracker,
+                            output: output, captureOptions: options, tracker: config.tracker, metrics: metrics,
                             clock: { lockstep ? nil : .microseconds(Monotonic.microseconds()) })
     }
 }

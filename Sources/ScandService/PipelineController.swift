@@ -23,6 +23,9 @@ public final class PipelineController: Sendable {
 
     public var current: LivePipeline { state.withLockedValue { $0.pipeline } }
 
+    /// The configuration in use.
+    public var config: ScandConfig { state.withLockedValue { $0.config } }
+
     public func start() { current.start() }
 
     /// Applies `new`; returns what about the camera changed (empty: capture went on undisturbed).
