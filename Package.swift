@@ -45,7 +45,7 @@ let package = Package(
         // An MQTT client over libmosquitto, for the `scand mqtt` bridge.
         .target(name: "ScandMQTT", dependencies: ["CMosquitto"]),
         .target(name: "ScandService", dependencies: [
-            "ScandCore", "ScandCapture", "ScandDecoding", "ScandImageIO", "CSystemd",
+            "ScandCore", "ScandCapture", "ScandDecoding", "ScandImageIO", "ScandJournal", "CSystemd",
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             .product(name: "UnixSignals", package: "swift-service-lifecycle"),
             .product(name: "NIOCore", package: "swift-nio"),

@@ -35,25 +35,34 @@ public struct Daemon: Sendable {
         let hub = EventHub(queueLimit: config.clientQueueLimit, maxClients: config.maxClients, maxClientsPerUID: config.maxClientsPerUID)
         // stdout is one more bounded subscriber: a pipe nobody drains must not hold up anything else.
         let limit = config.clientQueueLimit
-        let console = StdoutSubscriber(limit: limit, write: { stdout.event($0) }, onFirstDrop: {
+        let console = StdoutSubscriber(limit: limit, write: { stdout.line($0) }, onFirstDrop: {
             stdout.log("stdout is not being read: \(limit) events wait there; further events for stdout are dropped while it stays full (STATUS counts them as stdoutDropped)", .warning)
         })
+        let stateDirectory = config.stateDirectory ?? ProcessInfo.processInfo.environment["STATE_DIRECTORY"].flatMap { $0.isEmpty ? nil : $0 }
+        let events = EventLog(directory: stateDirectory, limits: .init(maxEvents: config.journalMaxEvents, maxAge: config.journalMaxAge.seconds),
+                              log: { stdout.log($0, $1) })
+        // Every published event passes here, one at a time: numbered, journaled, encoded once, then
+        // handed to stdout and the socket's clients.
         let output = OutputSink(event: { event in
-            console.publish(event)
-            hub.publish(event)
+            let published = events.stamp(event)
+            console.publish(published.line)
+            hub.publish(published)
         }, log: { stdout.log($0, $1) })
         output.event(.version(VersionInfo.banner))
         // Trap SIGHUP before anything runs: its default action would end the daemon.
         let hangups = await UnixSignalsSequence(trapping: .sighup)
         let make = makePipeline
         let metrics = DaemonMetrics()
-        let stateDirectory = config.stateDirectory ?? ProcessInfo.processInfo.environment["STATE_DIRECTORY"].flatMap { $0.isEmpty ? nil : $0 }
         let roi = RegionOfInterestOverride(store: stateDirectory.map(RegionOfInterestStore.init(directory:)), log: { output.log($0, $1) })
         let controller = PipelineController(config: roi.applied(to: config)) { make($0, output, metrics) }
         var services: [ServiceGroupConfiguration.ServiceConfiguration] = []
         if let listener {
             let controls = DaemonControls(
-                status: { StatusSummary.report(controller, hub: hub, stdoutDropped: console.dropped) },
+                status: {
+                    var report = StatusSummary.report(controller, hub: hub, stdoutDropped: console.dropped)
+                    report.journal = events.status
+                    return report
+                },
                 metrics: {
                     let p = controller.current
                     return metrics.exposition(counters: p.counters.frameCounters, cameraStreaming: p.deviceStatus?.state == .streaming,
@@ -69,7 +78,8 @@ public struct Daemon: Sendable {
                         await controller.apply(config)
                         answer(.regionOfInterest(rect))
                     }
-                })
+                },
+                events: events)
             let server = SocketServer(listener: listener, hub: hub, maxRequestBytes: config.maxRequestBytes, requestTimeout: config.requestTimeout,
                                       daemon: controls, adminGroup: config.adminGroup, log: { output.log($0, $1) })
             try server.claim()

@@ -10,10 +10,14 @@ public final class OutputSink: Sendable {
     private let logLock = NIOLock()
     private let writeEvent: @Sendable (Event) -> Void
     private let writeLog: @Sendable (String, LogLevel) -> Void
+    private let writeLine: @Sendable (String) -> Void
 
-    public init(event: @escaping @Sendable (Event) -> Void, log: @escaping @Sendable (String, LogLevel) -> Void) {
+    /// - Parameter line: where lines already encoded go (the daemon's stdout, which numbers its events).
+    public init(event: @escaping @Sendable (Event) -> Void, log: @escaping @Sendable (String, LogLevel) -> Void,
+                line: @escaping @Sendable (String) -> Void = { _ in }) {
         self.writeEvent = event
         self.writeLog = log
+        self.writeLine = line
     }
 
     public convenience init(event: @escaping @Sendable (Event) -> Void, log: @escaping @Sendable (String) -> Void) {
@@ -22,7 +26,7 @@ public final class OutputSink: Sendable {
 
     /// stdout for events, stderr for logs: one write(2) a line, so lines never interleave.
     public static func standard() -> OutputSink {
-        OutputSink(event: { writeAll(1, $0.line + "\n") }, log: { writeAll(2, LogLevel.format($0, $1)) })
+        OutputSink(event: { writeAll(1, $0.line + "\n") }, log: { writeAll(2, LogLevel.format($0, $1)) }, line: { writeAll(1, $0 + "\n") })
     }
 
     public static func writeAll(_ fd: Int32, _ text: String) {
@@ -38,6 +42,11 @@ public final class OutputSink: Sendable {
 
     public func event(_ event: Event) {
         eventLock.withLock { writeEvent(event) }
+    }
+
+    /// One encoded line (without its newline).
+    public func line(_ text: String) {
+        eventLock.withLock { writeLine(text) }
     }
 
     public func log(_ line: String, _ level: LogLevel = .notice) {

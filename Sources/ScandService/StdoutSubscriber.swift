@@ -8,7 +8,7 @@ import NIOConcurrencyHelpers
 /// queue full is dropped and counted; the first drop is logged, once.
 public final class StdoutSubscriber: Sendable {
     private struct State {
-        var lines = CircularBuffer<Event>()
+        var lines = CircularBuffer<String>()
         /// A line taken from the queue is being written.
         var writing = false
         var dropped = 0
@@ -20,7 +20,7 @@ public final class StdoutSubscriber: Sendable {
     private let onFirstDrop: @Sendable () -> Void
 
     /// - Parameters: limit: lines that may wait; write: blocking, one whole line (without its newline).
-    public init(limit: Int, write: @escaping @Sendable (Event) -> Void, onFirstDrop: @escaping @Sendable () -> Void) {
+    public init(limit: Int, write: @escaping @Sendable (String) -> Void, onFirstDrop: @escaping @Sendable () -> Void) {
         self.limit = max(1, limit)
         self.onFirstDrop = onFirstDrop
         // The writer lives as long as the process: it may be blocked in write(2) on a stdout nobody reads.
@@ -29,10 +29,10 @@ public final class StdoutSubscriber: Sendable {
         writer.start()
     }
 
-    private func writeLoop(_ write: (Event) -> Void) {
+    private func writeLoop(_ write: (String) -> Void) {
         while true {
             queued.wait()
-            guard let line = state.withLockedValue({ s -> Event? in
+            guard let line = state.withLockedValue({ s -> String? in
                 s.writing = !s.lines.isEmpty
                 return s.lines.popFirst()
             }) else { continue }
@@ -41,8 +41,8 @@ public final class StdoutSubscriber: Sendable {
         }
     }
 
-    /// Queues an event; never blocks.
-    public func publish(_ line: Event) {
+    /// Queues a line (without its newline); never blocks.
+    public func publish(_ line: String) {
         let outcome: (queued: Bool, firstDrop: Bool) = state.withLockedValue { s in
             guard s.lines.count < limit else {
                 s.dropped += 1

@@ -9,11 +9,27 @@ import Testing
         #expect(try ClientRequest.parse(#"?WATCH={"enable":false};"#) == .watch(.init(enable: false)))
         let w = try ClientRequest.parse(#"?WATCH={"enable":true,"classes":["scan","LOST"],"formats":["qr","ean13"]}"#)
         #expect(w == .watch(.init(enable: true, classes: [.scan, .lost], formats: BarcodeFormats([.qrCode, .ean13]))))
+        let boot = "0123456789abcdef0123456789abcdef"
+        let since = try ClientRequest.parse(#"?WATCH={"enable":true,"since":{ "seq": 42, "boot":"\#(boot)" }};"#)
+        #expect(since == .watch(.init(enable: true, since: EventPosition(boot: boot, seq: 42))))
+        #expect(Event.watch(.init(enable: true, since: EventPosition(boot: boot, seq: 42))).line
+                == #"{"class":"WATCH","enable":true,"since":{"boot":"\#(boot)","seq":42}}"#)
+    }
+
+    @Test(arguments: [#"{"boot":"0123","seq":1}"#, #"{"boot":"0123456789abcdef0123456789abcdef","seq":0}"#,
+                      #"{"boot":"0123456789ABCDEF0123456789ABCDEF","seq":1}"#, #"{"seq":1}"#, "1", #""x""#,
+                      #"{"boot":"0123456789abcdef0123456789abcdef","seq":1,"x":2}"#, #"{"boot":"0123456789abcdef0123456789abcdef","seq":{"a":1}}"#])
+    func aBadSinceIsRefusedWithItsShape(_ since: String) {
+        #expect { try ClientRequest.parse(#"?WATCH={"enable":true,"since":\#(since)};"#) } throws: {
+            let text = ($0 as! ClientRequest.Problem).description
+            return text.contains("since") && !text.contains("\n")
+        }
     }
 
     @Test(arguments: ["WATCH", "?", "?FLY;", #"?WATCH={"enable":tru}"#, #"?WATCH={"enable":true"#, #"?WATCH={"colour":1}"#,
                       #"?WATCH={"classes":["NOPE"]}"#, #"?WATCH={"formats":["bogus"]}"#, "?STATUS=1;", #"?WATCH={"enable":true} x"#,
-                      #"?WATCH={"classes":[["SCAN"]]}"#, "?WATCH=[]"])
+                      #"?WATCH={"classes":[["SCAN"]]}"#, "?WATCH=[]",
+                      #"?WATCH={"since":{"boot":{"a":1}}}"#, #"?WATCH={"classes":{"a":1}}"#])
     func malformedRequestsAreProblemsNotCrashes(_ line: String) {
         #expect(throws: ClientRequest.Problem.self) { try ClientRequest.parse(line) }
     }

@@ -21,33 +21,37 @@ import Testing
                               corners: Quadrilateral([Point(342, 318), Point(426, 318), Point(426, 402), Point(342, 402)]),
                               symbologyIdentifier: "]Q1", ecLevel: "L")
 
+    static let boot = "5f0c9a7e31d24b6c8e1f02a9d4b7c3e6"
+    static func at(_ seq: Int) -> EventStamp { EventStamp(boot: boot, seq: seq) }
+
     @Test func everyClassIsWrittenAsDocumented() throws {
         let streaming = DeviceStatus(device: "/dev/video0", state: .streaming, format: FrameFormat.packed(.yuyv, width: 1280, height: 720))
-        #expect(Event.version(VersionBanner(release: "0.1.0", protoMajor: 1, protoMinor: 2, zxing: "3.1.1")).line == (try documented("VERSION")))
-        #expect(Event.device(streaming).line == (try documented("DEVICE", also: "streaming")))
+        #expect(EventEncoder.line(.version(VersionBanner(release: "0.1.0", protoMajor: 1, protoMinor: 3, zxing: "3.1.1")), stamp: EventStamp(boot: Self.boot)) == (try documented("VERSION")))
+        #expect(EventEncoder.line(.device(streaming), stamp: Self.at(2)) == (try documented("DEVICE", also: "streaming")))
         let waiting = DeviceStatus(device: "/dev/video0", state: .waiting,
                                    reason: "/dev/video0: no such device; is the camera plugged in? `scand devices` lists cameras", retryIn: .milliseconds(250))
-        #expect(Event.device(waiting).line == (try documented("DEVICE", also: "waiting")))
+        #expect(EventEncoder.line(.device(waiting), stamp: Self.at(1)) == (try documented("DEVICE", also: "waiting")))
         let scan = TrackedCode(id: 1, device: "/dev/video0", time: Self.time, frame: 812, detection: Self.qr, frameWidth: 1280, frameHeight: 720,
                                latencyMilliseconds: 14.2)
-        #expect(Event.scan(scan).line == (try documented("SCAN")))
+        #expect(EventEncoder.line(.scan(scan), stamp: Self.at(3)) == (try documented("SCAN")))
         var moved = Self.qr
         moved.corners = Quadrilateral([Point(344, 318), Point(428, 318), Point(428, 402), Point(344, 402)])
         let update = TrackedCode(id: 1, device: "/dev/video0", time: Self.time + 0.033, frame: 813, detection: moved, frameWidth: 1280, frameHeight: 720)
-        #expect(Event.update(update).line == (try documented("UPDATE")))
+        #expect(EventEncoder.line(.update(update), stamp: Self.at(4)) == (try documented("UPDATE")))
         let lost = TrackedCode(id: 1, device: "/dev/video0", time: Self.time + 1.524, frame: nil, detection: Self.qr, frameWidth: 0, frameHeight: 0)
-        #expect(Event.lost(lost).line == (try documented("LOST")))
+        #expect(EventEncoder.line(.lost(lost), stamp: Self.at(5)) == (try documented("LOST")))
         var counters = FrameCounters()
         (counters.captured, counters.dropped, counters.decoded, counters.codes, counters.scans) = (446, 364, 82, 204, 3)
         (counters.decodeMillisecondsMean, counters.latencyP50Milliseconds, counters.latencyP99Milliseconds) = (14.2, 15.1, 23.9)
-        #expect(Event.stats(device: "/dev/video0", counters: counters).line == (try documented("STATS")))
+        #expect(EventEncoder.line(.stats(device: "/dev/video0", counters: counters), stamp: Self.at(7)) == (try documented("STATS")))
         #expect(Event.watch(.init(enable: true, classes: [.scan, .lost])).line == (try documented("WATCH")))
         var status = FrameCounters()
         (status.captured, status.decoded, status.codes, status.scans) = (18, 17, 34, 2)
         (status.decodeMillisecondsMean, status.latencyP50Milliseconds, status.latencyP99Milliseconds) = (14.92, 16, 19.7)
         var clients = ClientCounters()
         (clients.connected, clients.watching) = (2, 1)
-        #expect(Event.status(StatusReport(device: streaming, counters: status, clients: clients, stdoutDropped: 0, regionOfInterest: .full)).line == (try documented("STATUS")))
+        #expect(Event.status(StatusReport(device: streaming, counters: status, clients: clients, stdoutDropped: 0, regionOfInterest: .full,
+                                                journal: .on(JournalSpan(first: 1, last: 7, oldestTime: 1_795_351_802.114), boot: Self.boot))).line == (try documented("STATUS")))
         #expect(Event.error("unknown request '?FLY' (known: ?WATCH, ?STATUS, ?VERSION, ?SNAPSHOT, ?ROI, ?METRICS)").line == (try documented("ERROR")))
     }
 
@@ -59,5 +63,21 @@ import Testing
         #expect(!ClientRequest.Watch(enable: true, formats: BarcodeFormats([.ean13])).accepts(scan))
         #expect(ClientRequest.Watch(enable: true, formats: BarcodeFormats([.ean13])).accepts(device), "formats filter codes only")
         #expect(!ClientRequest.Watch(enable: false).accepts(device))
+        // A replay filters lines the same way.
+        let line = EventEncoder.line(scan, stamp: Self.at(3))
+        #expect(qrScans.accepts(line: line) && qrScans.accepts(line: EventEnvelope.markingReplayed(line)))
+        #expect(!ClientRequest.Watch(enable: true, formats: BarcodeFormats([.ean13])).accepts(line: line))
+        #expect(!ClientRequest.Watch(enable: true, classes: [.lost]).accepts(line: line))
+        #expect(ClientRequest.Watch(enable: true, formats: BarcodeFormats([.ean13])).accepts(line: EventEncoder.line(device, stamp: Self.at(4))))
+    }
+
+    @Test func aReplayedLineIsTheLiveLineMarkedAtTheEnd() throws {
+        let device = Event.device(DeviceStatus(device: "d", state: .stopped))
+        let live = EventEncoder.line(device, stamp: Self.at(9))
+        let replayed = EventEncoder.line(device, stamp: EventStamp(boot: Self.boot, seq: 9, replayed: true))
+        #expect(replayed == EventEnvelope.markingReplayed(live))
+        let envelope = try #require(EventEnvelope.parse(replayed))
+        #expect(envelope.replayed && envelope.liveLine == live && envelope.position == EventPosition(boot: Self.boot, seq: 9))
+        #expect(live.hasPrefix(#"{"class":"DEVICE","boot":"\#(Self.boot)","seq":9,"path""#))
     }
 }

@@ -10,7 +10,7 @@ import ScandCore
         let never = DispatchSemaphore(value: 0)
         let reports = LivePipelineTests.Lines()
         let console = StdoutSubscriber(limit: 8, write: { _ in never.wait() }, onFirstDrop: { reports.event(.error("dropped")) })
-        for i in 0..<100 { console.publish(.error("line \(i)")) }
+        for i in 0..<100 { console.publish(Event.error("line \(i)").line) }
         #expect(console.dropped >= 100 - 8 - 1 && console.dropped <= 100 - 8)
         #expect(reports.all == [Event.error("dropped").line])
         #expect(!console.drain(within: .milliseconds(50)))
@@ -20,7 +20,7 @@ import ScandCore
     @Test func aReadStdoutGetsEveryLineInOrder() {
         let written = LivePipelineTests.Lines()
         let console = StdoutSubscriber(limit: 1000, write: { written.event($0) }, onFirstDrop: {})
-        for i in 0..<500 { console.publish(.error("line \(i)")) }
+        for i in 0..<500 { console.publish(Event.error("line \(i)").line) }
         #expect(console.drain(within: .seconds(10)))
         #expect(written.all == (0..<500).map { Event.error("line \($0)").line } && console.dropped == 0)
     }

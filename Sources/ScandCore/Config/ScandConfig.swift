@@ -39,6 +39,9 @@ public struct ScandConfig: Sendable, Equatable {
     /// Where scand keeps what must outlive it (the rect of interest set over the socket); nil: systemd's
     /// $STATE_DIRECTORY when it sets one, else nowhere (nothing is kept across restarts).
     public var stateDirectory: String?
+    /// The event journal's bounds (in the state directory): events kept at most, and for how long.
+    public var journalMaxEvents = 100_000
+    public var journalMaxAge: Duration = .seconds(7 * 86_400)
 
     public init() {}
 
@@ -68,6 +71,11 @@ public struct ScandConfig: Sendable, Equatable {
         let sections = Setting.all.reduce(into: [String]()) { if !$0.contains($1.section) { $0.append($1.section) } }
         var given: [(Setting, TOML.Entry)] = []
         for (table, entries) in doc.tables {
+            // `scand mqtt`'s table shares the file: checked here with its own rules, applied by the bridge.
+            if table == "mqtt" {
+                do { _ = try MQTTSettings().applying(toml: text) } catch { throw Problem(line: error.line, message: error.message) }
+                continue
+            }
             guard table.isEmpty || sections.contains(table) else {
                 throw Problem(line: doc.tableLines[table] ?? 0, message: "unknown table [\(table)] (known: \(sections.joined(separator: ", ")))")
             }

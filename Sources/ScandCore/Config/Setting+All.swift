@@ -138,6 +138,10 @@ extension Setting {
                     if case .text("") = v { c.stateDirectory = nil; return }
                     c.stateDirectory = try absolutePath(v, example: "/var/lib/scand")
                 }),
+        .integer("journal", "max_events", 1...10_000_000,
+                 help: "Events the journal in the state directory keeps at most, for clients that reconnect with since.",
+                 \.journalMaxEvents),
+        .seconds("journal", "max_age", 0...31_536_000, help: "Seconds the journal keeps an event at most.", \.journalMaxAge),
     ]
 
     /// The setting a command-line flag (without dashes) sets.

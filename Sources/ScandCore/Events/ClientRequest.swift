@@ -26,11 +26,14 @@ public enum ClientRequest: Sendable, Equatable {
         public var classes: Set<Event.Class>?
         /// Formats of SCAN/UPDATE/LOST events to receive; nil: all.
         public var formats: BarcodeFormats?
+        /// Replay what the journal holds after this position first (see `ReplayHandover`).
+        public var since: EventPosition?
 
-        public init(enable: Bool, classes: Set<Event.Class>? = nil, formats: BarcodeFormats? = nil) {
+        public init(enable: Bool, classes: Set<Event.Class>? = nil, formats: BarcodeFormats? = nil, since: EventPosition? = nil) {
             self.enable = enable
             self.classes = classes
             self.formats = formats
+            self.since = since
         }
 
         /// Whether a subscriber with these filters receives `event`: its class is asked for, and a code's
@@ -39,6 +42,19 @@ public enum ClientRequest: Sendable, Equatable {
             guard enable else { return false }
             if let classes, !classes.contains(event.eventClass) { return false }
             if let formats, let format = event.format, !formats.contains(format) { return false }
+            return true
+        }
+
+        /// The same test on a journaled line (a replay has lines, not events): its class from the envelope,
+        /// and a code's format from its top-level `"format"` (a string value never holds `,"` unescaped).
+        public func accepts(line: String) -> Bool {
+            guard enable else { return false }
+            guard let envelope = EventEnvelope.parse(line), let eventClass = Event.Class(rawValue: envelope.eventClass) else { return false }
+            if let classes, !classes.contains(eventClass) { return false }
+            if let formats, [.scan, .update, .lost].contains(eventClass), let r = line.range(of: #","format":""#) {
+                let name = line[r.upperBound...].prefix { $0 != "\"" }
+                if let format = BarcodeFormat(name: String(name)), !formats.contains(format) { return false }
+            }
             return true
         }
     }
@@ -127,21 +143,40 @@ public enum ClientRequest: Sendable, Equatable {
                 do { watch.formats = try BarcodeFormats.parse(names.joined(separator: ",")) } catch {
                     throw Problem(FormatListError(item: shortened(error.item)).description)
                 }
-            case ("enable", _), ("classes", _), ("formats", _):
+            case ("since", .object(let position)):
+                watch.since = try parseSince(position)
+            case ("enable", _), ("classes", _), ("formats", _), ("since", _):
                 throw Problem("\(quoted(key)) has the wrong type")
             default:
-                throw Problem("unknown WATCH field \(quoted(key)) (known: enable, classes, formats)")
+                throw Problem("unknown WATCH field \(quoted(key)) (known: enable, classes, formats, since)")
             }
         }
         return watch
     }
 
-    /// One JSON object of scalars and arrays of scalars: all WATCH ever needs, and bounded work on
-    /// hostile input (no recursion beyond one array).
+    /// `{"boot":"<32 hex>","seq":N}`, as an event line gives them.
+    static func parseSince(_ fields: [(String, JSONValue)]) throws(Problem) -> EventPosition {
+        let usage = #"since must be {"boot":"<32 hex digits>","seq":N} with N ≥ 1, from an event's boot and seq"#
+        guard fields.count == 2, case .string(let boot)? = fields.first(where: { $0.0 == "boot" })?.1,
+              case .int(let seq)? = fields.first(where: { $0.0 == "seq" })?.1 else { throw Problem(usage) }
+        let position = EventPosition(boot: boot, seq: seq)
+        guard let parsed = EventPosition.parse(json: position.json), parsed == position else { throw Problem(usage) }
+        return parsed
+    }
+
+    /// One JSON object of scalars, arrays of scalars and objects of scalars: all WATCH ever needs, and
+    /// bounded work on hostile input (no recursion beyond one level).
     struct FlatJSON {
         let s: [Unicode.Scalar]
         var i = 0
-        init(_ s: [Unicode.Scalar]) { self.s = s }
+        /// Values may be arrays and objects (one level down they may not).
+        let allowNested: Bool
+        init(_ s: [Unicode.Scalar]) { self.init(s, at: 0, nested: true) }
+        init(_ s: [Unicode.Scalar], at i: Int, nested: Bool) {
+            self.s = s
+            self.i = i
+            allowNested = nested
+        }
 
         mutating func ws() { while i < s.count, s[i] == " " || s[i] == "\t" || s[i] == "\r" || s[i] == "\n" { i += 1 } }
         mutating func expect(_ c: Unicode.Scalar) throws(Problem) {
@@ -150,20 +185,31 @@ public enum ClientRequest: Sendable, Equatable {
             i += 1
         }
 
-        mutating func object() throws(Problem) -> [(String, JSONValue)] {
+        /// The whole text as one object.
+        mutating func object() throws(Problem) -> [(String, JSONValue)] { try end(try members()) }
+
+        /// One object from `i` on.
+        mutating func members() throws(Problem) -> [(String, JSONValue)] {
             try expect("{")
             var out: [(String, JSONValue)] = []
             ws()
-            if i < s.count, s[i] == "}" { i += 1; return try end(out) }
+            if i < s.count, s[i] == "}" { i += 1; return out }
             while true {
                 ws()
                 let key = try string()
                 try expect(":")
-                out.append((key, try scalarOrArray(allowArray: true)))
+                ws()
+                if allowNested, i < s.count, s[i] == "{" {
+                    var inner = FlatJSON(s, at: i, nested: false)
+                    out.append((key, .object(try inner.members())))
+                    i = inner.i
+                } else {
+                    out.append((key, try scalarOrArray(allowArray: allowNested)))
+                }
                 ws()
                 guard i < s.count else { throw Problem("malformed JSON: unterminated object") }
                 if s[i] == "," { i += 1; continue }
-                if s[i] == "}" { i += 1; return try end(out) }
+                if s[i] == "}" { i += 1; return out }
                 throw Problem("malformed JSON: expected ',' or '}'")
             }
         }

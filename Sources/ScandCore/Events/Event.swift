@@ -158,15 +158,24 @@ public struct StatusReport: Sendable, Equatable {
     public var stdoutDropped: Int
     /// The rect of interest decoded.
     public var regionOfInterest: NormalizedRect?
+    public var journal: JournalStatus?
 
     public init(device: DeviceStatus?, counters: FrameCounters, clients: ClientCounters, stdoutDropped: Int,
-                regionOfInterest: NormalizedRect? = nil) {
+                regionOfInterest: NormalizedRect? = nil, journal: JournalStatus? = nil) {
         self.device = device
         self.counters = counters
         self.clients = clients
         self.stdoutDropped = stdoutDropped
         self.regionOfInterest = regionOfInterest
+        self.journal = journal
     }
+}
+
+/// STATUS's `journal`: what the event journal holds (nil span: nothing yet), or why it is off; and the boot
+/// the daemon numbers its events under.
+public enum JournalStatus: Sendable, Equatable {
+    case on(JournalSpan?, boot: String)
+    case off(reason: String, boot: String)
 }
 
 /// A downscaled copy of the newest frame, encoded as an image, for a preview.

@@ -3,10 +3,15 @@ import Foundation
 /// The wire format: each `Event` as one JSON object on one line, `class` first, fields that do not apply
 /// omitted (never null). Every key of every event is written here and nowhere else.
 public enum EventEncoder {
-    public static func line(_ event: Event) -> String { object(event).serialized() }
+    public static func line(_ event: Event, stamp: EventStamp? = nil) -> String { object(event, stamp: stamp).serialized() }
 
-    public static func object(_ event: Event) -> JSONValue {
+    /// With a stamp: `boot` and `seq` right after `class`, `replayed` last (see `EventEnvelope`).
+    public static func object(_ event: Event, stamp: EventStamp? = nil) -> JSONValue {
         var fields: [(String, JSONValue)] = [("class", .string(event.eventClass.rawValue))]
+        if let stamp {
+            fields.append(("boot", .string(stamp.boot)))
+            if let seq = stamp.seq { fields.append(("seq", .int(seq))) }
+        }
         switch event {
         case .version(let v):
             fields += [("release", .string(v.release)), ("proto_major", .int(v.protoMajor)), ("proto_minor", .int(v.protoMinor)),
@@ -33,6 +38,7 @@ public enum EventEncoder {
             fields.append(("enable", .bool(w.enable)))
             if let classes = w.classes { fields.append(("classes", .array(classes.sorted().map { .string($0.rawValue) }))) }
             if let formats = w.formats { fields.append(("formats", .array(formats.members.map { .string($0.name) }))) }
+            if let since = w.since { fields.append(("since", .object([("boot", .string(since.boot)), ("seq", .int(since.seq))]))) }
         case .status(let s):
             if let d = s.device { fields.append(("device", .object(deviceFields(d)))) }
             fields += counterFields(s.counters)
@@ -40,6 +46,7 @@ public enum EventEncoder {
             fields += [("clients", .int(c.connected)), ("watching", .int(c.watching)), ("clientsDropped", .int(c.droppedSlow)),
                        ("clientsRefused", .int(c.refused)), ("clientsTimedOut", .int(c.timedOut)), ("stdoutDropped", .int(s.stdoutDropped))]
             if let r = s.regionOfInterest { fields.append(("roi", rect(r))) }
+            if let j = s.journal { fields.append(("journal", journalFields(j))) }
         case .error(let message):
             fields.append(("message", .string(message)))
         case .devices(let cameras):
@@ -53,6 +60,7 @@ public enum EventEncoder {
         case .metrics(let text):
             fields.append(("text", .string(text)))
         }
+        if stamp?.replayed == true { fields.append(("replayed", .bool(true))) }
         return .object(fields)
     }
 
@@ -112,6 +120,22 @@ public enum EventEncoder {
             fields.append(("retryIn", .number(Double(c.seconds) + Double(c.attoseconds) / 1e18, places: 3)))
         }
         return fields
+    }
+
+    private static func journalFields(_ j: JournalStatus) -> JSONValue {
+        switch j {
+        case .on(let span, let boot):
+            var fields: [(String, JSONValue)] = [("state", .string("on")), ("boot", .string(boot))]
+            if let span {
+                fields += [("first", .int(span.first)), ("last", .int(span.last)), ("events", .int(span.last - span.first + 1)),
+                           ("since", .string(UTCTime.iso8601(span.oldestTime)))]
+            } else {
+                fields.append(("events", .int(0)))
+            }
+            return .object(fields)
+        case .off(let reason, let boot):
+            return .object([("state", .string("off")), ("boot", .string(boot)), ("reason", .string(reason))])
+        }
     }
 
     /// [x, y, w, h] in 0…1 of the frame.

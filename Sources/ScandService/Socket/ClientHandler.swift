@@ -62,7 +62,7 @@ final class ClientHandler: ChannelInboundHandler {
         subscriber = client
         self.credentials = credentials
         if let c = credentials { settings.log("client connected: pid \(c.pid), uid \(c.uid), gid \(c.gid)", .info) }
-        client.send(Event.version(VersionInfo.banner).line)
+        client.send(versionLine)
         let timeout = settings.requestTimeout
         idleTimer = context.eventLoop.assumeIsolated().scheduleTask(in: TimeAmount(timeout)) { [self] in
             guard !closing else { return }
@@ -109,12 +109,22 @@ final class ClientHandler: ChannelInboundHandler {
         let daemon = settings.daemon
         switch request {
         case .version:
-            client.send(Event.version(VersionInfo.banner).line)
+            client.send(versionLine)
         case .status:
             client.send(Event.status(daemon.status()).line)
         case .watch(let w):
+            client.replay(nil)
             client.watch(w.enable ? w : nil)
             client.send(Event.watch(w).line)
+            guard w.enable, let since = w.since else { return }
+            switch daemon.events?.journal {
+            case .success(let journal)?:
+                SubscriberReplay.start(client, since: since, watch: w, journal: journal, queue: daemon.replays, queueLimit: hub.queueLimit)
+            case .failure(let why)?:
+                client.send(Event.error("since \(since.json) cannot be answered: the event journal is off (\(why.description)); live events follow").line)
+            case nil:
+                client.send(Event.error("since \(since.json) cannot be answered: this daemon keeps no journal; live events follow").line)
+            }
         case .snapshot:
             daemon.snapshot { result in client.send(result.line) }
         case .metrics:
@@ -128,6 +138,11 @@ final class ClientHandler: ChannelInboundHandler {
                 client.send(result.line)
             }
         }
+    }
+
+    /// VERSION, with the boot the daemon numbers its events under.
+    private var versionLine: String {
+        EventEncoder.line(.version(VersionInfo.banner), stamp: settings.daemon.events?.versionStamp)
     }
 
     func errorCaught(context: ChannelHandlerContext, error: Error) {

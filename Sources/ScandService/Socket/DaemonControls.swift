@@ -1,3 +1,4 @@
+import Dispatch
 import ScandCore
 
 /// What socket requests ask of the rest of the daemon. Answers that take time arrive through a callback,
@@ -13,4 +14,8 @@ public struct DaemonControls: Sendable {
     public var regionOfInterest: @Sendable () -> NormalizedRect
     /// Applies and keeps a new rect of interest; answers ROI, or an ERROR.
     public var setRegionOfInterest: @Sendable (NormalizedRect, _ answer: @escaping @Sendable (Event) -> Void) -> Void
+    /// The numbering and journal of events (VERSION's boot, `since`); nil: events are not numbered.
+    public var events: EventLog? = nil
+    /// Where `since` replays read the journal: a serial queue of their own.
+    public var replays = DispatchQueue(label: "scand-replay")
 }

@@ -65,11 +65,13 @@ public final class EventHub: Sendable {
 
     func countTimeout() { state.withLockedValue { $0.counters.timedOut += 1 } }
 
-    /// Sends an event to every subscriber that watches for it; from any thread.
-    public func publish(_ event: Event) {
-        let targets = state.withLockedValue { $0.clients.values.filter { $0.accepts(event) } }
-        guard !targets.isEmpty else { return }
-        let line = event.line
-        for client in targets { client.send(line) }
+    /// Sends an event to every subscriber that watches for it (or replays); from one thread at a time,
+    /// in the order of publishing.
+    public func publish(_ event: PublishedEvent) {
+        let targets = state.withLockedValue { Array($0.clients.values) }
+        for client in targets { client.deliver(event) }
     }
+
+    /// An event outside the daemon's numbering.
+    public func publish(_ event: Event) { publish(PublishedEvent(event)) }
 }

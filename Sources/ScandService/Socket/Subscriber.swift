@@ -16,7 +16,11 @@ final class Subscriber: Sendable {
     private struct State {
         var watch: ClientRequest.Watch?
         var queued = 0
+        /// Of `queued`, the lines of a replay: paced by `whenDrained`, not held against the client.
+        var replayQueued = 0
         var closing = false
+        var replay: SubscriberReplay?
+        var onDrained: (@Sendable () -> Void)?
     }
     private let state = NIOLockedValueBox(State())
 
@@ -35,19 +39,54 @@ final class Subscriber: Sendable {
 
     func accepts(_ event: Event) -> Bool { state.withLockedValue { $0.watch?.accepts(event) ?? false } }
 
-    /// No more lines: the connection is being closed.
-    func close() { state.withLockedValue { $0.closing = true } }
+    /// Starts (or with nil ends) receiving live events through a replay of the journal.
+    func replay(_ replay: SubscriberReplay?) { state.withLockedValue { $0.replay = replay } }
 
-    /// Writes one line, or drops the client if it is not keeping up.
-    func send(_ line: String) {
+    var currentReplay: SubscriberReplay? { state.withLockedValue { $0.replay } }
+
+    var isClosing: Bool { state.withLockedValue { $0.closing } }
+
+    /// No more lines: the connection is being closed.
+    func close() {
+        let drained = state.withLockedValue { s in
+            s.closing = true
+            s.replay = nil
+            defer { s.onDrained = nil }
+            return s.onDrained
+        }
+        drained?()
+    }
+
+    /// A published event: through the replay while there is one, else sent if the WATCH filters take it.
+    func deliver(_ published: PublishedEvent) {
+        let (replay, accepted) = state.withLockedValue { ($0.replay, $0.watch?.accepts(published.event) ?? false) }
+        if let replay, replay.live(published) { return }
+        if accepted { send(published.line) }
+    }
+
+    /// Runs `action` once at most `lowWater` lines wait (at once if they already do, or if the client is closing).
+    func whenDrained(lowWater: Int, _ action: @escaping @Sendable () -> Void) {
+        let now = state.withLockedValue { s in
+            guard !s.closing && s.queued > lowWater else { return true }
+            s.onDrained = action
+            return false
+        }
+        if now { action() }
+    }
+
+    /// Writes one line, or drops the client if it is not keeping up. A replay's lines (`paced`) are bounded
+    /// by the replay itself and do not count as falling behind.
+    func send(_ line: String, paced: Bool = false) {
         enum Outcome { case write, slow(Int), closed }
         let outcome: Outcome = state.withLockedValue { s in
             guard !s.closing else { return .closed }
-            guard s.queued < queueLimit && channel.isWritable else {
+            // While a replay's lines are in flight, the channel's bytes are mostly theirs.
+            guard paced || (s.queued - s.replayQueued < queueLimit && (s.replayQueued > 0 || channel.isWritable)) else {
                 s.closing = true
                 return .slow(s.queued)
             }
             s.queued += 1
+            if paced { s.replayQueued += 1 }
             return .write
         }
         switch outcome {
@@ -61,7 +100,16 @@ final class Subscriber: Sendable {
             buffer.writeString(line)
             buffer.writeInteger(UInt8(ascii: "\n"))
             let written = channel.eventLoop.makePromise(of: Void.self)
-            written.futureResult.whenComplete { [self] _ in state.withLockedValue { $0.queued -= 1 } }
+            written.futureResult.whenComplete { [self] _ in
+                let drained = state.withLockedValue { s -> (@Sendable () -> Void)? in
+                    s.queued -= 1
+                    if paced { s.replayQueued -= 1 }
+                    guard s.queued <= SubscriberReplay.lowWater, let action = s.onDrained else { return nil }
+                    s.onDrained = nil
+                    return action
+                }
+                drained?()
+            }
             channel.writeAndFlush(buffer, promise: written)
         }
     }
