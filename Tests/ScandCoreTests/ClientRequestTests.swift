@@ -18,7 +18,7 @@ import Testing
 
     @Test(arguments: [#"{"boot":"0123","seq":1}"#, #"{"boot":"0123456789abcdef0123456789abcdef","seq":0}"#,
                       #"{"boot":"0123456789ABCDEF0123456789ABCDEF","seq":1}"#, #"{"seq":1}"#, "1", #""x""#,
-                      #"{"boot":"0123456789abcdef0123456789abcdef","seq":1,"x":2}"#, #"{"boot":"0123456789abcdef0123456789abcdef","seq":{"a":1}}"#])
+                      #"{"boot":"0123456789abcdef0123456789abcdef","seq":1,"x":2}"#])
     func aBadSinceIsRefusedWithItsShape(_ since: String) {
         #expect { try ClientRequest.parse(#"?WATCH={"enable":true,"since":\#(since)};"#) } throws: {
             let text = ($0 as! ClientRequest.Problem).description

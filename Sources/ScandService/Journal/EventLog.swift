@@ -28,6 +28,8 @@ public final class EventLog: Sendable {
         self.log = log
         var s = State(seq: 0)
         if let directory {
+            // systemd creates StateDirectory=; a directory given by hand may not exist yet.
+            try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
             do {
                 let journal = try EventJournal.open(path: directory + "/" + Self.fileName, limits: limits)
                 s.seq = try journal.lastSeq()

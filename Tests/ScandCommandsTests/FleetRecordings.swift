@@ -1,0 +1,27 @@
+import Foundation
+import ScandCore
+import ScandTestSupport
+
+/// Recordings and readings for the journal and fleet tests: a till where tickets come and go, so a replay
+/// yields a known number of scans, and the numbered lines of a daemon's output.
+enum FleetRecordings {
+    /// `tickets` QR codes ("ticket-1", …) shown one after another for 8 frames each with 8 empty frames
+    /// between, after `leadIn` empty seconds and before `tail` empty seconds, at 30 fps, 640×360.
+    static func till(tickets: Int, leadIn: Double = 0.5, tail: Double = 0.5, to path: String) throws -> String {
+        let blank = LumaImage(width: 640, height: 360, fill: 235)
+        var pages: [LumaImage] = Array(repeating: blank, count: Int(leadIn * 30))
+        for i in 1...tickets {
+            let page = Scene.page(width: 640, height: 360, background: 235, centred: [(Scene.symbol(.qrCode, "ticket-\(i)", module: 3), x: 320, y: 180)])
+            pages += Array(repeating: page, count: 8) + Array(repeating: blank, count: 8)
+        }
+        pages += Array(repeating: blank, count: Int(tail * 30))
+        return try Scene.record(pages, to: path, gapMicroseconds: 33_333)
+    }
+
+    /// The (boot, seq) of each numbered line, in order.
+    static func positions(_ lines: [String]) -> [EventPosition] { lines.compactMap { EventEnvelope.parse($0)?.position } }
+
+    static func scans(_ lines: [String]) -> [String] { lines.filter { $0.hasPrefix(#"{"class":"SCAN""#) } }
+
+    static func since(_ p: EventPosition) -> String { #"?WATCH={"enable":true,"since":\#(p.json)};"# + "\n" }
+}

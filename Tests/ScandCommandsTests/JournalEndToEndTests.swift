@@ -1,0 +1,117 @@
+import Foundation
+import ScandCore
+import ScandTestSupport
+import Testing
+
+/// The journal through the real daemon: `since` after a client was cut off mid-replay and after a
+/// restart, a `since` older than the journal, a full disk.
+@Suite(.serialized) struct JournalEndToEndTests {
+    let e2e = DaemonEndToEndTests()
+    var dir: String { e2e.dir }
+
+    /// A journal of a few hundred events: a replay with UPDATE events as often as they come.
+    func journaled(state: String, config: [String] = []) throws -> [String] {
+        let daemon = try DaemonProcess(["run", "--socket", "none", "--replay-pace", "recorded", "--update-interval", "0.001",
+                                        "--state-directory", state, "--source", "replay:" + (try e2e.recording(seconds: 4))] + config)
+        #expect(daemon.finish() == 0)
+        return daemon.stdout
+    }
+
+    @Test func aClientCutOffMidReplayGetsTheRestOnceAndInOrderAcrossARestart() throws {
+        let state = dir + "/state", sock = dir + "/j1.sock"
+        let first = try journaled(state: state)
+        let numbered = first.filter { EventEnvelope.parse($0)?.seq != nil }
+        try #require(numbered.count > 200, "\(numbered.count)")
+        let start = try #require(EventEnvelope.parse(numbered[0])?.position)
+        #expect(start.seq == 1 && FleetRecordings.positions(numbered).map(\.seq) == Array(1...numbered.count))
+        // A second daemon numbers on, under a boot of its own, while tickets come and go live.
+        let till = try FleetRecordings.till(tickets: 40, leadIn: 2, to: dir + "/till.rec")
+        let daemon = try DaemonProcess(["run", "--socket", sock, "--state-directory", state, "--replay-pace", "recorded", "--source", "replay:" + till])
+        #expect(daemon.wait { FileManager.default.fileExists(atPath: sock) })
+
+        let a = try #require(SocketClient(path: sock))
+        #expect(a.readLine()?.hasPrefix(#"{"class":"VERSION","boot":""#) == true)
+        a.send(FleetRecordings.since(start))
+        #expect(a.readLine()?.hasPrefix(#"{"class":"WATCH""#) == true)
+        var gotA: [String] = []
+        while gotA.count < 100, let line = a.readLine() { gotA.append(line) }
+        #expect(gotA.count == 100 && gotA == numbered[1...100].map(EventEnvelope.markingReplayed), "the journal's lines, marked: \(gotA.first?.prefix(300) ?? "")")
+        close(a.fd)  // cut off in the middle of the replay
+
+        let b = try #require(SocketClient(path: sock))
+        _ = b.readLine()
+        let resume = try #require(EventEnvelope.parse(gotA.last!)?.position)
+        b.send(FleetRecordings.since(resume))
+        #expect(b.readLine()?.hasPrefix(#"{"class":"WATCH""#) == true)
+        var gotB: [String] = []
+        // Until two ticket SCANs have come live.
+        while FleetRecordings.scans(gotB).filter({ !$0.hasSuffix(#""replayed":true}"#) }).count < 2, let line = b.readLine() { gotB.append(line) }
+        let envelopes = gotB.compactMap(EventEnvelope.parse)
+        #expect(envelopes.count == gotB.count)
+        #expect(envelopes.map { $0.seq ?? 0 } == Array((resume.seq + 1)...(resume.seq + gotB.count)), "each event once, in order, no gap")
+        let replayed = envelopes.prefix { $0.replayed }
+        #expect(replayed.count >= numbered.count - 101 && !envelopes.dropFirst(replayed.count).contains { $0.replayed }, "replay, then live")
+        #expect(Array(gotB.prefix(numbered.count - 101)) == numbered[101...].map(EventEnvelope.markingReplayed), "the rest of the journal, marked")
+        #expect(envelopes.dropFirst(numbered.count - 101).allSatisfy { $0.boot != start.boot }, "the new boot's events follow")
+        daemon.signal(SIGTERM)
+        #expect(daemon.finish() == 0)
+    }
+
+    @Test func aSinceOlderThanTheJournalGetsWhatIsKeptAfterAnError() throws {
+        let state = dir + "/state-old", sock = dir + "/j2.sock"
+        let config = e2e.write("[journal]\nmax_events = 50\n", "small-journal.toml")
+        let first = try journaled(state: state, config: ["--config", config])
+        let start = try #require(FleetRecordings.positions(first).first)
+        let daemon = try DaemonProcess(["run", "--config", config, "--socket", sock, "--state-directory", state, "--device", dir + "/no-camera"])
+        #expect(daemon.wait { FileManager.default.fileExists(atPath: sock) })
+        let client = try #require(SocketClient(path: sock))
+        _ = client.readLine()
+        client.send(FleetRecordings.since(start))
+        #expect(client.readLine()?.hasPrefix(#"{"class":"WATCH""#) == true)
+        let error = try #require(client.readLine())
+        #expect(error.hasPrefix(#"{"class":"ERROR","message":"since {\"boot\":\"\#(start.boot)\",\"seq\":1} is not in the journal (older events were pruned): the journal keeps seq "#), "\(error)")
+        // "journal keeps seq A…B since …": then A, A+1, … B, replayed.
+        let kept = try #require(error.range(of: "keeps seq ")).upperBound
+        let bounds = error[kept...].prefix { $0 != " " }.split(separator: "…").compactMap { Int($0) }
+        #expect(bounds.count == 2 && bounds[1] - bounds[0] + 1 >= 50 && bounds[1] - bounds[0] < 50 + 64, "\(bounds)")
+        var got: [EventEnvelope] = []
+        while got.count < bounds[1] - bounds[0] + 1, let line = client.readLine(), let e = EventEnvelope.parse(line) { got.append(e) }
+        #expect(got.map { $0.seq ?? 0 } == Array(bounds[0]...bounds[1]) && got.allSatisfy(\.replayed))
+        let last = try #require(first.last { EventEnvelope.parse($0)?.seq != nil })
+        #expect(got.first { $0.seq == EventEnvelope.parse(last)?.seq }?.liveLine == last, "the first daemon's last event, as it was published")
+        client.send("?STATUS;\n")
+        let status = try #require(client.read { $0.hasPrefix(#"{"class":"STATUS""#) })
+        #expect(status.contains(#""journal":{"state":"on","boot":""#) && status.contains(#""first":\#(bounds[0])"#), "\(status)")
+        daemon.signal(SIGTERM)
+        #expect(daemon.finish() == 0)
+    }
+
+    /// A state directory on a tmpfs of 96 KiB: the journal fills it, says so once and goes off; scans go on.
+    @Test(.enabled(if: getuid() == 0, "mounts a tmpfs"))
+    func aFullDiskSwitchesTheJournalOffOnceAndScansGoOnLive() throws {
+        let state = dir + "/tiny", sock = dir + "/j3.sock"
+        try FileManager.default.createDirectory(atPath: state, withIntermediateDirectories: true)
+        let mount = try ScandBinary.runTool("/usr/bin/mount", ["-t", "tmpfs", "-o", "size=96k", "tmpfs", state])
+        try #require(mount.status == 0, "cannot mount a tmpfs here: \(mount.stderr)")
+        defer { _ = try? ScandBinary.runTool("/usr/bin/umount", [state]) }
+        let recording = try e2e.recording(seconds: 6, name: "full.rec")
+        let daemon = try DaemonProcess(["run", "--socket", sock, "--state-directory", state, "--replay-pace", "recorded",
+                                        "--update-interval", "0.001", "--source", "replay:" + recording])
+        #expect(daemon.wait { FileManager.default.fileExists(atPath: sock) })
+        let client = try #require(SocketClient(path: sock))
+        _ = client.readLine()
+        var status = ""
+        #expect(daemon.wait(seconds: 30) {
+            client.send("?STATUS;\n")
+            status = client.read { $0.hasPrefix(#"{"class":"STATUS""#) } ?? ""
+            return status.contains(#""journal":{"state":"off""#)
+        }, "\(status)")
+        #expect(status.contains("disk is full") || status.contains("disk"), "\(status)")
+        #expect(daemon.finish() == 0)
+        let off = daemon.stderr.filter { $0.contains("event journal off") }
+        #expect(off.count == 1, "\(daemon.stderr)")
+        let scans = FleetRecordings.scans(daemon.stdout)
+        #expect(scans.count == 2 && scans.allSatisfy { EventEnvelope.parse($0)?.seq != nil }, "both codes published live, numbered")
+        #expect(daemon.stdout.filter { $0.hasPrefix(#"{"class":"UPDATE""#) }.count > 100)
+    }
+}
