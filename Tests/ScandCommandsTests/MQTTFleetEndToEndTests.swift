@@ -77,6 +77,7 @@ final class MQTTFleetEndToEndTests {
         #expect(second.finish(seconds: 60) == 0)
         // A third start with no camera serves the journal's tail to the bridge.
         let third = try till.daemon(["--device", dir + "/no-camera"])
+        #expect(third.wait { FileManager.default.fileExists(atPath: till.socket) })
         let expected = Self.published(first).union(Self.published(second))
         #expect(Self.published(first).count >= 14 && Self.published(second).count == 30, "\(Self.published(first).count) \(Self.published(second).count)")
         #expect(office.wait(seconds: 60) { _ in held().isSuperset(of: expected) },
