@@ -44,10 +44,12 @@ import ScandTestSupport
         // Depends: Debian 12 libraries only, computed; neither Swift nor zxing-cpp is needed at run time.
         let depends = try Self.field(deb, "Depends")
         #expect(depends.contains("libc6 (>=") && depends.contains("libv4l-0") && depends.contains("systemd"), "\(depends)")
+        #expect(depends.contains("libmosquitto1") && depends.contains("libsqlite3-0"), "scand mqtt and the journal: \(depends)")
         #expect(!depends.localizedCaseInsensitiveContains("swift") && !depends.localizedCaseInsensitiveContains("zxing"), "\(depends)")
 
         let listing = try ScandBinary.runTool("/usr/bin/dpkg-deb", ["--contents", deb]).stdout
         for path in ["./usr/bin/scand", "./lib/systemd/system/scand.service", "./lib/systemd/system/scand.socket",
+                     "./lib/systemd/system/scand-mqtt.service",
                      "./etc/scand/scand.toml", "./usr/lib/sysusers.d/scand.conf", "./usr/share/man/man8/scand.8.gz",
                      "./usr/share/man/man5/scand.toml.5.gz", "./usr/share/bash-completion/completions/scand",
                      "./usr/share/zsh/vendor-completions/_scand", "./usr/share/fish/vendor_completions.d/scand.fish",
