@@ -62,7 +62,7 @@ let package = Package(
         .executableTarget(name: "scand", dependencies: ["ScandCommands"]),
         // The benchmarks, in an executable of their own (`scand bench` runs it): libzbar stays out of the daemon.
         .target(name: "ScandBench", dependencies: [
-            "ScandCapture", "ScandService", "CZBar",
+            "ScandCapture", "ScandService", "ScandJournal", "CZBar",
             "ScandCore", "ScandDecoding", "ScandImageIO",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
