@@ -54,8 +54,9 @@ import ScandCore
             }
         }
         watchers.forEach { $0.start() }
-        for _ in 0..<500 where hub.counters.watching < 3 { try await Task.sleep(for: .milliseconds(10)) }
-        #expect(hub.counters.watching == 3, "\(hub.counters) \(results.withLockedValue { $0.map { $0.prefix(3) } })")
+        for _ in 0..<3000 where hub.counters.watching < 3 { try await Task.sleep(for: .milliseconds(10)) }
+        let watching = hub.counters.watching
+        #expect(watching == 3, "\(hub.counters) \(results.withLockedValue { $0.map { $0.prefix(3) } })")
         // A client that comes and goes while events flow.
         let passer = Thread { _ = Self.watch(path, events: 10) }
         passer.start()
@@ -74,11 +75,13 @@ import ScandCore
         #expect(all.count == 3)
         for lines in all {
             let events = lines.filter { $0.hasPrefix(#"{"class":"DEVICE""#) }
-            #expect(events.count == perPublisher * publishers, "\(lines.prefix(3))")
+            let count = events.count
+            #expect(count == perPublisher * publishers, "\(lines.prefix(3))")
             for p in 0..<publishers {
                 let mine = events.filter { $0.contains(#""path":"p\#(p)""#) }
                 let expected = (0..<perPublisher).map { Event.device(DeviceStatus(device: "p\(p)", state: .waiting, reason: "\($0)")).line }
-                #expect(mine == expected, "publisher \(p): \(mine.count) events, the first out of order: \(zip(mine, expected).first { $0 != $1 }.map { "\($0)" } ?? "none")")
+                let inOrder = mine == expected
+                #expect(inOrder, "publisher \(p): \(mine.count) events, the first out of order: \(zip(mine, expected).first { $0 != $1 }.map { "\($0)" } ?? "none")")
             }
         }
         #expect(hub.counters.droppedSlow == 0)
