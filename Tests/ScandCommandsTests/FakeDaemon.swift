@@ -75,7 +75,7 @@ final class FakeDaemon: Sendable {
     }
 
     private func serve(_ fd: Int32) {
-        let version = numbered ? #"{"class":"VERSION","boot":"\#(boot)","release":"0.1.0","proto_major":1,"proto_minor":2}"#
+        let version = numbered ? #"{"class":"VERSION","boot":"\#(boot)","release":"0.1.0","proto_major":1,"proto_minor":3}"#
             : #"{"class":"VERSION","release":"0.1.0","proto_major":1,"proto_minor":1}"#
         _ = Self.write(fd, version + "\n")
         var request = [UInt8]()
