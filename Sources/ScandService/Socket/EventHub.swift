@@ -65,8 +65,8 @@ public final class EventHub: Sendable {
 
     func countTimeout() { state.withLockedValue { $0.counters.timedOut += 1 } }
 
-    /// Sends an event to every subscriber that watches for it (or replays); from one thread at a time,
-    /// in the order of publishing.
+    /// Sends an event to every subscriber that watches for it (or replays); from any thread. The daemon
+    /// publishes one at a time (under `OutputSink`'s lock), so numbered events arrive in seq order.
     public func publish(_ event: PublishedEvent) {
         let targets = state.withLockedValue { Array($0.clients.values) }
         for client in targets { client.deliver(event) }

@@ -37,7 +37,9 @@ import ScandCore
         return lines
     }
 
-    @Test func eventsFromManyThreadsReachEveryWatcherInOrder() async throws {
+    /// Synchronous, publishing from threads of its own: the end-to-end suites' blocking tests may hold the
+    /// cooperative pool for longer than the watchers wait, and this test must not need it.
+    @Test func eventsFromManyThreadsReachEveryWatcherInOrder() throws {
         let path = NSTemporaryDirectory() + "scand-server-\(getpid()).sock"
         let hub = EventHub(queueLimit: 100_000, maxClients: 16)
         let server = SocketServer(listener: .path(path, group: ""), hub: hub, maxRequestBytes: 4096, daemon: Self.controls(), log: { _, _ in })
@@ -54,23 +56,23 @@ import ScandCore
             }
         }
         watchers.forEach { $0.start() }
-        for _ in 0..<3000 where hub.counters.watching < 3 { try await Task.sleep(for: .milliseconds(10)) }
+        for _ in 0..<3000 where hub.counters.watching < 3 { usleep(10_000) }
         let watching = hub.counters.watching
         #expect(watching == 3, "\(hub.counters) \(results.withLockedValue { $0.map { $0.prefix(3) } })")
         // A client that comes and goes while events flow.
         let passer = Thread { _ = Self.watch(path, events: 10) }
         passer.start()
-        await withTaskGroup(of: Void.self) { group in
-            for p in 0..<publishers {
-                group.addTask {
-                    for i in 0..<perPublisher {
-                        hub.publish(.device(DeviceStatus(device: "p\(p)", state: .waiting, reason: "\(i)")))
-                        if i % 50 == 0 { await Task.yield() }
-                    }
+        let threads = (0..<publishers).map { p in
+            Thread {
+                for i in 0..<perPublisher {
+                    hub.publish(.device(DeviceStatus(device: "p\(p)", state: .waiting, reason: "\(i)")))
+                    if i % 50 == 0 { sched_yield() }
                 }
             }
         }
-        for _ in 0..<2000 where results.withLockedValue({ $0.count }) < 3 { try await Task.sleep(for: .milliseconds(10)) }
+        threads.forEach { $0.start() }
+        while threads.contains(where: { !$0.isFinished }) { usleep(1000) }
+        for _ in 0..<2000 where results.withLockedValue({ $0.count }) < 3 { usleep(10_000) }
         let all = results.withLockedValue { $0 }
         #expect(all.count == 3)
         for lines in all {
