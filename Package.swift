@@ -95,6 +95,7 @@ let package = Package(
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "HummingbirdTesting", package: "hummingbird"),
             .product(name: "HummingbirdWSTesting", package: "hummingbird-websocket"),
+            .product(name: "HTTPTypes", package: "swift-http-types"),
             .product(name: "NIOCore", package: "swift-nio"),
         ]),
         .testTarget(name: "ScandBenchTests", dependencies: ["ScandBench", "ScandDecoding", "ScandCore", "ScandTestSupport", "scand", "scand-bench"]),
