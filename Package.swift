@@ -17,6 +17,7 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.8.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.0"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.0.0"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
     ],
     targets: [
         // Native libraries, found through pkg-config: zxing-cpp 3.1.1 built from source by
@@ -26,6 +27,7 @@ let package = Package(
         .systemLibrary(name: "CV4L2", pkgConfig: "libv4l2", providers: [.apt(["libv4l-dev"])]),
         .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
         .systemLibrary(name: "CZBar", pkgConfig: "zbar", providers: [.apt(["libzbar-dev"])]),
+        .systemLibrary(name: "CMosquitto", pkgConfig: "libmosquitto", providers: [.apt(["libmosquitto-dev"])]),
         // The only C++ in the package: a C API over zxing-cpp with fork isolation.
         // It also runs stb_image, in the same sandboxed children: image files are hostile input too.
         .target(name: "ScandZXingShim", dependencies: ["CZXing", "CSTB"]),
@@ -36,16 +38,24 @@ let package = Package(
 
         // Pure Swift, no I/O: formats, geometry, detections, the JSON of events.
         .target(name: "ScandCore"),
-        .target(name: "ScandDecoding", dependencies: ["ScandCore", "ScandZXingShim"]),
+        .target(name: "ScandDecoding", dependencies: ["ScandCore", "ScandZXingShim",
+                                                   .product(name: "NIOConcurrencyHelpers", package: "swift-nio")]),
         .target(name: "ScandImageIO", dependencies: ["ScandCore", "CSTB", "ScandImageShim", "ScandZXingShim"]),
-        .target(name: "ScandCapture", dependencies: ["ScandCore", "ScandV4L2Shim"]),
+        .target(name: "ScandCapture", dependencies: ["ScandCore", "ScandV4L2Shim",
+                                                  .product(name: "NIOConcurrencyHelpers", package: "swift-nio")]),
+        // The daemon's event journal: append-only SQLite (WAL) in its state directory.
+        .target(name: "ScandJournal", dependencies: ["ScandCore", .product(name: "GRDB", package: "GRDB.swift")]),
+        // An MQTT client over libmosquitto, for the `scand mqtt` bridge.
+        .target(name: "ScandMQTT", dependencies: ["CMosquitto"]),
         .target(name: "ScandService", dependencies: [
-            "ScandCore", "ScandCapture", "ScandDecoding", "CSystemd",
+            "ScandCore", "ScandCapture", "ScandDecoding", "ScandImageIO", "CSystemd",
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             .product(name: "UnixSignals", package: "swift-service-lifecycle"),
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
+            .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             .product(name: "Logging", package: "swift-log"),
+            .product(name: "Prometheus", package: "swift-prometheus"),
         ]),
         // `scand web`: the setup page and /metrics over HTTP, a client of the daemon's Unix socket only.
         .target(name: "ScandWeb", dependencies: [
@@ -58,13 +68,14 @@ let package = Package(
             .product(name: "UnixSignals", package: "swift-service-lifecycle"),
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
+            .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             .product(name: "Logging", package: "swift-log"),
         ], resources: [
             // The page's files, compiled into the binary: the package ships no asset directory.
             .embedInCode("Assets/index.html"), .embedInCode("Assets/app.js"), .embedInCode("Assets/style.css"),
         ]),
         .target(name: "ScandCommands", dependencies: [
-            "ScandCapture", "ScandService", "ScandWeb",
+            "ScandCapture", "ScandService", "ScandMQTT", "ScandWeb",
             "ScandCore", "ScandDecoding", "ScandImageIO",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
@@ -77,18 +88,22 @@ let package = Package(
         ]),
         .executableTarget(name: "scand-bench", dependencies: ["ScandBench"]),
 
-        // Generated scenes and recordings, and the built binaries, for the test targets only.
+        // Generated scenes and recordings, the built binaries, and a real mosquitto broker on loopback
+        // owned by the test (with certificates and a subscriber), for the test targets only.
         .target(name: "ScandTestSupport", dependencies: ["ScandCore", "ScandDecoding", "ScandCapture"], path: "Tests/ScandTestSupport"),
 
         .testTarget(name: "ScandCoreTests", dependencies: ["ScandCore"]),
         .testTarget(name: "ScandDecodingTests", dependencies: ["ScandDecoding", "ScandCore", "ScandTestSupport"]),
-        .testTarget(name: "ScandCaptureTests", dependencies: ["ScandCapture", "ScandCore", "ScandTestSupport"]),
+        .testTarget(name: "ScandCaptureTests", dependencies: ["ScandCapture", "ScandCore", "ScandTestSupport",
+                                                          .product(name: "NIOConcurrencyHelpers", package: "swift-nio")]),
         .testTarget(name: "ScandServiceTests", dependencies: [
             "ScandService", "ScandCapture", "ScandDecoding", "ScandCore", "ScandTestSupport",
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOEmbedded", package: "swift-nio"),
         ]),
         .testTarget(name: "ScandImageIOTests", dependencies: ["ScandImageIO", "ScandCore", "CSTB"]),
+        .testTarget(name: "ScandJournalTests", dependencies: ["ScandJournal", "ScandCore"]),
+        .testTarget(name: "ScandMQTTTests", dependencies: ["ScandMQTT", "ScandTestSupport"]),
         .testTarget(name: "ScandCommandsTests", dependencies: ["ScandCommands", "ScandDecoding", "ScandImageIO", "ScandCore", "CSTB", "ScandTestSupport", "scand"]),
         .testTarget(name: "ScandWebTests", dependencies: [
             "ScandWeb", "ScandCore",

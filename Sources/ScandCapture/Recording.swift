@@ -82,7 +82,7 @@ public final class ReplaySource: FrameSource {
         /// As fast as frames are read, stamped with the replay's own clock.
         case asFastAsPossible
         /// As fast as the decoder takes them, none dropped, with the recorded stamps: the same events on
-        /// every run (golden tests). Use with a lossless capture loop.
+        /// every run (golden tests). Use with a lossless capture session.
         case lockstep
     }
 

@@ -2,7 +2,6 @@ import ArgumentParser
 import Foundation
 import ScandCapture
 import ScandCore
-import ScandDecoding
 import ScandService
 
 /// `scand run`: the daemon. Opens a camera (or replays a recording), serves subscribers on a Unix socket
@@ -41,7 +40,17 @@ struct RunCommand: AsyncParsableCommand {
               completion: .list(Setting.all.compactMap(\.commandLineName)))
     var settings: [String] = []
 
-    enum ReplayPace: String, ExpressibleByArgument { case recorded, fast, lockstep }
+    enum ReplayPace: String, ExpressibleByArgument {
+        case recorded, fast, lockstep
+
+        var replaySourcePace: ReplaySource.Pace {
+            switch self {
+            case .recorded: .recorded
+            case .fast: .asFastAsPossible
+            case .lockstep: .lockstep
+            }
+        }
+    }
 
     func validate() throws {
         _ = try commandLine()
@@ -78,24 +87,9 @@ struct RunCommand: AsyncParsableCommand {
         let listener: SocketServer.Listener? = config.socketPath.map { path in
             Systemd.listenedSocket().map { .inherited($0) } ?? .path(path, group: config.socketGroup)
         }
-        let sourceSpec = source, pace = replayPace, frameLimit = frames
-        let daemon = Daemon(config: config, reload: { try self.loadConfig() }, listener: listener) { config, output in
-            var options = CaptureLoop.Options()
-            options.maxFrames = frameLimit
-            options.frameTimeoutMilliseconds = config.frameTimeoutMilliseconds
-            options.lossless = sourceSpec != nil && pace == .lockstep
-            let frameSource: FrameSource = if let s = sourceSpec {
-                ReplaySource(path: String(s.dropFirst(7)), pace: pace == .fast ? .asFastAsPossible : pace == .lockstep ? .lockstep : .recorded)
-            } else {
-                V4L2Source(path: config.device, request: .init(width: config.width, height: config.height, framesPerSecond: config.framesPerSecond))
-            }
-            let lockstep = options.lossless
-            return LivePipeline(source: frameSource,
-                                decoder: FrameDecoder(formats: config.formats, regionOfInterest: config.regionOfInterest, transform: config.transform,
-                                                      itfLengths: config.itfLengths),
-                                output: output, captureOptions: options, tracker: config.tracker,
-                                clock: { lockstep ? nil : .microseconds(Monotonic.microseconds()) })
-        }
+        let builder = PipelineBuilder(source: source.map { .replay(path: String($0.dropFirst(7)), pace: replayPace.replaySourcePace) } ?? .camera,
+                                      frameLimit: frames)
+        let daemon = Daemon(config: config, reload: { try self.loadConfig() }, listener: listener, pipelines: builder)
         let failure: String?
         do { failure = try await daemon.run() } catch let e as SocketServer.BindError {
             OutputSinkLog.write("\(e.description); use --socket PATH or --socket none")

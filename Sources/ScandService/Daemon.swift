@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import NIOConcurrencyHelpers
 import Logging
 import ScandCapture
 import ScandCore
@@ -14,14 +14,20 @@ public struct Daemon: Sendable {
     public var reload: @Sendable () throws -> ScandConfig
     /// nil: no socket (`--socket none`).
     public var listener: SocketServer.Listener?
-    public var makePipeline: @Sendable (ScandConfig, OutputSink) -> LivePipeline
+    public var makePipeline: @Sendable (ScandConfig, OutputSink, DaemonMetrics) -> LivePipeline
 
     public init(config: ScandConfig, reload: @escaping @Sendable () throws -> ScandConfig, listener: SocketServer.Listener?,
-                makePipeline: @escaping @Sendable (ScandConfig, OutputSink) -> LivePipeline) {
+                makePipeline: @escaping @Sendable (ScandConfig, OutputSink, DaemonMetrics) -> LivePipeline) {
         self.config = config
         self.reload = reload
         self.listener = listener
         self.makePipeline = makePipeline
+    }
+
+    /// `scand run`'s daemon: pipelines from `builder`.
+    public init(config: ScandConfig, reload: @escaping @Sendable () throws -> ScandConfig, listener: SocketServer.Listener?,
+                pipelines builder: PipelineBuilder) {
+        self.init(config: config, reload: reload, listener: listener, makePipeline: builder.pipeline(for:output:metrics:))
     }
 
     /// Runs until SIGTERM/SIGINT or until the source ends. Returns a failure to report, if any.
@@ -40,12 +46,32 @@ public struct Daemon: Sendable {
         // Trap SIGHUP before anything runs: its default action would end the daemon.
         let hangups = await UnixSignalsSequence(trapping: .sighup)
         let make = makePipeline
-        let controller = PipelineController(config: config) { make($0, output) }
+        let metrics = DaemonMetrics()
+        let stateDirectory = config.stateDirectory ?? ProcessInfo.processInfo.environment["STATE_DIRECTORY"].flatMap { $0.isEmpty ? nil : $0 }
+        let roi = RegionOfInterestOverride(store: stateDirectory.map(RegionOfInterestStore.init(directory:)), log: { output.log($0, $1) })
+        let controller = PipelineController(config: roi.applied(to: config)) { make($0, output, metrics) }
         var services: [ServiceGroupConfiguration.ServiceConfiguration] = []
         if let listener {
+            let controls = DaemonControls(
+                status: { StatusSummary.report(controller, hub: hub, stdoutDropped: console.dropped) },
+                metrics: {
+                    let p = controller.current
+                    return metrics.exposition(counters: p.counters.frameCounters, cameraStreaming: p.deviceStatus?.state == .streaming,
+                                              watching: hub.counters.watching)
+                },
+                snapshot: { controller.current.snapshot($0) },
+                regionOfInterest: { controller.config.regionOfInterest },
+                setRegionOfInterest: { rect, answer in
+                    Task {
+                        do { try roi.set(rect) } catch { return answer(.error("\(error); the rect of interest stays \(controller.config.regionOfInterest)")) }
+                        var config = controller.config
+                        config.regionOfInterest = rect
+                        await controller.apply(config)
+                        answer(.regionOfInterest(rect))
+                    }
+                })
             let server = SocketServer(listener: listener, hub: hub, maxRequestBytes: config.maxRequestBytes, requestTimeout: config.requestTimeout,
-                                      status: { StatusSummary.report(controller.current, hub: hub, stdoutDropped: console.dropped) },
-                                      log: { output.log($0, $1) })
+                                      daemon: controls, adminGroup: config.adminGroup, log: { output.log($0, $1) })
             try server.claim()
             // Bound once the group runs, when SIGTERM is already handled: a client that sees the socket
             // may stop the daemon at once. A failure to bind stops the rest gracefully and is thrown.
@@ -53,7 +79,9 @@ public struct Daemon: Sendable {
         }
         services.append(.init(service: PipelineService(controller: controller, output: output),
                               successTerminationBehavior: .gracefullyShutdownGroup))
-        services.append(.init(service: SupervisorService(controller: controller, hub: hub, hangups: hangups, reload: reload, output: output)))
+        let reload = self.reload
+        services.append(.init(service: SupervisorService(controller: controller, hub: hub, hangups: hangups, reload: { roi.applied(to: try reload()) },
+                                                         output: output)))
         var logger = Logger(label: "scand")
         logger.logLevel = .warning
         let group = ServiceGroup(configuration: .init(services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
@@ -107,7 +135,7 @@ struct SupervisorService: Service {
         let watchdog = Systemd.watchdogInterval()
         // Set, under the lock, when STOPPING=1 is sent: no WATCHDOG=1 or STATUS= may follow it (cancelling the
         // pinging task alone could not stop a ping already past its cancellation check).
-        let stopped = Shared(false)
+        let stopped = NIOLockedValueBox(false)
         await withTaskGroup(of: Void.self) { tasks in
             tasks.addTask {
                 let period = watchdog.map { $0 / 2 } ?? .seconds(5)
@@ -116,7 +144,7 @@ struct SupervisorService: Service {
                     if Task.isCancelled { break }
                     let summary = StatusSummary.line(controller.current, hub: hub)
                     let healthy = watchdog.map { controller.current.isHealthy(within: $0) } ?? false
-                    stopped.value.withLock { stopped in
+                    stopped.withLockedValue { stopped in
                         guard !stopped else { return }
                         Systemd.status(summary)
                         if healthy { Systemd.watchdog() }
@@ -138,7 +166,7 @@ struct SupervisorService: Service {
                 }
             }
             try? await gracefulShutdown()
-            stopped.value.withLock { stopped in
+            stopped.withLockedValue { stopped in
                 stopped = true
                 Systemd.stopping()
             }
@@ -150,8 +178,10 @@ struct SupervisorService: Service {
 /// Where the daemon stands: STATUS for clients, one line for systemd.
 public enum StatusSummary {
     /// STATUS: where the camera stands, frame counters, decode timing, subscribers.
-    public static func report(_ p: LivePipeline, hub: EventHub, stdoutDropped: Int = 0) -> StatusReport {
-        StatusReport(device: p.deviceStatus, counters: p.counters.frameCounters, clients: hub.counters, stdoutDropped: stdoutDropped)
+    public static func report(_ controller: PipelineController, hub: EventHub, stdoutDropped: Int = 0) -> StatusReport {
+        let p = controller.current
+        return StatusReport(device: p.deviceStatus, counters: p.counters.frameCounters, clients: hub.counters, stdoutDropped: stdoutDropped,
+                            regionOfInterest: controller.config.regionOfInterest)
     }
 
     /// One line for systemctl status.
@@ -169,10 +199,4 @@ public enum StatusSummary {
         }
         return "\(camera); \(c.decoded) frames decoded, \(c.scans) scans; \(hub.counters.watching) subscribers"
     }
-}
-
-/// A value under a lock that concurrent tasks share (a `Mutex` cannot be captured by several closures).
-final class Shared<Value: Sendable>: Sendable {
-    let value: Mutex<Value>
-    init(_ value: Value) { self.value = Mutex(value) }
 }

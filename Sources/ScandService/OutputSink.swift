@@ -1,22 +1,22 @@
 import Foundation
 import ScandCore
-import Synchronization
+import NIOConcurrencyHelpers
 
 /// Where events and log lines go. Events are whole lines, flushed as they are written, so a reader on a
 /// pipe sees each one at once; logs go to stderr, never to stdout. Events and logs are serialized apart,
 /// so a stdout that blocks never holds up a log line.
-public final class OutputSink: @unchecked Sendable {
-    private let eventLock = Mutex(())
-    private let logLock = Mutex(())
-    private let writeEvent: (Event) -> Void
-    private let writeLog: (String, LogLevel) -> Void
+public final class OutputSink: Sendable {
+    private let eventLock = NIOLock()
+    private let logLock = NIOLock()
+    private let writeEvent: @Sendable (Event) -> Void
+    private let writeLog: @Sendable (String, LogLevel) -> Void
 
-    public init(event: @escaping (Event) -> Void, log: @escaping (String, LogLevel) -> Void) {
+    public init(event: @escaping @Sendable (Event) -> Void, log: @escaping @Sendable (String, LogLevel) -> Void) {
         self.writeEvent = event
         self.writeLog = log
     }
 
-    public convenience init(event: @escaping (Event) -> Void, log: @escaping (String) -> Void) {
+    public convenience init(event: @escaping @Sendable (Event) -> Void, log: @escaping @Sendable (String) -> Void) {
         self.init(event: event, log: { line, _ in log(line) })
     }
 
@@ -37,11 +37,11 @@ public final class OutputSink: @unchecked Sendable {
     }
 
     public func event(_ event: Event) {
-        eventLock.withLock { _ in writeEvent(event) }
+        eventLock.withLock { writeEvent(event) }
     }
 
     public func log(_ line: String, _ level: LogLevel = .notice) {
-        logLock.withLock { _ in writeLog(line, level) }
+        logLock.withLock { writeLog(line, level) }
     }
 }
 

@@ -1,6 +1,6 @@
 import Foundation
 import ScandCore
-import Synchronization
+import NIOConcurrencyHelpers
 
 /// Owns the running pipeline and applies a new configuration (SIGHUP). One that keeps the camera's settings
 /// changes decoding and tracking in place: capture, tracked codes and counters go on. One that changes the
@@ -13,34 +13,37 @@ public final class PipelineController: Sendable {
         /// Counts replacements, so that `finished` tells a replaced pipeline's end from the daemon's.
         var generation = 0
     }
-    private let state: Mutex<State>
+    private let state: NIOLockedValueBox<State>
     private let make: @Sendable (ScandConfig) -> LivePipeline
 
     public init(config: ScandConfig, make: @escaping @Sendable (ScandConfig) -> LivePipeline) {
         self.make = make
-        self.state = Mutex(State(pipeline: make(config), config: config))
+        self.state = NIOLockedValueBox(State(pipeline: make(config), config: config))
     }
 
-    public var current: LivePipeline { state.withLock { $0.pipeline } }
+    public var current: LivePipeline { state.withLockedValue { $0.pipeline } }
+
+    /// The configuration in use.
+    public var config: ScandConfig { state.withLockedValue { $0.config } }
 
     public func start() { current.start() }
 
     /// Applies `new`; returns what about the camera changed (empty: capture went on undisturbed).
     @discardableResult
     public func apply(_ new: ScandConfig) async -> [String] {
-        let (running, changes) = state.withLock { s in
+        let (running, changes) = state.withLockedValue { s in
             let changes = new.cameraChanges(from: s.config)
             s.config = new
             return (s.pipeline, changes)
         }
         guard !changes.isEmpty else {
-            running.reconfigure(new)
+            await running.reconfigure(new)
             return []
         }
         // The new pipeline becomes current before the old one ends, so `finished` moves on to it
         // instead of taking the old one's end for the end of the daemon.
         let fresh = make(new)
-        let old = state.withLock { s in
+        let old = state.withLockedValue { s in
             let old = s.pipeline
             s.pipeline = fresh
             s.generation += 1
@@ -58,9 +61,9 @@ public final class PipelineController: Sendable {
     /// between is waited through.
     public func finished() async {
         while true {
-            let (p, g) = state.withLock { ($0.pipeline, $0.generation) }
+            let (p, g) = state.withLockedValue { ($0.pipeline, $0.generation) }
             await p.finished()
-            if state.withLock({ $0.generation == g }) { return }
+            if state.withLockedValue({ $0.generation == g }) { return }
         }
     }
 }

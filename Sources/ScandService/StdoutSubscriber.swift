@@ -1,8 +1,7 @@
 import Foundation
 import NIOCore
-import ScandCapture
 import ScandCore
-import Synchronization
+import NIOConcurrencyHelpers
 
 /// stdout as one more subscriber: events wait in a bounded queue that a thread of its own writes out, so a
 /// stdout nobody drains (a full pipe) never stalls capture, the socket or shutdown. A line that finds the
@@ -14,7 +13,7 @@ public final class StdoutSubscriber: Sendable {
         var writing = false
         var dropped = 0
     }
-    private let state = Mutex(State())
+    private let state = NIOLockedValueBox(State())
     /// One signal per queued line.
     private let queued = DispatchSemaphore(value: 0)
     private let limit: Int
@@ -25,24 +24,26 @@ public final class StdoutSubscriber: Sendable {
         self.limit = max(1, limit)
         self.onFirstDrop = onFirstDrop
         // The writer lives as long as the process: it may be blocked in write(2) on a stdout nobody reads.
-        BlockingThread(name: "scand-stdout").start { [self] in writeLoop(write) }
+        let writer = Thread { [self] in writeLoop(write) }
+        writer.name = "scand-stdout"
+        writer.start()
     }
 
     private func writeLoop(_ write: (Event) -> Void) {
         while true {
             queued.wait()
-            guard let line = state.withLock({ s -> Event? in
+            guard let line = state.withLockedValue({ s -> Event? in
                 s.writing = !s.lines.isEmpty
                 return s.lines.popFirst()
             }) else { continue }
             write(line)
-            state.withLock { $0.writing = false }
+            state.withLockedValue { $0.writing = false }
         }
     }
 
     /// Queues an event; never blocks.
     public func publish(_ line: Event) {
-        let outcome: (queued: Bool, firstDrop: Bool) = state.withLock { s in
+        let outcome: (queued: Bool, firstDrop: Bool) = state.withLockedValue { s in
             guard s.lines.count < limit else {
                 s.dropped += 1
                 return (false, s.dropped == 1)
@@ -55,7 +56,7 @@ public final class StdoutSubscriber: Sendable {
     }
 
     /// Lines dropped because stdout was not read.
-    public var dropped: Int { state.withLock { $0.dropped } }
+    public var dropped: Int { state.withLockedValue { $0.dropped } }
 
     /// Waits until every queued line is written, for at most `limit` (a stdout nobody reads never empties).
     /// Returns whether it emptied.
@@ -63,7 +64,7 @@ public final class StdoutSubscriber: Sendable {
     public func drain(within limit: Duration) -> Bool {
         let deadline = ContinuousClock.now + limit
         while ContinuousClock.now < deadline {
-            if state.withLock({ $0.lines.isEmpty && !$0.writing }) { return true }
+            if state.withLockedValue({ $0.lines.isEmpty && !$0.writing }) { return true }
             usleep(5_000)
         }
         return false

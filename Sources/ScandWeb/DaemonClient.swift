@@ -1,6 +1,6 @@
+import NIOConcurrencyHelpers
 import NIOCore
 import NIOPosix
-import Synchronization
 
 /// Requests to the daemon (`?STATUS;`, `?SNAPSHOT;`, `?ROI=…;`, `?METRICS;`) over a few kept
 /// connections, each carrying one request at a time. Non-blocking (NIO): no thread waits on the socket.
@@ -8,7 +8,7 @@ public final class DaemonClient: Sendable {
     public let socketPath: String
     private let group: any EventLoopGroup
     private let timeout: TimeAmount
-    private let idle = Mutex<[DaemonConnection]>([])
+    private let idle = NIOLockedValueBox<[DaemonConnection]>([])
     /// Connections kept open between requests: each one the daemon logs as a client, so a page polling
     /// 5 times a second must not open one per request.
     static let keptConnections = 4
@@ -23,14 +23,14 @@ public final class DaemonClient: Sendable {
     public func request(_ request: String) async throws(DaemonError) -> DaemonAnswer {
         // A kept connection may have been closed by a restarted daemon: then once more on a new one.
         while true {
-            let kept = idle.withLock { $0.popLast() }
+            let kept = idle.withLockedValue { $0.popLast() }
             let connection: DaemonConnection
             if let kept { connection = kept } else {
                 connection = try await DaemonConnection.open(path: socketPath, group: group, timeout: timeout)
             }
             do {
                 let line = try await connection.request(request)
-                let reused = idle.withLock { list in
+                let reused = idle.withLockedValue { list in
                     guard list.count < Self.keptConnections, connection.isActive else { return false }
                     list.append(connection)
                     return true
@@ -47,6 +47,6 @@ public final class DaemonClient: Sendable {
 
     /// Closes the kept connections.
     public func close() {
-        for connection in idle.withLock({ list in defer { list = [] }; return list }) { connection.close() }
+        for connection in idle.withLockedValue({ list in defer { list = [] }; return list }) { connection.close() }
     }
 }

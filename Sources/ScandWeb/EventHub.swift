@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import NIOConcurrencyHelpers
 
 /// The daemon's event lines fanned out to every WebSocket: one daemon subscription, however many pages.
 /// Each page has a bounded queue of its own; a page that does not keep up loses its oldest lines, and
@@ -9,7 +9,7 @@ public final class EventHub: Sendable {
         var subscribers: [UUID: AsyncStream<String>.Continuation] = [:]
         var finished = false
     }
-    private let state = Mutex(State())
+    private let state = NIOLockedValueBox(State())
     static let queueLimit = 256
 
     public init() {}
@@ -18,27 +18,27 @@ public final class EventHub: Sendable {
     public func subscribe() -> AsyncStream<String> {
         let (stream, continuation) = AsyncStream.makeStream(of: String.self, bufferingPolicy: .bufferingNewest(Self.queueLimit))
         let id = UUID()
-        let added = state.withLock { state in
+        let added = state.withLockedValue { state in
             guard !state.finished else { return false }
             state.subscribers[id] = continuation
             return true
         }
         if !added { continuation.finish() }
         continuation.onTermination = { [weak self] _ in
-            _ = self?.state.withLock { $0.subscribers.removeValue(forKey: id) }
+            _ = self?.state.withLockedValue { $0.subscribers.removeValue(forKey: id) }
         }
         return stream
     }
 
-    public var subscriberCount: Int { state.withLock { $0.subscribers.count } }
+    public var subscriberCount: Int { state.withLockedValue { $0.subscribers.count } }
 
     public func broadcast(_ line: String) {
-        for continuation in state.withLock({ Array($0.subscribers.values) }) { continuation.yield(line) }
+        for continuation in state.withLockedValue({ Array($0.subscribers.values) }) { continuation.yield(line) }
     }
 
     /// Ends every stream, and those subscribed later at once.
     public func finish() {
-        let all = state.withLock { state in
+        let all = state.withLockedValue { state in
             state.finished = true
             defer { state.subscribers = [:] }
             return Array(state.subscribers.values)

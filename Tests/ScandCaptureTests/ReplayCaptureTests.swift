@@ -1,10 +1,11 @@
 import Foundation
+import NIOConcurrencyHelpers
 import Testing
 import ScandCore
 import ScandTestSupport
 @testable import ScandCapture
 
-/// Recordings through the capture loop: a recording that breaks off ends the session once (a camera would
+/// Recordings through the capture session: a recording that breaks off ends the session once (a camera would
 /// be waited for), and a stop is not held up by a long recorded pause.
 @Suite struct ReplayCaptureTests {
     let dir: String = {
@@ -13,11 +14,10 @@ import ScandTestSupport
         return d
     }()
 
-    final class Statuses: @unchecked Sendable {
-        private let lock = NSLock()
-        private var list: [DeviceStatus] = []
-        func add(_ s: DeviceStatus) { lock.withLock { list.append(s) } }
-        var all: [DeviceStatus] { lock.withLock { list } }
+    final class Statuses: Sendable {
+        private let list = NIOLockedValueBox<[DeviceStatus]>([])
+        func add(_ s: DeviceStatus) { list.withLockedValue { $0.append(s) } }
+        var all: [DeviceStatus] { list.withLockedValue { $0 } }
     }
 
     /// Frames of 8x4 YUYV, stamped `gapMicroseconds` apart.
@@ -26,49 +26,58 @@ import ScandTestSupport
                          gapMicroseconds: gapMicroseconds)
     }
 
-    @Test func aTruncatedRecordingEndsTheSessionOnceAndIsNotReopened() throws {
+    @Test func aTruncatedRecordingEndsTheSessionOnceAndIsNotReopened() async throws {
         let path = try recording("cut.rec", frames: 5, gapMicroseconds: 1000)
         let size = try #require(try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int)
         #expect(truncate(path, off_t(size - 20)) == 0)
-        var options = CaptureLoop.Options()
+        var options = CaptureSession.Options()
         options.backoff = .init(initial: .milliseconds(1), maximum: .milliseconds(1))
         let statuses = Statuses()
-        let slot = LatestFrameSlot()
-        let loop = CaptureLoop(source: ReplaySource(path: path, pace: .asFastAsPossible), slot: slot, options: options,
-                               onStatus: { statuses.add($0) })
-        loop.start()
-        while slot.take() != nil {}
-        loop.wait()
+        let session = CaptureSession(source: ReplaySource(path: path, pace: .asFastAsPossible), options: options,
+                                     onStatus: { statuses.add($0) })
+        async let run: Void = session.run()
+        for await _ in session.handOff.frames {}
+        await run
         #expect(statuses.all.map(\.state) == [.streaming, .stopped], "\(statuses.all)")
         #expect(statuses.all.last?.failed == true && statuses.all.last?.reason?.contains("breaks off in frame 5") == true)
-        #expect(loop.failure?.kind == .truncatedRecording)
-        #expect(slot.counters.captured == 4)
+        #expect(session.failure?.kind == .truncatedRecording)
+        #expect(session.handOff.counters.captured == 4)
     }
 
-    @Test func aStopDuringALongRecordedPauseEndsAtOnce() throws {
+    @Test func aStopDuringALongRecordedPauseEndsAtOnce() async throws {
         let path = try recording("paused.rec", frames: 2, gapMicroseconds: 10_000_000)
-        let slot = LatestFrameSlot()
-        let loop = CaptureLoop(source: ReplaySource(path: path, pace: .recorded), slot: slot, onStatus: { _ in })
-        loop.start()
-        #expect(slot.take() != nil)
-        usleep(300_000)  // well into the 10 s pause
+        // Stamped by the capture thread as it announces the stop: the test runner's own pace does not count.
+        let stoppedAt = NIOLockedValueBox<ContinuousClock.Instant?>(nil)
+        let session = CaptureSession(source: ReplaySource(path: path, pace: .recorded), onStatus: { status in
+            if status.state == .stopped { stoppedAt.withLockedValue { $0 = .now } }
+        })
+        async let run: Void = session.run()
+        var frames = session.handOff.frames
+        #expect(await frames.next() != nil)
+        try await Task.sleep(for: .milliseconds(300))  // well into the 10 s pause
         let asked = ContinuousClock.now
-        loop.stop()
-        loop.wait()
-        #expect(ContinuousClock.now - asked < .milliseconds(500), "SIGTERM during a replay at recorded pace ends within 0.5 s")
+        session.stop()
+        await run
+        let stopped = try #require(stoppedAt.withLockedValue { $0 })
+        #expect(stopped - asked < .milliseconds(500), "SIGTERM during a replay at recorded pace ends within 0.5 s")
     }
 
-    @Test func aRecordedPauseLongerThanTheFrameTimeoutIsNoLostCamera() throws {
+    @Test func aRecordedPauseLongerThanTheFrameTimeoutIsNoLostCamera() async throws {
         let path = try recording("slow.rec", frames: 3, gapMicroseconds: 700_000)
-        var options = CaptureLoop.Options()
+        var options = CaptureSession.Options()
         options.frameTimeoutMilliseconds = 300
         let statuses = Statuses()
-        let slot = LatestFrameSlot()
-        let loop = CaptureLoop(source: ReplaySource(path: path, pace: .recorded), slot: slot, options: options, onStatus: { statuses.add($0) })
-        loop.start()
-        var sequences: [UInt64] = []
-        while let f = slot.take() { sequences.append(f.sequence) }
-        loop.wait()
+        let session = CaptureSession(source: ReplaySource(path: path, pace: .recorded), options: options, onStatus: { statuses.add($0) })
+        async let run: Void = session.run()
+        // Taken on a thread of its own, as the decode loop takes them: a busy test pool must not drop one.
+        let taker = DedicatedThreadExecutor(name: "scand-taker")
+        let sequences = await Task(executorPreference: taker) {
+            var seen: [UInt64] = []
+            for await f in session.handOff.frames { seen.append(f.sequence) }
+            return seen
+        }.value
+        withExtendedLifetime(taker) {}
+        await run
         #expect(sequences == [0, 1, 2])
         #expect(statuses.all.map(\.state) == [.streaming, .stopped] && statuses.all.last?.reason == "end of recording")
     }

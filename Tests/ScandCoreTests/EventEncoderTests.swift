@@ -23,7 +23,7 @@ import Testing
 
     @Test func everyClassIsWrittenAsDocumented() throws {
         let streaming = DeviceStatus(device: "/dev/video0", state: .streaming, format: FrameFormat.packed(.yuyv, width: 1280, height: 720))
-        #expect(Event.version(VersionBanner(release: "0.1.0", protoMajor: 1, protoMinor: 1, zxing: "3.1.1")).line == (try documented("VERSION")))
+        #expect(Event.version(VersionBanner(release: "0.1.0", protoMajor: 1, protoMinor: 2, zxing: "3.1.1")).line == (try documented("VERSION")))
         #expect(Event.device(streaming).line == (try documented("DEVICE", also: "streaming")))
         let waiting = DeviceStatus(device: "/dev/video0", state: .waiting,
                                    reason: "/dev/video0: no such device; is the camera plugged in? `scand devices` lists cameras", retryIn: .milliseconds(250))
@@ -47,8 +47,8 @@ import Testing
         (status.decodeMillisecondsMean, status.latencyP50Milliseconds, status.latencyP99Milliseconds) = (14.92, 16, 19.7)
         var clients = ClientCounters()
         (clients.connected, clients.watching) = (2, 1)
-        #expect(Event.status(StatusReport(device: streaming, counters: status, clients: clients, stdoutDropped: 0)).line == (try documented("STATUS")))
-        #expect(Event.error("unknown request '?FLY' (known: ?WATCH, ?STATUS, ?VERSION)").line == (try documented("ERROR")))
+        #expect(Event.status(StatusReport(device: streaming, counters: status, clients: clients, stdoutDropped: 0, regionOfInterest: .full)).line == (try documented("STATUS")))
+        #expect(Event.error("unknown request '?FLY' (known: ?WATCH, ?STATUS, ?VERSION, ?SNAPSHOT, ?ROI, ?METRICS)").line == (try documented("ERROR")))
     }
 
     @Test func filtersReadTypedFields() {

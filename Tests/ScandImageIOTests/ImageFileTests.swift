@@ -100,3 +100,22 @@ import ScandCore
         #expect { try ImageFile.readLuma(path) } throws: { ($0 as! ImageFile.ReadError).reason.contains("megapixels") }
     }
 }
+
+@Suite struct JPEGEncoderTests {
+    /// A preview comes back through stb_image as the picture it was: same size, pixels within JPEG's error.
+    @Test func aThumbnailEncodesAndDecodesBack() throws {
+        var page = LumaImage(width: 640, height: 360, fill: 200)
+        page.paste(LumaImage(width: 100, height: 100, fill: 20), x: 100, y: 100)
+        let frame = Frame.yuyv(page)
+        let thumbnail = try #require(frame.thumbnail(maxSide: 320))
+        #expect(thumbnail.width == 320 && thumbnail.height == 180)
+        #expect(thumbnail.pixels[75 * 320 + 75] == 20 && thumbnail.pixels[10 * 320 + 10] == 200)
+        let jpeg = JPEGEncoder.encode(thumbnail)
+        #expect(jpeg.starts(with: [0xFF, 0xD8]) && jpeg.count < 320 * 180 / 4)
+        var w: Int32 = 0, h: Int32 = 0, n: Int32 = 0
+        let decoded = try #require(jpeg.withUnsafeBufferPointer { stbi_load_from_memory($0.baseAddress, Int32($0.count), &w, &h, &n, 1) })
+        defer { stbi_image_free(decoded) }
+        #expect(w == 320 && h == 180)
+        #expect(abs(Int(decoded[75 * 320 + 75]) - 20) < 8 && abs(Int(decoded[10 * 320 + 10]) - 200) < 8)
+    }
+}

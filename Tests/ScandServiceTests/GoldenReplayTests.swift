@@ -6,7 +6,7 @@ import ScandDecoding
 import ScandTestSupport
 @testable import ScandService
 
-/// Golden replays: a generated frame sequence goes through the real pipeline (replay source, capture loop,
+/// Golden replays: a generated frame sequence goes through the real pipeline (replay source, capture session,
 /// zxing, tracker, event writer) in lockstep — every frame decoded, time taken from the frames' recorded
 /// stamps — and must give exactly this event stream.
 @Suite struct GoldenReplayTests {
@@ -44,7 +44,7 @@ import ScandTestSupport
 
     @Test func eventStreamIsExactlyAsExpected() async throws {
         let lines = LivePipelineTests.Lines()
-        var options = CaptureLoop.Options()
+        var options = CaptureSession.Options()
         options.lossless = true
         var decoder = FrameDecoder()
         decoder.extraPassBudgetMilliseconds = .infinity  // expensive passes in turn on every frame: the same on every run

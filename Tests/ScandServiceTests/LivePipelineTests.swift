@@ -6,7 +6,7 @@ import ScandDecoding
 import ScandTestSupport
 @testable import ScandService
 
-/// The live pipeline on replayed frames: the real capture loop, slot, decoder and event writer.
+/// The live pipeline on replayed frames: the real capture session, frame hand-off, decoder and event writer.
 @Suite struct LivePipelineTests {
     final class Lines: @unchecked Sendable {
         private let lock = NSLock()
@@ -82,7 +82,7 @@ import ScandTestSupport
         var page = LumaImage(width: 640, height: 480, fill: 235)
         page.paste(try SymbolWriter.render(.qrCode, text: "unplugged", moduleSize: 3), x: 280, y: 200)
         let worker = try #require(DecoderWorker())
-        var options = CaptureLoop.Options()
+        var options = CaptureSession.Options()
         options.backoff = .init(initial: .milliseconds(10), maximum: .milliseconds(10))
         options.lossless = true  // every frame decoded, after the loss too, however slow the machine
         let lines = Lines()

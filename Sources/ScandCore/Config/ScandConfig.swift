@@ -32,6 +32,13 @@ public struct ScandConfig: Sendable, Equatable {
     public var requestTimeout: Duration = .seconds(5)
     /// Connections one user (the peer's uid) may hold at once, so one broken application cannot take every slot.
     public var maxClientsPerUID = 32
+    /// Peers in this group (and root, and scand's own user) may change settings over the socket (`?ROI=`);
+    /// "": root and scand's own user only.
+    public var adminGroup = ""
+    // [service]
+    /// Where scand keeps what must outlive it (the rect of interest set over the socket); nil: systemd's
+    /// $STATE_DIRECTORY when it sets one, else nowhere (nothing is kept across restarts).
+    public var stateDirectory: String?
 
     public init() {}
 

@@ -120,6 +120,24 @@ extension Setting {
         .integer("socket", "queue_limit", 1...100_000, help: "Lines waiting for one subscriber (and stdout) before it counts as stalled.",
                  \.clientQueueLimit),
         .integer("socket", "max_request_bytes", 64...1_048_576, help: "Longest request line a client may send.", \.maxRequestBytes),
+        Setting(section: "socket", key: "admin_group", flag: nil, kind: .text, valueName: "NAME",
+                help: "Group whose members may change settings over the socket (?ROI=); empty: root and scand's own user only.",
+                read: { .text($0.adminGroup) },
+                write: { c, v, context throws(Problem) in
+                    let group = try v.text()
+                    guard group.isEmpty || context.groupExists(group) else {
+                        throw Problem("'\(group)' does not exist (create it with groupadd, or set admin_group = \"\")")
+                    }
+                    c.adminGroup = group
+                }),
+        Setting(section: "service", key: "state_directory", flag: "state-directory", kind: .text, valueName: "PATH",
+                help: "Directory for what outlives a restart (the rect of interest set over the socket); empty: systemd's "
+                    + "$STATE_DIRECTORY, else nothing is kept.",
+                read: { .text($0.stateDirectory ?? "") },
+                write: { c, v, _ throws(Problem) in
+                    if case .text("") = v { c.stateDirectory = nil; return }
+                    c.stateDirectory = try absolutePath(v, example: "/var/lib/scand")
+                }),
     ]
 
     /// The setting a command-line flag (without dashes) sets.

@@ -1,5 +1,5 @@
 /// What the camera is doing, as a state machine that returns actions (swift-nio style) and does no I/O.
-/// The capture loop feeds it what happened and carries out what it returns; tests drive it directly.
+/// The capture session feeds it what happened and carries out what it returns; tests drive it directly.
 ///
 /// A camera that is missing, busy or unplugged is waited for with a capped exponential backoff: the
 /// daemon never exits for it (kiosks boot before USB enumerates).

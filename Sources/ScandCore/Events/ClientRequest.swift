@@ -1,9 +1,23 @@
-/// A request line from a socket client, gpsd style: `?WATCH={"enable":true};`, `?STATUS;`, `?VERSION;`.
-/// The JSON argument of WATCH is small and flat; it is parsed here without Foundation.
+/// A request line from a socket client, gpsd style: `?WATCH={"enable":true};`, `?STATUS;`, `?VERSION;`,
+/// `?SNAPSHOT;`, `?METRICS;`, `?ROI;` and `?ROI={"x":0.1,"y":0.2,"w":0.6,"h":0.5};`. The JSON arguments are small and
+/// flat; they are parsed here without Foundation.
 public enum ClientRequest: Sendable, Equatable {
     case watch(Watch)
     case status
     case version
+    /// The newest frame, downscaled, as an image.
+    case snapshot
+    /// The Prometheus metrics, as text.
+    case metrics
+    /// The rect of interest in use.
+    case regionOfInterest
+    /// A new rect of interest: a change of settings, for the admin group only.
+    case setRegionOfInterest(NormalizedRect)
+
+    /// Whether the request changes the daemon's settings (allowed to the admin group only).
+    public var changesSettings: Bool {
+        if case .setRegionOfInterest = self { true } else { false }
+    }
 
     /// What a subscriber wants: events on or off, optionally only some classes and formats.
     public struct Watch: Sendable, Equatable {
@@ -53,9 +67,13 @@ public enum ClientRequest: Sendable, Equatable {
         let name = String(body.prefix { $0.isLetter }).uppercased()
         let rest = body.dropFirst(name.count)
         switch name {
-        case "STATUS", "VERSION":
+        case "STATUS", "VERSION", "SNAPSHOT", "METRICS":
             guard rest.isEmpty else { throw Problem("?\(name) takes no argument") }
-            return name == "STATUS" ? .status : .version
+            return ["STATUS": .status, "VERSION": .version, "SNAPSHOT": .snapshot, "METRICS": .metrics][name]!
+        case "ROI":
+            if rest.isEmpty { return .regionOfInterest }
+            guard rest.first == "=" else { throw Problem("expected ?ROI={\"x\":…,\"y\":…,\"w\":…,\"h\":…}") }
+            return .setRegionOfInterest(try parseRegionOfInterest(String(rest.dropFirst())))
         case "WATCH":
             if rest.isEmpty { return .watch(Watch(enable: true)) }
             guard rest.first == "=" else { throw Problem("expected ?WATCH={...}") }
@@ -63,8 +81,25 @@ public enum ClientRequest: Sendable, Equatable {
         case "":
             throw Problem("empty request")
         default:
-            throw Problem("unknown request \(quoted("?" + name)) (known: ?WATCH, ?STATUS, ?VERSION)")
+            throw Problem("unknown request \(quoted("?" + name)) (known: ?WATCH, ?STATUS, ?VERSION, ?SNAPSHOT, ?ROI, ?METRICS)")
         }
+    }
+
+    static func parseRegionOfInterest(_ json: String) throws(Problem) -> NormalizedRect {
+        var p = FlatJSON(Array(json.unicodeScalars))
+        var values: [String: Double] = [:]
+        for (key, value) in try p.object() {
+            guard ["x", "y", "w", "h"].contains(key) else { throw Problem("unknown ROI field \(quoted(key)) (known: x, y, w, h)") }
+            switch value {
+            case .int(let n): values[key] = Double(n)
+            case .double(let d): values[key] = d
+            default: throw Problem("\(quoted(key)) must be a number")
+            }
+        }
+        guard let x = values["x"], let y = values["y"], let w = values["w"], let h = values["h"] else {
+            throw Problem("?ROI needs x, y, w and h (0…1 of the frame)")
+        }
+        do { return try NormalizedRect(x: x, y: y, width: w, height: h) } catch { throw Problem(error.description) }
     }
 
     static func parseWatch(_ json: String) throws(Problem) -> Watch {

@@ -21,11 +21,18 @@ public enum Event: Sendable, Equatable {
     case error(String)
     /// `scand devices --json`: the video devices of this machine.
     case devices([CameraInfo])
+    /// The newest frame, downscaled (the answer to `?SNAPSHOT;`).
+    case snapshot(Snapshot)
+    /// The rect of interest in use (the answer to `?ROI`).
+    case regionOfInterest(NormalizedRect)
+    /// Prometheus's text exposition of the daemon's metrics (the answer to `?METRICS;`).
+    case metrics(String)
 
     /// The value of `class`.
     public enum Class: String, Sendable, CaseIterable, Comparable {
         case version = "VERSION", device = "DEVICE", scan = "SCAN", update = "UPDATE", lost = "LOST", stats = "STATS"
-        case watch = "WATCH", status = "STATUS", error = "ERROR", devices = "DEVICES"
+        case watch = "WATCH", status = "STATUS", error = "ERROR", devices = "DEVICES", snapshot = "SNAPSHOT", regionOfInterest = "ROI"
+        case metrics = "METRICS"
 
         /// Classes a `?WATCH` may ask for by name.
         public static let watchable: [Class] = [.device, .lost, .scan, .stats, .update, .version, .watch]
@@ -45,6 +52,9 @@ public enum Event: Sendable, Equatable {
         case .status: .status
         case .error: .error
         case .devices: .devices
+        case .snapshot: .snapshot
+        case .regionOfInterest: .regionOfInterest
+        case .metrics: .metrics
         }
     }
 
@@ -146,12 +156,39 @@ public struct StatusReport: Sendable, Equatable {
     public var counters: FrameCounters
     public var clients: ClientCounters
     public var stdoutDropped: Int
+    /// The rect of interest decoded.
+    public var regionOfInterest: NormalizedRect?
 
-    public init(device: DeviceStatus?, counters: FrameCounters, clients: ClientCounters, stdoutDropped: Int) {
+    public init(device: DeviceStatus?, counters: FrameCounters, clients: ClientCounters, stdoutDropped: Int,
+                regionOfInterest: NormalizedRect? = nil) {
         self.device = device
         self.counters = counters
         self.clients = clients
         self.stdoutDropped = stdoutDropped
+        self.regionOfInterest = regionOfInterest
+    }
+}
+
+/// A downscaled copy of the newest frame, encoded as an image, for a preview.
+public struct Snapshot: Sendable, Equatable {
+    /// The driver's sequence number of the frame.
+    public var frame: UInt64
+    public var width: Int
+    public var height: Int
+    /// The frame as decoded (after rotation and mirroring), which normalized corners refer to.
+    public var sourceWidth: Int
+    public var sourceHeight: Int
+    public var mimeType: String
+    public var data: [UInt8]
+
+    public init(frame: UInt64, width: Int, height: Int, sourceWidth: Int, sourceHeight: Int, mimeType: String, data: [UInt8]) {
+        self.frame = frame
+        self.width = width
+        self.height = height
+        self.sourceWidth = sourceWidth
+        self.sourceHeight = sourceHeight
+        self.mimeType = mimeType
+        self.data = data
     }
 }
 

@@ -39,10 +39,19 @@ public enum EventEncoder {
             let c = s.clients
             fields += [("clients", .int(c.connected)), ("watching", .int(c.watching)), ("clientsDropped", .int(c.droppedSlow)),
                        ("clientsRefused", .int(c.refused)), ("clientsTimedOut", .int(c.timedOut)), ("stdoutDropped", .int(s.stdoutDropped))]
+            if let r = s.regionOfInterest { fields.append(("roi", rect(r))) }
         case .error(let message):
             fields.append(("message", .string(message)))
         case .devices(let cameras):
             fields.append(("devices", .array(cameras.map { .object(cameraFields($0)) })))
+        case .snapshot(let s):
+            fields += [("frame", .int(Int(truncatingIfNeeded: s.frame))), ("width", .int(s.width)), ("height", .int(s.height)),
+                       ("sourceWidth", .int(s.sourceWidth)), ("sourceHeight", .int(s.sourceHeight)), ("mime", .string(s.mimeType)),
+                       ("data", .string(Base64.encode(s.data)))]
+        case .regionOfInterest(let r):
+            fields.append(("roi", rect(r)))
+        case .metrics(let text):
+            fields.append(("text", .string(text)))
         }
         return .object(fields)
     }
@@ -103,6 +112,11 @@ public enum EventEncoder {
             fields.append(("retryIn", .number(Double(c.seconds) + Double(c.attoseconds) / 1e18, places: 3)))
         }
         return fields
+    }
+
+    /// [x, y, w, h] in 0…1 of the frame.
+    private static func rect(_ r: NormalizedRect) -> JSONValue {
+        .array([r.x, r.y, r.width, r.height].map { .number($0, places: 4) })
     }
 
     private static func cameraFields(_ d: CameraInfo) -> [(String, JSONValue)] {

@@ -15,7 +15,8 @@ final class ClientHandler: ChannelInboundHandler {
         var hub: EventHub
         var maxRequestBytes: Int
         var requestTimeout: Duration
-        var status: @Sendable () -> StatusReport
+        var daemon: DaemonControls
+        var admins: AdminGroup
         var log: @Sendable (String, LogLevel) -> Void
         /// Refused connections, idle ones closed and slow ones dropped can come in floods: rate-limited.
         var refusals: RateLimitedLog
@@ -26,6 +27,7 @@ final class ClientHandler: ChannelInboundHandler {
     private let settings: Settings
     private var hub: EventHub { settings.hub }
     private var subscriber: Subscriber?
+    private var credentials: PeerCredentials?
     private var idleTimer: Scheduled<Void>?
     private var closing = false
 
@@ -58,6 +60,7 @@ final class ClientHandler: ChannelInboundHandler {
             return
         }
         subscriber = client
+        self.credentials = credentials
         if let c = credentials { settings.log("client connected: pid \(c.pid), uid \(c.uid), gid \(c.gid)", .info) }
         client.send(Event.version(VersionInfo.banner).line)
         let timeout = settings.requestTimeout
@@ -89,23 +92,41 @@ final class ClientHandler: ChannelInboundHandler {
         case .line(let line):
             if line.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty { return }
             idleTimer?.cancel()
-            client.send(answer(to: line, from: client).line)
+            answer(to: line, from: client)
         }
     }
 
-    private func answer(to line: String, from client: Subscriber) -> Event {
-        do {
-            switch try ClientRequest.parse(line) {
-            case .version:
-                return .version(VersionInfo.banner)
-            case .status:
-                return .status(settings.status())
-            case .watch(let w):
-                client.watch(w.enable ? w : nil)
-                return .watch(w)
+    /// Answers a request; the answers that take time (a snapshot, a new rect of interest) are sent when
+    /// ready, from whichever thread has them.
+    private func answer(to line: String, from client: Subscriber) {
+        let request: ClientRequest
+        do { request = try ClientRequest.parse(line) } catch { return client.send(Event.error(error.description).line) }
+        if request.changesSettings {
+            guard let c = credentials, settings.admins.admits(uid: c.uid, primaryGroup: c.gid) else {
+                return client.send(Event.error(settings.admins.refusal(uid: credentials?.uid)).line)
             }
-        } catch {
-            return .error(error.description)
+        }
+        let daemon = settings.daemon
+        switch request {
+        case .version:
+            client.send(Event.version(VersionInfo.banner).line)
+        case .status:
+            client.send(Event.status(daemon.status()).line)
+        case .watch(let w):
+            client.watch(w.enable ? w : nil)
+            client.send(Event.watch(w).line)
+        case .snapshot:
+            daemon.snapshot { result in client.send(result.line) }
+        case .metrics:
+            client.send(Event.metrics(daemon.metrics()).line)
+        case .regionOfInterest:
+            client.send(Event.regionOfInterest(daemon.regionOfInterest()).line)
+        case .setRegionOfInterest(let rect):
+            let peer = client.peer, log = settings.log
+            daemon.setRegionOfInterest(rect) { result in
+                if case .regionOfInterest = result { log("\(peer) set the rect of interest to \(rect)", .notice) }
+                client.send(result.line)
+            }
         }
     }
 

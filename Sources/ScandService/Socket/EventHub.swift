@@ -1,6 +1,6 @@
 import NIOCore
 import ScandCore
-import Synchronization
+import NIOConcurrencyHelpers
 
 /// Fans each event out to every subscriber whose WATCH filters accept it, encoded once. A subscriber that
 /// stops reading is disconnected (see `Subscriber`) and counted, never waited on: capture and the other
@@ -15,7 +15,7 @@ public final class EventHub: Sendable {
         var perUID: [UInt32: Int] = [:]
         var counters = ClientCounters()
     }
-    private let state = Mutex(State())
+    private let state = NIOLockedValueBox(State())
 
     public init(queueLimit: Int, maxClients: Int, maxClientsPerUID: Int = .max) {
         self.queueLimit = queueLimit
@@ -24,7 +24,7 @@ public final class EventHub: Sendable {
     }
 
     public var counters: ClientCounters {
-        let (counters, clients) = state.withLock { s in
+        let (counters, clients) = state.withLockedValue { s in
             var c = s.counters
             c.connected = s.clients.count
             return (c, Array(s.clients.values))
@@ -36,7 +36,7 @@ public final class EventHub: Sendable {
 
     /// Admits a subscriber, or says why not.
     func admit(_ client: Subscriber) -> String? {
-        state.withLock { s in
+        state.withLockedValue { s in
             guard s.clients.count < maxClients else {
                 s.counters.refused += 1
                 return "too many clients (\(maxClients)); try again later"
@@ -55,19 +55,19 @@ public final class EventHub: Sendable {
     }
 
     func remove(_ client: Subscriber) {
-        state.withLock { s in
+        state.withLockedValue { s in
             guard let gone = s.clients.removeValue(forKey: ObjectIdentifier(client)), let uid = gone.uid else { return }
             s.perUID[uid] = s.perUID[uid, default: 1] > 1 ? s.perUID[uid]! - 1 : nil
         }
     }
 
-    func countSlowDrop() { state.withLock { $0.counters.droppedSlow += 1 } }
+    func countSlowDrop() { state.withLockedValue { $0.counters.droppedSlow += 1 } }
 
-    func countTimeout() { state.withLock { $0.counters.timedOut += 1 } }
+    func countTimeout() { state.withLockedValue { $0.counters.timedOut += 1 } }
 
     /// Sends an event to every subscriber that watches for it; from any thread.
     public func publish(_ event: Event) {
-        let targets = state.withLock { $0.clients.values.filter { $0.accepts(event) } }
+        let targets = state.withLockedValue { $0.clients.values.filter { $0.accepts(event) } }
         guard !targets.isEmpty else { return }
         let line = event.line
         for client in targets { client.send(line) }

@@ -1,6 +1,6 @@
 import ScandCapture
 import ScandCore
-import Synchronization
+import NIOConcurrencyHelpers
 
 /// A log line that may come in floods (660,000 refused connections): at most one line per `interval`; the
 /// next line that passes says how many were held back in between.
@@ -13,7 +13,7 @@ final class RateLimitedLog: Sendable {
         var lastLogged: UInt64?
         var heldBack = 0
     }
-    private let state = Mutex(State())
+    private let state = NIOLockedValueBox(State())
 
     init(interval: Duration = .seconds(10), level: LogLevel = .warning, log: @escaping @Sendable (String, LogLevel) -> Void,
          now: @escaping @Sendable () -> UInt64 = { Monotonic.microseconds() }) {
@@ -26,7 +26,7 @@ final class RateLimitedLog: Sendable {
 
     func callAsFunction(_ message: String) {
         let t = now()
-        let line: String? = state.withLock { s in
+        let line: String? = state.withLockedValue { s in
             if let last = s.lastLogged, t &- last < intervalMicroseconds {
                 s.heldBack += 1
                 return nil

@@ -3,7 +3,7 @@ import NIOCore
 import NIOPosix
 import ScandCore
 import ServiceLifecycle
-import Synchronization
+import NIOConcurrencyHelpers
 
 /// The Unix stream socket subscribers connect to, served with swift-nio. Bound by scand itself (mode 0660,
 /// optional group, removed on shutdown) or handed over by systemd's socket activation.
@@ -19,20 +19,22 @@ public final class SocketServer: Sendable {
     var maxClients: Int { hub.maxClients }
     let maxRequestBytes: Int
     let requestTimeout: Duration
-    let status: @Sendable () -> StatusReport
+    let daemon: DaemonControls
+    let admins: AdminGroup
     let log: @Sendable (String, LogLevel) -> Void
     private let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
     /// The listening channel, and the socket file's identity when scand created it: on exit the file is
     /// removed only if it is still that one (a second daemon may have replaced it since).
-    private let bound = Mutex<(channel: Channel?, file: FileIdentity?)>((nil, nil))
+    private let bound = NIOLockedValueBox<(channel: Channel?, file: FileIdentity?)>((nil, nil))
 
     public init(listener: Listener, hub: EventHub, maxRequestBytes: Int, requestTimeout: Duration = .seconds(5),
-                status: @escaping @Sendable () -> StatusReport, log: @escaping @Sendable (String, LogLevel) -> Void) {
+                daemon: DaemonControls, adminGroup: String = "", log: @escaping @Sendable (String, LogLevel) -> Void) {
         self.listener = listener
         self.hub = hub
         self.maxRequestBytes = maxRequestBytes
         self.requestTimeout = requestTimeout
-        self.status = status
+        self.daemon = daemon
+        self.admins = AdminGroup(name: adminGroup)
         self.log = log
     }
 
@@ -51,8 +53,8 @@ public final class SocketServer: Sendable {
     /// Starts listening (after `claim`). Errors name the path and the cause; a missing group leaves no socket
     /// file behind.
     public func start() throws {
-        let settings = ClientHandler.Settings(hub: hub, maxRequestBytes: maxRequestBytes, requestTimeout: requestTimeout, status: status,
-                                              log: log, refusals: RateLimitedLog(log: log), idleClosed: RateLimitedLog(log: log),
+        let settings = ClientHandler.Settings(hub: hub, maxRequestBytes: maxRequestBytes, requestTimeout: requestTimeout, daemon: daemon,
+                                              admins: admins, log: log, refusals: RateLimitedLog(log: log), idleClosed: RateLimitedLog(log: log),
                                               drops: RateLimitedLog(log: log))
         let bootstrap = ServerBootstrap(group: group)
             // A subscriber with more than 256 KiB waiting is unwritable: it is not keeping up (Subscriber).
@@ -69,7 +71,7 @@ public final class SocketServer: Sendable {
         case .inherited(let fd):
             let channel = try bootstrap.withBoundSocket(fd).wait()
             widenBacklog(fd)
-            bound.withLock { $0.channel = channel }
+            bound.withLockedValue { $0.channel = channel }
         case .path(let path, let groupName):
             var gid: gid_t?
             if !groupName.isEmpty {
@@ -112,7 +114,7 @@ public final class SocketServer: Sendable {
                     throw BindError(description: "cannot listen on \(path): \(why)")
                 }
                 let file = FileIdentity(path: path)  // after chmod, chown and rename, which change it
-                bound.withLock { $0 = (channel, file) }
+                bound.withLockedValue { $0 = (channel, file) }
             } catch let error as BindError {
                 throw error
             } catch {
@@ -131,7 +133,7 @@ public final class SocketServer: Sendable {
 
     /// Stops listening, closes every client, removes the socket file scand created if it is still scand's.
     public func stop() {
-        let (channel, file) = bound.withLock { b in
+        let (channel, file) = bound.withLockedValue { b in
             defer { b = (nil, nil) }
             return b
         }

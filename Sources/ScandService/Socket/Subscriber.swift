@@ -1,6 +1,6 @@
 import NIOCore
 import ScandCore
-import Synchronization
+import NIOConcurrencyHelpers
 
 /// One admitted socket client as the hub sees it: its channel and its WATCH filters. Lines may be sent from
 /// any thread (`Channel` is thread-safe); every line, reply or event, counts against the queue limit until
@@ -18,7 +18,7 @@ final class Subscriber: Sendable {
         var queued = 0
         var closing = false
     }
-    private let state = Mutex(State())
+    private let state = NIOLockedValueBox(State())
 
     init(channel: Channel, uid: UInt32?, peer: String, queueLimit: Int, onSlow: @escaping @Sendable (Subscriber, Int) -> Void) {
         self.channel = channel
@@ -28,20 +28,20 @@ final class Subscriber: Sendable {
         self.onSlow = onSlow
     }
 
-    var isWatching: Bool { state.withLock { $0.watch != nil } }
+    var isWatching: Bool { state.withLockedValue { $0.watch != nil } }
 
     /// Sets (or with nil clears) what the subscriber receives.
-    func watch(_ watch: ClientRequest.Watch?) { state.withLock { $0.watch = watch } }
+    func watch(_ watch: ClientRequest.Watch?) { state.withLockedValue { $0.watch = watch } }
 
-    func accepts(_ event: Event) -> Bool { state.withLock { $0.watch?.accepts(event) ?? false } }
+    func accepts(_ event: Event) -> Bool { state.withLockedValue { $0.watch?.accepts(event) ?? false } }
 
     /// No more lines: the connection is being closed.
-    func close() { state.withLock { $0.closing = true } }
+    func close() { state.withLockedValue { $0.closing = true } }
 
     /// Writes one line, or drops the client if it is not keeping up.
     func send(_ line: String) {
         enum Outcome { case write, slow(Int), closed }
-        let outcome: Outcome = state.withLock { s in
+        let outcome: Outcome = state.withLockedValue { s in
             guard !s.closing else { return .closed }
             guard s.queued < queueLimit && channel.isWritable else {
                 s.closing = true
@@ -61,7 +61,7 @@ final class Subscriber: Sendable {
             buffer.writeString(line)
             buffer.writeInteger(UInt8(ascii: "\n"))
             let written = channel.eventLoop.makePromise(of: Void.self)
-            written.futureResult.whenComplete { [self] _ in state.withLock { $0.queued -= 1 } }
+            written.futureResult.whenComplete { [self] _ in state.withLockedValue { $0.queued -= 1 } }
             channel.writeAndFlush(buffer, promise: written)
         }
     }

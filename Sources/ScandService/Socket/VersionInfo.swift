@@ -7,7 +7,7 @@ import ScandDecoding
 public enum VersionInfo {
     public static let release = "0.1.0"
     public static let protoMajor = 1
-    public static let protoMinor = 1
+    public static let protoMinor = 2
 
     public static var banner: VersionBanner {
         VersionBanner(release: release, protoMajor: protoMajor, protoMinor: protoMinor, zxing: ZXingDecoder.libraryVersion)

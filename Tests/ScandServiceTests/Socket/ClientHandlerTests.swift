@@ -16,9 +16,15 @@ import ScandCore
             let hub = hub ?? EventHub(queueLimit: 16, maxClients: maxClients)
             self.hub = hub
             let log: @Sendable (String, LogLevel) -> Void = { _, _ in }
+            let controls = DaemonControls(
+                status: { StatusReport(device: nil, counters: FrameCounters(), clients: hub.counters, stdoutDropped: 0) },
+                metrics: { "scand_frames_captured_total 3\n" },
+                snapshot: { answer in answer(.error("no frame to show: test")) },
+                regionOfInterest: { .full },
+                setRegionOfInterest: { rect, answer in answer(.regionOfInterest(rect)) })
             let settings = ClientHandler.Settings(
-                hub: hub, maxRequestBytes: maxRequestBytes, requestTimeout: .seconds(5),
-                status: { StatusReport(device: nil, counters: FrameCounters(), clients: hub.counters, stdoutDropped: 0) }, log: log,
+                hub: hub, maxRequestBytes: maxRequestBytes, requestTimeout: .seconds(5), daemon: controls,
+                admins: AdminGroup(name: "root"), log: log,
                 refusals: RateLimitedLog(log: log), idleClosed: RateLimitedLog(log: log), drops: RateLimitedLog(log: log))
             channel = EmbeddedChannel()
             try channel.pipeline.syncOperations.addHandlers([
@@ -52,7 +58,7 @@ import ScandCore
         try client.send("SION;\n?STATUS;\r\n?FLY;\n")
         let lines = try client.received()
         #expect(lines.count == 3 && lines[0].hasPrefix(#"{"class":"VERSION""#) && lines[1].hasPrefix(#"{"class":"STATUS""#))
-        #expect(lines[2] == Event.error("unknown request '?FLY' (known: ?WATCH, ?STATUS, ?VERSION)").line)
+        #expect(lines[2] == Event.error("unknown request '?FLY' (known: ?WATCH, ?STATUS, ?VERSION, ?SNAPSHOT, ?ROI, ?METRICS)").line)
     }
 
     @Test func anOverLongLineIsRefusedOnceAndTheNextLineIsRead() throws {
@@ -109,5 +115,18 @@ import ScandCore
         client.channel.embeddedEventLoop.advanceTime(by: .seconds(1))
         #expect(try client.received() == [Event.error("no request within 5.0 s; closing the connection").line])
         #expect(!client.channel.isActive && client.hub.counters.timedOut == 1)
+    }
+
+    @Test func settingsChangesNeedAKnownAdminPeerAndTheRestIsForEveryone() throws {
+        let client = try Client()
+        _ = try client.received()
+        try client.send("?ROI;\n?SNAPSHOT;\n?METRICS;\n" + #"?ROI={"x":0.5,"y":0,"w":0.5,"h":1};"# + "\n")
+        #expect(try client.received() == [
+            #"{"class":"ROI","roi":[0,0,1,1]}"#,
+            Event.error("no frame to show: test").line,
+            Event.metrics("scand_frames_captured_total 3\n").line,
+            // An embedded channel has no SO_PEERCRED: an unknown peer is nobody's admin.
+            Event.error("changing settings needs membership of group 'root' (this client is not a member)").line,
+        ])
     }
 }

@@ -1,0 +1,117 @@
+import ScandCore
+import NIOConcurrencyHelpers
+
+/// Frame counters of one capture session.
+public struct CaptureCounters: Sendable, Equatable {
+    /// Frames that came from the source.
+    public var captured = 0
+    /// Frames replaced by a newer one before the decoder took them.
+    public var dropped = 0
+    /// Frames the decoder took.
+    public var taken = 0
+    public init() {}
+}
+
+/// Hands the newest frame to the decoder through an `AsyncStream` that buffers one frame. While the decoder
+/// is busy, each new frame replaces the one waiting, which is counted as dropped and let go at once, giving
+/// its shared memory back to the decoder: the decoder always works on the latest picture, never a backlog.
+public final class FrameHandOff: Sendable {
+    private struct State {
+        var counters = CaptureCounters()
+        /// Frames in the stream that the consumer has not taken yet (0 or 1).
+        var waiting = 0
+        /// A lossless producer waiting for the consumer to take the frame before the next.
+        var producer: CheckedContinuation<Void, Never>?
+        var terminated = false
+    }
+
+    private let stream: AsyncStream<Frame>
+    private let continuation: AsyncStream<Frame>.Continuation
+    private let state = NIOLockedValueBox(State())
+
+    public init() {
+        (stream, continuation) = AsyncStream.makeStream(of: Frame.self, bufferingPolicy: .bufferingNewest(1))
+        // A consumer that goes away must not leave a lossless producer waiting for it.
+        continuation.onTermination = { [weak self] _ in self?.terminated() }
+    }
+
+    public var counters: CaptureCounters { state.withLockedValue { $0.counters } }
+
+    /// Offers `frame` to the decoder, replacing (and counting) one still waiting.
+    public func put(_ frame: Frame) {
+        let replaced: Frame? = state.withLockedValue { s in
+            s.counters.captured += 1
+            // Yielded under the lock, so that the consumer's count of what it took always follows this one.
+            switch continuation.yield(frame) {
+            case .enqueued:
+                s.waiting += 1
+                return nil
+            case .dropped(let old):
+                s.counters.dropped += 1
+                return old
+            case .terminated:
+                s.counters.dropped += 1
+                return nil
+            @unknown default:
+                return nil
+            }
+        }
+        // The replaced frame ends here, and with it its claim on the decoder's shared memory.
+        _ = consume replaced
+    }
+
+    /// Offers `frame` once the decoder has taken the one before: none dropped (replays whose every frame
+    /// matters, such as golden tests).
+    public func putWhenTaken(_ frame: Frame) async {
+        await withCheckedContinuation { (producer: CheckedContinuation<Void, Never>) in
+            state.withLockedValue { s in
+                if s.waiting == 0 || s.terminated { producer.resume() } else { s.producer = producer }
+            }
+        }
+        put(frame)
+    }
+
+    /// No more frames will come; the consumer drains what is waiting, then its loop ends.
+    public func finish() {
+        continuation.finish()
+    }
+
+    /// The frames, newest first-come: for one consumer.
+    public var frames: Frames { Frames(handOff: self, base: stream.makeAsyncIterator()) }
+
+    public struct Frames: AsyncSequence, AsyncIteratorProtocol {
+        let handOff: FrameHandOff
+        var base: AsyncStream<Frame>.Iterator
+
+        public func makeAsyncIterator() -> Frames { self }
+
+        public mutating func next() async -> Frame? {
+            await next(isolation: nil)
+        }
+
+        public mutating func next(isolation actor: isolated (any Actor)?) async -> Frame? {
+            guard let frame = await base.next(isolation: actor) else { return nil }
+            handOff.took()
+            return frame
+        }
+    }
+
+    private func took() {
+        state.withLockedValue { s in
+            s.counters.taken += 1
+            s.waiting -= 1
+            if s.waiting == 0, let producer = s.producer {
+                s.producer = nil
+                producer.resume()
+            }
+        }
+    }
+
+    private func terminated() {
+        state.withLockedValue { s in
+            s.terminated = true
+            s.producer?.resume()
+            s.producer = nil
+        }
+    }
+}

@@ -1,0 +1,131 @@
+import ArgumentParser
+import Foundation
+import ScandCore
+import ScandMQTT
+import ScandService
+
+/// `scand mqtt`: the bridge from the daemon's socket to an MQTT broker.
+struct MQTTCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "mqtt",
+        abstract: "Publish a running scand's events to an MQTT broker, losing none.",
+        discussion: """
+        Subscribes to the daemon's socket and publishes every event at QoS 1 to scand/<kiosk-id>/events/<class>, \
+        with a retained scand/<kiosk-id>/status ({"state":"online"}, and {"state":"offline"} as the last will). \
+        The last event the broker acknowledged is kept in the state file; after a broker outage, a crash or a \
+        daemon restart the bridge resumes from it with `since` (a scand whose events carry boot and seq). \
+        Settings come from the [mqtt] table of the configuration file; the options below override it. \
+        Exit status: 0 on SIGTERM or SIGINT, 78 for a wrong configuration.
+        """
+    )
+
+    @Option(name: .long, help: "Configuration file with an [mqtt] table (default: /etc/scand/scand.toml if it exists).")
+    var config: String?
+
+    @Option(name: .long, help: "The broker's host name or address.")
+    var host: String?
+
+    @Option(name: .long, help: "The broker's port (default 1883, or 8883 with TLS).")
+    var port: Int?
+
+    @Option(name: .customLong("kiosk-id"), help: "This kiosk's level in the topics (default: the host name).")
+    var kioskID: String?
+
+    @Option(name: .long, help: "The daemon's socket.")
+    var socket: String?
+
+    @Option(name: .customLong("state-file"), help: "Where the last acknowledged position is kept.")
+    var stateFile: String?
+
+    static let defaultConfig = "/etc/scand/scand.toml"
+
+    func run() throws {
+        let settings: MQTTSettings
+        let kiosk: String
+        let password: String?
+        do {
+            settings = try resolvedSettings()
+            kiosk = try settings.kioskID ?? Self.hostKioskID()
+            password = try settings.passwordFile.map(Self.readPassword)
+        } catch {
+            OutputSinkLog.write("\(error)")
+            throw ExitCode(78)
+        }
+        var acknowledged: EventPosition?
+        do { acknowledged = try MQTTStateFile.read(settings.stateFile) } catch {
+            // Nothing to resume from: live from now on, and the next acknowledgement rewrites the file.
+            OutputSinkLog.write("\(error.description); starting live", .error)
+        }
+        let runner = MQTTBridgeRunner(settings: settings, kioskID: kiosk, password: password, acknowledged: acknowledged)
+        let status: Int32
+        do { status = try runner.run() } catch {
+            OutputSinkLog.write(error.description)
+            throw ExitCode(78)
+        }
+        if status != 0 { throw ExitCode(status) }
+    }
+
+    struct Problem: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    func resolvedSettings() throws(Problem) -> MQTTSettings {
+        var base = MQTTSettings()
+        base.socketPath = defaultSocketPath()
+        if let dir = ProcessInfo.processInfo.environment["STATE_DIRECTORY"], dir.hasPrefix("/") {
+            // systemd's StateDirectory= (the first, if several).
+            base.stateFile = String(dir.split(separator: ":").first ?? Substring(dir)) + "/position.json"
+        }
+        var settings = base
+        let path = config ?? (FileManager.default.fileExists(atPath: Self.defaultConfig) ? Self.defaultConfig : nil)
+        if let path {
+            guard let bytes = FileManager.default.contents(atPath: path) else {
+                throw Problem(description: "\(path): cannot read it: \(String(cString: strerror(errno)))")
+            }
+            do {
+                let text = try TOML.decode(Array(bytes))
+                settings = try base.applying(toml: text)
+            } catch let error as TOML.ParseError {
+                throw Problem(description: "\(path): \(error.description)")
+            } catch {
+                throw Problem(description: "\(path): \(error)")
+            }
+        }
+        if let host { settings.host = host }
+        if let port {
+            guard (1...65535).contains(port) else { throw Problem(description: "--port must be 1…65535") }
+            settings.port = port
+        }
+        if let kioskID {
+            guard MQTTSettings.isValidKioskID(kioskID) else {
+                throw Problem(description: "--kiosk-id must be 1…64 letters, digits, '.', '_' or '-' (it is one level of the topics)")
+            }
+            settings.kioskID = kioskID
+        }
+        if let socket { settings.socketPath = socket }
+        if let stateFile { settings.stateFile = stateFile }
+        do { try settings.validate() } catch { throw Problem(description: error.description) }
+        return settings
+    }
+
+    /// The host name, when it can be a topic level.
+    static func hostKioskID() throws(Problem) -> String {
+        var buffer = [CChar](repeating: 0, count: 256)
+        gethostname(&buffer, buffer.count - 1)
+        let name = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        guard MQTTSettings.isValidKioskID(name) else {
+            throw Problem(description: "the host name '\(name)' cannot be a topic level: set kiosk_id in [mqtt]")
+        }
+        return name
+    }
+
+    /// The first line of the password file.
+    static func readPassword(_ path: String) throws(Problem) -> String {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw Problem(description: "password_file \(path): cannot read it: \(String(cString: strerror(errno)))")
+        }
+        let text = String(decoding: data, as: UTF8.self)
+        return String(text.split(separator: "\n", maxSplits: 1, omittingEmptySubsequences: false).first ?? "")
+            .trimmingCharacters(in: CharacterSet(charactersIn: "\r"))
+    }
+}

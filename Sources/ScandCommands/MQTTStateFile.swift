@@ -1,0 +1,51 @@
+import Foundation
+import ScandCore
+
+/// The bridge's state file: the last position the broker acknowledged with everything before it,
+/// `{"boot":"…","seq":N}`. Written whole or not at all: a temporary file beside it, fsync, rename, fsync of
+/// the directory, so a crash or a power cut leaves the old position or the new one, never half of one.
+enum MQTTStateFile {
+    struct Problem: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    /// nil when there is no file yet.
+    static func read(_ path: String) throws(Problem) -> EventPosition? {
+        guard FileManager.default.fileExists(atPath: path) else { return nil }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw Problem(description: "state file \(path): cannot read it: \(String(cString: strerror(errno)))")
+        }
+        guard let position = EventPosition.parse(json: String(decoding: data, as: UTF8.self)) else {
+            throw Problem(description: "state file \(path): not a position ({\"boot\":\"…\",\"seq\":N})")
+        }
+        return position
+    }
+
+    static func write(_ position: EventPosition, to path: String) throws(Problem) {
+        let directory = (path as NSString).deletingLastPathComponent.isEmpty ? "." : (path as NSString).deletingLastPathComponent
+        let temporary = path + ".tmp"
+        func fail(_ what: String) -> Problem { Problem(description: "state file \(path): \(what): \(String(cString: strerror(errno)))") }
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw fail("cannot create \(temporary)") }
+        let bytes = Array((position.json + "\n").utf8)
+        let written = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
+        guard written == bytes.count, fsync(fd) == 0 else {
+            let problem = fail("cannot write \(temporary)")
+            close(fd)
+            unlink(temporary)
+            throw problem
+        }
+        close(fd)
+        guard rename(temporary, path) == 0 else {
+            let problem = fail("cannot rename \(temporary)")
+            unlink(temporary)
+            throw problem
+        }
+        // The rename itself is durable once the directory is synced.
+        let dirfd = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        if dirfd >= 0 {
+            _ = fsync(dirfd)
+            close(dirfd)
+        }
+    }
+}

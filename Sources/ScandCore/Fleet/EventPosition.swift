@@ -1,0 +1,94 @@
+/// Where an event stands in a daemon's numbering: the boot that published it (32 lowercase hex digits,
+/// random per daemon start) and its sequence number (> 0, growing by one per published event and going on
+/// across restarts from the journal's last one). Consumers deduplicate with it.
+public struct EventPosition: Sendable, Hashable, CustomStringConvertible {
+    public var boot: String
+    public var seq: Int
+
+    public init(boot: String, seq: Int) {
+        self.boot = boot
+        self.seq = seq
+    }
+
+    /// `{"boot":"…","seq":N}`: the `since` of a WATCH request, and the bridge's state file.
+    public var json: String { #"{"boot":"\#(boot)","seq":\#(seq)}"# }
+    public var description: String { json }
+
+    public static func isBootID<S: StringProtocol>(_ text: S) -> Bool {
+        text.utf8.count == 32 && text.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }
+    }
+
+    /// A new boot id from 128 random bits.
+    public static func randomBootID<G: RandomNumberGenerator>(using generator: inout G) -> String {
+        let hex = Array("0123456789abcdef".utf8)
+        var bytes: [UInt8] = []
+        for _ in 0..<2 {
+            var word = generator.next() as UInt64
+            for _ in 0..<16 {
+                bytes.append(hex[Int(word & 0xF)])
+                word >>= 4
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Exactly `{"boot":"<32 lowercase hex>","seq":N}` (spaces around tokens allowed); nil for anything else.
+    public static func parse(json text: String) -> EventPosition? {
+        var s = JSONPrefixScanner(text)
+        guard s.take("{"), s.take("\"boot\""), s.take(":"), let boot = s.string(), isBootID(boot),
+              s.take(","), s.take("\"seq\""), s.take(":"), let seq = s.integer(), seq > 0, s.take("}"), s.atEnd else { return nil }
+        return EventPosition(boot: boot, seq: seq)
+    }
+}
+
+/// Reads the fixed head of scand's own JSON lines (keys in a known order, no escapes in what is read),
+/// byte by byte: an event's envelope is read for every line the bridge forwards, and the payload stays
+/// untouched text.
+struct JSONPrefixScanner {
+    let bytes: [UInt8]
+    var i = 0
+
+    init(_ text: String) { bytes = Array(text.utf8) }
+
+    var atEnd: Bool {
+        var j = i
+        while j < bytes.count, bytes[j] == 0x20 || bytes[j] == 0x0A || bytes[j] == 0x0D || bytes[j] == 0x09 { j += 1 }
+        return j == bytes.count
+    }
+
+    mutating func skipSpaces() { while i < bytes.count, bytes[i] == 0x20 || bytes[i] == 0x09 { i += 1 } }
+
+    /// Consumes `token` (after spaces) if it comes next.
+    mutating func take(_ token: String) -> Bool {
+        skipSpaces()
+        let t = Array(token.utf8)
+        guard bytes.count - i >= t.count, Array(bytes[i..<i + t.count]) == t else { return false }
+        i += t.count
+        return true
+    }
+
+    /// A string without escapes (what scand writes in these places never needs one).
+    mutating func string() -> String? {
+        skipSpaces()
+        guard i < bytes.count, bytes[i] == UInt8(ascii: "\"") else { return nil }
+        var j = i + 1
+        while j < bytes.count, bytes[j] != UInt8(ascii: "\""), bytes[j] != UInt8(ascii: "\\"), bytes[j] >= 0x20 { j += 1 }
+        guard j < bytes.count, bytes[j] == UInt8(ascii: "\"") else { return nil }
+        defer { i = j + 1 }
+        return String(decoding: bytes[(i + 1)..<j], as: UTF8.self)
+    }
+
+    /// A non-negative integer of at most 18 digits (no overflow possible).
+    mutating func integer() -> Int? {
+        skipSpaces()
+        var j = i
+        var n = 0
+        while j < bytes.count, (0x30...0x39).contains(bytes[j]), j - i < 18 {
+            n = n * 10 + Int(bytes[j] - 0x30)
+            j += 1
+        }
+        guard j > i, j == bytes.count || !(0x30...0x39).contains(bytes[j]) else { return nil }
+        i = j
+        return n
+    }
+}

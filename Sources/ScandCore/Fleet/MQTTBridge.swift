@@ -1,0 +1,205 @@
+/// The logic of `scand mqtt`, without I/O: daemon lines in, QoS 1 publishes out, PUBACKs in, and the
+/// acknowledged position to persist. The driver carries out the actions and feeds back what happened.
+///
+/// At most `maxInFlight` events are held between the socket and their PUBACK: when the window is full the
+/// driver stops reading the socket (the daemon then drops the connection once its queue for us is full;
+/// its journal keeps the rest), and when half of it is acknowledged the bridge reads again, or subscribes
+/// again `since` the last event it took. A broker down for hours costs the window, never more.
+public struct MQTTBridge: Sendable {
+    public enum Input: Sendable, Equatable {
+        /// The socket is connected and the WATCH request sent.
+        case daemonConnected
+        /// One line from the daemon.
+        case line(String)
+        /// The daemon closed the connection (or it broke).
+        case daemonClosed
+        /// `publish` with this ticket was handed to the MQTT client as message `mid`.
+        case published(ticket: Int, mid: Int32)
+        /// The MQTT client refused the message (no connection, …): it is published again on `brokerConnected`.
+        case publishFailed(ticket: Int)
+        /// The broker acknowledged message `mid` (PUBACK).
+        case acknowledged(mid: Int32)
+        case brokerConnected
+        case brokerDisconnected
+    }
+
+    public enum Action: Sendable, Equatable {
+        /// Connect to the daemon's socket (again, retrying while it is not there) and send this request.
+        case subscribe(request: String)
+        /// Stop reading the socket: `inFlight` events wait for the broker.
+        case pauseReading(inFlight: Int)
+        case resumeReading
+        /// Publish at QoS 1, then report `published` or `publishFailed` with the ticket.
+        case publish(ticket: Int, topic: String, payload: String)
+        /// Publish the retained status (QoS 1); its acknowledgement is not tracked.
+        case publishStatus(topic: String, payload: String)
+        /// Write this position to the state file: every event up to it was acknowledged.
+        case persist(EventPosition)
+        case log(String)
+    }
+
+    struct Entry {
+        var ticket: Int
+        var position: EventPosition?
+        var topic: String
+        var payload: String
+        /// Message ids it was published as (again after a reconnection).
+        var mids: [Int32] = []
+        var acknowledged = false
+    }
+
+    public let kioskID: String
+    public let maxInFlight: Int
+    let release: String
+    /// The last position persisted (or read from the state file at start).
+    public private(set) var acknowledged: EventPosition?
+    /// The last numbered event taken from the daemon: where a new subscription starts.
+    public private(set) var received: EventPosition?
+    private var window: [Entry] = []
+    private var tickets: [Int32: Int] = [:]
+    private var nextTicket = 1
+    private var brokerUp = false
+    private var daemonOpen = false
+    private var paused = false
+    /// After an ERROR (a `since` the journal no longer holds), numbering may start over: take what comes.
+    private var acceptAnySeq = false
+    private var warnedUnnumbered = false
+
+    public init(kioskID: String, maxInFlight: Int = 1000, release: String, acknowledged: EventPosition?) {
+        self.kioskID = kioskID
+        self.maxInFlight = max(2, maxInFlight)
+        self.release = release
+        self.acknowledged = acknowledged
+        self.received = acknowledged
+    }
+
+    public var inFlight: Int { window.count }
+    public var statusTopic: String { "scand/\(kioskID)/status" }
+    public var onlinePayload: String { #"{"state":"online","kiosk":"\#(kioskID)","release":"\#(release)"}"# }
+    /// The last will, retained: what the broker tells subscribers when the bridge vanishes.
+    public var offlinePayload: String { #"{"state":"offline","kiosk":"\#(kioskID)"}"# }
+    public func topic(forClass eventClass: String) -> String { "scand/\(kioskID)/events/\(eventClass.lowercased())" }
+
+    /// The request that (re)starts the subscription: live only until there is a position to resume from.
+    public var watchRequest: String {
+        guard let received else { return #"?WATCH={"enable":true};"# }
+        return #"?WATCH={"enable":true,"since":\#(received.json)};"#
+    }
+
+    public mutating func start() -> [Action] { [.subscribe(request: watchRequest)] }
+
+    public mutating func handle(_ input: Input) -> [Action] {
+        switch input {
+        case .daemonConnected:
+            daemonOpen = true
+            acceptAnySeq = false
+            return []
+        case .line(let line):
+            return take(line)
+        case .daemonClosed:
+            daemonOpen = false
+            // Paused: the subscription starts again once the window has room.
+            guard !paused else { return [] }
+            return [.log("the daemon closed the connection; subscribing again \(received.map { "since \($0.json)" } ?? "live")"),
+                    .subscribe(request: watchRequest)]
+        case .published(let ticket, let mid):
+            guard let i = index(of: ticket) else { return [] }
+            window[i].mids.append(mid)
+            tickets[mid] = ticket
+            return []
+        case .publishFailed:
+            return []  // published again when the broker is back
+        case .acknowledged(let mid):
+            guard let ticket = tickets.removeValue(forKey: mid), let i = index(of: ticket) else { return [] }
+            window[i].acknowledged = true
+            return advance()
+        case .brokerConnected:
+            brokerUp = true
+            var actions: [Action] = [.publishStatus(topic: statusTopic, payload: onlinePayload)]
+            // Everything not acknowledged: what the client refused while the broker was away, and what it
+            // had sent when the connection broke (libmosquitto may resend those too: a duplicate, never a loss).
+            for entry in window where !entry.acknowledged {
+                actions.append(.publish(ticket: entry.ticket, topic: entry.topic, payload: entry.payload))
+            }
+            return actions
+        case .brokerDisconnected:
+            brokerUp = false
+            return []
+        }
+    }
+
+    private mutating func take(_ line: String) -> [Action] {
+        guard let envelope = EventEnvelope.parse(line) else {
+            return [.log("ignoring a line from the daemon that is not an event: \(String(line.prefix(64)).escapingControlCharacters())")]
+        }
+        switch envelope.eventClass {
+        case "VERSION", "WATCH", "STATUS":
+            return []
+        case "ERROR":
+            acceptAnySeq = true
+            return [.log("scand: \(Self.message(ofError: envelope.liveLine))")]
+        default:
+            break
+        }
+        var actions: [Action] = []
+        if let position = envelope.position {
+            if let received, position.seq <= received.seq, !acceptAnySeq {
+                return []  // already taken (a replay overlapping what came live)
+            }
+            acceptAnySeq = false
+            received = position
+        } else if !warnedUnnumbered {
+            warnedUnnumbered = true
+            actions.append(.log("the daemon's events carry no boot and seq (a scand without the journal): forwarding them live only; what happens while the bridge or the broker is away is not sent again"))
+        }
+        let entry = Entry(ticket: nextTicket, position: envelope.position, topic: topic(forClass: envelope.eventClass), payload: envelope.liveLine)
+        nextTicket += 1
+        window.append(entry)
+        if brokerUp { actions.append(.publish(ticket: entry.ticket, topic: entry.topic, payload: entry.payload)) }
+        if window.count >= maxInFlight && !paused {
+            paused = true
+            actions.append(.pauseReading(inFlight: window.count))
+        }
+        return actions
+    }
+
+    /// Tickets in the window are consecutive: the window only grows at its end and shrinks at its head.
+    private func index(of ticket: Int) -> Int? {
+        guard let first = window.first?.ticket, ticket >= first, ticket - first < window.count else { return nil }
+        return ticket - first
+    }
+
+    /// Drops the acknowledged head of the window and persists the last numbered position in it.
+    private mutating func advance() -> [Action] {
+        var actions: [Action] = []
+        var newest: EventPosition?
+        while let head = window.first, head.acknowledged {
+            if let p = head.position { newest = p }
+            for mid in head.mids { tickets.removeValue(forKey: mid) }
+            window.removeFirst()
+        }
+        if let newest {
+            acknowledged = newest
+            actions.append(.persist(newest))
+        }
+        if paused && window.count <= maxInFlight / 2 {
+            paused = false
+            actions.append(daemonOpen ? .resumeReading : .subscribe(request: watchRequest))
+        }
+        return actions
+    }
+
+    /// The `message` of an ERROR line; the line itself if it has none.
+    static func message(ofError line: String) -> String {
+        guard let range = line.range(of: #""message":""#) else { return line.escapingControlCharacters() }
+        var out = ""
+        var escaped = false
+        for c in line[range.upperBound...] {
+            if escaped { out.append(c); escaped = false; continue }
+            if c == "\\" { escaped = true; out.append(c); continue }
+            if c == "\"" { break }
+            out.append(c)
+        }
+        return out.escapingControlCharacters()
+    }
+}

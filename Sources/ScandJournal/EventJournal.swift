@@ -1,0 +1,170 @@
+import GRDB
+import ScandCore
+import Synchronization
+
+/// The daemon's journal of recent events: an append-only SQLite table in WAL mode in its state directory,
+/// bounded by count and age. Each event is appended (committed) before it is published, so a client that
+/// missed it can get it with `since`; reads go in bounded batches by seq, never the whole table.
+///
+/// Durability: WAL with `synchronous=NORMAL` commits into the WAL file with write(2) and syncs only at
+/// checkpoints. An appended event survives the process crashing (or being SIGKILLed) right after: the data
+/// is in the kernel's page cache and SQLite recovers the WAL on the next open. It does not survive a power
+/// cut or a kernel crash before the next checkpoint: the last events may then be missing, though the file
+/// stays consistent (SQLite rolls back to the last synced transaction).
+public final class EventJournal: Sendable {
+    public struct Limits: Sendable, Equatable {
+        /// Events kept at most (older ones are pruned in batches as new ones come).
+        public var maxEvents: Int
+        /// Seconds an event is kept at most. The newest event is always kept: its seq is where the numbering
+        /// goes on after a restart.
+        public var maxAge: Double
+
+        public init(maxEvents: Int, maxAge: Double) {
+            self.maxEvents = max(1, maxEvents)
+            self.maxAge = max(0, maxAge)
+        }
+    }
+
+    public let path: String
+    public let limits: Limits
+    private let db: DatabaseQueue
+    /// Appends since the last pruning: pruning runs every `pruneEvery` appends, at most `pruneBatch` rows.
+    private let appendsSincePrune = Mutex(0)
+    static let pruneEvery = 64
+    static let pruneBatch = 512
+
+    private init(path: String, limits: Limits, db: DatabaseQueue) {
+        self.path = path
+        self.limits = limits
+        self.db = db
+    }
+
+    /// Opens (or creates) the journal at `path`. A file that is no journal, or a directory that cannot be
+    /// written, is an error with one line saying so.
+    public static func open(path: String, limits: Limits) throws(JournalError) -> EventJournal {
+        var config = Configuration()
+        config.journalMode = .wal
+        config.label = "scand-journal"
+        config.prepareDatabase { db in
+            // Commits reach the WAL file at once and are synced at checkpoints (see the type's comment).
+            try db.execute(sql: "PRAGMA synchronous = NORMAL")
+        }
+        let queue: DatabaseQueue
+        do { queue = try DatabaseQueue(path: path, configuration: config) } catch { throw JournalError(error, path: path, while: "opening") }
+        do {
+            try queue.write { db in
+                try db.execute(sql: """
+                    CREATE TABLE IF NOT EXISTS event (
+                        seq INTEGER PRIMARY KEY,
+                        boot TEXT NOT NULL,
+                        class TEXT NOT NULL,
+                        time REAL NOT NULL,
+                        line TEXT NOT NULL)
+                    """)
+                // A table of that name with other columns is not scand's journal.
+                let columns = try db.columns(in: "event").map(\.name)
+                guard columns == ["seq", "boot", "class", "time", "line"] else {
+                    throw JournalError(kind: .corrupt, description: "journal \(path): its table has columns \(columns), not scand's: move the file away and scand starts a new journal")
+                }
+            }
+        } catch let error as JournalError {
+            throw error
+        } catch {
+            throw JournalError(error, path: path, while: "opening")
+        }
+        return EventJournal(path: path, limits: limits, db: queue)
+    }
+
+    /// The highest seq journaled, 0 for a new journal: the daemon numbers on from here.
+    public func lastSeq() throws(JournalError) -> Int {
+        try read("reading the last seq") { db in try Int.fetchOne(db, sql: "SELECT max(seq) FROM event") ?? 0 }
+    }
+
+    /// Appends one event, committed when this returns. `seq` must be above every journaled seq.
+    public func append(seq: Int, boot: String, eventClass: String, line: String, at time: Double) throws(JournalError) {
+        let prune = appendsSincePrune.withLock { n in
+            n += 1
+            guard n >= Self.pruneEvery else { return false }
+            n = 0
+            return true
+        }
+        do {
+            try db.write { db in
+                try db.execute(sql: "INSERT INTO event (seq, boot, class, time, line) VALUES (?, ?, ?, ?, ?)",
+                               arguments: [seq, boot, eventClass, time, line])
+                if prune { try Self.pruneBatch(db, limits: limits, now: time) }
+            }
+        } catch {
+            throw JournalError(error, path: path, while: "appending seq \(seq)")
+        }
+    }
+
+    public func append(_ event: JournaledEvent) throws(JournalError) {
+        try append(seq: event.seq, boot: event.boot, eventClass: event.eventClass, line: event.line, at: event.time)
+    }
+
+    /// At most `limit` events with seq > `seq`, in seq order: one page of a replay.
+    public func events(after seq: Int, limit: Int = 256) throws(JournalError) -> [JournaledEvent] {
+        try read("reading events after seq \(seq)") { db in
+            try Row.fetchAll(db, sql: "SELECT seq, boot, class, time, line FROM event WHERE seq > ? ORDER BY seq LIMIT ?",
+                             arguments: [seq, max(1, limit)]).map {
+                JournaledEvent(seq: $0[0], boot: $0[1], eventClass: $0[2], time: $0[3], line: $0[4])
+            }
+        }
+    }
+
+    /// What the journal holds (nil when empty): for the ERROR that answers a `since` it no longer has.
+    public func span() throws(JournalError) -> JournalSpan? {
+        try read("reading its range") { db in
+            guard let first = try Row.fetchOne(db, sql: "SELECT seq, time FROM event ORDER BY seq LIMIT 1"),
+                  let last = try Int.fetchOne(db, sql: "SELECT max(seq) FROM event") else { return nil }
+            return JournalSpan(first: first[0], last: last, oldestTime: first[1])
+        }
+    }
+
+    /// The boot of the event numbered `seq`, if the journal holds it.
+    public func boot(at seq: Int) throws(JournalError) -> String? {
+        try read("reading seq \(seq)") { db in try String.fetchOne(db, sql: "SELECT boot FROM event WHERE seq = ?", arguments: [seq]) }
+    }
+
+    public func count() throws(JournalError) -> Int {
+        try read("counting events") { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM event") ?? 0 }
+    }
+
+    /// Prunes everything beyond the limits, batch by batch (each batch its own transaction, so appends
+    /// are not held up long). Returns how many events went.
+    @discardableResult
+    public func prune(now: Double) throws(JournalError) -> Int {
+        var total = 0
+        while true {
+            let n: Int
+            do { n = try db.write { db in try Self.pruneBatch(db, limits: limits, now: now) } } catch {
+                throw JournalError(error, path: path, while: "pruning")
+            }
+            total += n
+            if n < Self.pruneBatch { return total }
+        }
+    }
+
+    /// Deletes at most `pruneBatch` of the oldest events that are over the count or older than `maxAge`,
+    /// never the newest one.
+    @discardableResult
+    static func pruneBatch(_ db: Database, limits: Limits, now: Double) throws -> Int {
+        guard let first = try Int.fetchOne(db, sql: "SELECT min(seq) FROM event"),
+              let last = try Int.fetchOne(db, sql: "SELECT max(seq) FROM event") else { return 0 }
+        // Everything before `keepFrom` goes: by count, then by age (the first young event, found from the
+        // head, so the cost follows what is old, not the table).
+        var keepFrom = last - limits.maxEvents + 1
+        let firstYoung = try Int.fetchOne(db, sql: "SELECT seq FROM event WHERE time >= ? ORDER BY seq LIMIT 1",
+                                          arguments: [now - limits.maxAge]) ?? last
+        keepFrom = min(max(keepFrom, firstYoung), last)
+        let end = min(keepFrom, first + pruneBatch)
+        guard end > first else { return 0 }
+        try db.execute(sql: "DELETE FROM event WHERE seq < ?", arguments: [end])
+        return db.changesCount
+    }
+
+    private func read<T>(_ what: String, _ body: (Database) throws -> T) throws(JournalError) -> T {
+        do { return try db.read(body) } catch { throw JournalError(error, path: path, while: what) }
+    }
+}

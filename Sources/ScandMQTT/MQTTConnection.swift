@@ -1,0 +1,134 @@
+import CMosquitto
+import Glibc
+import Synchronization
+
+/// An MQTT client over libmosquitto: QoS 1 publishing with PUBACKs reported by message id, a last will,
+/// TLS with CA and client certificates, and reconnection with backoff, all run by libmosquitto's own
+/// thread (`mosquitto_loop_start`). Events arrive on that thread through `handler`; keep it short.
+// @unchecked: a C handle; libmosquitto locks its own state (threaded mode), ours is in a Mutex.
+public final class MQTTConnection: @unchecked Sendable {
+    /// What the C callbacks reach through their context pointer.
+    final class Callbacks: Sendable {
+        let handler: @Sendable (MQTTEvent) -> Void
+        init(_ handler: @escaping @Sendable (MQTTEvent) -> Void) { self.handler = handler }
+    }
+
+    public let options: MQTTOptions
+    private let handle: OpaquePointer
+    private let callbacks: Callbacks
+    private let state = Mutex(State.idle)
+    enum State { case idle, running, stopped }
+
+    private static let libraryReady: Bool = { mosquitto_lib_init() == MOSQ_ERR_SUCCESS.rawValue }()
+
+    public init(_ options: MQTTOptions, handler: @escaping @Sendable (MQTTEvent) -> Void) throws(MQTTError) {
+        guard Self.libraryReady else { throw MQTTError("libmosquitto did not initialise") }
+        self.options = options
+        callbacks = Callbacks(handler)
+        let context = Unmanaged.passUnretained(callbacks).toOpaque()
+        guard let mosq = mosquitto_new(options.clientID, options.cleanSession, context) else {
+            throw MQTTError("cannot create an MQTT client (client id '\(options.clientID)')")
+        }
+        handle = mosq
+        do { try configure() } catch {
+            mosquitto_destroy(mosq)
+            throw error
+        }
+    }
+
+    private func configure() throws(MQTTError) {
+        try check(mosquitto_int_option(handle, MOSQ_OPT_PROTOCOL_VERSION, MQTT_PROTOCOL_V311), "setting MQTT 3.1.1")
+        mosquitto_connect_callback_set(handle) { _, context, rc in
+            let event: MQTTEvent = rc == 0 ? .connected : .refused(String(cString: mosquitto_connack_string(rc)))
+            Unmanaged<Callbacks>.fromOpaque(context!).takeUnretainedValue().handler(event)
+        }
+        mosquitto_disconnect_callback_set(handle) { _, context, rc in
+            let why = rc == 0 ? "disconnected" : String(cString: mosquitto_strerror(rc))
+            Unmanaged<Callbacks>.fromOpaque(context!).takeUnretainedValue().handler(.disconnected(why))
+        }
+        mosquitto_publish_callback_set(handle) { _, context, mid in
+            Unmanaged<Callbacks>.fromOpaque(context!).takeUnretainedValue().handler(.delivered(mid: mid))
+        }
+        mosquitto_message_callback_set(handle) { _, context, message in
+            guard let m = message?.pointee else { return }
+            let payload = m.payloadlen > 0 ? Array(UnsafeRawBufferPointer(start: m.payload, count: Int(m.payloadlen))) : []
+            Unmanaged<Callbacks>.fromOpaque(context!).takeUnretainedValue()
+                .handler(.message(topic: String(cString: m.topic), payload: payload, retained: m.retain))
+        }
+        mosquitto_log_callback_set(handle) { _, context, level, text in
+            guard level & Int32(MOSQ_LOG_ERR | MOSQ_LOG_WARNING) != 0, let text else { return }
+            Unmanaged<Callbacks>.fromOpaque(context!).takeUnretainedValue().handler(.problem(String(cString: text)))
+        }
+        if let username = options.username {
+            try check(mosquitto_username_pw_set(handle, username, options.password), "setting the username")
+        }
+        if let ca = options.caFile {
+            try check(mosquitto_tls_set(handle, ca, nil, options.certFile, options.keyFile, nil),
+                      "setting up TLS (ca_file \(ca)\(options.certFile.map { ", cert_file \($0)" } ?? "")\(options.keyFile.map { ", key_file \($0)" } ?? ""))")
+        }
+        if let will = options.will {
+            let rc = will.payload.utf8CString.withUnsafeBufferPointer { p in
+                mosquitto_will_set(handle, will.topic, Int32(p.count - 1), p.baseAddress, 1, will.retain)
+            }
+            try check(rc, "setting the last will on \(will.topic)")
+        }
+        let (low, high) = (options.reconnectDelayMin, options.reconnectDelayMax)
+        try check(mosquitto_reconnect_delay_set(handle, UInt32(max(1, low)), UInt32(max(low, high)), true), "setting the reconnect delay")
+    }
+
+    deinit {
+        mosquitto_loop_stop(handle, true)
+        mosquitto_destroy(handle)
+    }
+
+    /// Starts connecting on libmosquitto's thread; `connected` (or `problem`s) follow. A broker that is not
+    /// there yet is retried with backoff, as is one lost later.
+    public func start() throws(MQTTError) {
+        try state.withLock { (s: inout State) throws(MQTTError) in
+            guard s == .idle else { throw MQTTError("the MQTT connection was started already") }
+            let rc = mosquitto_connect_async(handle, options.host, Int32(options.port), Int32(options.keepalive))
+            // A refused or unreachable broker is retried by the loop; a name that does not resolve is not.
+            if rc == MOSQ_ERR_EAI.rawValue || rc == MOSQ_ERR_INVAL.rawValue {
+                throw MQTTError("cannot connect to \(options.host):\(options.port): \(Self.describe(rc))")
+            }
+            if rc != MOSQ_ERR_SUCCESS.rawValue { callbacks.handler(.problem("connecting to \(options.host):\(options.port): \(Self.describe(rc))")) }
+            try check(mosquitto_loop_start(handle), "starting the MQTT thread")
+            s = .running
+        }
+    }
+
+    /// Queues a message; returns its message id, which `delivered` reports once the broker has it (QoS 1).
+    /// While disconnected libmosquitto keeps QoS 1 messages and sends them on reconnection.
+    @discardableResult
+    public func publish(topic: String, payload: String, qos: Int32 = 1, retain: Bool = false) throws(MQTTError) -> Int32 {
+        var mid: Int32 = 0
+        let rc = payload.utf8CString.withUnsafeBufferPointer { p in
+            mosquitto_publish(handle, &mid, topic, Int32(p.count - 1), p.baseAddress, qos, retain)
+        }
+        try check(rc, "publishing to \(topic)")
+        return mid
+    }
+
+    public func subscribe(_ pattern: String, qos: Int32 = 1) throws(MQTTError) {
+        try check(mosquitto_subscribe(handle, nil, pattern, qos), "subscribing to \(pattern)")
+    }
+
+    /// Sends DISCONNECT (the broker does not publish the will) and stops the thread once it is out.
+    public func disconnect() {
+        state.withLock { s in
+            guard s == .running else { return }
+            mosquitto_disconnect(handle)
+            mosquitto_loop_stop(handle, false)
+            s = .stopped
+        }
+    }
+
+    private func check(_ rc: Int32, _ what: String) throws(MQTTError) {
+        guard rc != MOSQ_ERR_SUCCESS.rawValue else { return }
+        throw MQTTError("\(what): \(Self.describe(rc))")
+    }
+
+    static func describe(_ rc: Int32) -> String {
+        rc == MOSQ_ERR_ERRNO.rawValue ? String(cString: strerror(errno)) : String(cString: mosquitto_strerror(rc))
+    }
+}

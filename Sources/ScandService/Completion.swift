@@ -1,0 +1,42 @@
+import Dispatch
+import NIOConcurrencyHelpers
+
+/// Something that happens once (a pipeline's end), waited for by tasks, or by threads of synchronous
+/// code off the cooperative pool; a wait that begins before it is started is a wait all the same.
+final class Completion: Sendable {
+    private struct State {
+        var done = false
+        var waiters: [@Sendable () -> Void] = []
+    }
+    private let state = NIOLockedValueBox(State())
+
+    func finish() {
+        let waiters = state.withLockedValue { s in
+            s.done = true
+            defer { s.waiters = [] }
+            return s.waiters
+        }
+        for wake in waiters { wake() }
+    }
+
+    func wait() async {
+        await withCheckedContinuation { (c: CheckedContinuation<Void, Never>) in
+            if !register({ c.resume() }) { c.resume() }
+        }
+    }
+
+    /// Blocks the calling thread: never call it from a task.
+    func waitBlocking() {
+        let done = DispatchSemaphore(value: 0)
+        if register({ done.signal() }) { done.wait() }
+    }
+
+    /// false when already done.
+    private func register(_ wake: @escaping @Sendable () -> Void) -> Bool {
+        state.withLockedValue { s in
+            if s.done { return false }
+            s.waiters.append(wake)
+            return true
+        }
+    }
+}

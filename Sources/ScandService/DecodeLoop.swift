@@ -1,0 +1,127 @@
+import Foundation
+import ScandCapture
+import ScandCore
+import ScandDecoding
+
+/// Takes the newest frame from the hand-off, decodes it, runs the codes through the tracker and writes
+/// its events (SCAN once per code shown, UPDATE, LOST). An actor on a thread of its own: a decode blocks
+/// on the decoder processes' answers, which must never hold a thread of Swift's cooperative pool.
+actor DecodeLoop {
+    /// Its thread; also the task executor to run `run(from:)` from, its idle ticks included.
+    nonisolated let executor = DedicatedThreadExecutor(name: "scand-decode")
+    nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
+
+    private var decoder: FrameDecoder  // it keeps a schedule of expensive passes from frame to frame
+    private var tracker: CodeTracker
+    private let device: String
+    private let output: OutputSink
+    private let metrics: DecodeMetrics
+    private let snapshots: SnapshotRequests
+    private let daemonMetrics: DaemonMetrics?
+    private let clock: @Sendable () -> Duration?
+    /// Skip frames of a static scene whose last decode found nothing (an idle kiosk costs next to no CPU).
+    private let skipStaticScenes: Bool
+    /// The last decoded frame's scene, and whether that decode found anything.
+    private var lastScene: SceneSignature?
+    private var lastFound = false
+    private var processes = DecoderProcessWatch()
+    /// When the last frame was done with: LOST events are due from the clock after `idleTick` without one.
+    private var lastFrameDone = ContinuousClock.now
+    static let idleTick = Duration.milliseconds(100)
+
+    /// - Parameter clock: now, on the clock of frame timestamps (CLOCK_MONOTONIC), for LOST events while
+    ///   no frame arrives; nil from it means "no time passes but with frames" (lockstep replays).
+    init(decoder: FrameDecoder, tracker: TrackerSettings, device: String, output: OutputSink, metrics: DecodeMetrics,
+         snapshots: SnapshotRequests = SnapshotRequests(), daemonMetrics: DaemonMetrics? = nil, skipStaticScenes: Bool = true,
+         clock: @escaping @Sendable () -> Duration?) {
+        self.decoder = decoder
+        self.tracker = CodeTracker(settings: tracker)
+        self.device = device
+        self.output = output
+        self.metrics = metrics
+        self.snapshots = snapshots
+        self.daemonMetrics = daemonMetrics
+        self.skipStaticScenes = skipStaticScenes
+        self.clock = clock
+    }
+
+    /// Decodes frames until the hand-off is finished and drained, then ends the decoder processes.
+    func run(from handOff: FrameHandOff) async {
+        await withDiscardingTaskGroup { group in
+            // The hand-off has no timeout: the clock's ticks find the idle stretches instead.
+            group.addTask { [self] in
+                while !Task.isCancelled {
+                    try? await Task.sleep(for: Self.idleTick)
+                    await tickIfIdle()
+                }
+            }
+            for await frame in handOff.frames { process(frame) }
+            group.cancelAll()
+        }
+        decoder.decoder.worker?.retire()
+    }
+
+    /// Decodes and tracks with the formats, rect of interest, orientation, ITF lengths and tracker settings of
+    /// `config` from the next frame on; the codes being tracked and the counters go on.
+    func reconfigure(_ config: ScandConfig) {
+        decoder = decoder.reconfigured(config)
+        tracker.settings = config.tracker
+        lastScene = nil  // the new settings may read what the old ones did not
+    }
+
+    private func tickIfIdle() {
+        guard ContinuousClock.now - lastFrameDone >= Self.idleTick else { return }
+        snapshots.expire(reason: "no frame arrived within \(SnapshotRequests.patience)")
+        guard let now = clock() else { return }
+        write(tracker.tick(at: now), frame: nil)
+    }
+
+    private func process(_ frame: Frame) {
+        defer { lastFrameDone = .now }
+        snapshots.answer(with: frame, transform: decoder.transform)
+        let scene = SceneSignature(frame: frame)
+        if skipStaticScenes, !lastFound, tracker.visible.isEmpty, let last = lastScene, scene.isStatic(comparedTo: last) {
+            write(tracker.tick(at: .microseconds(frame.timestampMicroseconds)), frame: (frame, frame.format.width, frame.format.height))
+            metrics.skippedStaticScene()
+            return
+        }
+        lastScene = scene
+        let started = Monotonic.microseconds()
+        metrics.decodeStarted(at: started)
+        defer { metrics.decodeEnded() }
+        // A process that died since the last frame is replaced by this read, with no failed pass to show.
+        let ended = decoder.decoder.worker.map { processes.ended(among: $0.processIDs) } ?? 0
+        if ended > 0 { metrics.workersRestarted(ended) }
+        let result: FrameDecoder.Result
+        do { result = try decoder.decode(frame) } catch {
+            output.log("frame \(frame.sequence): \(error)", .warning)
+            metrics.failedFrame()
+            return
+        }
+        let spent = Double(Monotonic.microseconds() - started) / 1e6
+        daemonMetrics?.recordDecode(seconds: spent)
+        // A process that crashed or overran in a pass was killed and replaced too.
+        let replaced = result.failures.filter { $0.kind == .crashed || $0.kind == .timeout }.count
+        if replaced > 0 { metrics.workersRestarted(replaced) }
+        for failure in result.failures { output.log("frame \(frame.sequence): \(failure)", .warning) }
+        lastFound = !result.detections.isEmpty
+        let events = tracker.observe(result.detections, at: .microseconds(frame.timestampMicroseconds))
+        write(events, frame: (frame, result.width, result.height))
+        let latency = Double(Monotonic.microseconds() &- frame.timestampMicroseconds) / 1000
+        metrics.decoded(seconds: spent, codes: result.detections.count, scans: events.filter { if case .scan = $0 { true } else { false } }.count,
+                        failed: !result.failures.isEmpty, latency: latency)
+    }
+
+    private func write(_ events: [TrackEvent], frame: (Frame, Int, Int)?) {
+        for e in events {
+            var latency: Double?
+            if case .scan = e, let f = frame?.0 {
+                let ms = Double(Monotonic.microseconds() &- f.timestampMicroseconds) / 1000
+                // Replays in lockstep carry recorded stamps: no latency to speak of.
+                if ms >= 0 && ms < 60_000 { latency = ms }
+            }
+            if case .scan(_, let d) = e { daemonMetrics?.recordScan(format: d.format, latencyMilliseconds: latency) }
+            output.event(Event(e, device: device, time: Date(), frame: frame.map { ($0.0.sequence, $0.1, $0.2) }, latencyMilliseconds: latency))
+        }
+    }
+}

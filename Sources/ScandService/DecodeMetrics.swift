@@ -1,0 +1,50 @@
+import ScandCapture
+import NIOConcurrencyHelpers
+
+/// What the decode loop has done so far, written by it and read by STATUS, STATS and the watchdog from any
+/// thread.
+final class DecodeMetrics: Sendable {
+    private struct State {
+        var decoded = 0, failed = 0, codes = 0, scans = 0, skippedStatic = 0, workerRestarts = 0
+        var decodeSeconds = 0.0
+        var latencies = LatencyWindow()
+        /// When the frame being decoded was taken (0: idle), `Monotonic` microseconds.
+        var decodingSince: UInt64 = 0
+    }
+    private let state = NIOLockedValueBox(State())
+
+    /// The counters, with the capture side's.
+    func counters(capture: CaptureCounters) -> LivePipeline.Counters {
+        state.withLockedValue { s in
+            let p = s.latencies.percentiles([0.5, 0.99])
+            return LivePipeline.Counters(capture: capture, decoded: s.decoded, failed: s.failed, skippedStatic: s.skippedStatic, codes: s.codes,
+                                         scans: s.scans, decodeSeconds: s.decodeSeconds, latencyP50: p[0], latencyP99: p[1],
+                                         workerRestarts: s.workerRestarts)
+        }
+    }
+
+    var decodingSince: UInt64 { state.withLockedValue { $0.decodingSince } }
+
+    func decodeStarted(at time: UInt64) { state.withLockedValue { $0.decodingSince = time } }
+
+    func decodeEnded() { state.withLockedValue { $0.decodingSince = 0 } }
+
+    func skippedStaticScene() { state.withLockedValue { $0.skippedStatic += 1 } }
+
+    func failedFrame() { state.withLockedValue { $0.failed += 1 } }
+
+    func workersRestarted(_ n: Int) { state.withLockedValue { $0.workerRestarts += n } }
+
+    /// One frame decoded: `latency` (ms) counts towards the percentiles when the frame had codes.
+    func decoded(seconds: Double, codes: Int, scans: Int, failed: Bool, latency: Double) {
+        state.withLockedValue { s in
+            s.decoded += 1
+            s.decodeSeconds += seconds
+            // Replays in lockstep carry recorded stamps: no latency to speak of.
+            if codes > 0 && latency >= 0 && latency < 60_000 { s.latencies.record(latency) }
+            s.codes += codes
+            s.scans += scans
+            if failed { s.failed += 1 }
+        }
+    }
+}

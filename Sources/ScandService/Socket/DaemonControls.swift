@@ -1,0 +1,16 @@
+import ScandCore
+
+/// What socket requests ask of the rest of the daemon. Answers that take time arrive through a callback,
+/// on any thread: the event loop never waits for the pipeline.
+public struct DaemonControls: Sendable {
+    /// STATUS.
+    public var status: @Sendable () -> StatusReport
+    /// The Prometheus text exposition.
+    public var metrics: @Sendable () -> String
+    /// SNAPSHOT of the next frame, or an ERROR saying why there is none.
+    public var snapshot: @Sendable (_ answer: @escaping @Sendable (Event) -> Void) -> Void
+    /// The rect of interest in use.
+    public var regionOfInterest: @Sendable () -> NormalizedRect
+    /// Applies and keeps a new rect of interest; answers ROI, or an ERROR.
+    public var setRegionOfInterest: @Sendable (NormalizedRect, _ answer: @escaping @Sendable (Event) -> Void) -> Void
+}

@@ -1,0 +1,74 @@
+import Foundation
+import Testing
+import Synchronization
+@testable import ScandCapture
+
+@Suite struct DedicatedThreadExecutorTests {
+    actor Probe {
+        let executor: DedicatedThreadExecutor
+        nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
+        private var inside = 0
+        private(set) var most = 0
+
+        init(name: String) { executor = DedicatedThreadExecutor(name: name) }
+
+        /// Whether this runs on the executor's thread, and that thread's name.
+        func whereAmI() -> (onExecutor: Bool, thread: String?) {
+            (executor.isCurrent, DedicatedThreadExecutorTests.currentThreadName())
+        }
+
+        /// Blocks its thread a moment, counting how many calls are inside at once.
+        func block() {
+            inside += 1
+            most = max(most, inside)
+            usleep(1000)
+            inside -= 1
+        }
+    }
+
+    @Test func anActorsJobsRunOnTheDedicatedThread() async {
+        let probe = Probe(name: "scand-probe")
+        let inside = await probe.whereAmI()
+        #expect(inside.onExecutor && inside.thread == "scand-probe")
+        #expect(!probe.executor.isCurrent, "the test itself runs on the cooperative pool")
+        let fromPool = await Task.detached { probe.executor.isCurrent }.value
+        #expect(!fromPool)
+    }
+
+    @Test func aTaskThatPrefersItRunsOnItsThread() async {
+        let executor = DedicatedThreadExecutor(name: "scand-task")
+        let (onExecutor, name) = await Task(executorPreference: executor) {
+            (executor.isCurrent, DedicatedThreadExecutorTests.currentThreadName())
+        }.value
+        #expect(onExecutor && name == "scand-task")
+    }
+
+    @Test func jobsRunOneAtATime() async {
+        let probe = Probe(name: "scand-serial")
+        await withTaskGroup(of: Void.self) { group in
+            for _ in 0..<20 { group.addTask { await probe.block() } }
+        }
+        #expect(await probe.most == 1)
+    }
+
+    /// The calling thread's name, as the kernel has it.
+    static func currentThreadName() -> String {
+        (try? String(contentsOfFile: "/proc/thread-self/comm", encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines) ?? "?"
+    }
+
+    /// Names of this process's threads, as the kernel has them.
+    func threadNames() -> [String] {
+        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? []
+        return tasks.compactMap { try? String(contentsOfFile: "/proc/self/task/\($0)/comm", encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines) }
+    }
+
+    @Test func theThreadEndsWithTheActor() async throws {
+        do {
+            let probe = Probe(name: "scand-ending")
+            _ = await probe.whereAmI()
+            #expect(threadNames().contains("scand-ending"))
+        }
+        for _ in 0..<500 where threadNames().contains("scand-ending") { try await Task.sleep(for: .milliseconds(10)) }
+        #expect(!threadNames().contains("scand-ending"), "a replaced pipeline leaves no thread behind")
+    }
+}

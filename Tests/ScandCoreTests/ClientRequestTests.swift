@@ -1,0 +1,69 @@
+import Testing
+@testable import ScandCore
+
+@Suite struct ClientRequestTests {
+    @Test func parsesGpsdStyleRequests() throws {
+        #expect(try ClientRequest.parse("?STATUS;") == .status)
+        #expect(try ClientRequest.parse("?VERSION;\r") == .version)
+        #expect(try ClientRequest.parse("?WATCH;") == .watch(.init(enable: true)))
+        #expect(try ClientRequest.parse(#"?WATCH={"enable":false};"#) == .watch(.init(enable: false)))
+        let w = try ClientRequest.parse(#"?WATCH={"enable":true,"classes":["scan","LOST"],"formats":["qr","ean13"]}"#)
+        #expect(w == .watch(.init(enable: true, classes: [.scan, .lost], formats: BarcodeFormats([.qrCode, .ean13]))))
+    }
+
+    @Test(arguments: ["WATCH", "?", "?FLY;", #"?WATCH={"enable":tru}"#, #"?WATCH={"enable":true"#, #"?WATCH={"colour":1}"#,
+                      #"?WATCH={"classes":["NOPE"]}"#, #"?WATCH={"formats":["bogus"]}"#, "?STATUS=1;", #"?WATCH={"enable":true} x"#,
+                      #"?WATCH={"classes":[["SCAN"]]}"#, "?WATCH=[]"])
+    func malformedRequestsAreProblemsNotCrashes(_ line: String) {
+        #expect(throws: ClientRequest.Problem.self) { try ClientRequest.parse(line) }
+    }
+
+    /// 4 KB of escape characters once came back as a 24 KB ERROR: replies quote a short prefix only.
+    @Test func problemsQuoteAShortPrefixOfTheRequest() {
+        let long = String(repeating: "\u{1b}", count: 4000)
+        for line in ["?" + String(repeating: "F", count: 4000) + ";", #"?WATCH={"formats":[""# + long + #""]}"#,
+                     #"?WATCH={""# + long + #"":1}"#, #"?WATCH={"enable":"# + long + "}", #"?WATCH={""# + long + #"":true}"#] {
+            #expect { try ClientRequest.parse(line) } throws: { e in
+                let message = (e as! ClientRequest.Problem).description
+                return message.count < ClientRequest.quoteLimit + 400 && JSONValue.string(message).serialized().utf8.count < 1000
+            }
+        }
+    }
+
+    @Test func survivesRandomInput() {
+        var rng = PayloadRandom(seed: 7)  // the fuzz tests' seeded SplitMix64
+        let alphabet = Array(#"?WATCH={}[]",:truefalsn0123456789 \"#.unicodeScalars) + ["\u{0}", "\u{1b}", "é", "\u{FFFF}"]
+        for _ in 0..<20_000 {
+            var s = "?WATCH="
+            for _ in 0..<Int(rng.next() % 64) { s.unicodeScalars.append(alphabet[Int(rng.next() % UInt64(alphabet.count))]) }
+            _ = try? ClientRequest.parse(s)
+        }
+    }
+
+    @Test func snapshotAndRegionOfInterestRequests() throws {
+        #expect(try ClientRequest.parse("?SNAPSHOT;") == .snapshot)
+        #expect(try ClientRequest.parse("?ROI;") == .regionOfInterest)
+        let set = try ClientRequest.parse(#"?ROI={"x":0.1,"y":0,"w":0.5,"h":1};"#)
+        #expect(set == .setRegionOfInterest(try NormalizedRect(x: 0.1, y: 0, width: 0.5, height: 1)))
+        #expect(set.changesSettings && !ClientRequest.regionOfInterest.changesSettings)
+    }
+
+    @Test(arguments: [
+        (#"?ROI={"x":0.5,"y":0,"w":0.6,"h":1};"#, "rect of interest: x+w and y+h must not exceed 1"),
+        (#"?ROI={"x":0,"y":0,"w":1};"#, "?ROI needs x, y, w and h (0…1 of the frame)"),
+        (#"?ROI={"x":"0","y":0,"w":1,"h":1};"#, "'x' must be a number"),
+        (#"?ROI={"x":0,"y":0,"w":1,"h":1,"z":2};"#, "unknown ROI field 'z' (known: x, y, w, h)"),
+        (#"?ROI=[0,0,1,1];"#, "malformed JSON: expected '{'"),
+        ("?SNAPSHOT=1;", "?SNAPSHOT takes no argument"),
+    ])
+    func badRegionsAreRefusedWithTheReason(_ line: String, _ reason: String) {
+        #expect(throws: ClientRequest.Problem(reason)) { try ClientRequest.parse(line) }
+    }
+
+    @Test func answersAreEncoded() throws {
+        let r = try NormalizedRect(x: 0.25, y: 0.125, width: 0.5, height: 0.75)
+        #expect(Event.regionOfInterest(r).line == #"{"class":"ROI","roi":[0.25,0.125,0.5,0.75]}"#)
+        let s = Snapshot(frame: 7, width: 2, height: 1, sourceWidth: 4, sourceHeight: 2, mimeType: "image/jpeg", data: [1, 2, 3])
+        #expect(Event.snapshot(s).line == #"{"class":"SNAPSHOT","frame":7,"width":2,"height":1,"sourceWidth":4,"sourceHeight":2,"mime":"image/jpeg","data":"AQID"}"#)
+    }
+}

@@ -1,0 +1,185 @@
+import Testing
+@testable import ScandCore
+
+@Suite struct MQTTBridgeTests {
+    static let boot = "0123456789abcdef0123456789abcdef"
+    static func line(_ seq: Int, _ eventClass: String = "SCAN") -> String {
+        #"{"class":"\#(eventClass)","boot":"\#(boot)","seq":\#(seq),"id":\#(seq)}"#
+    }
+
+    /// A bridge with the daemon's socket and the broker both connected.
+    static func connected(maxInFlight: Int = 1000, acknowledged: EventPosition? = nil) -> MQTTBridge {
+        var b = MQTTBridge(kioskID: "k", maxInFlight: maxInFlight, release: "0", acknowledged: acknowledged)
+        _ = b.handle(.daemonConnected)
+        _ = b.handle(.brokerConnected)
+        return b
+    }
+
+    /// Publishes every `publish` action as the next message id and returns those ids by ticket.
+    static func publishAll(_ actions: [MQTTBridge.Action], _ bridge: inout MQTTBridge, nextMid: inout Int32) -> [Int32] {
+        var mids: [Int32] = []
+        for case .publish(let ticket, _, _) in actions {
+            _ = bridge.handle(.published(ticket: ticket, mid: nextMid))
+            mids.append(nextMid)
+            nextMid += 1
+        }
+        return mids
+    }
+
+    @Test func startsLiveWithoutAPositionAndSinceTheStateFilesOne() {
+        var fresh = MQTTBridge(kioskID: "till-1", release: "0.1.0", acknowledged: nil)
+        #expect(fresh.start() == [.subscribe(request: #"?WATCH={"enable":true};"#)])
+        var resumed = MQTTBridge(kioskID: "till-1", release: "0.1.0", acknowledged: EventPosition(boot: Self.boot, seq: 41))
+        #expect(resumed.start() == [.subscribe(request: #"?WATCH={"enable":true,"since":{"boot":"\#(Self.boot)","seq":41}};"#)])
+    }
+
+    @Test func publishesEventsUnderTheKioskTopicsAndAnnouncesItselfOnline() {
+        var b = MQTTBridge(kioskID: "till-1", release: "0.1.0", acknowledged: nil)
+        _ = b.handle(.daemonConnected)
+        #expect(b.handle(.line(#"{"class":"VERSION","boot":"\#(Self.boot)","release":"0.1.0"}"#)).isEmpty)
+        #expect(b.handle(.line(#"{"class":"WATCH","enable":true}"#)).isEmpty)
+        // Before the broker is there, events wait in the window.
+        #expect(b.handle(.line(Self.line(1))).isEmpty)
+        let connected = b.handle(.brokerConnected)
+        #expect(connected == [
+            .publishStatus(topic: "scand/till-1/status", payload: #"{"state":"online","kiosk":"till-1","release":"0.1.0"}"#),
+            .publish(ticket: 1, topic: "scand/till-1/events/scan", payload: Self.line(1)),
+        ])
+        #expect(b.handle(.line(Self.line(2, "LOST"))) == [.publish(ticket: 2, topic: "scand/till-1/events/lost", payload: Self.line(2, "LOST"))])
+        #expect(b.offlinePayload == #"{"state":"offline","kiosk":"till-1"}"#)
+    }
+
+    @Test func persistsOnlyWhatIsAcknowledgedWithEverythingBeforeIt() {
+        var b = Self.connected()
+        var mid: Int32 = 100
+        var mids: [Int32] = []
+        for seq in 1...4 { mids += Self.publishAll(b.handle(.line(Self.line(seq))), &b, nextMid: &mid) }
+        #expect(b.handle(.acknowledged(mid: mids[1])).isEmpty)  // seq 2 before seq 1: nothing yet
+        #expect(b.handle(.acknowledged(mid: mids[0])) == [.persist(EventPosition(boot: Self.boot, seq: 2))])
+        #expect(b.handle(.acknowledged(mid: 9999)).isEmpty)       // not ours (the status message)
+        #expect(b.handle(.acknowledged(mid: mids[3])).isEmpty)
+        #expect(b.handle(.acknowledged(mid: mids[2])) == [.persist(EventPosition(boot: Self.boot, seq: 4))])
+        #expect(b.inFlight == 0)
+    }
+
+    @Test func aFullWindowPausesTheSocketAndHalfOfItAcknowledgedResumes() {
+        var b = Self.connected(maxInFlight: 4)
+        var mid: Int32 = 1
+        var mids: [Int32] = []
+        for seq in 1...3 { mids += Self.publishAll(b.handle(.line(Self.line(seq))), &b, nextMid: &mid) }
+        let fourth = b.handle(.line(Self.line(4)))
+        #expect(fourth.last == .pauseReading(inFlight: 4))
+        mids += Self.publishAll(fourth, &b, nextMid: &mid)
+        #expect(b.handle(.acknowledged(mid: mids[0])) == [.persist(EventPosition(boot: Self.boot, seq: 1))])
+        #expect(b.handle(.acknowledged(mid: mids[1])) == [.persist(EventPosition(boot: Self.boot, seq: 2)), .resumeReading])
+    }
+
+    @Test func aDaemonThatDroppedThePausedBridgeIsSubscribedAgainSinceTheLastEventTaken() {
+        var b = Self.connected(maxInFlight: 2)
+        var mid: Int32 = 1
+        var mids: [Int32] = []
+        mids += Self.publishAll(b.handle(.line(Self.line(1))), &b, nextMid: &mid)
+        mids += Self.publishAll(b.handle(.line(Self.line(2))), &b, nextMid: &mid)
+        #expect(b.handle(.daemonClosed).isEmpty)  // paused: not yet
+        let resumed = b.handle(.acknowledged(mid: mids[0]))
+        #expect(resumed.last == .subscribe(request: #"?WATCH={"enable":true,"since":{"boot":"\#(Self.boot)","seq":2}};"#))
+    }
+
+    @Test func aDaemonRestartSubscribesAgainAndOverlapIsDropped() {
+        var b = Self.connected()
+        _ = b.handle(.line(Self.line(1)))
+        let closed = b.handle(.daemonClosed)
+        #expect(closed.last == .subscribe(request: #"?WATCH={"enable":true,"since":{"boot":"\#(Self.boot)","seq":1}};"#))
+        _ = b.handle(.daemonConnected)
+        #expect(b.handle(.line(Self.line(1))).isEmpty)  // a daemon that sent it again
+        #expect(b.handle(.line(Self.line(2))).count == 1)
+    }
+
+    @Test func afterAnErrorTheNumberingMayStartOver() {
+        var b = Self.connected(acknowledged: EventPosition(boot: Self.boot, seq: 50))
+        let error = b.handle(.line(#"{"class":"ERROR","message":"since … is not in the journal: the journal keeps seq 1…3 since 2026-01-01T00:00:00.000Z"}"#))
+        #expect(error == [.log("scand: since … is not in the journal: the journal keeps seq 1…3 since 2026-01-01T00:00:00.000Z")])
+        #expect(b.handle(.line(Self.line(1))).count == 1)
+        #expect(b.handle(.line(Self.line(1))).isEmpty)
+        #expect(b.received?.seq == 1)
+    }
+
+    @Test func whatIsNotAcknowledgedIsPublishedAgainWhenTheBrokerIsBack() {
+        var b = Self.connected()
+        var mid: Int32 = 1
+        let first = Self.publishAll(b.handle(.line(Self.line(1))), &b, nextMid: &mid)
+        let second = Self.publishAll(b.handle(.line(Self.line(2))), &b, nextMid: &mid)
+        _ = b.handle(.acknowledged(mid: first[0]))
+        _ = b.handle(.brokerDisconnected)
+        #expect(b.handle(.line(Self.line(3))).isEmpty)  // the client is not connected: held
+        let back = b.handle(.brokerConnected)
+        #expect(Array(back.dropFirst()) == [.publish(ticket: 2, topic: "scand/k/events/scan", payload: Self.line(2)),
+                                            .publish(ticket: 3, topic: "scand/k/events/scan", payload: Self.line(3))])
+        let again = Self.publishAll(Array(back.dropFirst()), &b, nextMid: &mid)
+        // The PUBACK of either copy of message 2 will do; the other is then ignored.
+        #expect(b.handle(.acknowledged(mid: second[0])) == [.persist(EventPosition(boot: Self.boot, seq: 2))])
+        #expect(b.handle(.acknowledged(mid: again[0])).isEmpty)
+        #expect(b.handle(.acknowledged(mid: again[1])) == [.persist(EventPosition(boot: Self.boot, seq: 3))])
+        #expect(b.inFlight == 0)
+    }
+
+    @Test func linesWithoutAPositionAreForwardedLiveWithOneWarning() {
+        var b = Self.connected()
+        let old = #"{"class":"SCAN","id":1}"#
+        let first = b.handle(.line(old))
+        #expect(first.count == 2)
+        guard case .log(let warning) = first[0] else { Issue.record("no warning"); return }
+        #expect(warning.contains("no boot and seq"))
+        #expect(b.handle(.line(old)) == [.publish(ticket: 2, topic: "scand/k/events/scan", payload: old)])
+        var mid: Int32 = 1
+        let mids = Self.publishAll([first[1]], &b, nextMid: &mid)
+        #expect(b.handle(.acknowledged(mid: mids[0])).isEmpty)  // nothing to persist
+        #expect(b.watchRequest == #"?WATCH={"enable":true};"#)
+    }
+
+    @Test func aLineThatIsNoEventIsLoggedEscaped() {
+        var b = MQTTBridge(kioskID: "k", release: "0", acknowledged: nil)
+        #expect(b.handle(.line("garbage\u{1B}[2J")) == [.log("ignoring a line from the daemon that is not an event: garbage\\u001b[2J")])
+    }
+}
+
+@Suite struct MQTTSettingsTests {
+    @Test func readsTheMQTTTableAndTheSocketPath() throws {
+        let s = try MQTTSettings().applying(toml: """
+        [camera]
+        device = "/dev/video2"
+        [socket]
+        path = "/run/scand/other.sock"
+        [mqtt]
+        host = "broker.example"
+        kiosk_id = "till-07"
+        username = "till"
+        password_file = "/etc/scand/mqtt-password"
+        ca_file = "/etc/ssl/ca.pem"
+        cert_file = "/etc/scand/till.pem"
+        key_file = "/etc/scand/till.key"
+        max_in_flight = 500
+        """)
+        #expect(s.host == "broker.example" && s.effectivePort == 8883 && s.kioskID == "till-07")
+        #expect(s.socketPath == "/run/scand/other.sock" && s.maxInFlight == 500 && s.usesTLS)
+        #expect(try MQTTSettings().applying(toml: "").effectivePort == 1883)
+    }
+
+    @Test(arguments: [
+        ("[mqtt]\nhots = \"x\"", 2, "unknown key 'hots'"),
+        ("[mqtt]\nport = 0", 2, "port must be 1…65535"),
+        ("[mqtt]\nport = \"1883\"", 2, "must be an integer"),
+        ("[mqtt]\nkiosk_id = \"a/b\"", 2, "kiosk_id must be"),
+        ("[mqtt]\nkiosk_id = \"#\"", 2, "kiosk_id must be"),
+        ("[mqtt]\nca_file = \"/ca\"\ncert_file = \"/c\"", 3, "go together"),
+        ("[mqtt]\ncert_file = \"/c\"\nkey_file = \"/k\"", 2, "needs TLS"),
+        ("[mqtt]\nsocket = \"relative.sock\"", 2, "absolute"),
+        ("[mqtt]\nhost = \"\"", 2, "empty"),
+    ])
+    func refusesWithTheLine(_ text: String, _ line: Int, _ reason: String) {
+        #expect { try MQTTSettings().applying(toml: text) } throws: { e in
+            let p = e as! MQTTSettings.Problem
+            return p.line == line && p.message.contains(reason)
+        }
+    }
+}

@@ -1,0 +1,169 @@
+import Testing
+@testable import ScandCore
+
+/// A daemon in miniature: a journal (an array, pruned at its head), events journaled then published, and
+/// one client whose replay reads the journal in batches at moments chosen by a seeded generator.
+struct MiniDaemon {
+    let boot = "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
+    var journal: [JournaledEvent] = []
+    var seq = 0
+    var handover: ReplayHandover?
+    var pendingRead: Int?
+    var received: [String] = []
+    var errors: [String] = []
+    var batchLimit = 4
+
+    static func line(_ seq: Int, _ boot: String) -> String { #"{"class":"SCAN","boot":"\#(boot)","seq":\#(seq),"id":\#(seq)}"# }
+
+    var span: JournalSpan? {
+        guard let f = journal.first, let l = journal.last else { return nil }
+        return JournalSpan(first: f.seq, last: l.seq, oldestTime: f.time)
+    }
+
+    /// Publishes one event; `journaled: false` is an append that failed (disk full): published all the same.
+    mutating func publish(journaled: Bool = true) {
+        seq += 1
+        let line = Self.line(seq, boot)
+        if journaled { journal.append(JournaledEvent(seq: seq, boot: boot, eventClass: "SCAN", time: Double(seq), line: line)) }
+        if var h = handover {
+            apply(h.live(seq: seq, line: line, journaled: journaled))
+            handover = h
+        }
+    }
+
+    mutating func subscribe(since: EventPosition, queueLimit: Int = 1024) {
+        let journal = self.journal
+        let (h, actions) = ReplayHandover.start(since: since, span: span, batchLimit: batchLimit, queueLimit: queueLimit) { seq in
+            journal.first { $0.seq == seq }?.boot
+        }
+        handover = h
+        apply(actions)
+    }
+
+    mutating func performRead() {
+        guard let after = pendingRead, var h = handover else { return }
+        pendingRead = nil
+        let batch = Array(journal.filter { $0.seq > after }.prefix(batchLimit))
+        apply(h.journaled(batch))
+        handover = h
+    }
+
+    mutating func apply(_ actions: [ReplayHandover.Action]) {
+        for a in actions {
+            switch a {
+            case .error(let m): errors.append(m)
+            case .read(let after): pendingRead = after
+            case .send(let line): received.append(line)
+            case .goLive: pendingRead = nil
+            }
+        }
+    }
+
+    func receivedSeqs() -> [Int] { received.compactMap { EventEnvelope.parse($0)?.seq } }
+}
+
+@Suite struct ReplayHandoverTests {
+    @Test(arguments: 0..<40)
+    func liveEventsDuringTheReplayMakeNoGapAndNoDuplicate(seed: UInt64) {
+        var random = SeededRandom(seed: seed)
+        var d = MiniDaemon()
+        d.batchLimit = 1 + random.below(6)
+        for _ in 0..<(5 + random.below(30)) { d.publish() }
+        let since = 1 + random.below(d.seq)
+        d.subscribe(since: EventPosition(boot: d.boot, seq: since), queueLimit: 1 + random.below(8))
+        // Reads and new events interleave, then the daemon goes on live for a while.
+        var steps = 0
+        while d.handover?.isLive == false {
+            if random.below(3) == 0 { d.publish(journaled: random.below(10) != 0) } else { d.performRead() }
+            steps += 1
+            #expect(steps < 10_000)
+            if steps >= 10_000 { return }
+        }
+        for _ in 0..<random.below(5) { d.publish() }
+        #expect(d.errors.isEmpty)
+        #expect(d.receivedSeqs() == Array((since + 1)..<(d.seq + 1)))
+        let replayed = d.received.filter { EventEnvelope.parse($0)?.replayed == true }.compactMap { EventEnvelope.parse($0)?.seq }
+        #expect(replayed.allSatisfy { $0 <= (d.journal.last?.seq ?? 0) })
+    }
+
+    @Test func aSinceAtTheNewestEventGoesLiveWithNothingReplayed() {
+        var d = MiniDaemon()
+        for _ in 0..<3 { d.publish() }
+        d.subscribe(since: EventPosition(boot: d.boot, seq: 3))
+        d.performRead()
+        #expect(d.handover?.isLive == true)
+        d.publish()
+        #expect(d.received == [MiniDaemon.line(4, d.boot)])
+    }
+
+    @Test func aPrunedSinceGetsAnErrorSayingWhatIsKeptThenAllOfIt() {
+        var d = MiniDaemon()
+        for _ in 0..<10 { d.publish() }
+        d.journal.removeFirst(6)  // keeps 7…10
+        d.subscribe(since: EventPosition(boot: d.boot, seq: 3))
+        while d.pendingRead != nil { d.performRead() }
+        #expect(d.errors.count == 1)
+        #expect(d.errors[0].contains("journal keeps seq 7…10 since 1970-01-01T00:00:07.000Z"))
+        #expect(d.errors[0].contains("pruned"))
+        #expect(d.receivedSeqs() == [7, 8, 9, 10])
+    }
+
+    @Test func theEventJustBeforeTheJournalIsNoGap() {
+        var d = MiniDaemon()
+        for _ in 0..<10 { d.publish() }
+        d.journal.removeFirst(6)
+        d.subscribe(since: EventPosition(boot: d.boot, seq: 6))
+        while d.pendingRead != nil { d.performRead() }
+        #expect(d.errors.isEmpty)
+        #expect(d.receivedSeqs() == [7, 8, 9, 10])
+    }
+
+    @Test func aSinceFromAnotherJournalGetsEverythingKept() {
+        var d = MiniDaemon()
+        for _ in 0..<4 { d.publish() }
+        d.subscribe(since: EventPosition(boot: "bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb", seq: 2))
+        while d.pendingRead != nil { d.performRead() }
+        #expect(d.errors.count == 1 && d.errors[0].contains("not from this journal"))
+        #expect(d.receivedSeqs() == [1, 2, 3, 4])
+        var e = MiniDaemon()
+        for _ in 0..<4 { e.publish() }
+        e.subscribe(since: EventPosition(boot: e.boot, seq: 9))  // ahead of the journal: another one's numbering
+        while e.pendingRead != nil { e.performRead() }
+        #expect(e.errors.count == 1)
+        #expect(e.receivedSeqs() == [1, 2, 3, 4])
+    }
+
+    @Test func anEmptyJournalSaysSoAndGoesLive() {
+        var d = MiniDaemon()
+        d.subscribe(since: EventPosition(boot: d.boot, seq: 5))
+        #expect(d.errors.count == 1 && d.errors[0].contains("empty"))
+        #expect(d.handover?.isLive == true)
+        d.publish()
+        d.publish()
+        #expect(d.receivedSeqs() == [1, 2])
+    }
+
+    @Test func aJournalFailingInTheReplaySendsWhatIsQueuedAndGoesLive() {
+        var d = MiniDaemon()
+        for _ in 0..<5 { d.publish() }
+        d.subscribe(since: EventPosition(boot: d.boot, seq: 1))
+        d.performRead()  // 2…5
+        d.publish()      // 6, queued: the replay has not seen the journal's end yet
+        var h = d.handover!
+        d.apply(h.journalFailed("disk I/O error"))
+        d.handover = h
+        d.publish()
+        #expect(d.errors == ["the replay stopped: disk I/O error; live events follow"])
+        #expect(d.receivedSeqs() == [2, 3, 4, 5, 6, 7])
+    }
+
+    @Test func replayedLinesAreMarkedAndLiveOnesNot() {
+        var e = MiniDaemon()
+        e.publish()
+        e.publish()
+        e.subscribe(since: EventPosition(boot: e.boot, seq: 1))
+        e.performRead()
+        e.publish()
+        #expect(e.received == [EventEnvelope.markingReplayed(MiniDaemon.line(2, e.boot)), MiniDaemon.line(3, e.boot)])
+    }
+}

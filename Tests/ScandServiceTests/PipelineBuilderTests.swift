@@ -1,0 +1,38 @@
+import Foundation
+import Testing
+import ScandCapture
+import ScandCore
+import ScandDecoding
+@testable import ScandService
+
+/// `scand run`'s pipelines, built from a configuration as the command builds them.
+@Suite struct PipelineBuilderTests {
+    @Test func aLockstepReplayDecodesEveryFrameUpToTheLimit() async throws {
+        let path = try LivePipelineTests().recording([(.qrCode, "built", 320, 240)], frames: 6, name: "built")
+        let lines = LivePipelineTests.Lines()
+        var config = ScandConfig()
+        config.formats = BarcodeFormats(.qrCode)
+        let builder = PipelineBuilder(source: .replay(path: path, pace: .lockstep), frameLimit: 4)
+        #expect(builder.lockstep)
+        let pipeline = builder.pipeline(for: config, output: lines.sink)
+        pipeline.start()
+        await pipeline.finished()
+        let c = pipeline.counters
+        #expect(c.capture.captured == 4 && c.capture.dropped == 0 && c.decoded == 4 && c.codes == 4, "\(c)")
+        #expect(lines.all.last { $0.contains(#""class":"DEVICE""#) }?.contains(#""state":"stopped","message":"shutting down""#) == true)
+    }
+
+    @Test func theCameraIsTheConfiguredDevice() async throws {
+        var config = ScandConfig()
+        config.device = "/dev/scand-test-no-such-camera"
+        let lines = LivePipelineTests.Lines()
+        let pipeline = PipelineBuilder().pipeline(for: config, output: lines.sink)
+        pipeline.start()
+        for _ in 0..<500 where pipeline.deviceStatus == nil { try await Task.sleep(for: .milliseconds(10)) }
+        pipeline.stop()
+        await pipeline.finished()
+        let status = try #require(lines.all.first.flatMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] })
+        #expect(status["path"] as? String == config.device && status["state"] as? String == "waiting")
+        #expect(pipeline.failure == nil, "a missing camera is waited for")
+    }
+}

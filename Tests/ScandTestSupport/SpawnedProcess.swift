@@ -1,0 +1,135 @@
+import Foundation
+import Synchronization
+
+/// A child process started with posix_spawn and an empty signal mask. Foundation's Process passes on the
+/// mask of the thread that starts it, and the test runner's threads block SIGTERM: a mosquitto or a
+/// `scand mqtt` started that way would never see the SIGTERM a test (or systemd) sends.
+public final class SpawnedProcess: Sendable {
+    public let pid: pid_t
+    final class Lines: Sendable {
+        let lines = Mutex<[String]>([])
+    }
+    private let out = Lines()
+    private let err = Lines()
+    private let status = Mutex<Int32?>(nil)
+
+    public init(_ executable: String, _ arguments: [String], environment: [String: String] = [:]) throws {
+        var outPipe: [Int32] = [0, 0], errPipe: [Int32] = [0, 0]
+        guard pipe(&outPipe) == 0, pipe(&errPipe) == 0 else { throw Self.error("pipe") }
+        // Not inherited by other children spawned meanwhile (their copy of a write end would hold the pipe open).
+        for fd in outPipe + errPipe { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_adddup2(&actions, outPipe[1], 1)
+        posix_spawn_file_actions_adddup2(&actions, errPipe[1], 2)
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var empty = sigset_t()
+        sigemptyset(&empty)
+        posix_spawnattr_setsigmask(&attributes, &empty)
+        var defaults = sigset_t()
+        sigemptyset(&defaults)
+        for s in [SIGTERM, SIGINT, SIGHUP, SIGPIPE, SIGCHLD] { sigaddset(&defaults, s) }
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        var env = ProcessInfo.processInfo.environment
+        for (k, v) in environment { env[k] = v }
+        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+        let envp = env.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer { (argv + envp).forEach { free($0) } }
+        var child: pid_t = 0
+        let rc = posix_spawn(&child, executable, &actions, &attributes, argv, envp)
+        close(outPipe[1])
+        close(errPipe[1])
+        guard rc == 0 else {
+            close(outPipe[0])
+            close(errPipe[0])
+            throw Self.error("posix_spawn \(executable)", rc)
+        }
+        pid = child
+        for (fd, sink) in [(outPipe[0], out), (errPipe[0], err)] {
+            Thread.detachNewThread { Self.readLines(fd, into: sink) }
+        }
+    }
+
+    deinit {
+        if isRunning { kill(pid, SIGKILL) }
+        _ = wait()
+    }
+
+    public var stdout: [String] { out.lines.withLock { $0 } }
+    public var stderr: [String] { err.lines.withLock { $0 } }
+
+    public func signal(_ sig: Int32) { kill(pid, sig) }
+
+    public var isRunning: Bool {
+        status.withLock { s in
+            guard s == nil else { return false }
+            var raw: Int32 = 0
+            guard waitpid(pid, &raw, WNOHANG) == pid else { return true }
+            s = Self.exitStatus(raw)
+            return false
+        }
+    }
+
+    /// Waits for the exit: the exit status, or 128 + the signal that ended it.
+    @discardableResult
+    public func wait() -> Int32 {
+        status.withLock { s in
+            if let s { return s }
+            var raw: Int32 = 0
+            while waitpid(pid, &raw, 0) < 0 && errno == EINTR {}
+            s = Self.exitStatus(raw)
+            return s!
+        }
+    }
+
+    /// Waits for the exit up to `seconds`, then SIGKILL.
+    @discardableResult
+    public func finish(seconds: Double = 20) -> Int32 {
+        let deadline = Date(timeIntervalSinceNow: seconds)
+        while isRunning && Date() < deadline { usleep(20_000) }
+        if isRunning { kill(pid, SIGKILL) }
+        return wait()
+    }
+
+    /// Waits until `condition` holds, up to `seconds`.
+    @discardableResult
+    public func wait(seconds: Double = 30, until condition: () -> Bool) -> Bool {
+        let deadline = Date(timeIntervalSinceNow: seconds)
+        while Date() < deadline {
+            if condition() { return true }
+            usleep(20_000)
+        }
+        return condition()
+    }
+
+    static func exitStatus(_ raw: Int32) -> Int32 {
+        let signal = raw & 0x7F
+        return signal == 0 ? (raw >> 8) & 0xFF : 128 + signal
+    }
+
+    static func readLines(_ fd: Int32, into sink: Lines) {
+        var buffer = [UInt8]()
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if n < 0 && errno == EINTR { continue }
+            if n <= 0 { break }
+            buffer += chunk[..<n]
+            while let nl = buffer.firstIndex(of: 10) {
+                let line = String(decoding: buffer[..<nl], as: UTF8.self)
+                sink.lines.withLock { $0.append(line) }
+                buffer.removeSubrange(...nl)
+            }
+        }
+        close(fd)
+    }
+
+    static func error(_ what: String, _ code: Int32 = errno) -> MosquittoBroker.BrokerError {
+        MosquittoBroker.BrokerError("\(what): \(String(cString: strerror(code)))")
+    }
+}
