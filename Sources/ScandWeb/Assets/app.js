@@ -10,6 +10,8 @@ const codes = new Map();   // id -> {polygon, label, normalized, format, text, s
 let source = { width: 0, height: 0 };
 let roi = { x: 0, y: 0, w: 1, h: 1 };
 let dragging = null;
+let sending = 0;  // rects of interest posted and not answered yet
+let roiChanges = 0;  // rects of interest posted so far: a STATUS asked for before the last one is stale
 let lastCaptured = null;
 
 // The preview: one snapshot at a time, at most 5 a second.
@@ -141,8 +143,9 @@ function addScan(e) {
 async function status() {
   for (;;) {
     try {
+      const asked = roiChanges;
       const r = await fetch("/api/status", { cache: "no-store" });
-      if (r.ok) showStatus(await r.json(), performance.now());
+      if (r.ok) showStatus(await r.json(), performance.now(), asked === roiChanges);
       else showDown((await r.json()).message);
     } catch (e) { showDown("scand web is not answering"); }
     await new Promise((done) => setTimeout(done, 1000));
@@ -155,7 +158,7 @@ function showDown(message) {
   lastCaptured = null;
 }
 
-function showStatus(s, now) {
+function showStatus(s, now, roiCurrent) {
   const d = s.device || {};
   $("s-camera").textContent = d.state ? `${d.state} ${d.path || ""}` + (d.message ? ` — ${d.message}` : "") : "–";
   $("s-size").textContent = d.width ? `${d.width}×${d.height} ${d.pixelformat}` : "–";
@@ -168,9 +171,10 @@ function showStatus(s, now) {
   $("s-decode").textContent = `${s.decodeMsMean} ms`;
   $("s-latency").textContent = s.latencyP50Ms !== undefined ? `${s.latencyP50Ms} / ${s.latencyP99Ms} ms` : "–";
   $("s-subscribers").textContent = `${s.watching} watching, ${s.clients} connected`;
-  if (s.roi) {
+  if (s.roi && roiCurrent) {
     $("s-roi").textContent = s.roi.map((v) => v.toFixed(3)).join(", ");
-    if (!dragging) { roi = { x: s.roi[0], y: s.roi[1], w: s.roi[2], h: s.roi[3] }; placeRoi(); }
+    // Not while the user drags or a new rect is on its way: this STATUS may predate it.
+    if (!dragging && !sending) { roi = { x: s.roi[0], y: s.roi[1], w: s.roi[2], h: s.roi[3] }; placeRoi(); }
   }
 }
 
@@ -217,14 +221,26 @@ async function sendRoi(r) {
   const round = (v) => Math.round(v * 10000) / 10000;
   const body = { x: round(r.x), y: round(r.y), w: round(r.w), h: round(r.h) };
   $("roi-message").textContent = "applying…";
+  sending += 1;
+  roiChanges += 1;
   try {
     const response = await fetch("/api/roi", {
       method: "POST", headers: { "Content-Type": "application/json", "X-Scand-Request": "1" }, body: JSON.stringify(body),
     });
     const answer = await response.json();
+    if (response.ok && answer.roi) {
+      // The daemon's rect, as it took it.
+      if (sending === 1 && !dragging) {
+        roi = { x: answer.roi[0], y: answer.roi[1], w: answer.roi[2], h: answer.roi[3] };
+        placeRoi();
+      }
+      $("s-roi").textContent = answer.roi.map((v) => v.toFixed(3)).join(", ");
+    }
     $("roi-message").textContent = response.ok ? "applied" : `refused: ${answer.message}`;
   } catch (e) {
     $("roi-message").textContent = "scand web is not answering";
+  } finally {
+    sending -= 1;
   }
 }
 
