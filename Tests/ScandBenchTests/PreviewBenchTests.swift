@@ -1,23 +1,22 @@
 import Foundation
 import Testing
-@testable import ScandBench
+import ScandTestSupport
 
 /// The preview bench measures what it says: the snapshots it asks for are answered with a JPEG line (all
-/// but one asked as the replay ended, which no frame follows).
+/// but one asked as the replay ended, which no frame follows). Run as `scand bench preview` runs it.
 @Suite struct PreviewBenchTests {
-    @Test func everySnapshotAskedForIsAnsweredAndReported() throws {
-        let bench = try PreviewBench.parse(["--sizes", "640x480", "--seconds", "1", "--scenes", "one"])
-        let report = try bench.report()
-        guard case .array(let rows) = report.rows, case .object(let fields)? = rows.first else {
-            Issue.record("no row: \(report.table)")
-            return
-        }
-        let row = Dictionary(fields, uniquingKeysWith: { a, _ in a })
-        guard case .int(let asked)? = row["asked"], case .int(let answered)? = row["answered"] else {
-            Issue.record("no counts: \(report.table)")
-            return
-        }
-        #expect(answered >= 1 && answered >= asked - 1 && answered <= asked, "\(report.table)")
-        #expect(report.table.contains("| one | 640x480 | 30 | \(asked) / \(answered) |"), "\(report.table)")
+    @Test func theSnapshotsAskedForAreAnsweredAndReported() throws {
+        let bench = URL(fileURLWithPath: ScandBinary.path).deletingLastPathComponent().appendingPathComponent("scand-bench").path
+        let json = ScandBinary.temporaryDirectory() + "/preview.json"
+        defer { try? FileManager.default.removeItem(atPath: URL(fileURLWithPath: json).deletingLastPathComponent().path) }
+        let r = try ScandBinary.runTool(bench, ["preview", "--sizes", "640x480", "--seconds", "1", "--scenes", "one", "--json", json])
+        #expect(r.status == 0, "\(r.stderr)")
+        let object = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: json))) as? [String: Any]
+        let rows = object?["preview"] as? [[String: Any]] ?? []
+        let row = try #require(rows.first, "\(object ?? [:])")
+        let asked = (row["asked"] as? NSNumber)?.intValue ?? 0, answered = (row["answered"] as? NSNumber)?.intValue ?? -1
+        #expect(answered >= 1 && answered >= asked - 1 && answered <= asked, "\(row)")
+        #expect(((row["meanLineBytes"] as? NSNumber)?.doubleValue ?? 0) > 1000, "a JPEG in base64: \(row)")
+        #expect(r.stdout.contains("| one | 640x480 | 30 | \(asked) / \(answered) |"), "\(r.stdout)")
     }
 }
