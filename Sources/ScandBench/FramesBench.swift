@@ -33,7 +33,7 @@ struct FramesBench: ParsableCommand {
     struct Row {
         var size: String
         var scene: String
-        var counters: LivePipeline.Counters
+        var counters: FrameCounters
         var seconds: Double
         /// CPU time of scand and its decoder children over wall time: 100 = one core busy.
         var cpuPercent: Double
@@ -79,16 +79,16 @@ struct FramesBench: ParsableCommand {
         let value = JSONValue.array(rows.map { r in
             let c = r.counters
             var fields: [(String, JSONValue)] = [
-                ("scene", .string(r.scene)), ("size", .string(r.size)), ("fps", .int(fps)), ("captured", .int(c.capture.captured)),
-                ("dropped", .int(c.capture.dropped)), ("decoded", .int(c.decoded)), ("skippedStatic", .int(c.skippedStatic)),
+                ("scene", .string(r.scene)), ("size", .string(r.size)), ("fps", .int(fps)), ("captured", .int(c.captured)),
+                ("dropped", .int(c.dropped)), ("decoded", .int(c.decoded)), ("skippedStatic", .int(c.skippedStatic)),
                 ("decodedPerSecond", JSONValue.number(Double(c.decoded) / r.seconds, places: 1)),
-                ("msPerDecode", JSONValue.number(c.decodeSeconds * 1000 / Double(max(1, c.decoded)), places: 1)),
+                ("msPerDecode", JSONValue.number(c.decodeMillisecondsMean, places: 1)),
                 ("codes", .int(c.codes)), ("cpuPercentOfACore", JSONValue.number(r.cpuPercent, places: 1)),
                 ("cpuMsPerDecode", JSONValue.number(r.cpuMsPerDecode, places: 1)),
                 ("rssStartMiB", JSONValue.number(r.rssBefore, places: 1)), ("rssEndMiB", JSONValue.number(r.rssAfter, places: 1)),
             ]
-            if let p = c.latencyP50 { fields.append(("latencyP50Ms", JSONValue.number(p, places: 1))) }
-            if let p = c.latencyP99 { fields.append(("latencyP99Ms", JSONValue.number(p, places: 1))) }
+            if let p = c.latencyP50Milliseconds { fields.append(("latencyP50Ms", JSONValue.number(p, places: 1))) }
+            if let p = c.latencyP99Milliseconds { fields.append(("latencyP99Ms", JSONValue.number(p, places: 1))) }
             return .object(fields)
         })
         return BenchReport(name: "frames", table: Self.table(rows, fps: fps), rows: value)
@@ -178,9 +178,9 @@ struct FramesBench: ParsableCommand {
         for r in rows {
             let c = r.counters
             let perFrame = Double(c.codes) / Double(max(1, c.decoded))
-            let latency = [c.latencyP50, c.latencyP99].map { $0.map { String(format: "%.0f", $0) } ?? "-" }.joined(separator: " / ")
-            lines.append("| \(r.scene) | \(r.size) | \(fps) | \(c.capture.captured) | \(c.decoded) | \(c.skippedStatic) | \(c.capture.dropped) | "
-                + String(format: "%.1f | %.1f | %.2f", Double(c.decoded) / r.seconds, c.decodeSeconds * 1000 / Double(max(1, c.decoded)), perFrame)
+            let latency = [c.latencyP50Milliseconds, c.latencyP99Milliseconds].map { $0.map { String(format: "%.0f", $0) } ?? "-" }.joined(separator: " / ")
+            lines.append("| \(r.scene) | \(r.size) | \(fps) | \(c.captured) | \(c.decoded) | \(c.skippedStatic) | \(c.dropped) | "
+                + String(format: "%.1f | %.1f | %.2f", Double(c.decoded) / r.seconds, c.decodeMillisecondsMean, perFrame)
                 + " | \(latency) | " + String(format: "%.1f | %.1f | %.0f / %.0f", r.cpuPercent, r.cpuMsPerDecode, r.rssBefore, r.rssAfter) + " |")
         }
         return lines.joined(separator: "\n")

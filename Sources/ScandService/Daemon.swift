@@ -56,7 +56,7 @@ public struct Daemon: Sendable {
                 status: { StatusSummary.report(controller, hub: hub, stdoutDropped: console.dropped) },
                 metrics: {
                     let p = controller.current
-                    return metrics.exposition(counters: p.counters.frameCounters, cameraStreaming: p.deviceStatus?.state == .streaming,
+                    return metrics.exposition(counters: p.counters, cameraStreaming: p.deviceStatus?.state == .streaming,
                                               watching: hub.counters.watching)
                 },
                 snapshot: { controller.current.snapshot($0) },
@@ -180,7 +180,7 @@ public enum StatusSummary {
     /// STATUS: where the camera stands, frame counters, decode timing, subscribers.
     public static func report(_ controller: PipelineController, hub: EventHub, stdoutDropped: Int = 0) -> StatusReport {
         let p = controller.current
-        return StatusReport(device: p.deviceStatus, counters: p.counters.frameCounters, clients: hub.counters, stdoutDropped: stdoutDropped,
+        return StatusReport(device: p.deviceStatus, counters: p.counters, clients: hub.counters, stdoutDropped: stdoutDropped,
                             regionOfInterest: controller.config.regionOfInterest)
     }
 

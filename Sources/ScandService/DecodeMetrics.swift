@@ -1,4 +1,5 @@
 import ScandCapture
+import ScandCore
 import NIOConcurrencyHelpers
 
 /// What the decode loop has done so far, written by it and read by STATUS, STATS and the watchdog from any
@@ -14,12 +15,15 @@ final class DecodeMetrics: Sendable {
     private let state = NIOLockedValueBox(State())
 
     /// The counters, with the capture side's.
-    func counters(capture: CaptureCounters) -> LivePipeline.Counters {
+    func counters(capture: CaptureCounters) -> FrameCounters {
         state.withLockedValue { s in
             let p = s.latencies.percentiles([0.5, 0.99])
-            return LivePipeline.Counters(capture: capture, decoded: s.decoded, failed: s.failed, skippedStatic: s.skippedStatic, codes: s.codes,
-                                         scans: s.scans, decodeSeconds: s.decodeSeconds, latencyP50: p[0], latencyP99: p[1],
-                                         workerRestarts: s.workerRestarts)
+            var c = FrameCounters()
+            (c.captured, c.dropped) = (capture.captured, capture.dropped)
+            (c.decoded, c.failed, c.skippedStatic, c.codes, c.scans) = (s.decoded, s.failed, s.skippedStatic, s.codes, s.scans)
+            c.decodeMillisecondsMean = s.decodeSeconds * 1000 / Double(max(1, s.decoded))
+            (c.latencyP50Milliseconds, c.latencyP99Milliseconds, c.workerRestarts) = (p[0], p[1], s.workerRestarts)
+            return c
         }
     }
 

@@ -44,7 +44,7 @@ public final class LivePipeline: Sendable {
                                 daemonMetrics: daemonMetrics, clock: clock)
     }
 
-    public var counters: Counters { metrics.counters(capture: capture.handOff.counters) }
+    public var counters: FrameCounters { metrics.counters(capture: capture.handOff.counters) }
 
     /// Starts capture and decoding (once).
     public func start() {

@@ -39,7 +39,7 @@ import ScandTestSupport
         let path = try recording([(.qrCode, "paced", 320, 240)], frames: 10, name: "paced")
         let (lines, pipeline) = await run(path, pace: .recorded)
         let c = pipeline.counters
-        #expect(c.capture.captured == 10 && c.decoded + c.capture.dropped == 10)
+        #expect(c.captured == 10 && c.decoded + c.dropped == 10)
         #expect(c.codes == c.decoded, "the code is read in every decoded frame")
         let scans = lines.all.filter { $0.contains(#""class":"SCAN""#) }
         #expect(c.scans == 1 && scans.count == 1, "and reported once")
@@ -53,7 +53,7 @@ import ScandTestSupport
         let worker = try #require(DecoderWorker())
         let (_, pipeline) = await run(path, pace: .recorded, decoder: FrameDecoder(decoder: ZXingDecoder(worker: worker)))
         let c = pipeline.counters
-        #expect(c.decoded > 0 && c.decoded + c.capture.dropped == 8 && c.codes == c.decoded)
+        #expect(c.decoded > 0 && c.decoded + c.dropped == 8 && c.codes == c.decoded)
         #expect(worker.copiedReads == 0, "each frame was captured into shared memory and read there")
     }
 
@@ -100,9 +100,9 @@ import ScandTestSupport
         let path = try recording([(.qrCode, "fast", 320, 240)], frames: 30, name: "fast")
         let (_, pipeline) = await run(path, pace: .asFastAsPossible)
         let c = pipeline.counters
-        #expect(c.capture.captured == 30)
-        #expect(c.capture.dropped > 0, "replayed far faster than one core decodes")
-        #expect(c.decoded + c.capture.dropped == 30)
+        #expect(c.captured == 30)
+        #expect(c.dropped > 0, "replayed far faster than one core decodes")
+        #expect(c.decoded + c.dropped == 30)
         #expect(pipeline.statsEvent().line.contains(#""captured":30"#))
     }
 
@@ -111,12 +111,12 @@ import ScandTestSupport
         let (_, idle) = await run(empty, pace: .recorded)
         let c = idle.counters
         // Frames that arrive while the first decode starts the decoder processes are dropped, not decoded.
-        #expect(c.decoded == 1 && c.skippedStatic + c.capture.dropped == 19 && c.skippedStatic >= 10, "\(c)")
+        #expect(c.decoded == 1 && c.skippedStatic + c.dropped == 19 && c.skippedStatic >= 10, "\(c)")
         // A scene that holds a code keeps being decoded (the tracker needs its sightings).
         let busy = try recording([(.qrCode, "seen", 320, 240)], frames: 10, name: "busy")
         let (_, reading) = await run(busy, pace: .recorded)
         let r = reading.counters
-        #expect(r.skippedStatic == 0 && r.decoded + r.capture.dropped == 10 && r.codes == r.decoded, "\(r)")
+        #expect(r.skippedStatic == 0 && r.decoded + r.dropped == 10 && r.codes == r.decoded, "\(r)")
     }
 
     @Test func rotationMirrorAndRegionApplyToTheOrientedFrame() async throws {

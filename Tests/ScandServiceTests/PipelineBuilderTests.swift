@@ -18,7 +18,7 @@ import ScandDecoding
         pipeline.start()
         await pipeline.finished()
         let c = pipeline.counters
-        #expect(c.capture.captured == 4 && c.capture.dropped == 0 && c.decoded == 4 && c.codes == 4, "\(c)")
+        #expect(c.captured == 4 && c.dropped == 0 && c.decoded == 4 && c.codes == 4, "\(c)")
         #expect(lines.all.last { $0.contains(#""class":"DEVICE""#) }?.contains(#""state":"stopped","message":"shutting down""#) == true)
     }
 

@@ -103,16 +103,7 @@ extension Setting {
                     guard path.utf8.count < 108 else { throw Problem("must be under 108 bytes (a Unix socket's limit), got \(path.utf8.count)") }
                     c.socketPath = path
                 }),
-        Setting(section: "socket", key: "group", flag: nil, kind: .text, valueName: "NAME",
-                help: "Group of the socket file when scand creates it; empty: scand's own.",
-                read: { .text($0.socketGroup) },
-                write: { c, v, context throws(Problem) in
-                    let group = try v.text()
-                    guard group.isEmpty || context.groupExists(group) else {
-                        throw Problem("'\(group)' does not exist (create it with groupadd, or set group = \"\")")
-                    }
-                    c.socketGroup = group
-                }),
+        .group("socket", "group", help: "Group of the socket file when scand creates it; empty: scand's own.", \.socketGroup),
         .integer("socket", "max_clients", 1...10_000, help: "Subscribers at once.", \.maxClients),
         .integer("socket", "max_clients_per_uid", 1...10_000, help: "Connections one user may hold at once.", \.maxClientsPerUID),
         .seconds("socket", "request_timeout", flag: "request-timeout", 0.1...3600,
@@ -120,16 +111,8 @@ extension Setting {
         .integer("socket", "queue_limit", 1...100_000, help: "Lines waiting for one subscriber (and stdout) before it counts as stalled.",
                  \.clientQueueLimit),
         .integer("socket", "max_request_bytes", 64...1_048_576, help: "Longest request line a client may send.", \.maxRequestBytes),
-        Setting(section: "socket", key: "admin_group", flag: nil, kind: .text, valueName: "NAME",
-                help: "Group whose members may change settings over the socket (?ROI=); empty: root and scand's own user only.",
-                read: { .text($0.adminGroup) },
-                write: { c, v, context throws(Problem) in
-                    let group = try v.text()
-                    guard group.isEmpty || context.groupExists(group) else {
-                        throw Problem("'\(group)' does not exist (create it with groupadd, or set admin_group = \"\")")
-                    }
-                    c.adminGroup = group
-                }),
+        .group("socket", "admin_group",
+               help: "Group whose members may change settings over the socket (?ROI=); empty: root and scand's own user only.", \.adminGroup),
         Setting(section: "service", key: "state_directory", flag: "state-directory", kind: .text, valueName: "PATH",
                 help: "Directory for what outlives a restart (the rect of interest set over the socket); empty: systemd's "
                     + "$STATE_DIRECTORY, else nothing is kept.",

@@ -78,6 +78,19 @@ extension Setting {
                 write: { c, value, _ throws(Problem) in c[keyPath: path] = try value.integer() })
     }
 
+    /// The name of a group of this system (checked through the context), or empty for none.
+    static func group(_ section: String, _ key: String, help: String, _ path: WritableKeyPath<ScandConfig, String> & Sendable) -> Setting {
+        Setting(section: section, key: key, flag: nil, kind: .text, valueName: "NAME", help: help,
+                read: { .text($0[keyPath: path]) },
+                write: { c, v, context throws(Problem) in
+                    let group = try v.text()
+                    guard group.isEmpty || context.groupExists(group) else {
+                        throw Problem("'\(group)' does not exist (create it with groupadd, or set \(key) = \"\")")
+                    }
+                    c[keyPath: path] = group
+                })
+    }
+
     /// Seconds in `range`, kept as a `Duration` at millisecond resolution.
     static func seconds(_ section: String, _ key: String, flag: String? = nil, _ range: ClosedRange<Double>, help: String,
                         _ path: WritableKeyPath<ScandConfig, Duration> & Sendable) -> Setting {

@@ -1,0 +1,89 @@
+import Foundation
+import NIOConcurrencyHelpers
+import Testing
+import ScandCore
+@testable import ScandService
+
+/// The socket server on a real Unix socket, with events published from several threads while clients come,
+/// watch and go: every watcher gets every event, each publisher's in order (and ThreadSanitizer, in the
+/// test command, watches the hub, the subscribers and the channels being shared).
+@Suite struct SocketServerTests {
+    static func controls() -> DaemonControls {
+        DaemonControls(status: { StatusReport(device: nil, counters: FrameCounters(), clients: ClientCounters(), stdoutDropped: 0) },
+                       metrics: { "" }, snapshot: { $0(.error("none")) }, regionOfInterest: { .full },
+                       setRegionOfInterest: { r, answer in answer(.regionOfInterest(r)) })
+    }
+
+    /// A blocking client: connect, read the banner, watch, then read lines until `count` events came.
+    static func watch(_ path: String, events count: Int) -> [String] {
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        guard UnixSocketAddress.connect(fd, to: path) == 0 else { return ["connect failed"] }
+        var tv = timeval(tv_sec: 20, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
+        let request = Array("?WATCH={\"classes\":[\"DEVICE\"]};\n".utf8)
+        _ = request.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+        var lines: [String] = [], buffer: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        while lines.filter({ $0.hasPrefix(#"{"class":"DEVICE""#) }).count < count {
+            let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            guard n > 0 else { break }
+            buffer += chunk[..<n]
+            while let nl = buffer.firstIndex(of: 10) {
+                lines.append(String(decoding: buffer[..<nl], as: UTF8.self))
+                buffer.removeSubrange(...nl)
+            }
+        }
+        return lines
+    }
+
+    @Test func eventsFromManyThreadsReachEveryWatcherInOrder() async throws {
+        let path = NSTemporaryDirectory() + "scand-server-\(getpid()).sock"
+        let hub = EventHub(queueLimit: 100_000, maxClients: 16)
+        let server = SocketServer(listener: .path(path, group: ""), hub: hub, maxRequestBytes: 4096, daemon: Self.controls(), log: { _, _ in })
+        try server.claim()
+        try server.start()
+        defer { server.stop() }
+        let perPublisher = 400, publishers = 2
+        // Watchers first, each on a thread of its own; the publishers start once all of them watch.
+        let results = NIOLockedValueBox<[[String]]>([])
+        let watchers = (0..<3).map { _ in
+            Thread {
+                let lines = Self.watch(path, events: perPublisher * publishers)
+                results.withLockedValue { $0.append(lines) }
+            }
+        }
+        watchers.forEach { $0.start() }
+        for _ in 0..<3000 where hub.counters.watching < 3 { try await Task.sleep(for: .milliseconds(10)) }
+        let watching = hub.counters.watching
+        #expect(watching == 3, "\(hub.counters) \(results.withLockedValue { $0.map { $0.prefix(3) } })")
+        // A client that comes and goes while events flow.
+        let passer = Thread { _ = Self.watch(path, events: 10) }
+        passer.start()
+        await withTaskGroup(of: Void.self) { group in
+            for p in 0..<publishers {
+                group.addTask {
+                    for i in 0..<perPublisher {
+                        hub.publish(.device(DeviceStatus(device: "p\(p)", state: .waiting, reason: "\(i)")))
+                        if i % 50 == 0 { await Task.yield() }
+                    }
+                }
+            }
+        }
+        for _ in 0..<2000 where results.withLockedValue({ $0.count }) < 3 { try await Task.sleep(for: .milliseconds(10)) }
+        let all = results.withLockedValue { $0 }
+        #expect(all.count == 3)
+        for lines in all {
+            let events = lines.filter { $0.hasPrefix(#"{"class":"DEVICE""#) }
+            let count = events.count
+            #expect(count == perPublisher * publishers, "\(lines.prefix(3))")
+            for p in 0..<publishers {
+                let mine = events.filter { $0.contains(#""path":"p\#(p)""#) }
+                let expected = (0..<perPublisher).map { Event.device(DeviceStatus(device: "p\(p)", state: .waiting, reason: "\($0)")).line }
+                let inOrder = mine == expected
+                #expect(inOrder, "publisher \(p): \(mine.count) events, the first out of order: \(zip(mine, expected).first { $0 != $1 }.map { "\($0)" } ?? "none")")
+            }
+        }
+        #expect(hub.counters.droppedSlow == 0)
+    }
+}
