@@ -44,7 +44,11 @@ final class DaemonConnection: Sendable {
     /// Sends one request line (without its newline) and returns the answer line.
     func request(_ line: String) async throws(DaemonError) -> String {
         let answer = channel.eventLoop.makePromise(of: String.self)
-        channel.writeAndFlush(Request(line: line, answer: answer), promise: nil)
+        // A channel closed since (the daemon restarted) fails the write without reaching the handler: then
+        // nobody else would answer. (A promise completed twice keeps its first result.)
+        let written = channel.eventLoop.makePromise(of: Void.self)
+        written.futureResult.whenFailure { _ in answer.fail(DaemonError.closed) }
+        channel.writeAndFlush(Request(line: line, answer: answer), promise: written)
         do { return try await answer.futureResult.get() } catch { throw error as? DaemonError ?? .closed }
     }
 
@@ -103,6 +107,7 @@ final class DaemonConnection: Sendable {
             let request = unwrapOutboundIn(data)
             guard banner == nil, pending == nil, context.channel.isActive else {
                 request.answer.fail(DaemonError.closed)
+                promise?.fail(DaemonError.closed)
                 return
             }
             pending = request.answer
