@@ -5,7 +5,7 @@ import ArgumentParser
 struct AllBenches: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "all",
-        abstract: "Run every benchmark (frames, compare, photos when present, journal) and print their tables."
+        abstract: "Run every benchmark (frames, compare, preview, photos when present, journal) and print their tables."
     )
 
     @Option(name: .long, help: "Seconds per frame size and scene in the frames benchmark.")
@@ -34,12 +34,14 @@ struct AllBenches: ParsableCommand {
         if let scenes { frames.scenes = scenes }
         var compare = try CompareBench.parse([])
         compare.frames = compareFrames
+        var preview = try PreviewBench.parse([])
+        preview.seconds = seconds
         var photos = try PhotosBench.parse([])
         photos.root = root
         let journal = try JournalBench.parse([])
         let benches: [(name: String, report: () throws -> BenchReport?)] = [
-            ("frames", { try frames.report() }), ("compare", { try compare.report() }), ("photos", { try photos.report() }),
-            ("journal", { try journal.report() }),
+            ("frames", { try frames.report() }), ("compare", { try compare.report() }), ("preview", { try preview.report() }),
+            ("photos", { try photos.report() }), ("journal", { try journal.report() }),
         ]
         for bench in benches {
             guard let r = try bench.report() else {

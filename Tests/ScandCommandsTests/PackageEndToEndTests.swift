@@ -49,8 +49,8 @@ import ScandTestSupport
 
         let listing = try ScandBinary.runTool("/usr/bin/dpkg-deb", ["--contents", deb]).stdout
         for path in ["./usr/bin/scand", "./lib/systemd/system/scand.service", "./lib/systemd/system/scand.socket",
-                     "./lib/systemd/system/scand-mqtt.service",
-                     "./etc/scand/scand.toml", "./usr/lib/sysusers.d/scand.conf", "./usr/share/man/man8/scand.8.gz",
+                     "./lib/systemd/system/scand-mqtt.service", "./lib/systemd/system/scand-web.service",
+                     "./etc/scand/scand.toml", "./etc/scand/web.toml", "./usr/lib/sysusers.d/scand.conf", "./usr/share/man/man8/scand.8.gz",
                      "./usr/share/man/man5/scand.toml.5.gz", "./usr/share/bash-completion/completions/scand",
                      "./usr/share/zsh/vendor-completions/_scand", "./usr/share/fish/vendor_completions.d/scand.fish",
                      "./usr/share/doc/scand/copyright", "./usr/share/doc/scand/changelog.gz"] {
@@ -58,11 +58,15 @@ import ScandTestSupport
         }
         let control = ScandBinary.temporaryDirectory()
         #expect(try ScandBinary.runTool("/usr/bin/dpkg-deb", ["--control", deb, control]).status == 0)
-        #expect(try String(contentsOfFile: control + "/conffiles", encoding: .utf8) == "/etc/scand/scand.toml\n")
+        #expect(try String(contentsOfFile: control + "/conffiles", encoding: .utf8) == "/etc/scand/scand.toml\n/etc/scand/web.toml\n")
         let copyright = try ScandBinary.runTool("/bin/sh", ["-c", "dpkg-deb --fsys-tarfile '\(deb)' | tar -xOf - ./usr/share/doc/scand/copyright"]).stdout
         #expect(copyright.contains("zxing-cpp") && copyright.contains("Apache-2.0") && copyright.contains("stb_easy_font"))
         let unit = try ScandBinary.runTool("/bin/sh", ["-c", "dpkg-deb --fsys-tarfile '\(deb)' | tar -xOf - ./lib/systemd/system/scand.service"]).stdout
         #expect(unit.contains("ExecStart=/usr/bin/scand run"))
+        let webUnit = try ScandBinary.runTool("/bin/sh", ["-c", "dpkg-deb --fsys-tarfile '\(deb)' | tar -xOf - ./lib/systemd/system/scand-web.service"]).stdout
+        #expect(webUnit.contains("ExecStart=/usr/bin/scand web --config /etc/scand/web.toml"))
+        let sysusers = try ScandBinary.runTool("/bin/sh", ["-c", "dpkg-deb --fsys-tarfile '\(deb)' | tar -xOf - ./usr/lib/sysusers.d/scand.conf"]).stdout
+        #expect(sysusers.contains("g scand-clients -") && sysusers.contains("g scand-admin -"), "\(sysusers)")
 
         // lintian: no error and no warning (overrides, each with its reason, are in packaging/debian).
         let lintian = try ScandBinary.runTool("/usr/bin/lintian", ["--tag-display-limit", "0", deb])

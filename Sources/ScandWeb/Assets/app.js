@@ -1,0 +1,256 @@
+// scand's setup page: the newest frame about 5 times a second, outlines of the codes in view (from the
+// daemon's SCAN/UPDATE/LOST events over a WebSocket), the rect of interest to drag, the last scans and
+// STATUS. Everything comes from `scand web` itself: a kiosk has no internet.
+"use strict";
+
+const $ = (id) => document.getElementById(id);
+// The SVG namespace, taken from the page's own <svg> (the assets hold no URL at all).
+const svgNS = $("overlay").namespaceURI;
+const codes = new Map();   // id -> {polygon, label, normalized, format, text, seen}
+let source = { width: 0, height: 0 };
+let roi = { x: 0, y: 0, w: 1, h: 1 };
+let dragging = null;
+let sending = 0;  // rects of interest posted and not answered yet
+let roiChanges = 0;  // rects of interest posted so far: a STATUS asked for before the last one is stale
+let lastCaptured = null;
+
+// The preview: one snapshot at a time, at most 5 a second.
+async function snapshots() {
+  for (;;) {
+    const started = performance.now();
+    try {
+      const r = await fetch("/api/snapshot", { cache: "no-store" });
+      if (r.ok) {
+        const s = await r.json();
+        $("frame").src = `data:${s.mime};base64,${s.data}`;
+        $("frame").dataset.frame = s.frame;
+        if (s.sourceWidth !== source.width || s.sourceHeight !== source.height) {
+          source = { width: s.sourceWidth, height: s.sourceHeight };
+          // The overlay in camera pixels: outlines and labels keep their shape whatever the page's size.
+          $("overlay").setAttribute("viewBox", `0 0 ${source.width} ${source.height}`);
+          for (const c of codes.values()) placeCode(c);
+        }
+        $("preview").classList.remove("no-frame");
+      } else {
+        $("preview").classList.add("no-frame");
+        $("frame-message").textContent = (await r.json()).message;
+      }
+    } catch (e) { /* the daemon or scand web restarting: try again */ }
+    await new Promise((done) => setTimeout(done, Math.max(0, 200 - (performance.now() - started))));
+  }
+}
+
+// Events: outlines and the list of scans.
+function events() {
+  // ws: for a page served in the clear, wss: behind a TLS proxy (the protocol's tail is ":" or "s:").
+  const ws = new WebSocket(`ws${location.protocol.slice(4)}//${location.host}/ws`);
+  ws.onopen = () => setConnection("live", true);
+  ws.onclose = () => {
+    setConnection("reconnecting…", false);
+    for (const id of [...codes.keys()]) removeCode(id);
+    setTimeout(events, 1000);
+  };
+  ws.onmessage = (m) => {
+    let e;
+    try { e = JSON.parse(m.data); } catch { return; }
+    switch (e.class) {
+      case "SCAN": showCode(e); addScan(e); break;
+      case "UPDATE": showCode(e); break;
+      case "LOST": removeCode(e.id); break;
+      case "DEVICE": if (e.state !== "streaming") for (const id of [...codes.keys()]) removeCode(id); break;
+    }
+  };
+}
+
+function setConnection(text, ok) {
+  $("connection").textContent = text;
+  $("connection").className = "badge " + (ok ? "ok" : "bad");
+}
+
+function showCode(e) {
+  if (!e.normalized) return;
+  let c = codes.get(e.id);
+  if (!c) {
+    const polygon = document.createElementNS(svgNS, "polygon");
+    const label = document.createElementNS(svgNS, "text");
+    $("overlay").append(polygon, label);
+    c = { polygon, label, format: e.format, text: e.text || "" };
+    codes.set(e.id, c);
+  }
+  if (e.text) c.text = e.text;
+  c.normalized = e.normalized;
+  c.polygon.dataset.id = e.id;
+  // The normalized corners, for tests and tools: the drawn points are in camera pixels.
+  c.polygon.dataset.normalized = JSON.stringify(e.normalized);
+  placeCode(c);
+  updateHint();
+}
+
+function placeCode(c) {
+  if (!source.width || !c.normalized) return;
+  const px = c.normalized.map((p) => [p[0] * source.width, p[1] * source.height]);
+  c.polygon.setAttribute("points", px.map((p) => p.map((v) => v.toFixed(1)).join(",")).join(" "));
+  const size = Math.max(12, source.height * 0.035);
+  c.label.setAttribute("font-size", size);
+  c.label.setAttribute("x", Math.min(...px.map((p) => p[0])));
+  c.label.setAttribute("y", Math.max(size, Math.min(...px.map((p) => p[1])) - size * 0.4));
+  c.label.textContent = `${c.format} ${c.text}`.slice(0, 48);
+}
+
+function removeCode(id) {
+  const c = codes.get(id);
+  if (!c) return;
+  c.polygon.remove();
+  c.label.remove();
+  codes.delete(id);
+  updateHint();
+}
+
+// Codes whose shorter side is under 60 camera pixels read unreliably: a module is then 1–2 pixels.
+function updateHint() {
+  const small = [];
+  for (const c of codes.values()) {
+    if (!source.width || !c.normalized) continue;
+    const px = c.normalized.map((p) => [p[0] * source.width, p[1] * source.height]);
+    const side = (a, b) => Math.hypot(a[0] - b[0], a[1] - b[1]);
+    const shorter = Math.min(side(px[0], px[1]), side(px[1], px[2]));
+    if (shorter < 60) small.push(`${c.format} (${Math.round(shorter)} px)`);
+  }
+  $("hint").hidden = small.length === 0;
+  $("hint").textContent = small.length
+    ? `Too small to read reliably: ${small.join(", ")}. Move the camera closer or choose a larger capture size.` : "";
+}
+
+function addScan(e) {
+  const li = document.createElement("li");
+  const format = document.createElement("span");
+  format.className = "format";
+  format.textContent = e.format + " ";
+  const text = document.createElement("span");
+  text.textContent = e.text;
+  const value = document.createElement("div");
+  value.className = "value";
+  if (e.value) {
+    const { type, ...fields } = e.value;
+    value.textContent = type + (Object.keys(fields).length ? ": " + JSON.stringify(fields) : "");
+  }
+  li.append(format, text, value);
+  $("scans").prepend(li);
+  while ($("scans").children.length > 10) $("scans").lastChild.remove();
+}
+
+// STATUS once a second.
+async function status() {
+  for (;;) {
+    try {
+      const asked = roiChanges;
+      const r = await fetch("/api/status", { cache: "no-store" });
+      if (r.ok) showStatus(await r.json(), performance.now(), asked === roiChanges);
+      else showDown((await r.json()).message);
+    } catch (e) { showDown("scand web is not answering"); }
+    await new Promise((done) => setTimeout(done, 1000));
+  }
+}
+
+function showDown(message) {
+  $("s-camera").textContent = message;
+  for (const id of ["s-size", "s-fps", "s-dropped", "s-decode", "s-latency", "s-subscribers"]) $(id).textContent = "–";
+  lastCaptured = null;
+}
+
+function showStatus(s, now, roiCurrent) {
+  const d = s.device || {};
+  $("s-camera").textContent = d.state ? `${d.state} ${d.path || ""}` + (d.message ? ` — ${d.message}` : "") : "–";
+  $("s-size").textContent = d.width ? `${d.width}×${d.height} ${d.pixelformat}` : "–";
+  if (lastCaptured && s.captured >= lastCaptured.count) {
+    const fps = (s.captured - lastCaptured.count) / ((now - lastCaptured.at) / 1000);
+    $("s-fps").textContent = fps.toFixed(1);
+  }
+  lastCaptured = { count: s.captured, at: now };
+  $("s-dropped").textContent = `${s.dropped} of ${s.captured}`;
+  $("s-decode").textContent = `${s.decodeMsMean} ms`;
+  $("s-latency").textContent = s.latencyP50Ms !== undefined ? `${s.latencyP50Ms} / ${s.latencyP99Ms} ms` : "–";
+  $("s-subscribers").textContent = `${s.watching} watching, ${s.clients} connected`;
+  if (s.roi && roiCurrent) {
+    $("s-roi").textContent = s.roi.map((v) => v.toFixed(3)).join(", ");
+    // Not while the user drags or a new rect is on its way: this STATUS may predate it.
+    if (!dragging && !sending) { roi = { x: s.roi[0], y: s.roi[1], w: s.roi[2], h: s.roi[3] }; placeRoi(); }
+  }
+}
+
+// The rect of interest: dragged and resized in the preview, sent on release.
+function placeRoi() {
+  const el = $("roi");
+  el.style.left = `${roi.x * 100}%`;
+  el.style.top = `${roi.y * 100}%`;
+  el.style.width = `${roi.w * 100}%`;
+  el.style.height = `${roi.h * 100}%`;
+}
+
+function startDrag(event, mode) {
+  event.preventDefault();
+  event.stopPropagation();
+  const box = $("preview").getBoundingClientRect();
+  dragging = { mode, box, from: { x: event.clientX, y: event.clientY }, start: { ...roi } };
+  $("roi").classList.add("dragging");
+  $("roi").setPointerCapture(event.pointerId);
+}
+
+function moveDrag(event) {
+  if (!dragging) return;
+  const dx = (event.clientX - dragging.from.x) / dragging.box.width;
+  const dy = (event.clientY - dragging.from.y) / dragging.box.height;
+  const s = dragging.start;
+  const clamp = (v, lo, hi) => Math.min(hi, Math.max(lo, v));
+  if (dragging.mode === "move") {
+    roi = { x: clamp(s.x + dx, 0, 1 - s.w), y: clamp(s.y + dy, 0, 1 - s.h), w: s.w, h: s.h };
+  } else {
+    roi = { x: s.x, y: s.y, w: clamp(s.w + dx, 0.05, 1 - s.x), h: clamp(s.h + dy, 0.05, 1 - s.y) };
+  }
+  placeRoi();
+}
+
+async function endDrag() {
+  if (!dragging) return;
+  dragging = null;
+  $("roi").classList.remove("dragging");
+  await sendRoi(roi);
+}
+
+async function sendRoi(r) {
+  const round = (v) => Math.round(v * 10000) / 10000;
+  const body = { x: round(r.x), y: round(r.y), w: round(r.w), h: round(r.h) };
+  $("roi-message").textContent = "applying…";
+  sending += 1;
+  roiChanges += 1;
+  try {
+    const response = await fetch("/api/roi", {
+      method: "POST", headers: { "Content-Type": "application/json", "X-Scand-Request": "1" }, body: JSON.stringify(body),
+    });
+    const answer = await response.json();
+    if (response.ok && answer.roi) {
+      // The daemon's rect, as it took it.
+      if (sending === 1 && !dragging) {
+        roi = { x: answer.roi[0], y: answer.roi[1], w: answer.roi[2], h: answer.roi[3] };
+        placeRoi();
+      }
+      $("s-roi").textContent = answer.roi.map((v) => v.toFixed(3)).join(", ");
+    }
+    $("roi-message").textContent = response.ok ? "applied" : `refused: ${answer.message}`;
+  } catch (e) {
+    $("roi-message").textContent = "scand web is not answering";
+  } finally {
+    sending -= 1;
+  }
+}
+
+$("roi").addEventListener("pointerdown", (e) => startDrag(e, "move"));
+$("roi-handle").addEventListener("pointerdown", (e) => startDrag(e, "resize"));
+$("roi").addEventListener("pointermove", moveDrag);
+$("roi").addEventListener("pointerup", endDrag);
+$("roi").addEventListener("pointercancel", endDrag);
+$("roi-full").addEventListener("click", () => { roi = { x: 0, y: 0, w: 1, h: 1 }; placeRoi(); sendRoi(roi); });
+placeRoi();
+snapshots();
+events();
+status();

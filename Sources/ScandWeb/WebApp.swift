@@ -1,0 +1,119 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdWebSocket
+import Logging
+import NIOCore
+
+/// The routes of `scand web`: the page, the daemon's answers as JSON, the event WebSocket and /metrics.
+public enum WebApp {
+    public typealias Context = BasicWebSocketRequestContext
+
+    /// The router, for the application and for tests (`.router` test clients).
+    public static func router(daemon: DaemonClient, hub: EventHub, metrics: WebMetrics, hosts: [String] = []) -> Router<Context> {
+        let router = Router(context: Context.self)
+        router.middlewares.add(HostCheck<Context>(hosts: Set(hosts)))
+        for (path, asset) in WebAssets.byPath {
+            router.get(RouterPath(path)) { _, _ in
+                var headers = pageHeaders
+                headers[.contentType] = asset.contentType
+                return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: asset.bytes)))
+            }
+        }
+        router.get("/api/status") { _, _ in
+            await forward("?STATUS;", expecting: "STATUS", to: daemon, whenRefused: .badGateway)
+        }
+        router.get("/api/snapshot") { _, _ in
+            // "no frame to show" (no camera yet): unavailable for now, as when the daemon is down.
+            await forward("?SNAPSHOT;", expecting: "SNAPSHOT", to: daemon, whenRefused: .serviceUnavailable)
+        }
+        router.post("/api/roi") { request, _ in
+            // A cross-site form cannot set a custom header: only a script of this page (same origin) can.
+            guard request.headers[requestMarker] == "1" else {
+                return json(.forbidden, message: "setting the rect of interest needs the header X-Scand-Request: 1")
+            }
+            let body = try await request.body.collect(upTo: 1024)
+            let rect: RegionOfInterestBody
+            do { rect = try RegionOfInterestBody(json: body) } catch { return json(.badRequest, message: "\(error)") }
+            return await forward(rect.request, expecting: "ROI", to: daemon, whenRefused: .forbidden)
+        }
+        router.get("/metrics") { _, _ in
+            var text = ""
+            do {
+                let answer = try await daemon.request("?METRICS;")
+                if answer.eventClass == "METRICS", let daemonText = answer.object?["text"] as? String {
+                    text = daemonText.hasSuffix("\n") || daemonText.isEmpty ? daemonText : daemonText + "\n"
+                    metrics.daemonUp.set(to: 1)
+                } else {
+                    metrics.daemonUp.set(to: 0)
+                }
+            } catch {
+                metrics.daemonUp.set(to: 0)
+            }
+            text += metrics.text()
+            return Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
+                            body: .init(byteBuffer: ByteBuffer(string: text)))
+        }
+        router.ws("/ws") { _, _ in
+            .upgrade([:])
+        } onUpgrade: { inbound, outbound, _ in
+            metrics.webSockets.increment()
+            defer { metrics.webSockets.decrement() }
+            let lines = hub.subscribe()
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                // The page sends nothing; its close (or a broken connection) ends the inbound stream.
+                group.addTask { for try await _ in inbound {} }
+                group.addTask { for await line in lines { try await outbound.write(.text(line)) } }
+                try await group.next()
+                group.cancelAll()
+            }
+        }
+        return router
+    }
+
+    /// The application: HTTP/1 with WebSocket upgrades on `listen`.
+    public static func application(
+        router: Router<Context>, listen: ListenAddress, logger: Logger,
+        onServerRunning: @escaping @Sendable (any Channel) async -> Void = { _ in }
+    ) -> some ApplicationProtocol {
+        Application(
+            router: router,
+            server: .http1WebSocketUpgrade(webSocketRouter: router),
+            configuration: .init(address: .hostname(listen.host, port: listen.port), serverName: nil),
+            onServerRunning: onServerRunning,
+            logger: logger
+        )
+    }
+
+    static let requestMarker = HTTPField.Name("X-Scand-Request")!
+
+    /// The page is this server's only content: no framing elsewhere, nothing loaded from elsewhere.
+    static let pageHeaders: HTTPFields = [
+        .cacheControl: "no-cache",
+        .contentSecurityPolicy: "default-src 'self'; img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'",
+        HTTPField.Name("X-Content-Type-Options")!: "nosniff",
+        HTTPField.Name("Referrer-Policy")!: "no-referrer",
+    ]
+
+    /// The daemon's answer as the response: the line itself when it is of `expecting`'s class, its
+    /// ERROR's message with `whenRefused`, 503 when the daemon does not answer.
+    static func forward(_ request: String, expecting: String, to daemon: DaemonClient, whenRefused: HTTPResponse.Status) async -> Response {
+        let answer: DaemonAnswer
+        do { answer = try await daemon.request(request) } catch {
+            return json(.serviceUnavailable, message: error.description)
+        }
+        guard answer.eventClass == expecting else {
+            return json(answer.isError ? whenRefused : .badGateway,
+                        message: answer.isError ? answer.message : "scand answered \(request) with \(answer.eventClass ?? "a line that is not JSON")")
+        }
+        return Response(status: .ok, headers: [.contentType: "application/json", .cacheControl: "no-store"],
+                        body: .init(byteBuffer: ByteBuffer(string: answer.line + "\n")))
+    }
+
+    /// A one-line JSON `{"message": …}` response.
+    static func json(_ status: HTTPResponse.Status, message: String) -> Response {
+        let data = (try? JSONSerialization.data(withJSONObject: ["message": message], options: [.withoutEscapingSlashes])) ?? Data("{}".utf8)
+        return Response(status: status, headers: [.contentType: "application/json", .cacheControl: "no-store"],
+                        body: .init(byteBuffer: ByteBuffer(bytes: data + [UInt8(ascii: "\n")])))
+    }
+}

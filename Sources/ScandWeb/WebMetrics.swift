@@ -1,0 +1,29 @@
+import Prometheus
+
+/// `scand web`'s own metrics, in a registry of its own; /metrics serves them after the daemon's.
+public final class WebMetrics: Sendable {
+    public let registry = PrometheusCollectorRegistry()
+    /// 1 when the daemon answered this scrape's `?METRICS;`.
+    let daemonUp: Gauge
+    /// 1 while the event subscription is connected.
+    let subscribed: Gauge
+    /// Pages connected to /ws.
+    let webSockets: Gauge
+    /// Times the event subscription was lost or could not be made, and tried again.
+    let reconnects: Counter
+
+    public init() {
+        func name(_ name: String, _ unit: String, _ help: String) -> MetricNameDescriptor {
+            MetricNameDescriptor(namespace: "scand", subsystem: "web", metricName: name, unitName: unit, helpText: help)
+        }
+        daemonUp = registry.makeGauge(descriptor: name("daemon_up", "", "1 when scand answered scand web's last metrics request, else 0."))
+        subscribed = registry.makeGauge(descriptor: name("event_subscription_up", "", "1 while scand web is subscribed to scand's events."))
+        webSockets = registry.makeGauge(descriptor: name("websocket_clients", "", "Pages connected to scand web's event WebSocket."))
+        reconnects = registry.makeCounter(descriptor: name("daemon_reconnects", "total",
+                                                           "Times scand web's event subscription was lost or refused and tried again."))
+        daemonUp.set(to: 0)
+        subscribed.set(to: 0)
+    }
+
+    public func text() -> String { registry.emitToString() }
+}

@@ -1,0 +1,40 @@
+import Hummingbird
+import Logging
+import NIOCore
+import ServiceLifecycle
+import UnixSignals
+
+/// `scand web` running: the HTTP application and the daemon subscription, two services of one group,
+/// both stopping gracefully on SIGTERM and SIGINT.
+public struct WebServer: Sendable {
+    public var settings: WebSettings
+    public var logger: Logger
+
+    public init(settings: WebSettings, logger: Logger) {
+        self.settings = settings
+        self.logger = logger
+    }
+
+    /// Runs until a signal; `onServing` gets the address actually bound (the port, when 0 was asked for).
+    public func run(onServing: @escaping @Sendable (String) -> Void = { _ in }) async throws {
+        let daemon = DaemonClient(socketPath: settings.socket)
+        defer { daemon.close() }
+        let hub = EventHub()
+        let metrics = WebMetrics()
+        let router = WebApp.router(daemon: daemon, hub: hub, metrics: metrics, hosts: settings.hosts)
+        let app = WebApp.application(router: router, listen: settings.listen, logger: logger) { channel in
+            let address = channel.localAddress.map { a -> String in
+                let ip = a.ipAddress ?? "?"
+                return ip.contains(":") ? "[\(ip)]:\(a.port ?? 0)" : "\(ip):\(a.port ?? 0)"
+            } ?? "\(settings.listen)"
+            onServing("http://\(address)/")
+        }
+        let relay = EventRelay(socketPath: settings.socket, hub: hub, metrics: metrics, logger: logger)
+        // Shut down in reverse order: the relay first ends every page's WebSocket, then the server stops.
+        let group = ServiceGroup(configuration: .init(
+            services: [.init(service: app), .init(service: relay)],
+            gracefulShutdownSignals: [.sigterm, .sigint],
+            logger: logger))
+        try await group.run()
+    }
+}

@@ -1,0 +1,140 @@
+import Foundation
+import Testing
+import ScandTestSupport
+
+/// `scand web` with the real daemon on a replayed recording: the page in a real browser (headless
+/// Chromium, selenium), and /metrics checked by promtool and scraped by a real Prometheus.
+@Suite(.serialized) struct WebEndToEndTests {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static func executable(_ path: String) -> Bool { FileManager.default.isExecutableFile(atPath: path) }
+    static var hasBrowser: Bool {
+        executable("/usr/bin/chromium") && executable("/usr/bin/chromedriver")
+            && (try? ScandBinary.runTool("/usr/bin/env", ["python3", "-c", "import selenium"]).status) == 0
+    }
+    static let code = (x: 0.75, y: 0.5, text: "scand web test")
+
+    let dir = ScandBinary.temporaryDirectory()
+
+    /// The daemon replaying `frames` frames of 640x360 at `fps` with the test's code, its socket, and `scand web`'s URL.
+    struct Running {
+        var daemon: DaemonProcess
+        var web: DaemonProcess
+        var socket: String
+        var url: String
+
+        func stop() -> (daemon: Int32, web: Int32) {
+            web.signal(SIGTERM)
+            let w = web.finish()
+            daemon.signal(SIGTERM)
+            return (daemon.finish(), w)
+        }
+    }
+
+    func start(frames: Int, fps: Int) throws -> Running {
+        let recording = dir + "/code.rec"
+        let synth = try ScandBinary.run(["synth", "--size", "640x360", "--frames", "\(frames)", "--fps", "\(fps)",
+                                         "--code", "QRCode:\(Self.code.text)@\(Self.code.x),\(Self.code.y)", recording])
+        try #require(synth.status == 0, "\(synth.stderr)")
+        let socket = dir + "/scand.sock"
+        let daemon = try DaemonProcess(["run", "--source", "replay:" + recording, "--replay-pace", "recorded",
+                                        "--update-interval", "0.2", "--socket", socket])
+        try #require(daemon.wait { FileManager.default.fileExists(atPath: socket) }, "\(daemon.stderr)")
+        let web = try DaemonProcess(["web", "--listen", "127.0.0.1:0", "--socket", socket])
+        var url: String?
+        web.wait {
+            url = web.stderr.lazy.compactMap { line in line.range(of: "serving ").map { String(line[$0.upperBound...].prefix { $0 != " " }) } }.first
+            return url != nil
+        }
+        try #require(url?.hasPrefix("http://127.0.0.1:") == true, "scand web did not say where it serves: \(web.stderr)")
+        return Running(daemon: daemon, web: web, socket: socket, url: url!)
+    }
+
+    static func fetch(_ url: String) throws -> ScandBinary.Result {
+        try ScandBinary.runTool("/usr/bin/curl", ["-sS", "--max-time", "10", url])
+    }
+
+    @Test(.enabled(if: hasBrowser, "needs chromium, chromium-driver and selenium (scripts/install-deps)"), .timeLimit(.minutes(5)))
+    func thePageOutlinesTheCodeAndItsRectOfInterestStopsIt() throws {
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let running = try start(frames: 600, fps: 10)
+        let artifacts = Self.root.appendingPathComponent(".build/test-artifacts").path
+        try FileManager.default.createDirectory(atPath: artifacts, withIntermediateDirectories: true)
+        let screenshot = artifacts + "/setup-page.png"
+        let browser = try ScandBinary.runTool("/usr/bin/env", [
+            "python3", Self.root.appendingPathComponent("Tests/ScandCommandsTests/browser/setup_page.py").path,
+            "--url", running.url, "--socket", running.socket, "--code", "\(Self.code.x),\(Self.code.y)",
+            "--text", Self.code.text, "--screenshot", screenshot,
+        ])
+        print("browser test:\n\(browser.stdout)\(browser.stderr)screenshot artifact: \(screenshot)")
+        let (daemonStatus, webStatus) = running.stop()
+        try #require(browser.status != 77, "skipped: \(browser.stdout)")
+        #expect(browser.status == 0, "\(browser.stdout)\(browser.stderr)\nscand web: \(running.web.stderr.suffix(20))")
+        #expect(webStatus == 0, "scand web stops cleanly on SIGTERM: \(running.web.stderr.suffix(10))")
+        #expect(daemonStatus == 0)
+        #expect(FileManager.default.fileExists(atPath: screenshot))
+    }
+
+    @Test(.enabled(if: executable("/usr/bin/promtool") && executable("/usr/bin/curl"), "needs prometheus (scripts/install-deps)"),
+          .timeLimit(.minutes(5)))
+    func metricsPassPromtoolAndARealPrometheusScrapesThem() throws {
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let running = try start(frames: 600, fps: 10)
+        defer { _ = running.stop() }
+        // promtool: the exposition format and Prometheus's naming conventions.
+        var text = ""
+        running.daemon.wait { text = (try? Self.fetch(running.url + "metrics").stdout) ?? ""; return text.contains("scand_frames_captured_total") }
+        #expect(text.contains("\nscand_web_daemon_up 1"), "\(text)")
+        let file = dir + "/metrics.txt"
+        try text.write(toFile: file, atomically: true, encoding: .utf8)
+        let check = try ScandBinary.runTool("/bin/sh", ["-c", "/usr/bin/promtool check metrics < '\(file)'"])
+        #expect(check.status == 0 && check.stdout.isEmpty && check.stderr.isEmpty, "\(check.stdout)\(check.stderr)\n\(text)")
+
+        guard Self.executable("/usr/bin/prometheus") else { return }
+        // A real Prometheus on loopback scraping scand web every second, asked through its HTTP API.
+        let port = try #require(Self.freePort())
+        let config = dir + "/prometheus.yml"
+        let target = running.url.dropFirst("http://".count).dropLast()
+        try """
+            global:
+              scrape_interval: 1s
+            scrape_configs:
+              - job_name: scand
+                static_configs:
+                  - targets: ['\(target)']
+            """.write(toFile: config, atomically: true, encoding: .utf8)
+        let prometheus = try DaemonProcess(["--config.file=" + config, "--storage.tsdb.path=" + dir + "/tsdb",
+                                            "--web.listen-address=127.0.0.1:\(port)"], executable: "/usr/bin/prometheus")
+        defer { prometheus.signal(SIGTERM); _ = prometheus.finish() }
+        var value = 0.0, answer = ""
+        prometheus.wait(seconds: 90) {
+            answer = (try? Self.fetch("http://127.0.0.1:\(port)/api/v1/query?query=scand_frames_captured_total").stdout) ?? ""
+            value = Self.firstValue(answer) ?? 0
+            return value > 0
+        }
+        #expect(value > 0, "Prometheus answered \(answer)\n\(prometheus.stderr.suffix(10))")
+        let up = try Self.fetch("http://127.0.0.1:\(port)/api/v1/query?query=scand_web_daemon_up").stdout
+        #expect(Self.firstValue(up) == 1, "\(up)")
+    }
+
+    /// The first sample's value of a Prometheus instant-query answer.
+    static func firstValue(_ json: String) -> Double? {
+        guard let object = try? JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any],
+              let data = object["data"] as? [String: Any], let result = data["result"] as? [[String: Any]],
+              let sample = result.first?["value"] as? [Any], let text = sample.last as? String else { return nil }
+        return Double(text)
+    }
+
+    /// A loopback port nothing listens on now.
+    static func freePort() -> Int? {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var addr = sockaddr_in()
+        addr.sin_family = sa_family_t(AF_INET)
+        addr.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let ok = withUnsafeMutablePointer(to: &addr) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
+        }
+        return ok ? Int(UInt16(bigEndian: addr.sin_port)) : nil
+    }
+}

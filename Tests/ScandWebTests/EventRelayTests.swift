@@ -1,0 +1,71 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import HummingbirdWSTesting
+import Logging
+import NIOCore
+import Synchronization
+import Testing
+@testable import ScandWeb
+
+/// /ws against a live server: the daemon's events reach the page through one shared subscription, which
+/// comes back by itself when the daemon restarts.
+@Suite struct EventRelayTests {
+    static let scan = #"{"class":"SCAN","id":1,"frame":3,"format":"QRCode","text":"hello","normalized":[[0.7,0.4],[0.8,0.4],[0.8,0.6],[0.7,0.6]],"value":{"type":"text"}}"#
+    static let update = #"{"class":"UPDATE","id":1,"frame":9,"format":"QRCode","normalized":[[0.71,0.4],[0.81,0.4],[0.81,0.6],[0.71,0.6]]}"#
+
+    @Test(.timeLimit(.minutes(1))) func eventsReachEveryPageAndTheSubscriptionSurvivesADaemonRestart() async throws {
+        let path = Contract.temporarySocket()
+        let daemon = try FakeDaemon(path: path, answer: Contract.answer)
+        let hub = EventHub(), metrics = WebMetrics(), logger = Logger(label: "test")
+        let router = WebApp.router(daemon: DaemonClient(socketPath: path), hub: hub, metrics: metrics)
+        var app = Application(router: router, server: .http1WebSocketUpgrade(webSocketRouter: router),
+                              configuration: .init(address: .hostname("127.0.0.1", port: 0)), logger: logger)
+        app.addServices(EventRelay(socketPath: path, hub: hub, metrics: metrics, logger: logger))
+        try await app.test(.live) { client in
+            #expect(await FakeDaemon.eventually { daemon.watcherCount == 1 })
+            #expect(daemon.requests == [#"?WATCH={"enable":true,"classes":["SCAN","UPDATE","LOST","DEVICE"]};"#])
+            // Two pages, one subscription.
+            async let second: [String] = Self.receive(client, count: 2)
+            try await client.ws("/ws") { inbound, _, _ in
+                #expect(await FakeDaemon.eventually { hub.subscriberCount == 2 })
+                daemon.push(Self.scan)
+                daemon.push(Self.update)
+                var messages = inbound.messages(maxSize: 1 << 20).makeAsyncIterator()
+                let first = try await messages.next(), second = try await messages.next()
+                #expect(first == .text(Self.scan))
+                #expect(second == .text(Self.update))
+            }
+            #expect(try await second == [Self.scan, Self.update])
+            #expect(daemon.watcherCount == 1)
+            #expect(WebRoutesTests.sample(metrics.text(), "scand_web_event_subscription_up") == 1)
+
+            // The daemon restarts: the relay connects again by itself, and events flow again.
+            daemon.stop()
+            #expect(await FakeDaemon.eventually { WebRoutesTests.sample(metrics.text(), "scand_web_event_subscription_up") == 0 })
+            let restarted = try FakeDaemon(path: path, answer: Contract.answer)
+            defer { restarted.stop() }
+            #expect(await FakeDaemon.eventually { restarted.watcherCount == 1 })
+            try await client.ws("/ws") { inbound, _, _ in
+                #expect(await FakeDaemon.eventually { hub.subscriberCount == 1 })
+                restarted.push(Self.scan)
+                var messages = inbound.messages(maxSize: 1 << 20).makeAsyncIterator()
+                let first = try await messages.next()
+                #expect(first == .text(Self.scan))
+            }
+            #expect(WebRoutesTests.sample(metrics.text(), "scand_web_daemon_reconnects_total") ?? 0 >= 1, "\(metrics.text())")
+        }
+    }
+
+    /// The first `count` text messages a page receives.
+    static func receive(_ client: some TestClientProtocol, count: Int) async throws -> [String] {
+        let received = Mutex<[String]>([])
+        try await client.ws("/ws") { inbound, _, _ in
+            for try await message in inbound.messages(maxSize: 1 << 20) {
+                if case .text(let text) = message { received.withLock { $0.append(text) } }
+                if received.withLock({ $0.count }) == count { break }
+            }
+        }
+        return received.withLock { $0 }
+    }
+}

@@ -1,0 +1,176 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import Logging
+import NIOCore
+import Testing
+@testable import ScandWeb
+
+/// The routes against a daemon socket the test serves (`FakeDaemon`), through Hummingbird's test client.
+@Suite struct WebRoutesTests {
+    static func app(socket: String) -> some ApplicationProtocol {
+        let router = WebApp.router(daemon: DaemonClient(socketPath: socket), hub: EventHub(), metrics: WebMetrics(), hosts: ["kiosk.local"])
+        return WebApp.application(router: router, listen: ListenAddress(host: "127.0.0.1", port: 0), logger: Logger(label: "test"))
+    }
+
+    static func body(_ response: TestResponse) -> String { String(buffer: response.body) }
+
+    static func message(_ response: TestResponse) -> String? {
+        ((try? JSONSerialization.jsonObject(with: Data(body(response).utf8))) as? [String: Any])?["message"] as? String
+    }
+
+    /// The value of the sample `name` (without labels) in a Prometheus exposition.
+    static func sample(_ text: String, _ name: String) -> Double? {
+        text.split(separator: "\n").first { $0.hasPrefix(name + " ") }.flatMap { Double($0.dropFirst(name.count + 1)) }
+    }
+
+    @Test func pageAndAssetsAreServedFromTheBinaryWithNoURLAtAll() async throws {
+        try await Self.app(socket: Contract.temporarySocket()).test(.router) { client in
+            for (path, type, marker) in [("/", "text/html", "<svg id=\"overlay\""), ("/app.js", "text/javascript", "/api/roi"),
+                                         ("/style.css", "text/css", "#roi")] {
+                try await client.execute(uri: path, method: .get) { response in
+                    #expect(response.status == .ok, "\(path)")
+                    #expect(response.headers[.contentType]?.hasPrefix(type) == true, "\(path)")
+                    #expect(response.headers[.contentSecurityPolicy]?.contains("default-src 'self'") == true)
+                    #expect(Self.body(response).contains(marker), "\(path)")
+                    // A kiosk has no internet: nothing the page loads or names is elsewhere.
+                    #expect(!Self.body(response).lowercased().contains("http"), "\(path) names a URL")
+                }
+            }
+        }
+    }
+
+    @Test func statusAndSnapshotAreTheDaemonsAnswers() async throws {
+        let daemon = try FakeDaemon(path: Contract.temporarySocket(), answer: Contract.answer)
+        defer { daemon.stop() }
+        try await Self.app(socket: daemon.path).test(.router) { client in
+            try await client.execute(uri: "/api/status", method: .get) { response in
+                #expect(response.status == .ok)
+                #expect(response.headers[.contentType] == "application/json")
+                #expect(Self.body(response) == Contract.status + "\n")
+            }
+            for _ in 0..<3 {
+                try await client.execute(uri: "/api/snapshot", method: .get) { response in
+                    #expect(response.status == .ok)
+                    #expect(Self.body(response) == Contract.snapshot + "\n")
+                }
+            }
+        }
+        #expect(daemon.requests == ["?STATUS;", "?SNAPSHOT;", "?SNAPSHOT;", "?SNAPSHOT;"])
+    }
+
+    @Test func aDaemonWithoutAFrameOrDownIsUnavailableWithItsReason() async throws {
+        let path = Contract.temporarySocket()
+        try await Self.app(socket: path).test(.router) { client in
+            try await client.execute(uri: "/api/status", method: .get) { response in
+                #expect(response.status == .serviceUnavailable)
+                #expect(Self.message(response) == "scand is not running: nothing listens on \(path)")
+                #expect(Self.body(response).split(separator: "\n").count == 1)
+            }
+            try await client.execute(uri: "/metrics", method: .get) { response in
+                #expect(response.status == .ok)
+                #expect(Self.sample(Self.body(response), "scand_web_daemon_up") == 0, "\(Self.body(response))")
+                #expect(!Self.body(response).contains("scand_frames_captured_total"))
+            }
+        }
+        let daemon = try FakeDaemon(path: path) { _ in #"{"class":"ERROR","message":"no frame to show: the camera is waiting for /dev/video0"}"# }
+        defer { daemon.stop() }
+        try await Self.app(socket: path).test(.router) { client in
+            try await client.execute(uri: "/api/snapshot", method: .get) { response in
+                #expect(response.status == .serviceUnavailable)
+                #expect(Self.message(response) == "no frame to show: the camera is waiting for /dev/video0")
+            }
+        }
+    }
+
+    @Test func theRectOfInterestNeedsTheMarkerHeaderAValidRectAndTheDaemonsConsent() async throws {
+        let daemon = try FakeDaemon(path: Contract.temporarySocket(), answer: Contract.answer)
+        defer { daemon.stop() }
+        let marker: HTTPFields = [HTTPField.Name("X-Scand-Request")!: "1", .contentType: "application/json"]
+        try await Self.app(socket: daemon.path).test(.router) { client in
+            // A cross-site form can post, but not set a header: refused before the daemon is asked.
+            try await client.execute(uri: "/api/roi", method: .post, body: ByteBuffer(string: #"{"x":0.1,"y":0.2,"w":0.5,"h":0.6}"#)) { response in
+                #expect(response.status == .forbidden)
+                #expect(Self.message(response)?.contains("X-Scand-Request: 1") == true)
+            }
+            for bad in [#"{"x":0.1,"y":0.2,"w":0.5}"#, #"{"x":0.6,"y":0.2,"w":0.5,"h":0.6}"#, #"{"x":"0.1","y":0.2,"w":0.5,"h":0.6}"#,
+                        "x=0.1", #"{"x":0.1,"y":0.2,"w":0,"h":0.6}"#, #"{"x":0.1,"y":0.2,"w":0.5,"h":0.6,"z":1}"#] {
+                try await client.execute(uri: "/api/roi", method: .post, headers: marker, body: ByteBuffer(string: bad)) { response in
+                    #expect(response.status == .badRequest, "\(bad)")
+                    #expect(Self.message(response)?.isEmpty == false, "\(bad)")
+                }
+            }
+            #expect(daemon.requests.isEmpty)
+            try await client.execute(uri: "/api/roi", method: .post, headers: marker, body: ByteBuffer(string: #"{"x":0.1,"y":0.2,"w":0.5,"h":0.6}"#)) { response in
+                #expect(response.status == .ok)
+                #expect(Self.body(response) == #"{"class":"ROI","roi":[0.1,0.2,0.5,0.6]}"# + "\n")
+            }
+            #expect(daemon.requests == [#"?ROI={"x":0.1000,"y":0.2000,"w":0.5000,"h":0.6000};"#])
+        }
+        let refusing = try FakeDaemon(path: Contract.temporarySocket()) { _ in Contract.refusal }
+        defer { refusing.stop() }
+        try await Self.app(socket: refusing.path).test(.router) { client in
+            try await client.execute(uri: "/api/roi", method: .post, headers: marker, body: ByteBuffer(string: #"{"x":0,"y":0,"w":1,"h":1}"#)) { response in
+                #expect(response.status == .forbidden)
+                #expect(Self.message(response) == "changing settings needs membership of group 'scand-admin' (uid 1000 is not a member)")
+            }
+        }
+    }
+
+    @Test func metricsAreTheDaemonsFollowedByScandWebsOwn() async throws {
+        let daemon = try FakeDaemon(path: Contract.temporarySocket(), answer: Contract.answer)
+        defer { daemon.stop() }
+        try await Self.app(socket: daemon.path).test(.router) { client in
+            try await client.execute(uri: "/metrics", method: .get) { response in
+                #expect(response.status == .ok)
+                #expect(response.headers[.contentType]?.hasPrefix("text/plain; version=0.0.4") == true)
+                let text = Self.body(response)
+                #expect(text.hasPrefix("# HELP scand_frames_captured_total Frames captured.\n# TYPE scand_frames_captured_total counter\nscand_frames_captured_total 18\n"), "\(text)")
+                #expect(text.contains("\n# TYPE scand_web_daemon_up gauge\n"), "\(text)")
+                #expect(Self.sample(text, "scand_web_daemon_up") == 1, "\(text)")
+                #expect(Self.sample(text, "scand_web_websocket_clients") == 0, "\(text)")
+            }
+        }
+    }
+
+    @Test func requestsNamingAnotherHostOrFromAnotherSitesPageAreRefused() async throws {
+        for host in ["127.0.0.1:8088", "localhost:8088", "LOCALHOST", "[::1]:8088", "kiosk.local:8088", "10.0.0.7", ""] {
+            #expect(HostCheck<WebApp.Context>.allowed(authority: host, hosts: ["kiosk.local"]), "\(host)")
+        }
+        // DNS rebinding: a page at evil.example whose name now points at 127.0.0.1.
+        for host in ["evil.example:8088", "evil.example", "127.0.0.1.evil.example", "[::1.evil]:80", "1.2.3:80"] {
+            #expect(!HostCheck<WebApp.Context>.allowed(authority: host, hosts: ["kiosk.local"]), "\(host)")
+        }
+        #expect(HostCheck<WebApp.Context>.sameSite(origin: "http://127.0.0.1:8088", authority: "127.0.0.1:8088"))
+        #expect(HostCheck<WebApp.Context>.sameSite(origin: "ws://localhost", authority: "localhost:8088"), "not a browser")
+        #expect(!HostCheck<WebApp.Context>.sameSite(origin: "http://127.0.0.1:3000", authority: "127.0.0.1:8088"))
+        #expect(!HostCheck<WebApp.Context>.sameSite(origin: "null", authority: "127.0.0.1:8088"))
+        let daemon = try FakeDaemon(path: Contract.temporarySocket(), answer: Contract.answer)
+        defer { daemon.stop() }
+        try await Self.app(socket: daemon.path).test(.router) { client in
+            try await client.execute(uri: "/api/status", method: .get, headers: [.origin: "http://localhost"]) { response in
+                #expect(response.status == .ok)
+            }
+            try await client.execute(uri: "/api/status", method: .get, headers: [.origin: "http://evil.example"]) { response in
+                #expect(response.status == .forbidden)
+                #expect(Self.message(response)?.contains("another site") == true)
+            }
+        }
+        #expect(daemon.requests.count == 1)
+    }
+
+    @Test func aRestartedDaemonIsReachedAgainWithoutAFailedRequest() async throws {
+        let path = Contract.temporarySocket()
+        let first = try FakeDaemon(path: path, answer: Contract.answer)
+        try await Self.app(socket: path).test(.router) { client in
+            try await client.execute(uri: "/api/status", method: .get) { #expect($0.status == .ok) }
+            first.stop()
+            let second = try FakeDaemon(path: path, answer: Contract.answer)
+            defer { second.stop() }
+            // The kept connection is closed: the request goes through on a new one.
+            try await client.execute(uri: "/api/status", method: .get) { #expect($0.status == .ok) }
+            #expect(second.requests == ["?STATUS;"])
+        }
+    }
+}
