@@ -63,8 +63,10 @@ public final class MQTTConnection: @unchecked Sendable {
             try check(mosquitto_username_pw_set(handle, username, options.password), "setting the username")
         }
         if let ca = options.caFile {
-            try check(mosquitto_tls_set(handle, ca, nil, options.certFile, options.keyFile, nil),
-                      "setting up TLS (ca_file \(ca)\(options.certFile.map { ", cert_file \($0)" } ?? "")\(options.keyFile.map { ", key_file \($0)" } ?? ""))")
+            try check(
+                mosquitto_tls_set(handle, ca, nil, options.certFile, options.keyFile, nil),
+                "setting up TLS (ca_file \(ca)\(options.certFile.map { ", cert_file \($0)" } ?? "")\(options.keyFile.map { ", key_file \($0)" } ?? ""))"
+            )
         }
         if let will = options.will {
             let rc = will.payload.utf8CString.withUnsafeBufferPointer { p in
@@ -77,7 +79,9 @@ public final class MQTTConnection: @unchecked Sendable {
     }
 
     deinit {
-        mosquitto_loop_stop(handle, true)
+        // Never loop_stop(force: true): it cancels libmosquitto's thread wherever it is, possibly inside Swift
+        // code of a callback or inside malloc, and a cancelled thread there corrupts the heap.
+        disconnect()
         mosquitto_destroy(handle)
     }
 
