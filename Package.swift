@@ -6,7 +6,7 @@ let package = Package(
     platforms: [.macOS(.v14)],
     products: [
         .executable(name: "scand", targets: ["scand"]),
-        .executable(name: "scand-bench", targets: ["scand-bench"]),
+        .executable(name: "scand-bench", targets: ["scand-bench"])
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -17,7 +17,7 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.8.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.0"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.0.0"),
-        .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0")
     ],
     targets: [
         // Native libraries, found through pkg-config: zxing-cpp 3.1.1 built from source by
@@ -38,54 +38,71 @@ let package = Package(
 
         // Pure Swift, no I/O: formats, geometry, detections, the JSON of events.
         .target(name: "ScandCore"),
-        .target(name: "ScandDecoding", dependencies: ["ScandCore", "ScandZXingShim",
-                                                   .product(name: "NIOConcurrencyHelpers", package: "swift-nio")]),
+        .target(
+            name: "ScandDecoding",
+            dependencies: [
+                "ScandCore", "ScandZXingShim",
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio")
+            ]),
         .target(name: "ScandImageIO", dependencies: ["ScandCore", "CSTB", "ScandImageShim", "ScandZXingShim"]),
-        .target(name: "ScandCapture", dependencies: ["ScandCore", "ScandV4L2Shim",
-                                                  .product(name: "NIOConcurrencyHelpers", package: "swift-nio")]),
+        .target(
+            name: "ScandCapture",
+            dependencies: [
+                "ScandCore", "ScandV4L2Shim",
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio")
+            ]),
         // The daemon's event journal: append-only SQLite (WAL) in its state directory.
         .target(name: "ScandJournal", dependencies: ["ScandCore", .product(name: "GRDB", package: "GRDB.swift")]),
         // An MQTT client over libmosquitto, for the `scand mqtt` bridge.
         .target(name: "ScandMQTT", dependencies: ["CMosquitto"]),
-        .target(name: "ScandService", dependencies: [
-            "ScandCore", "ScandCapture", "ScandDecoding", "ScandImageIO", "ScandJournal", "CSystemd",
-            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-            .product(name: "UnixSignals", package: "swift-service-lifecycle"),
-            .product(name: "NIOCore", package: "swift-nio"),
-            .product(name: "NIOPosix", package: "swift-nio"),
-            .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
-            .product(name: "Logging", package: "swift-log"),
-            .product(name: "Prometheus", package: "swift-prometheus"),
-        ]),
+        .target(
+            name: "ScandService",
+            dependencies: [
+                "ScandCore", "ScandCapture", "ScandDecoding", "ScandImageIO", "ScandJournal", "CSystemd",
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Prometheus", package: "swift-prometheus")
+            ]),
         // `scand web`: the setup page and /metrics over HTTP, a client of the daemon's Unix socket only.
-        .target(name: "ScandWeb", dependencies: [
-            "ScandCore",
-            .product(name: "Hummingbird", package: "hummingbird"),
-            .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
-            .product(name: "HTTPTypes", package: "swift-http-types"),
-            .product(name: "Prometheus", package: "swift-prometheus"),
-            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-            .product(name: "UnixSignals", package: "swift-service-lifecycle"),
-            .product(name: "NIOCore", package: "swift-nio"),
-            .product(name: "NIOPosix", package: "swift-nio"),
-            .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
-            .product(name: "Logging", package: "swift-log"),
-        ], resources: [
-            // The page's files, compiled into the binary: the package ships no asset directory.
-            .embedInCode("Assets/index.html"), .embedInCode("Assets/app.js"), .embedInCode("Assets/style.css"),
-        ]),
-        .target(name: "ScandCommands", dependencies: [
-            "ScandCapture", "ScandService", "ScandMQTT", "ScandWeb",
-            "ScandCore", "ScandDecoding", "ScandImageIO",
-            .product(name: "ArgumentParser", package: "swift-argument-parser"),
-        ]),
+        .target(
+            name: "ScandWeb",
+            dependencies: [
+                "ScandCore",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log")
+            ],
+            resources: [
+                // The page's files, compiled into the binary: the package ships no asset directory.
+                .embedInCode("Assets/index.html"), .embedInCode("Assets/app.js"), .embedInCode("Assets/style.css")
+            ]),
+        .target(
+            name: "ScandCommands",
+            dependencies: [
+                "ScandCapture", "ScandService", "ScandMQTT", "ScandWeb",
+                "ScandCore", "ScandDecoding", "ScandImageIO",
+                .product(name: "ArgumentParser", package: "swift-argument-parser")
+            ]),
         .executableTarget(name: "scand", dependencies: ["ScandCommands"]),
         // The benchmarks, in an executable of their own (`scand bench` runs it): libzbar stays out of the daemon.
-        .target(name: "ScandBench", dependencies: [
-            "ScandCapture", "ScandService", "ScandJournal", "CZBar",
-            "ScandCore", "ScandDecoding", "ScandImageIO",
-            .product(name: "ArgumentParser", package: "swift-argument-parser"),
-        ]),
+        .target(
+            name: "ScandBench",
+            dependencies: [
+                "ScandCapture", "ScandService", "ScandJournal", "CZBar",
+                "ScandCore", "ScandDecoding", "ScandImageIO",
+                .product(name: "ArgumentParser", package: "swift-argument-parser")
+            ]),
         .executableTarget(name: "scand-bench", dependencies: ["ScandBench"]),
 
         // Generated scenes and recordings, the built binaries, and a real mosquitto broker on loopback
@@ -94,26 +111,36 @@ let package = Package(
 
         .testTarget(name: "ScandCoreTests", dependencies: ["ScandCore"]),
         .testTarget(name: "ScandDecodingTests", dependencies: ["ScandDecoding", "ScandCore", "ScandTestSupport"]),
-        .testTarget(name: "ScandCaptureTests", dependencies: ["ScandCapture", "ScandCore", "ScandTestSupport",
-                                                          .product(name: "NIOConcurrencyHelpers", package: "swift-nio")]),
-        .testTarget(name: "ScandServiceTests", dependencies: [
-            "ScandService", "ScandCapture", "ScandDecoding", "ScandCore", "ScandTestSupport",
-            .product(name: "NIOCore", package: "swift-nio"),
-            .product(name: "NIOEmbedded", package: "swift-nio"),
-        ]),
+        .testTarget(
+            name: "ScandCaptureTests",
+            dependencies: [
+                "ScandCapture", "ScandCore", "ScandTestSupport",
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio")
+            ]),
+        .testTarget(
+            name: "ScandServiceTests",
+            dependencies: [
+                "ScandService", "ScandCapture", "ScandDecoding", "ScandCore", "ScandTestSupport",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOEmbedded", package: "swift-nio")
+            ]),
         .testTarget(name: "ScandImageIOTests", dependencies: ["ScandImageIO", "ScandCore", "CSTB"]),
         .testTarget(name: "ScandJournalTests", dependencies: ["ScandJournal", "ScandCore"]),
         .testTarget(name: "ScandMQTTTests", dependencies: ["ScandMQTT", "ScandTestSupport"]),
-        .testTarget(name: "ScandCommandsTests", dependencies: ["ScandCommands", "ScandDecoding", "ScandImageIO", "ScandCore", "CSTB", "ScandTestSupport", "scand"]),
-        .testTarget(name: "ScandWebTests", dependencies: [
-            "ScandWeb", "ScandCore",
-            .product(name: "Hummingbird", package: "hummingbird"),
-            .product(name: "HummingbirdTesting", package: "hummingbird"),
-            .product(name: "HummingbirdWSTesting", package: "hummingbird-websocket"),
-            .product(name: "HTTPTypes", package: "swift-http-types"),
-            .product(name: "NIOCore", package: "swift-nio"),
-        ]),
-        .testTarget(name: "ScandBenchTests", dependencies: ["ScandBench", "ScandDecoding", "ScandCore", "ScandTestSupport", "scand", "scand-bench"]),
+        .testTarget(
+            name: "ScandCommandsTests",
+            dependencies: ["ScandCommands", "ScandDecoding", "ScandImageIO", "ScandCore", "CSTB", "ScandTestSupport", "scand"]),
+        .testTarget(
+            name: "ScandWebTests",
+            dependencies: [
+                "ScandWeb", "ScandCore",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "HummingbirdWSTesting", package: "hummingbird-websocket"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "NIOCore", package: "swift-nio")
+            ]),
+        .testTarget(name: "ScandBenchTests", dependencies: ["ScandBench", "ScandDecoding", "ScandCore", "ScandTestSupport", "scand", "scand-bench"])
     ],
     cxxLanguageStandard: .cxx17
 )

@@ -25,7 +25,9 @@ struct BenchReport {
         var u = utsname()
         uname(&u)
         let kernel = String(fixedCString: u.release)
-        return .object([("cores", .int(ProcessInfo.processInfo.activeProcessorCount)), ("kernel", .string(kernel)),
-                        ("zxing", .string(ZXingDecoder.libraryVersion)), ("decoderProcesses", .int(DecoderWorker.defaultLanes))])
+        return .object([
+            ("cores", .int(ProcessInfo.processInfo.activeProcessorCount)), ("kernel", .string(kernel)),
+            ("zxing", .string(ZXingDecoder.libraryVersion)), ("decoderProcesses", .int(DecoderWorker.defaultLanes))
+        ])
     }
 }

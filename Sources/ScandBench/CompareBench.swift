@@ -47,7 +47,7 @@ struct CompareBench: ParsableCommand {
     static let formats: [(BarcodeFormat, @Sendable (Int) -> String)] = [
         (.qrCode, { "https://example.org/t/\($0)" }), (.ean13, { ean13($0) }), (.code128, { "TICKET-\($0)" }),
         (.dataMatrix, { "DM-\($0)" }), (.code39, { "C39-\($0)" }), (.pdf417, { "PDF417 pass \($0)" }),
-        (.aztec, { "AZ-\($0)" }), (.ean8, { ean8($0) }), (.itf, { String(format: "%014d", 10_000_000 + $0 * 7) }),
+        (.aztec, { "AZ-\($0)" }), (.ean8, { ean8($0) }), (.itf, { String(format: "%014d", 10_000_000 + $0 * 7) })
     ]
 
     func run() throws { try report().emit(json: json) }
@@ -63,30 +63,35 @@ struct CompareBench: ParsableCommand {
         // comes round once (the schedule's budget is lifted, so the run is the same on every machine).
         let kinds = ExtraPassSchedule.kinds
         for frames in [1, kinds] {
-            scores.append(Self.measure(frames == 1 ? "scand, first frame" : "scand, \(frames) frames", samples, framesPerSample: frames) {
-                let worker = ZXingDecoder(passTimeoutMilliseconds: 2000, worker: DecoderWorker())
-                return { sample in
-                    var live = FrameDecoder(itfLengths: ScandConfig().itfLengths, decoder: worker)
-                    live.extraPassBudgetMilliseconds = frames == 1 ? 0 : .infinity
-                    var texts: [String] = []
-                    for _ in 0..<frames {
-                        for t in (try? live.decode(sample.frame).detections.map(\.text)) ?? [] where !texts.contains(t) { texts.append(t) }
+            scores.append(
+                Self.measure(frames == 1 ? "scand, first frame" : "scand, \(frames) frames", samples, framesPerSample: frames) {
+                    let worker = ZXingDecoder(passTimeoutMilliseconds: 2000, worker: DecoderWorker())
+                    return { sample in
+                        var live = FrameDecoder(itfLengths: ScandConfig().itfLengths, decoder: worker)
+                        live.extraPassBudgetMilliseconds = frames == 1 ? 0 : .infinity
+                        var texts: [String] = []
+                        for _ in 0..<frames {
+                            for t in (try? live.decode(sample.frame).detections.map(\.text)) ?? [] where !texts.contains(t) { texts.append(t) }
+                        }
+                        return texts
                     }
-                    return texts
-                }
-            })
+                })
         }
         let zxing = ZXingDecoder()
-        scores.append(Self.measure("zxing-cpp \(ZXingDecoder.libraryVersion) defaults", samples) { { sample in
-            let image = sample.image
-            return zxing.decode(image, passes: [.zxingDefaults(width: image.width, height: image.height)]).detections.map(\.text)
-        } })
+        scores.append(
+            Self.measure("zxing-cpp \(ZXingDecoder.libraryVersion) defaults", samples) {
+                { sample in
+                    let image = sample.image
+                    return zxing.decode(image, passes: [.zxingDefaults(width: image.width, height: image.height)]).detections.map(\.text)
+                }
+            })
         let zbar = ZBarReader()
         scores.append(Self.measure("libzbar 0.23", samples) { { zbar.read($0.image) } })
 
         var lines = ["| reader | frames | codes found | misreads | CPU ms per frame |", "|---|---|---|---|---|"]
         for s in scores {
-            lines.append("| \(s.reader) | \(samples.count) | \(s.found) | \(s.misreads) | " + String(format: "%.1f", s.cpuMsPerFrame(samples.count)) + " |")
+            lines.append(
+                "| \(s.reader) | \(samples.count) | \(s.found) | \(s.misreads) | " + String(format: "%.1f", s.cpuMsPerFrame(samples.count)) + " |")
         }
         let formats = Self.formats.map(\.0)
         lines.append("")
@@ -99,20 +104,29 @@ struct CompareBench: ParsableCommand {
         }
         for s in scores where !s.misreadDetails.isEmpty {
             lines.append("")
-            lines.append("\(s.reader) misread: " + s.misreadDetails.map { "\($0.format.name) \"\($0.expected)\" as \"\($0.read.escapingControlCharacters())\"" }
-                .joined(separator: "; "))
+            lines.append(
+                "\(s.reader) misread: "
+                    + s.misreadDetails.map { "\($0.format.name) \"\($0.expected)\" as \"\($0.read.escapingControlCharacters())\"" }
+                    .joined(separator: "; "))
         }
-        let value = JSONValue.array(scores.map { score in
-            let byFormat = JSONValue.object(formats.map { f in (f.name, JSONValue.int(score.foundByFormat[f] ?? 0)) })
-            return .object([("reader", .string(score.reader)), ("frames", .int(samples.count)), ("found", .int(score.found)),
-                            ("misreads", .int(score.misreads)),
-                            ("framesPerSample", .int(score.framesPerSample)),
-                            ("cpuMsPerFrame", JSONValue.number(score.cpuMsPerFrame(samples.count), places: 2)),
-                            ("foundByFormat", byFormat),
-                            ("misreadDetails", .array(score.misreadDetails.map {
+        let value = JSONValue.array(
+            scores.map { score in
+                let byFormat = JSONValue.object(formats.map { f in (f.name, JSONValue.int(score.foundByFormat[f] ?? 0)) })
+                return .object([
+                    ("reader", .string(score.reader)), ("frames", .int(samples.count)), ("found", .int(score.found)),
+                    ("misreads", .int(score.misreads)),
+                    ("framesPerSample", .int(score.framesPerSample)),
+                    ("cpuMsPerFrame", JSONValue.number(score.cpuMsPerFrame(samples.count), places: 2)),
+                    ("foundByFormat", byFormat),
+                    (
+                        "misreadDetails",
+                        .array(
+                            score.misreadDetails.map {
                                 .object([("format", .string($0.format.name)), ("expected", .string($0.expected)), ("read", .string($0.read))])
-                            }))])
-        })
+                            })
+                    )
+                ])
+            })
         return BenchReport(name: "compare", table: lines.joined(separator: "\n"), rows: value)
     }
 
@@ -157,8 +171,9 @@ struct CompareBench: ParsableCommand {
             let margin = Double(max(symbol.width, symbol.height)) / 2 + 10
             let x = margin + Double(rng.next() % UInt64(max(1, Int(Double(width) - 2 * margin))))
             let y = margin + Double(rng.next() % UInt64(max(1, Int(Double(height) - 2 * margin))))
-            page.paste(symbol, centerX: min(x, Double(width) - margin), centerY: min(y, Double(height) - margin),
-                       degrees: Double(Int(rng.next() % 41) - 20))
+            page.paste(
+                symbol, centerX: min(x, Double(width) - margin), centerY: min(y, Double(height) - margin),
+                degrees: Double(Int(rng.next() % 41) - 20))
             if i % 2 == 1 { page = boxBlur(page) }
             let dark = 0.55 + Double(rng.next() % 30) / 100
             for py in 0..<height {

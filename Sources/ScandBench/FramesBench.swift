@@ -25,7 +25,11 @@ struct FramesBench: ParsableCommand {
     @Option(name: .long, help: "Also write the table as JSON to this file.")
     var json: String?
 
-    @Option(name: .long, help: "Scenes, comma-separated: one (a QR code), ticket (a QR code and a Code 128), empty (a static scene without codes), busy (a panning textured surface with noise, no code), qr16 and qr50 (a grid of QR codes).")
+    @Option(
+        name: .long,
+        help:
+            "Scenes, comma-separated: one (a QR code), ticket (a QR code and a Code 128), empty (a static scene without codes), busy (a panning textured surface with noise, no code), qr16 and qr50 (a grid of QR codes)."
+    )
     var scenes: String = FramesBench.sceneNames.joined(separator: ",")
 
     static let sceneNames = ["one", "ticket", "empty", "busy", "qr16", "qr50"]
@@ -55,42 +59,47 @@ struct FramesBench: ParsableCommand {
                     throw ValidationError("--sizes must be WIDTHxHEIGHTs, e.g. 640x480,1280x720; got '\(size)'")
                 }
                 guard w >= 320, h >= 240 else { throw ValidationError("--sizes: the scenes need at least 320x240") }
-                let frames: [Frame] = switch scene {
-                case "one": [try Self.oneCode(width: w, height: h)]
-                case "ticket": [try Self.scene(width: w, height: h)]
-                case "busy": Self.busy(width: w, height: h)
-                case "qr16": [try Self.qrGrid(16, width: w, height: h)]
-                case "qr50": [try Self.qrGrid(50, width: w, height: h)]
-                default: [Frame.yuyv(LumaImage(width: w, height: h, fill: 180))]
-                }
+                let frames: [Frame] =
+                    switch scene {
+                    case "one": [try Self.oneCode(width: w, height: h)]
+                    case "ticket": [try Self.scene(width: w, height: h)]
+                    case "busy": Self.busy(width: w, height: h)
+                    case "qr16": [try Self.qrGrid(16, width: w, height: h)]
+                    case "qr50": [try Self.qrGrid(50, width: w, height: h)]
+                    default: [Frame.yuyv(LumaImage(width: w, height: h, fill: 180))]
+                    }
                 let source = SyntheticSource(frames: frames, count: fps * seconds, framesPerSecond: fps)
                 let rssBefore = Self.residentMiB(), cpuBefore = Self.cpuSeconds(), start = Date()
-                var pipeline: LivePipeline? = LivePipeline(source: source, decoder: FrameDecoder(), output: OutputSink(event: { _ in }, log: { _ in }))
+                var pipeline: LivePipeline? = LivePipeline(
+                    source: source, decoder: FrameDecoder(), output: OutputSink(event: { _ in }, log: { _ in }))
                 pipeline!.start()
                 pipeline!.wait()
                 let wall = Date().timeIntervalSince(start)
                 let counters = pipeline!.counters, rssAfter = Self.residentMiB()
                 pipeline = nil  // ends the decoder worker, whose CPU time then counts among this process's children
                 let cpu = Self.cpuSeconds() - cpuBefore
-                rows.append(Row(size: String(size), scene: scene, counters: counters, seconds: wall, cpuPercent: 100 * cpu / wall,
-                                cpuMsPerDecode: cpu * 1000 / Double(max(1, counters.decoded)), rssBefore: rssBefore, rssAfter: rssAfter))
+                rows.append(
+                    Row(
+                        size: String(size), scene: scene, counters: counters, seconds: wall, cpuPercent: 100 * cpu / wall,
+                        cpuMsPerDecode: cpu * 1000 / Double(max(1, counters.decoded)), rssBefore: rssBefore, rssAfter: rssAfter))
             }
         }
-        let value = JSONValue.array(rows.map { r in
-            let c = r.counters
-            var fields: [(String, JSONValue)] = [
-                ("scene", .string(r.scene)), ("size", .string(r.size)), ("fps", .int(fps)), ("captured", .int(c.captured)),
-                ("dropped", .int(c.dropped)), ("decoded", .int(c.decoded)), ("skippedStatic", .int(c.skippedStatic)),
-                ("decodedPerSecond", JSONValue.number(Double(c.decoded) / r.seconds, places: 1)),
-                ("msPerDecode", JSONValue.number(c.decodeMillisecondsMean, places: 1)),
-                ("codes", .int(c.codes)), ("cpuPercentOfACore", JSONValue.number(r.cpuPercent, places: 1)),
-                ("cpuMsPerDecode", JSONValue.number(r.cpuMsPerDecode, places: 1)),
-                ("rssStartMiB", JSONValue.number(r.rssBefore, places: 1)), ("rssEndMiB", JSONValue.number(r.rssAfter, places: 1)),
-            ]
-            if let p = c.latencyP50Milliseconds { fields.append(("latencyP50Ms", JSONValue.number(p, places: 1))) }
-            if let p = c.latencyP99Milliseconds { fields.append(("latencyP99Ms", JSONValue.number(p, places: 1))) }
-            return .object(fields)
-        })
+        let value = JSONValue.array(
+            rows.map { r in
+                let c = r.counters
+                var fields: [(String, JSONValue)] = [
+                    ("scene", .string(r.scene)), ("size", .string(r.size)), ("fps", .int(fps)), ("captured", .int(c.captured)),
+                    ("dropped", .int(c.dropped)), ("decoded", .int(c.decoded)), ("skippedStatic", .int(c.skippedStatic)),
+                    ("decodedPerSecond", JSONValue.number(Double(c.decoded) / r.seconds, places: 1)),
+                    ("msPerDecode", JSONValue.number(c.decodeMillisecondsMean, places: 1)),
+                    ("codes", .int(c.codes)), ("cpuPercentOfACore", JSONValue.number(r.cpuPercent, places: 1)),
+                    ("cpuMsPerDecode", JSONValue.number(r.cpuMsPerDecode, places: 1)),
+                    ("rssStartMiB", JSONValue.number(r.rssBefore, places: 1)), ("rssEndMiB", JSONValue.number(r.rssAfter, places: 1))
+                ]
+                if let p = c.latencyP50Milliseconds { fields.append(("latencyP50Ms", JSONValue.number(p, places: 1))) }
+                if let p = c.latencyP99Milliseconds { fields.append(("latencyP99Ms", JSONValue.number(p, places: 1))) }
+                return .object(fields)
+            })
         return BenchReport(name: "frames", table: Self.table(rows, fps: fps), rows: value)
     }
 
@@ -173,15 +182,20 @@ struct FramesBench: ParsableCommand {
     }
 
     static func table(_ rows: [Row], fps: Int) -> String {
-        var lines = ["| scene | frame size | camera fps | frames | decoded | skipped (static) | dropped | decoded/s | ms per decode | codes per decoded frame | latency p50 / p99 ms | CPU, % of a core | CPU ms per decoded frame | RSS start / end MiB |",
-                     "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
+        var lines = [
+            "| scene | frame size | camera fps | frames | decoded | skipped (static) | dropped | decoded/s | ms per decode | codes per decoded frame | latency p50 / p99 ms | CPU, % of a core | CPU ms per decoded frame | RSS start / end MiB |",
+            "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
+        ]
         for r in rows {
             let c = r.counters
             let perFrame = Double(c.codes) / Double(max(1, c.decoded))
-            let latency = [c.latencyP50Milliseconds, c.latencyP99Milliseconds].map { $0.map { String(format: "%.0f", $0) } ?? "-" }.joined(separator: " / ")
-            lines.append("| \(r.scene) | \(r.size) | \(fps) | \(c.captured) | \(c.decoded) | \(c.skippedStatic) | \(c.dropped) | "
-                + String(format: "%.1f | %.1f | %.2f", Double(c.decoded) / r.seconds, c.decodeMillisecondsMean, perFrame)
-                + " | \(latency) | " + String(format: "%.1f | %.1f | %.0f / %.0f", r.cpuPercent, r.cpuMsPerDecode, r.rssBefore, r.rssAfter) + " |")
+            let latency = [c.latencyP50Milliseconds, c.latencyP99Milliseconds].map { $0.map { String(format: "%.0f", $0) } ?? "-" }.joined(
+                separator: " / ")
+            lines.append(
+                "| \(r.scene) | \(r.size) | \(fps) | \(c.captured) | \(c.decoded) | \(c.skippedStatic) | \(c.dropped) | "
+                    + String(format: "%.1f | %.1f | %.2f", Double(c.decoded) / r.seconds, c.decodeMillisecondsMean, perFrame)
+                    + " | \(latency) | " + String(format: "%.1f | %.1f | %.0f / %.0f", r.cpuPercent, r.cpuMsPerDecode, r.rssBefore, r.rssAfter) + " |"
+            )
         }
         return lines.joined(separator: "\n")
     }

@@ -66,22 +66,27 @@ struct JournalBench: ParsableCommand {
         let lines = [
             "| journal | events | bytes per line | append p50 µs | append p99 µs | since replay, events/s |",
             "|---|---|---|---|---|---|",
-            "| SQLite WAL, synchronous=NORMAL | \(events) | \(bytes / events) | " + String(format: "%.0f | %.0f | %.0f |", p50, p99, rate),
+            "| SQLite WAL, synchronous=NORMAL | \(events) | \(bytes / events) | " + String(format: "%.0f | %.0f | %.0f |", p50, p99, rate)
         ]
-        let rows = JSONValue.object([("events", .int(events)), ("bytesPerLine", .int(bytes / events)),
-                                     ("appendP50Microseconds", .number(p50, places: 1)), ("appendP99Microseconds", .number(p99, places: 1)),
-                                     ("replayedEvents", .int(sent)), ("replayEventsPerSecond", .number(rate, places: 0))])
+        let rows = JSONValue.object([
+            ("events", .int(events)), ("bytesPerLine", .int(bytes / events)),
+            ("appendP50Microseconds", .number(p50, places: 1)), ("appendP99Microseconds", .number(p99, places: 1)),
+            ("replayedEvents", .int(sent)), ("replayEventsPerSecond", .number(rate, places: 0))
+        ])
         return BenchReport(name: "journal", table: lines.joined(separator: "\n"), rows: rows)
     }
 
     /// A SCAN as the daemon publishes it: a Wi-Fi QR code with its corners and parsed value.
     static func scan(_ seq: Int) -> Event {
         let text = "WIFI:S:kiosk-\(seq);T:WPA;P:secret;;"
-        let d = Detection(format: .qrCode, text: text, bytes: Array(text.utf8),
-                          corners: Quadrilateral([Point(342, 318), Point(426, 318), Point(426, 402), Point(342, 402)]),
-                          symbologyIdentifier: "]Q1", ecLevel: "L")
-        return .scan(TrackedCode(id: seq, device: "/dev/video0", time: Date(), frame: UInt64(seq), detection: d, frameWidth: 1280, frameHeight: 720,
-                                 latencyMilliseconds: 14.2))
+        let d = Detection(
+            format: .qrCode, text: text, bytes: Array(text.utf8),
+            corners: Quadrilateral([Point(342, 318), Point(426, 318), Point(426, 402), Point(342, 402)]),
+            symbologyIdentifier: "]Q1", ecLevel: "L")
+        return .scan(
+            TrackedCode(
+                id: seq, device: "/dev/video0", time: Date(), frame: UInt64(seq), detection: d, frameWidth: 1280, frameHeight: 720,
+                latencyMilliseconds: 14.2))
     }
 }
 

@@ -52,9 +52,13 @@ public struct PhotoBenchmark: Sendable {
             for name in names.sorted() where ["png", "jpg", "jpeg", "pgm", "ppm"].contains((name as NSString).pathExtension.lowercased()) {
                 let base = (dir as NSString).appendingPathComponent((name as NSString).deletingPathExtension)
                 var s = Sample(path: (dir as NSString).appendingPathComponent(name))
-                if let d = fm.contents(atPath: base + ".txt") { s.expectedText = String(decoding: d, as: UTF8.self) }
-                else if let d = fm.contents(atPath: base + ".bin") { s.expectedBytes = Array(d) }
-                else if !folder.hasPrefix("falsepositives") { continue }
+                if let d = fm.contents(atPath: base + ".txt") {
+                    s.expectedText = String(decoding: d, as: UTF8.self)
+                } else if let d = fm.contents(atPath: base + ".bin") {
+                    s.expectedBytes = Array(d)
+                } else if !folder.hasPrefix("falsepositives") {
+                    continue
+                }
                 samples.append(s)
             }
             if !samples.isEmpty { out.append((folder, samples)) }

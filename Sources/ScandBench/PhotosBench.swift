@@ -31,14 +31,17 @@ struct PhotosBench: ParsableCommand {
         for (folder, samples) in folders {
             rows.append(readers.map { bench.score($0, folder: folder, samples: samples) })
         }
-        let value = JSONValue.array(rows.flatMap { row in
-            zip(readers, row).map { reader, s in
-                JSONValue.object([("folder", .string(s.folder)), ("reader", .string(reader.rawValue)), ("images", .int(s.images)),
-                                  ("correct", .int(s.correct)), ("misreads", .int(s.misreads)), ("failures", .int(s.failures)),
-                                  ("seconds", JSONValue.number(s.seconds, places: 2)),
-                                  ("cpuSeconds", JSONValue.number(s.cpuSeconds, places: 2))])
-            }
-        })
+        let value = JSONValue.array(
+            rows.flatMap { row in
+                zip(readers, row).map { reader, s in
+                    JSONValue.object([
+                        ("folder", .string(s.folder)), ("reader", .string(reader.rawValue)), ("images", .int(s.images)),
+                        ("correct", .int(s.correct)), ("misreads", .int(s.misreads)), ("failures", .int(s.failures)),
+                        ("seconds", JSONValue.number(s.seconds, places: 2)),
+                        ("cpuSeconds", JSONValue.number(s.cpuSeconds, places: 2))
+                    ])
+                }
+            })
         return BenchReport(name: "photos", table: Self.table(readers: readers, rows: rows), rows: value)
     }
 
@@ -48,7 +51,9 @@ struct PhotosBench: ParsableCommand {
         lines.append("|---|---|" + readers.map { _ in "---|" }.joined())
         var totals = readers.map { _ in PhotoBenchmark.Score(folder: "total") }
         for row in rows {
-            lines.append("| \(row[0].folder) | \(row[0].images) | " + row.map { "\($0.correct) / \($0.misreads) / \($0.failures)" }.joined(separator: " | ") + " |")
+            lines.append(
+                "| \(row[0].folder) | \(row[0].images) | " + row.map { "\($0.correct) / \($0.misreads) / \($0.failures)" }.joined(separator: " | ")
+                    + " |")
             for (i, s) in row.enumerated() {
                 totals[i].images += s.images
                 totals[i].correct += s.correct
@@ -58,7 +63,9 @@ struct PhotosBench: ParsableCommand {
                 totals[i].cpuSeconds += s.cpuSeconds
             }
         }
-        lines.append("| **total** | \(totals[0].images) | " + totals.map { "**\($0.correct)** / \($0.misreads) / \($0.failures)" }.joined(separator: " | ") + " |")
+        lines.append(
+            "| **total** | \(totals[0].images) | " + totals.map { "**\($0.correct)** / \($0.misreads) / \($0.failures)" }.joined(separator: " | ")
+                + " |")
         lines.append("| seconds | | " + totals.map { String(format: "%.1f", $0.seconds) }.joined(separator: " | ") + " |")
         lines.append("| CPU seconds | | " + totals.map { String(format: "%.1f", $0.cpuSeconds) }.joined(separator: " | ") + " |")
         return lines.joined(separator: "\n")

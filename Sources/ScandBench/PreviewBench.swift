@@ -58,18 +58,22 @@ struct PreviewBench: ParsableCommand {
                 let frame = scene == "one" ? try FramesBench.oneCode(width: w, height: h) : Frame.yuyv(LumaImage(width: w, height: h, fill: 180))
                 let without = run(frame, snapshots: false)
                 let with = run(frame, snapshots: true)
-                rows.append(Row(scene: scene, size: String(size), cpuWithout: without.cpu, cpuWith: with.cpu, asked: with.asked,
-                                answered: with.answered, meanBytes: Double(with.bytes) / Double(max(1, with.answered))))
+                rows.append(
+                    Row(
+                        scene: scene, size: String(size), cpuWithout: without.cpu, cpuWith: with.cpu, asked: with.asked,
+                        answered: with.answered, meanBytes: Double(with.bytes) / Double(max(1, with.answered))))
             }
         }
-        let value = JSONValue.array(rows.map { r in
-            .object([
-                ("scene", .string(r.scene)), ("size", .string(r.size)), ("fps", .int(fps)), ("snapshotsPerSecond", JSONValue.number(rate, places: 1)),
-                ("asked", .int(r.asked)), ("answered", .int(r.answered)), ("meanLineBytes", JSONValue.number(r.meanBytes, places: 0)),
-                ("cpuPercentWithout", JSONValue.number(r.cpuWithout, places: 1)), ("cpuPercentWith", JSONValue.number(r.cpuWith, places: 1)),
-                ("previewCpuPercentOfACore", JSONValue.number(r.cost, places: 1)),
-            ])
-        })
+        let value = JSONValue.array(
+            rows.map { r in
+                .object([
+                    ("scene", .string(r.scene)), ("size", .string(r.size)), ("fps", .int(fps)),
+                    ("snapshotsPerSecond", JSONValue.number(rate, places: 1)),
+                    ("asked", .int(r.asked)), ("answered", .int(r.answered)), ("meanLineBytes", JSONValue.number(r.meanBytes, places: 0)),
+                    ("cpuPercentWithout", JSONValue.number(r.cpuWithout, places: 1)), ("cpuPercentWith", JSONValue.number(r.cpuWith, places: 1)),
+                    ("previewCpuPercentOfACore", JSONValue.number(r.cost, places: 1))
+                ])
+            })
         return BenchReport(name: "preview", table: table(rows), rows: value)
     }
 
@@ -93,7 +97,9 @@ struct PreviewBench: ParsableCommand {
                     asking.withLock { $0 += 1 }
                     p.snapshot { event in
                         let line = event.line  // what the socket would send: JSON with the JPEG in base64
-                        answers.withLock { $0.count += 1; $0.bytes += line.utf8.count }
+                        answers.withLock {
+                            $0.count += 1; $0.bytes += line.utf8.count
+                        }
                     }
                     Thread.sleep(forTimeInterval: interval)
                 }
@@ -114,10 +120,14 @@ struct PreviewBench: ParsableCommand {
     }
 
     private func table(_ rows: [Row]) -> String {
-        var lines = ["| scene | frame size | camera fps | snapshots asked / answered | mean line bytes | CPU without, % of a core | CPU with | preview's cost, % of a core |",
-                     "|---|---|---|---|---|---|---|---|"]
+        var lines = [
+            "| scene | frame size | camera fps | snapshots asked / answered | mean line bytes | CPU without, % of a core | CPU with | preview's cost, % of a core |",
+            "|---|---|---|---|---|---|---|---|"
+        ]
         for r in rows {
-            lines.append("| \(r.scene) | \(r.size) | \(fps) | \(r.asked) / \(r.answered) | " + String(format: "%.0f | %.1f | %.1f | %.1f", r.meanBytes, r.cpuWithout, r.cpuWith, r.cost) + " |")
+            lines.append(
+                "| \(r.scene) | \(r.size) | \(fps) | \(r.asked) / \(r.answered) | "
+                    + String(format: "%.0f | %.1f | %.1f | %.1f", r.meanBytes, r.cpuWithout, r.cpuWith, r.cost) + " |")
         }
         return lines.joined(separator: "\n")
     }

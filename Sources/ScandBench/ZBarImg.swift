@@ -63,13 +63,15 @@ enum ZBarImg {
         var reads: [PhotoBenchmark.Read] = []
         var rest = Substring(xml)
         while let open = rest.range(of: "<data") {
-            let type = rest[..<open.lowerBound].range(of: "type='", options: .backwards).map { r in
-                String(rest[r.upperBound...].prefix { $0 != "'" })
-            } ?? ""
+            let type =
+                rest[..<open.lowerBound].range(of: "type='", options: .backwards).map { r in
+                    String(rest[r.upperBound...].prefix { $0 != "'" })
+                } ?? ""
             let tagEnd = rest[open.upperBound...].firstIndex(of: ">") ?? rest.endIndex
             let isBase64 = rest[open.upperBound..<tagEnd].contains("base64")
             guard let cdata = rest.range(of: "<![CDATA[", range: tagEnd..<rest.endIndex),
-                  let close = rest.range(of: "]]></data>", range: cdata.upperBound..<rest.endIndex) else { break }
+                let close = rest.range(of: "]]></data>", range: cdata.upperBound..<rest.endIndex)
+            else { break }
             let body = String(rest[cdata.upperBound..<close.lowerBound])
             // zbar writes payloads with control characters (a GS in GS1 data) as base64.
             if isBase64, let bytes = Base64.decode(body.filter { !$0.isWhitespace }) {

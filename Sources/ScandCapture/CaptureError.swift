@@ -4,7 +4,7 @@ import Glibc
 public struct CaptureError: Error, CustomStringConvertible, Equatable, Sendable {
     public enum Kind: String, Sendable {
         case noSuchDevice, permissionDenied, busy, notACaptureDevice, noUsableFormat, disconnected, noFrames, io,
-             badRecording, truncatedRecording, endOfStream
+            badRecording, truncatedRecording, endOfStream
     }
 
     public var kind: Kind

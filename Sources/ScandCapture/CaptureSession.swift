@@ -107,8 +107,11 @@ public actor CaptureSession {
                     silentFor += Self.pollMilliseconds
                     // A recording's silence is its recorded pace; only a camera's counts as lost.
                     if source.waitsForDevice && silentFor >= options.frameTimeoutMilliseconds {
-                        return machine.streamFailed(CaptureError(.noFrames, path: source.name,
-                                                                 detail: "none within \(options.frameTimeoutMilliseconds) ms").description)
+                        return machine.streamFailed(
+                            CaptureError(
+                                .noFrames, path: source.name,
+                                detail: "none within \(options.frameTimeoutMilliseconds) ms"
+                            ).description)
                     }
                     continue
                 }

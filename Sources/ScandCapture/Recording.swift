@@ -10,7 +10,7 @@ public enum Recording {
     public static func header(_ f: FrameFormat) -> String {
         let json = JSONValue.object([
             ("pixelformat", .string(f.fourcc.description)), ("width", .int(f.width)), ("height", .int(f.height)),
-            ("bytesPerLine", .int(f.bytesPerLine)), ("imageSize", .int(f.imageSize)),
+            ("bytesPerLine", .int(f.bytesPerLine)), ("imageSize", .int(f.imageSize))
         ])
         return magic + json.serialized() + "\n"
     }
@@ -28,8 +28,9 @@ public enum Recording {
             return String(body[r.upperBound...].prefix { $0 != "\"" })
         }
         guard let fourcc = string("pixelformat"), let w = int("width"), let h = int("height"),
-              let bpl = int("bytesPerLine"), let size = int("imageSize"),
-              w > 0, h > 0, w <= 16384, h <= 16384, bpl > 0, size > 0, size <= 512 << 20 else { return nil }
+            let bpl = int("bytesPerLine"), let size = int("imageSize"),
+            w > 0, h > 0, w <= 16384, h <= 16384, bpl > 0, size > 0, size <= 512 << 20
+        else { return nil }
         let f = FrameFormat(fourcc: FourCC(fourcc), width: w, height: h, bytesPerLine: bpl, imageSize: size)
         return f.lumaLayout != nil && f.isComplete(size) ? f : nil
     }
@@ -116,7 +117,8 @@ public final class ReplaySource: FrameSource {
         }
         var line = [CChar](repeating: 0, count: 4096)
         guard fgets(&line, Int32(line.count), f) != nil,
-              let format = Recording.parseHeader(String(decoding: line.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)) else {
+            let format = Recording.parseHeader(String(decoding: line.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+        else {
             fclose(f)
             throw CaptureError(.badRecording, path: name, detail: "missing or malformed SCANDREC1 header")
         }
@@ -129,8 +131,9 @@ public final class ReplaySource: FrameSource {
             let after = Int(st.st_size) - offset
             if after > 0 && after < 16 + format.imageSize {
                 fclose(f)
-                throw CaptureError(.truncatedRecording, path: name,
-                                   detail: "in frame 1 at byte \(offset): its header declares frames of \(format.imageSize) bytes, the file holds \(after) after it")
+                throw CaptureError(
+                    .truncatedRecording, path: name,
+                    detail: "in frame 1 at byte \(offset): its header declares frames of \(format.imageSize) bytes, the file holds \(after) after it")
             }
         }
         file = f
@@ -174,15 +177,17 @@ public final class ReplaySource: FrameSource {
         let n = fread(&head, 1, 16, file)
         if n == 0 { throw CaptureError(.endOfStream, path: name) }
         guard n == 16 else {
-            throw CaptureError(.truncatedRecording, path: name, detail: "in frame \(framesRead + 1) at byte \(offset): \(n) of its 16 header bytes are there")
+            throw CaptureError(
+                .truncatedRecording, path: name, detail: "in frame \(framesRead + 1) at byte \(offset): \(n) of its 16 header bytes are there")
         }
         var bytes = scratch
         scratch = []  // so that reading into it does not copy it
         if bytes.count != format.imageSize { bytes = [UInt8](repeating: 0, count: format.imageSize) }
         let got = fread(&bytes, 1, bytes.count, file)
         guard got == bytes.count else {
-            throw CaptureError(.truncatedRecording, path: name,
-                               detail: "in frame \(framesRead + 1) at byte \(offset): \(got) of its \(format.imageSize) image bytes are there")
+            throw CaptureError(
+                .truncatedRecording, path: name,
+                detail: "in frame \(framesRead + 1) at byte \(offset): \(got) of its \(format.imageSize) image bytes are there")
         }
         framesRead += 1
         offset += 16 + format.imageSize

@@ -40,8 +40,12 @@ public final class SyntheticSource: FrameSource {
         produced += 1
         // Like a camera's: one copy, into the decoder's memory when it offers some.
         if let allocate = lumaMemory, let memory = allocate(frame.format.width * frame.format.height),
-           let captured = frame.withUnsafeBytes({ Frame.capturingLuma(of: $0, format: frame.format, into: memory, sequence: frame.sequence,
-                                                                       timestampMicroseconds: frame.timestampMicroseconds) }) {
+            let captured = frame.withUnsafeBytes({
+                Frame.capturingLuma(
+                    of: $0, format: frame.format, into: memory, sequence: frame.sequence,
+                    timestampMicroseconds: frame.timestampMicroseconds)
+            })
+        {
             return captured
         }
         return frame

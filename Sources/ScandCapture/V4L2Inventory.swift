@@ -64,8 +64,10 @@ public enum V4L2Inventory {
             desc.type = V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue
             guard scand_v4l2_ioctl(fd, SCAND_VIDIOC_ENUM_FMT, &desc) == 0 else { break }
             let fourcc = FourCC(rawValue: desc.pixelformat)
-            out.append(FormatInfo(fourcc: fourcc, description: String(fixedCString: desc.description),
-                                  emulated: desc.flags & UInt32(V4L2_FMT_FLAG_EMULATED) != 0, sizes: sizes(fd: fd, fourcc: fourcc)))
+            out.append(
+                FormatInfo(
+                    fourcc: fourcc, description: String(fixedCString: desc.description),
+                    emulated: desc.flags & UInt32(V4L2_FMT_FLAG_EMULATED) != 0, sizes: sizes(fd: fd, fourcc: fourcc)))
         }
         return out
     }

@@ -131,8 +131,9 @@ public final class V4L2Source: FrameSource {
         let r = scand_v4l2_ioctl(fd, SCAND_VIDIOC_S_FMT, &fmt)
         if r < 0 { throw CaptureError.from(errno: -r, path: name, during: "VIDIOC_S_FMT") }
         let got = FourCC(rawValue: fmt.fmt.pix.pixelformat)
-        let f = FrameFormat(fourcc: got, width: Int(fmt.fmt.pix.width), height: Int(fmt.fmt.pix.height),
-                            bytesPerLine: Int(fmt.fmt.pix.bytesperline), imageSize: Int(fmt.fmt.pix.sizeimage))
+        let f = FrameFormat(
+            fourcc: got, width: Int(fmt.fmt.pix.width), height: Int(fmt.fmt.pix.height),
+            bytesPerLine: Int(fmt.fmt.pix.bytesperline), imageSize: Int(fmt.fmt.pix.sizeimage))
         guard f.lumaLayout != nil, f.width > 0, f.height > 0 else {
             throw CaptureError(.noUsableFormat, path: name, detail: "driver chose \(f)")
         }
@@ -172,8 +173,9 @@ public final class V4L2Source: FrameSource {
         fmt.type = V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue
         let r = scand_v4l2_ioctl(fd, SCAND_VIDIOC_G_FMT, &fmt)
         if r < 0 { throw CaptureError.from(errno: -r, path: name, during: "VIDIOC_G_FMT") }
-        return FrameFormat(fourcc: FourCC(rawValue: fmt.fmt.pix.pixelformat), width: Int(fmt.fmt.pix.width),
-                           height: Int(fmt.fmt.pix.height), bytesPerLine: Int(fmt.fmt.pix.bytesperline), imageSize: Int(fmt.fmt.pix.sizeimage))
+        return FrameFormat(
+            fourcc: FourCC(rawValue: fmt.fmt.pix.pixelformat), width: Int(fmt.fmt.pix.width),
+            height: Int(fmt.fmt.pix.height), bytesPerLine: Int(fmt.fmt.pix.bytesperline), imageSize: Int(fmt.fmt.pix.sizeimage))
     }
 
     private func startStreaming(_ format: FrameFormat) throws(CaptureError) {

@@ -26,8 +26,10 @@ struct DevicesCommand: ParsableCommand {
     }
 
     static func text(_ d: V4L2Inventory.DeviceInfo) -> String {
-        var lines = ["\(d.path)" + (d.card.isEmpty ? "" : "  \(d.card)") + (d.driver.isEmpty ? "" : "  driver \(d.driver)")
-            + (d.busInfo.isEmpty ? "" : "  \(d.busInfo)") + (d.problem == nil ? (d.isCapture ? "  capture" : "  not a capture device") : "")]
+        var lines = [
+            "\(d.path)" + (d.card.isEmpty ? "" : "  \(d.card)") + (d.driver.isEmpty ? "" : "  driver \(d.driver)")
+                + (d.busInfo.isEmpty ? "" : "  \(d.busInfo)") + (d.problem == nil ? (d.isCapture ? "  capture" : "  not a capture device") : "")
+        ]
         for name in d.stableNames { lines.append("  also \(name)") }
         if let p = d.problem { lines.append("  \(p)") }
         for f in d.formats {

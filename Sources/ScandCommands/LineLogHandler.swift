@@ -13,12 +13,13 @@ struct LineLogHandler: LogHandler {
     }
 
     func log(level: Logger.Level, message: Logger.Message, metadata: Logger.Metadata?, source: String, file: String, function: String, line: UInt) {
-        let priority: LogLevel = switch level {
-        case .trace, .debug, .info: .info
-        case .notice: .notice
-        case .warning: .warning
-        case .error, .critical: .error
-        }
+        let priority: LogLevel =
+            switch level {
+            case .trace, .debug, .info: .info
+            case .notice: .notice
+            case .warning: .warning
+            case .error, .critical: .error
+            }
         OutputSinkLog.write("web: \(message)", priority)
     }
 }

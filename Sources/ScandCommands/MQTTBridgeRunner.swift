@@ -94,7 +94,9 @@ final class MQTTBridgeRunner {
         }
         defer { signals.forEach { $0.cancel() } }
 
-        OutputSinkLog.write("publishing to \(brokerName) as kiosk \(kioskID)\(bridge.acknowledged.map { ", resuming after \($0.json)" } ?? ""); state file \(settings.stateFile)", .info)
+        OutputSinkLog.write(
+            "publishing to \(brokerName) as kiosk \(kioskID)\(bridge.acknowledged.map { ", resuming after \($0.json)" } ?? ""); state file \(settings.stateFile)",
+            .info)
         try connection.start()
         perform(bridge.start(), connection, subscription)
         while true {
@@ -107,7 +109,8 @@ final class MQTTBridgeRunner {
                     _ = try? connection.publish(topic: bridge.statusTopic, payload: bridge.offlinePayload, retain: true)
                     connection.disconnect()
                     let pending = bridge.inFlight
-                    OutputSinkLog.write(pending == 0 ? "stopped" : "stopped; \(pending) events were not acknowledged: they come again with since next time", .info)
+                    OutputSinkLog.write(
+                        pending == 0 ? "stopped" : "stopped; \(pending) events were not acknowledged: they come again with since next time", .info)
                     return status
                 case .log(let text, let level):
                     // Broker problems repeat on every reconnection attempt: each distinct one once per outage.
@@ -138,7 +141,8 @@ final class MQTTBridgeRunner {
                 subscription.start(request: request)
             case .pauseReading(let n):
                 subscription.pause()
-                OutputSinkLog.write("\(n) events wait for the broker's acknowledgement: reading from scand paused (its journal keeps what comes meanwhile)", .warning)
+                OutputSinkLog.write(
+                    "\(n) events wait for the broker's acknowledgement: reading from scand paused (its journal keeps what comes meanwhile)", .warning)
             case .resumeReading:
                 subscription.resume()
                 OutputSinkLog.write("reading from scand again", .info)

@@ -10,13 +10,13 @@ struct MQTTCommand: ParsableCommand {
         commandName: "mqtt",
         abstract: "Publish a running scand's events to an MQTT broker, losing none.",
         discussion: """
-        Subscribes to the daemon's socket and publishes every event at QoS 1 to scand/<kiosk-id>/events/<class>, \
-        with a retained scand/<kiosk-id>/status ({"state":"online"}, and {"state":"offline"} as the last will). \
-        The last event the broker acknowledged is kept in the state file; after a broker outage, a crash or a \
-        daemon restart the bridge resumes from it with `since` (a scand whose events carry boot and seq). \
-        Settings come from the [mqtt] table of the configuration file; the options below override it. \
-        Exit status: 0 on SIGTERM or SIGINT, 78 for a wrong configuration.
-        """
+            Subscribes to the daemon's socket and publishes every event at QoS 1 to scand/<kiosk-id>/events/<class>, \
+            with a retained scand/<kiosk-id>/status ({"state":"online"}, and {"state":"offline"} as the last will). \
+            The last event the broker acknowledged is kept in the state file; after a broker outage, a crash or a \
+            daemon restart the bridge resumes from it with `since` (a scand whose events carry boot and seq). \
+            Settings come from the [mqtt] table of the configuration file; the options below override it. \
+            Exit status: 0 on SIGTERM or SIGINT, 78 for a wrong configuration.
+            """
     )
 
     @Option(name: .long, help: "Configuration file with an [mqtt] table (default: /etc/scand/scand.toml if it exists).")

@@ -11,14 +11,14 @@ struct RunCommand: AsyncParsableCommand {
         commandName: "run",
         abstract: "Scan from a camera (or a recording), print events and serve them on a Unix socket.",
         discussion: """
-        Settings come from the command line, then --config FILE (see config/scand.toml), then defaults. \
-        Exit status: 0 after SIGTERM/SIGINT or the end of a replay, 1 when a replay cannot be played or breaks \
-        off, or the socket cannot be served (another scand answers on its path), 64 for bad options, 78 for a \
-        wrong configuration file.
+            Settings come from the command line, then --config FILE (see config/scand.toml), then defaults. \
+            Exit status: 0 after SIGTERM/SIGINT or the end of a replay, 1 when a replay cannot be played or breaks \
+            off, or the socket cannot be served (another scand answers on its path), 64 for bad options, 78 for a \
+            wrong configuration file.
 
-        SETTINGS (each overrides its key in the configuration file):
-        \(CommandLineSettings.help())
-        """
+            SETTINGS (each overrides its key in the configuration file):
+            \(CommandLineSettings.help())
+            """
     )
 
     @Option(name: .long, help: "Configuration file (TOML).")
@@ -27,7 +27,11 @@ struct RunCommand: AsyncParsableCommand {
     @Option(name: .long, help: "Frame source instead of the camera: replay:FILE plays a `scand record` file.")
     var source: String?
 
-    @Option(name: .long, help: "Replay pace: recorded (as captured), fast (as fast as read, dropping what the decoder cannot take) or lockstep (every frame decoded, recorded timestamps: the same events on every run).")
+    @Option(
+        name: .long,
+        help:
+            "Replay pace: recorded (as captured), fast (as fast as read, dropping what the decoder cannot take) or lockstep (every frame decoded, recorded timestamps: the same events on every run)."
+    )
     var replayPace: ReplayPace = .recorded
 
     @Option(name: .long, help: "Stop after this many frames.")
@@ -35,9 +39,10 @@ struct RunCommand: AsyncParsableCommand {
 
     /// The settings options (--device, --fps, --socket …): read through the table of settings that the
     /// configuration file also goes through, so they are declared once, in `Setting.all`.
-    @Argument(parsing: .allUnrecognized,
-              help: ArgumentHelp("Settings options, listed above under SETTINGS.", valueName: "setting"),
-              completion: .list(Setting.all.compactMap(\.commandLineName)))
+    @Argument(
+        parsing: .allUnrecognized,
+        help: ArgumentHelp("Settings options, listed above under SETTINGS.", valueName: "setting"),
+        completion: .list(Setting.all.compactMap(\.commandLineName)))
     var settings: [String] = []
 
     enum ReplayPace: String, ExpressibleByArgument {
@@ -87,8 +92,9 @@ struct RunCommand: AsyncParsableCommand {
         let listener: SocketServer.Listener? = config.socketPath.map { path in
             Systemd.listenedSocket().map { .inherited($0) } ?? .path(path, group: config.socketGroup)
         }
-        let builder = PipelineBuilder(source: source.map { .replay(path: String($0.dropFirst(7)), pace: replayPace.replaySourcePace) } ?? .camera,
-                                      frameLimit: frames)
+        let builder = PipelineBuilder(
+            source: source.map { .replay(path: String($0.dropFirst(7)), pace: replayPace.replaySourcePace) } ?? .camera,
+            frameLimit: frames)
         let daemon = Daemon(config: config, reload: { try self.loadConfig() }, listener: listener, pipelines: builder)
         let failure: String?
         do { failure = try await daemon.run() } catch let e as SocketServer.BindError {

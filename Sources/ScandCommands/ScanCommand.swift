@@ -7,9 +7,9 @@ struct ScanCommand: ParsableCommand {
         commandName: "scan",
         abstract: "Decode every barcode in still images (PNG, JPEG, PGM/PPM).",
         discussion: """
-        Prints one JSON object per code found, one per line. Exit status: 0 when a code was found, \
-        4 when none was, 2 when an input could not be read, 64 for bad options.
-        """
+            Prints one JSON object per code found, one per line. Exit status: 0 when a code was found, \
+            4 when none was, 2 when an input could not be read, 64 for bad options.
+            """
     )
 
     @Option(name: .long, help: "Formats to look for, comma-separated (e.g. qr,ean13; or all, linear, matrix).")

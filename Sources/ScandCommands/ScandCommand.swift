@@ -9,7 +9,10 @@ public struct ScandCommand: AsyncParsableCommand {
         commandName: "scand",
         abstract: "Barcode scanning daemon: turns a webcam into a barcode scanner.",
         version: ScandVersion.string,
-        subcommands: [ScanCommand.self, RunCommand.self, WatchCommand.self, WebCommand.self, MQTTCommand.self, DevicesCommand.self, RecordCommand.self, EncodeCommand.self, SynthCommand.self, BenchLauncher.self]
+        subcommands: [
+            ScanCommand.self, RunCommand.self, WatchCommand.self, WebCommand.self, MQTTCommand.self, DevicesCommand.self, RecordCommand.self,
+            EncodeCommand.self, SynthCommand.self, BenchLauncher.self
+        ]
     )
 
     public init() {}

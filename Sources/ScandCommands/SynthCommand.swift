@@ -42,7 +42,8 @@ struct SynthCommand: ParsableCommand {
 
     static func parse(_ spec: String) throws -> Placement {
         guard let colon = spec.firstIndex(of: ":"), let at = spec.lastIndex(of: "@"), colon < at,
-              let format = BarcodeFormat(name: String(spec[..<colon])) else {
+            let format = BarcodeFormat(name: String(spec[..<colon]))
+        else {
             throw ValidationError("--code must be FORMAT:TEXT@X,Y; got '\(spec)'")
         }
         let xy = spec[spec.index(after: at)...].split(separator: ",")

@@ -9,10 +9,10 @@ struct WatchCommand: ParsableCommand {
         commandName: "watch",
         abstract: "Subscribe to a running scand and print its events.",
         discussion: """
-        Exit status: 0 when the daemon closes the connection, 64 when it refuses the request, 69 when no daemon is \
-        running, 75 when it refuses the connection (too many clients: try again later), 77 without permission. \
-        A refusal prints the daemon's reason.
-        """
+            Exit status: 0 when the daemon closes the connection, 64 when it refuses the request, 69 when no daemon is \
+            running, 75 when it refuses the connection (too many clients: try again later), 77 without permission. \
+            A refusal prints the daemon's reason.
+            """
     )
 
     @Option(name: .long, help: "The daemon's socket (default: where `scand run` puts it for this user; /run/scand/scand.sock for root).")
@@ -98,7 +98,9 @@ final class UnixLineClient {
             case ENAMETOOLONG:
                 throw ConnectError(description: "socket path too long: \(path)", exitCode: 64)
             case ENOENT, ECONNREFUSED:
-                throw ConnectError(description: "scand is not running: nothing listens on \(path) (start it with `systemctl start scand` or `scand run`)", exitCode: 69)
+                throw ConnectError(
+                    description: "scand is not running: nothing listens on \(path) (start it with `systemctl start scand` or `scand run`)",
+                    exitCode: 69)
             case EACCES, EPERM:
                 throw ConnectError(description: "permission denied on \(path): join the socket's group (usermod -aG GROUP USER)", exitCode: 77)
             default:

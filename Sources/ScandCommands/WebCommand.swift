@@ -12,9 +12,9 @@ struct WebCommand: AsyncParsableCommand {
         commandName: "web",
         abstract: "Serve the setup page (live preview, rect of interest, scans, status) and /metrics over HTTP.",
         discussion: """
-        Talks to a running scand through its socket. Setting the rect of interest needs membership of the \
-        daemon's admin group ([socket] admin_group). Exit status 78 for a wrong configuration file.
-        """
+            Talks to a running scand through its socket. Setting the rect of interest needs membership of the \
+            daemon's admin group ([socket] admin_group). Exit status 78 for a wrong configuration file.
+            """
     )
 
     @Option(name: .long, help: "Serve HTTP on HOST:PORT (default 127.0.0.1:8088; [::1]:8088 for IPv6).")

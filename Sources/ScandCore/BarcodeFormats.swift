@@ -9,7 +9,7 @@ public struct BarcodeFormats: OptionSet, Sendable, Hashable {
 
     public static let linear = BarcodeFormats([
         .codabar, .code39, .code93, .code128, .dataBar, .dataBarExpanded, .dataBarLimited, .dataBarStacked,
-        .dataBarExpandedStacked, .ean8, .ean13, .itf, .upcA, .upcE,
+        .dataBarExpandedStacked, .ean8, .ean13, .itf, .upcA, .upcE
     ])
     public static let matrix = BarcodeFormats([.aztec, .dataMatrix, .maxiCode, .pdf417, .qrCode, .microQRCode, .rmqrCode])
     public static let all = linear.union(matrix)

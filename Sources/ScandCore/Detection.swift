@@ -2,7 +2,7 @@
 public struct Detection: Sendable, Hashable {
     public enum ContentType: String, Sendable, Hashable {
         case text = "Text", binary = "Binary", mixed = "Mixed", gs1 = "GS1", iso15434 = "ISO15434",
-             unknownECI = "UnknownECI"
+            unknownECI = "UnknownECI"
     }
 
     /// Structured append: this symbol is `index` (0-based) of `count` symbols sharing `id`.
@@ -41,10 +41,12 @@ public struct Detection: Sendable, Hashable {
     /// How many scan lines agreed (linear codes); 0 for matrix codes. Evidence for conflicts.
     public var lineCount: Int
 
-    public init(format: BarcodeFormat, text: String, bytes: [UInt8], corners: Quadrilateral, orientation: Int = 0,
-                symbologyIdentifier: String = "", hasECI: Bool = false, ecLevel: String = "", mirrored: Bool = false,
-                inverted: Bool = false, contentType: ContentType = .text, sequence: Sequence? = nil,
-                readerInit: Bool = false, lineCount: Int = 0) {
+    public init(
+        format: BarcodeFormat, text: String, bytes: [UInt8], corners: Quadrilateral, orientation: Int = 0,
+        symbologyIdentifier: String = "", hasECI: Bool = false, ecLevel: String = "", mirrored: Bool = false,
+        inverted: Bool = false, contentType: ContentType = .text, sequence: Sequence? = nil,
+        readerInit: Bool = false, lineCount: Int = 0
+    ) {
         self.format = format
         self.text = text
         self.bytes = bytes
@@ -64,7 +66,8 @@ public struct Detection: Sendable, Hashable {
     /// The EAN-2/EAN-5 add-on read with an EAN/UPC code: the digits after its main number.
     public var addOn: String? {
         guard let main = format.mainNumberLength, [main + 2, main + 5].contains(bytes.count),
-              bytes.allSatisfy({ (0x30...0x39).contains($0) }) else { return nil }
+            bytes.allSatisfy({ (0x30...0x39).contains($0) })
+        else { return nil }
         return String(decoding: bytes[main...], as: UTF8.self)
     }
 

@@ -40,9 +40,14 @@ public struct DetectionMerger: Sendable {
         for i in unique.indices where unique[i].format.isLinear && !dropped.contains(i) {
             for j in unique.indices where j > i && unique[j].format.isLinear && !dropped.contains(j) {
                 guard unique[i].bytes != unique[j].bytes, !unique[i].isAddOnVariant(of: unique[j]),
-                      Self.samePlace(unique[i].corners, unique[j].corners) else { continue }
+                    Self.samePlace(unique[i].corners, unique[j].corners)
+                else { continue }
                 let a = max(1, unique[i].lineCount), b = max(1, unique[j].lineCount)
-                if a >= dominance * b { dropped.insert(j) } else if b >= dominance * a { dropped.insert(i) } else {
+                if a >= dominance * b {
+                    dropped.insert(j)
+                } else if b >= dominance * a {
+                    dropped.insert(i)
+                } else {
                     dropped.insert(i)
                     dropped.insert(j)
                 }
@@ -53,7 +58,8 @@ public struct DetectionMerger: Sendable {
 
     func isFragment(_ part: Detection, of whole: Detection) -> Bool {
         guard part.format == whole.format, part.bytes.count < whole.bytes.count,
-              whole.lineCount >= dominance * max(1, part.lineCount), Self.contains(whole.bytes, part.bytes) else { return false }
+            whole.lineCount >= dominance * max(1, part.lineCount), Self.contains(whole.bytes, part.bytes)
+        else { return false }
         let (pa, pb) = Self.extents(part.corners, along: Self.isHorizontal(whole.corners))
         let (wa, wb) = Self.extents(whole.corners, along: Self.isHorizontal(whole.corners))
         let overlap = min(pa.1, wa.1) - max(pa.0, wa.0)
@@ -82,7 +88,8 @@ public struct DetectionMerger: Sendable {
     static func samePlace(_ a: Quadrilateral, _ b: Quadrilateral) -> Bool {
         let ba = a.bounds, bb = b.bounds
         let horizontal = max(ba.maxX - ba.minX, bb.maxX - bb.minX) >= max(ba.maxY - ba.minY, bb.maxY - bb.minY)
-        let (a0, a1, b0, b1, c0, c1, d0, d1) = horizontal
+        let (a0, a1, b0, b1, c0, c1, d0, d1) =
+            horizontal
             ? (ba.minX, ba.maxX, bb.minX, bb.maxX, ba.minY, ba.maxY, bb.minY, bb.maxY)
             : (ba.minY, ba.maxY, bb.minY, bb.maxY, ba.minX, ba.maxX, bb.minX, bb.maxX)
         let along = min(a1, b1) - max(a0, b0)

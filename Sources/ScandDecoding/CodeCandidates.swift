@@ -36,13 +36,16 @@ public struct CodeCandidates: Sendable {
 
     /// Candidates in `region`, largest first, leaving out patches `excluding` rejects (before their angle,
     /// the dearer part, is measured).
-    public func find(in buffer: UnsafeRawBufferPointer, width: Int, height: Int, rowStride: Int, pixelStride: Int,
-                     region: PixelRect, excluding: (PixelRect) -> Bool = { _ in false }) -> [Candidate] {
+    public func find(
+        in buffer: UnsafeRawBufferPointer, width: Int, height: Int, rowStride: Int, pixelStride: Int,
+        region: PixelRect, excluding: (PixelRect) -> Bool = { _ in false }
+    ) -> [Candidate] {
         let r = region.intersection(PixelRect(x: 0, y: 0, width: width, height: height))
         let block = max(self.block, r.width / 160 / 2 * 2)
         let cols = (r.width - 2) / block, rows = (r.height - 2) / block
         guard limit > 0, cols >= 3, rows >= 3, let base = buffer.baseAddress?.assumingMemoryBound(to: UInt8.self),
-              buffer.count >= (height - 1) * rowStride + (width - 1) * pixelStride + 1 else { return [] }
+            buffer.count >= (height - 1) * rowStride + (width - 1) * pixelStride + 1
+        else { return [] }
         // Sixteen samples a block, with differences over two pixels: an edge between samples counts whatever its
         // parity (at larger blocks some edges fall between samples; a code has plenty).
         let step = max(2, block / 4)
@@ -97,8 +100,11 @@ public struct CodeCandidates: Sendable {
             let w = maxX - minX + 1, h = maxY - minY + 1
             // A code is a compact patch: a long thin run of busy blocks is a line of text or an edge.
             let compact = members >= minimumBlocks && max(w, h) <= 4 * min(w, h)
-            patches.append((PixelRect(x: r.x + minX * block, y: r.y + minY * block, width: w * block + 2, height: h * block + 2),
-                            compact ? members : 0))
+            patches.append(
+                (
+                    PixelRect(x: r.x + minX * block, y: r.y + minY * block, width: w * block + 2, height: h * block + 2),
+                    compact ? members : 0
+                ))
         }
         let inner = PixelRect(x: 1, y: 1, width: width - 2, height: height - 2)
         return patches.filter { $0.blocks > 0 && !excluding($0.bounds) }.sorted { $0.blocks > $1.blocks }.prefix(limit).map { p in

@@ -51,9 +51,11 @@ public final class DecoderWorker: Sendable {
         return SharedFrameBuffer(handle: handle, bytes: UnsafeMutableRawBufferPointer(start: p, count: count))
     }
 
-    func read(_ image: inout szx_image, _ passes: UnsafePointer<szx_pass>?, _ count: Int32, _ timeout: Int32,
-              _ outcomes: UnsafeMutablePointer<szx_outcome>?, _ results: inout UnsafeMutablePointer<szx_result>?,
-              _ resultCount: inout Int32) -> Int32 {
+    func read(
+        _ image: inout szx_image, _ passes: UnsafePointer<szx_pass>?, _ count: Int32, _ timeout: Int32,
+        _ outcomes: UnsafeMutablePointer<szx_outcome>?, _ results: inout UnsafeMutablePointer<szx_result>?,
+        _ resultCount: inout Int32
+    ) -> Int32 {
         reader.withLockedValue { szx_worker_read($0.pointer, &image, passes, count, timeout, outcomes, &results, &resultCount) }
     }
 }

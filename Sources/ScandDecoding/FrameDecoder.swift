@@ -44,8 +44,10 @@ public struct FrameDecoder: Sendable {
         return c
     }()
 
-    public init(formats: BarcodeFormats = .all, regionOfInterest: NormalizedRect = .full, transform: FrameTransform = .identity,
-                itfLengths: Set<Int> = [], decoder: ZXingDecoder = ZXingDecoder(passTimeoutMilliseconds: 2000, worker: DecoderWorker())) {
+    public init(
+        formats: BarcodeFormats = .all, regionOfInterest: NormalizedRect = .full, transform: FrameTransform = .identity,
+        itfLengths: Set<Int> = [], decoder: ZXingDecoder = ZXingDecoder(passTimeoutMilliseconds: 2000, worker: DecoderWorker())
+    ) {
         self.formats = formats
         self.itfLengths = itfLengths
         self.regionOfInterest = regionOfInterest
@@ -114,8 +116,9 @@ public struct FrameDecoder: Sendable {
             // The common case reads the luma in place: no copy of the frame.
             result = try frame.withUnsafeBytes { raw in
                 Swift.Result { () throws(ImageGeometryError) in
-                    try decode(UnsafeRawBufferPointer(rebasing: raw[layout.offset...]), width: f.width, height: f.height,
-                               rowStride: f.bytesPerLine, pixelStride: layout.pixelStride)
+                    try decode(
+                        UnsafeRawBufferPointer(rebasing: raw[layout.offset...]), width: f.width, height: f.height,
+                        rowStride: f.bytesPerLine, pixelStride: layout.pixelStride)
                 }
             }.get()
         } else {
@@ -132,21 +135,26 @@ public struct FrameDecoder: Sendable {
         return result
     }
 
-    private mutating func decode(_ buffer: UnsafeRawBufferPointer, width: Int, height: Int, rowStride: Int,
-                                 pixelStride: Int) throws(ImageGeometryError) -> Result {
+    private mutating func decode(
+        _ buffer: UnsafeRawBufferPointer, width: Int, height: Int, rowStride: Int,
+        pixelStride: Int
+    ) throws(ImageGeometryError) -> Result {
         let region = regionOfInterest.pixelRect(width: width, height: height)
         frameCount += 1
         let now = frameCount
         fruitless.removeAll { $0.until <= now }
         let known = readElsewhere, resting = fruitless.map(\.bounds)
         var patches: [PixelRect] = []
-        let candidates = formats.intersection(CodeCandidates.formats).isEmpty ? [] : candidateFinder.find(
-            in: buffer, width: width, height: height, rowStride: rowStride, pixelStride: pixelStride, region: region,
-            excluding: { bounds in
-                patches.append(bounds)
-                return known.contains { bounds.contains($0.corners.center) }
-                    || resting.contains { $0.contains(bounds.center) }
-            })
+        let candidates =
+            formats.intersection(CodeCandidates.formats).isEmpty
+            ? []
+            : candidateFinder.find(
+                in: buffer, width: width, height: height, rowStride: rowStride, pixelStride: pixelStride, region: region,
+                excluding: { bounds in
+                    patches.append(bounds)
+                    return known.contains { bounds.contains($0.corners.center) }
+                        || resting.contains { $0.contains(bounds.center) }
+                })
         let candidatePasses = CodeCandidates.passes(for: candidates, region: region, formats: formats, label: "live upright crop")
         // A code-like patch that was not in view last frame (a code being shown) may be one only an expensive pass
         // reads; a surface's own patches, which stay, do not keep the passes awake.
@@ -157,8 +165,9 @@ public struct FrameDecoder: Sendable {
         lastExtras = kinds
         let passes = Self.passes(region: region, formats: formats) + candidatePasses + tracked.passes(region: region) + extras.map(\.pass)
         lastPasses = passes
-        let report = try decoder.decode(buffer: buffer, width: width, height: height, rowStride: rowStride, pixelStride: pixelStride,
-                                        passes: passes)
+        let report = try decoder.decode(
+            buffer: buffer, width: width, height: height, rowStride: rowStride, pixelStride: pixelStride,
+            passes: passes)
         for c in candidates where !report.detections.contains(where: { c.bounds.contains($0.corners.center) }) {
             fruitless.append((c.bounds, now + Self.fruitlessRest))
         }

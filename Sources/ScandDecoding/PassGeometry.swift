@@ -26,8 +26,10 @@ struct PassGeometry: Equatable {
             let a = centidegrees * .pi / 18000, c = cos(a), s = sin(a), k = scale / Double(max(1, pass.upscale))
             let cx = Double(crop.x) + Double(crop.width - 1) / 2, cy = Double(crop.y) + Double(crop.height - 1) / 2
             let px = Double(width - 1) / 2, py = Double(height - 1) / 2
-            map = [c * k, -s * k, cx - c * k * px + s * k * py,
-                   s * k, c * k, cy - s * k * px - c * k * py]
+            map = [
+                c * k, -s * k, cx - c * k * px + s * k * py,
+                s * k, c * k, cy - s * k * px - c * k * py
+            ]
         } else {
             let centre = (scale - 1) / 2
             let x0 = Double(crop.x) + centre, y0 = Double(crop.y) + centre

@@ -22,11 +22,14 @@ public struct StillImageDecoder: Sendable {
         finder.limit = 4
         let found = report.detections
         let candidates = image.pixels.withUnsafeBytes {
-            finder.find(in: $0, width: image.width, height: image.height, rowStride: image.width, pixelStride: 1, region: region,
-                        excluding: { bounds in found.contains { bounds.contains($0.corners.center) } })
+            finder.find(
+                in: $0, width: image.width, height: image.height, rowStride: image.width, pixelStride: 1, region: region,
+                excluding: { bounds in found.contains { bounds.contains($0.corners.center) } })
         }
-        let more = decoder.decode(image, passes: strategy.followUps(region: region, found: found)
-            + CodeCandidates.passes(for: candidates, region: region, formats: strategy.formats, label: "candidate"))
+        let more = decoder.decode(
+            image,
+            passes: strategy.followUps(region: region, found: found)
+                + CodeCandidates.passes(for: candidates, region: region, formats: strategy.formats, label: "candidate"))
         report.found = merger.merge(report.found + more.found, detection: \.detection)
         report.failures += more.failures
         report.notes += more.notes

@@ -41,8 +41,10 @@ public enum SymbolWriter {
 
     /// The symbol at `moduleSize` pixels a module; linear symbols `barHeight` modules tall (default: a
     /// third of their width, at least 24 modules), matrix and stacked symbols as drawn.
-    public static func render(_ format: BarcodeFormat, text: String, moduleSize: Int, quietZone: Int = 6,
-                              barHeight: Int? = nil) throws(WriteError) -> LumaImage {
+    public static func render(
+        _ format: BarcodeFormat, text: String, moduleSize: Int, quietZone: Int = 6,
+        barHeight: Int? = nil
+    ) throws(WriteError) -> LumaImage {
         let m = try modules(format, text: text, quietZone: quietZone)
         guard format.isLinear, !stacked.contains(format) else { return m.scaled(by: moduleSize) }
         let rows = (barHeight ?? max(24, m.width / 3)) + 2 * quietZone

@@ -22,7 +22,8 @@ struct TrackedCrops: Sendable {
             let b = entries[i].last.corners.bounds
             let size = max(b.maxX - b.minX, b.maxY - b.minY)
             let margin = size * 0.25 + 24
-            let x0 = Int(b.minX - margin), y0 = Int(b.minY - margin), x1 = Int((b.maxX + margin).rounded(.up)), y1 = Int((b.maxY + margin).rounded(.up))
+            let x0 = Int(b.minX - margin), y0 = Int(b.minY - margin), x1 = Int((b.maxX + margin).rounded(.up)),
+                y1 = Int((b.maxY + margin).rounded(.up))
             let crop = PixelRect(x: x0, y: y0, width: x1 - x0, height: y1 - y0).intersection(region)
             guard crop.width >= 16, crop.height >= 16 else { return nil }
             var p = entries[i].template
@@ -31,7 +32,9 @@ struct TrackedCrops: Sendable {
             p.crop = crop
             p.scale = 1
             p.formats = BarcodeFormats(entries[i].last.format)
-            p.fallbacks = p.fallbacks.map { var f = $0; f.crop = crop; f.scale = 1; f.formats = p.formats; return f }
+            p.fallbacks = p.fallbacks.map {
+                var f = $0; f.crop = crop; f.scale = 1; f.formats = p.formats; return f
+            }
             return p
         }
     }
@@ -53,8 +56,9 @@ struct TrackedCrops: Sendable {
         for f in found where f.role.isExtra && entries.count < Self.maxEntries {
             let d = f.detection
             guard let template = extras.first(where: { $0.role == f.role && $0.formats.contains(d.format) }),
-                  !regular.contains(where: { $0.isSameSymbol(as: d) }),
-                  !entries.contains(where: { $0.last.isSameSymbol(as: d) }) else { continue }
+                !regular.contains(where: { $0.isSameSymbol(as: d) }),
+                !entries.contains(where: { $0.last.isSameSymbol(as: d) })
+            else { continue }
             entries.append(Entry(template: template, last: d))
         }
     }

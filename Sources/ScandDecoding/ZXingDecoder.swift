@@ -26,14 +26,17 @@ public struct ZXingDecoder: Sendable {
     public func decode(_ image: LumaImage, passes: [DecodePass]) -> DecodeReport {
         image.pixels.withUnsafeBytes { raw in
             // Safe: `decode(buffer:)` checks geometry against the buffer before the library sees it.
-            (try? decode(buffer: raw, width: image.width, height: image.height, rowStride: image.width, pixelStride: 1,
-                         passes: passes)) ?? DecodeReport()
+            (try? decode(
+                buffer: raw, width: image.width, height: image.height, rowStride: image.width, pixelStride: 1,
+                passes: passes)) ?? DecodeReport()
         }
     }
 
     /// Decodes luminance samples in place: `pixelStride` 2 reads the Y of a YUYV frame without a copy.
-    public func decode(buffer: UnsafeRawBufferPointer, width: Int, height: Int, rowStride: Int, pixelStride: Int,
-                       passes: [DecodePass]) throws(ImageGeometryError) -> DecodeReport {
+    public func decode(
+        buffer: UnsafeRawBufferPointer, width: Int, height: Int, rowStride: Int, pixelStride: Int,
+        passes: [DecodePass]
+    ) throws(ImageGeometryError) -> DecodeReport {
         guard width > 0, height > 0, pixelStride >= 1, rowStride >= (width - 1) * pixelStride + 1 else {
             throw ImageGeometryError(description: "bad image geometry \(width)x\(height), row stride \(rowStride), pixel stride \(pixelStride)")
         }
@@ -41,8 +44,9 @@ public struct ZXingDecoder: Sendable {
         guard buffer.count >= needed, let base = buffer.baseAddress else {
             throw ImageGeometryError(description: "buffer of \(buffer.count) bytes is smaller than \(needed) needed for \(width)x\(height)")
         }
-        var image = szx_image(data: base.assumingMemoryBound(to: UInt8.self), width: Int32(width), height: Int32(height),
-                              row_stride: Int32(rowStride), pix_stride: Int32(pixelStride))
+        var image = szx_image(
+            data: base.assumingMemoryBound(to: UInt8.self), width: Int32(width), height: Int32(height),
+            row_stride: Int32(rowStride), pix_stride: Int32(pixelStride))
         var report = DecodeReport()
         var pending = passes
         while !pending.isEmpty {
@@ -60,7 +64,9 @@ public struct ZXingDecoder: Sendable {
         return report
     }
 
-    private func run(_ image: inout szx_image, _ passes: [DecodePass]) -> (found: [DecodeReport.Found], failures: [(DecodePass, PassFailure)], notes: [String]) {
+    private func run(
+        _ image: inout szx_image, _ passes: [DecodePass]
+    ) -> (found: [DecodeReport.Found], failures: [(DecodePass, PassFailure)], notes: [String]) {
         // Geometry is refused here, where it is defined; the shim checks the rest.
         let problems = passes.map(PassGeometry.problem)
         let sent = passes.indices.filter { problems[$0] == nil }
@@ -73,16 +79,20 @@ public struct ZXingDecoder: Sendable {
         var outcomes = [szx_outcome](repeating: szx_outcome(), count: sent.count)
         var results: UnsafeMutablePointer<szx_result>?
         var count: Int32 = 0
-        let status = sent.isEmpty ? Int32(SZX_OK.rawValue) : cPasses.withUnsafeBufferPointer { pp in
-            outcomes.withUnsafeMutableBufferPointer { op in
-                if let worker {
-                    worker.read(&image, pp.baseAddress, Int32(sent.count), Int32(passTimeoutMilliseconds), op.baseAddress, &results, &count)
-                } else {
-                    szx_read(&image, pp.baseAddress, Int32(sent.count), isolated ? 1 : 0, Int32(passTimeoutMilliseconds),
-                             op.baseAddress, &results, &count)
+        let status =
+            sent.isEmpty
+            ? Int32(SZX_OK.rawValue)
+            : cPasses.withUnsafeBufferPointer { pp in
+                outcomes.withUnsafeMutableBufferPointer { op in
+                    if let worker {
+                        worker.read(&image, pp.baseAddress, Int32(sent.count), Int32(passTimeoutMilliseconds), op.baseAddress, &results, &count)
+                    } else {
+                        szx_read(
+                            &image, pp.baseAddress, Int32(sent.count), isolated ? 1 : 0, Int32(passTimeoutMilliseconds),
+                            op.baseAddress, &results, &count)
+                    }
                 }
             }
-        }
         defer { szx_free_results(results, count) }
         guard status == Int32(SZX_OK.rawValue) else {
             let failure = PassFailure(pass: "all", kind: .badArgument, signal: 0, message: "the decoder refused the image")
@@ -100,8 +110,13 @@ public struct ZXingDecoder: Sendable {
             if let problem = problems[i] {
                 failures.append((pass, PassFailure(pass: pass.label, kind: .badArgument, signal: 0, message: problem)))
             } else if let o = outcome[i], o.status != Int32(SZX_OK.rawValue) {
-                failures.append((pass, PassFailure(pass: pass.label, kind: Self.kind(o.status), signal: o.signal,
-                                                   message: String(fixedCString: o.message))))
+                failures.append(
+                    (
+                        pass,
+                        PassFailure(
+                            pass: pass.label, kind: Self.kind(o.status), signal: o.signal,
+                            message: String(fixedCString: o.message))
+                    ))
             }
         }
         let notes = outcomes.filter { $0.status == Int32(SZX_OK.rawValue) }.map { String(fixedCString: $0.message) }.filter { !$0.isEmpty }
@@ -112,15 +127,18 @@ public struct ZXingDecoder: Sendable {
         let text = r.text.map { String(decoding: UnsafeRawBufferPointer(start: $0, count: Int(r.text_length)), as: UTF8.self) } ?? ""
         let bytes = r.bytes.map { Array(UnsafeBufferPointer(start: $0, count: Int(r.bytes_length))) } ?? []
         let c = r.corners, geometry = pass.geometry
-        let raw = [Point(Double(c.0), Double(c.1)), Point(Double(c.2), Double(c.3)),
-                   Point(Double(c.4), Double(c.5)), Point(Double(c.6), Double(c.7))]
-        let sequence = r.sequence_size > 0 && r.sequence_index >= 0
-            ? Detection.Sequence(count: Int(r.sequence_size), index: Int(r.sequence_index), id:String(fixedCString: r.sequence_id))
+        let raw = [
+            Point(Double(c.0), Double(c.1)), Point(Double(c.2), Double(c.3)),
+            Point(Double(c.4), Double(c.5)), Point(Double(c.6), Double(c.7))
+        ]
+        let sequence =
+            r.sequence_size > 0 && r.sequence_index >= 0
+            ? Detection.Sequence(count: Int(r.sequence_size), index: Int(r.sequence_index), id: String(fixedCString: r.sequence_id))
             : nil
         return Detection(
             format: format, text: text, bytes: bytes, corners: Quadrilateral(raw.map(geometry.sourcePoint)),
-            orientation: Int(r.orientation), symbologyIdentifier:String(fixedCString: r.symbology), hasECI: r.has_eci != 0,
-            ecLevel:String(fixedCString: r.ec_level), mirrored: (r.mirrored != 0) != pass.mirror, inverted: pass.invert || r.inverted != 0,
+            orientation: Int(r.orientation), symbologyIdentifier: String(fixedCString: r.symbology), hasECI: r.has_eci != 0,
+            ecLevel: String(fixedCString: r.ec_level), mirrored: (r.mirrored != 0) != pass.mirror, inverted: pass.invert || r.inverted != 0,
             contentType: contentType(r.content_type), sequence: sequence, readerInit: r.reader_init != 0,
             lineCount: Int(r.line_count))
     }

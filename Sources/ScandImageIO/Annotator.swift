@@ -51,8 +51,9 @@ public struct Annotator: Sendable {
             for px in lx..<(lx + w + 4) { set(&img, px, py, (0, 0, 0)) }
         }
         img.pixels.withUnsafeMutableBufferPointer { buf in
-            _ = scand_draw_text(buf.baseAddress, Int32(img.width), Int32(img.height), Int32(img.width * 3),
-                                Int32(lx + 2), Int32(ly + 2), text, Int32(fontScale), Self.green.0, Self.green.1, Self.green.2)
+            _ = scand_draw_text(
+                buf.baseAddress, Int32(img.width), Int32(img.height), Int32(img.width * 3),
+                Int32(lx + 2), Int32(ly + 2), text, Int32(fontScale), Self.green.0, Self.green.1, Self.green.2)
         }
     }
 

@@ -9,11 +9,12 @@ public enum JPEGEncoder {
         let sink = Sink()
         let context = Unmanaged.passUnretained(sink).toOpaque()
         _ = image.pixels.withUnsafeBytes { pixels in
-            stbi_write_jpg_to_func({ context, data, size in
-                guard let context, let data, size > 0 else { return }
-                let sink = Unmanaged<Sink>.fromOpaque(context).takeUnretainedValue()
-                sink.bytes.append(contentsOf: UnsafeRawBufferPointer(start: data, count: Int(size)))
-            }, context, Int32(image.width), Int32(image.height), 1, pixels.baseAddress, Int32(min(100, max(1, quality))))
+            stbi_write_jpg_to_func(
+                { context, data, size in
+                    guard let context, let data, size > 0 else { return }
+                    let sink = Unmanaged<Sink>.fromOpaque(context).takeUnretainedValue()
+                    sink.bytes.append(contentsOf: UnsafeRawBufferPointer(start: data, count: Int(size)))
+                }, context, Int32(image.width), Int32(image.height), 1, pixels.baseAddress, Int32(min(100, max(1, quality))))
         }
         return withExtendedLifetime(sink) { sink.bytes }
     }

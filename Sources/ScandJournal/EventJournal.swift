@@ -53,18 +53,22 @@ public final class EventJournal: Sendable {
         do { queue = try DatabaseQueue(path: path, configuration: config) } catch { throw JournalError(error, path: path, while: "opening") }
         do {
             try queue.write { db in
-                try db.execute(sql: """
-                    CREATE TABLE IF NOT EXISTS event (
-                        seq INTEGER PRIMARY KEY,
-                        boot TEXT NOT NULL,
-                        class TEXT NOT NULL,
-                        time REAL NOT NULL,
-                        line TEXT NOT NULL)
-                    """)
+                try db.execute(
+                    sql: """
+                        CREATE TABLE IF NOT EXISTS event (
+                            seq INTEGER PRIMARY KEY,
+                            boot TEXT NOT NULL,
+                            class TEXT NOT NULL,
+                            time REAL NOT NULL,
+                            line TEXT NOT NULL)
+                        """)
                 // A table of that name with other columns is not scand's journal.
                 let columns = try db.columns(in: "event").map(\.name)
                 guard columns == ["seq", "boot", "class", "time", "line"] else {
-                    throw JournalError(kind: .corrupt, description: "journal \(path): its table has columns \(columns), not scand's: move the file away and scand starts a new journal")
+                    throw JournalError(
+                        kind: .corrupt,
+                        description:
+                            "journal \(path): its table has columns \(columns), not scand's: move the file away and scand starts a new journal")
                 }
             }
         } catch let error as JournalError {
@@ -90,8 +94,9 @@ public final class EventJournal: Sendable {
         }
         do {
             try db.write { db in
-                try db.execute(sql: "INSERT INTO event (seq, boot, class, time, line) VALUES (?, ?, ?, ?, ?)",
-                               arguments: [seq, boot, eventClass, time, line])
+                try db.execute(
+                    sql: "INSERT INTO event (seq, boot, class, time, line) VALUES (?, ?, ?, ?, ?)",
+                    arguments: [seq, boot, eventClass, time, line])
                 if prune { try Self.pruneBatch(db, limits: limits, now: time) }
             }
         } catch {
@@ -106,8 +111,10 @@ public final class EventJournal: Sendable {
     /// At most `limit` events with seq > `seq`, in seq order: one page of a replay.
     public func events(after seq: Int, limit: Int = 256) throws(JournalError) -> [JournaledEvent] {
         try read("reading events after seq \(seq)") { db in
-            try Row.fetchAll(db, sql: "SELECT seq, boot, class, time, line FROM event WHERE seq > ? ORDER BY seq LIMIT ?",
-                             arguments: [seq, max(1, limit)]).map {
+            try Row.fetchAll(
+                db, sql: "SELECT seq, boot, class, time, line FROM event WHERE seq > ? ORDER BY seq LIMIT ?",
+                arguments: [seq, max(1, limit)]
+            ).map {
                 JournaledEvent(seq: $0[0], boot: $0[1], eventClass: $0[2], time: $0[3], line: $0[4])
             }
         }
@@ -117,7 +124,8 @@ public final class EventJournal: Sendable {
     public func span() throws(JournalError) -> JournalSpan? {
         try read("reading its range") { db in
             guard let first = try Row.fetchOne(db, sql: "SELECT seq, time FROM event ORDER BY seq LIMIT 1"),
-                  let last = try Int.fetchOne(db, sql: "SELECT max(seq) FROM event") else { return nil }
+                let last = try Int.fetchOne(db, sql: "SELECT max(seq) FROM event")
+            else { return nil }
             return JournalSpan(first: first[0], last: last, oldestTime: first[1])
         }
     }
@@ -151,12 +159,15 @@ public final class EventJournal: Sendable {
     @discardableResult
     static func pruneBatch(_ db: Database, limits: Limits, now: Double) throws -> Int {
         guard let first = try Int.fetchOne(db, sql: "SELECT min(seq) FROM event"),
-              let last = try Int.fetchOne(db, sql: "SELECT max(seq) FROM event") else { return 0 }
+            let last = try Int.fetchOne(db, sql: "SELECT max(seq) FROM event")
+        else { return 0 }
         // Everything before `keepFrom` goes: by count, then by age (the first young event, found from the
         // head, so the cost follows what is old, not the table).
         var keepFrom = last - limits.maxEvents + 1
-        let firstYoung = try Int.fetchOne(db, sql: "SELECT seq FROM event WHERE time >= ? ORDER BY seq LIMIT 1",
-                                          arguments: [now - limits.maxAge]) ?? last
+        let firstYoung =
+            try Int.fetchOne(
+                db, sql: "SELECT seq FROM event WHERE time >= ? ORDER BY seq LIMIT 1",
+                arguments: [now - limits.maxAge]) ?? last
         keepFrom = min(max(keepFrom, firstYoung), last)
         let end = min(keepFrom, first + pruneBatch)
         guard end > first else { return 0 }

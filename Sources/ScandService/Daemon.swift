@@ -16,8 +16,10 @@ public struct Daemon: Sendable {
     public var listener: SocketServer.Listener?
     public var makePipeline: @Sendable (ScandConfig, OutputSink, DaemonMetrics) -> LivePipeline
 
-    public init(config: ScandConfig, reload: @escaping @Sendable () throws -> ScandConfig, listener: SocketServer.Listener?,
-                makePipeline: @escaping @Sendable (ScandConfig, OutputSink, DaemonMetrics) -> LivePipeline) {
+    public init(
+        config: ScandConfig, reload: @escaping @Sendable () throws -> ScandConfig, listener: SocketServer.Listener?,
+        makePipeline: @escaping @Sendable (ScandConfig, OutputSink, DaemonMetrics) -> LivePipeline
+    ) {
         self.config = config
         self.reload = reload
         self.listener = listener
@@ -25,8 +27,10 @@ public struct Daemon: Sendable {
     }
 
     /// `scand run`'s daemon: pipelines from `builder`.
-    public init(config: ScandConfig, reload: @escaping @Sendable () throws -> ScandConfig, listener: SocketServer.Listener?,
-                pipelines builder: PipelineBuilder) {
+    public init(
+        config: ScandConfig, reload: @escaping @Sendable () throws -> ScandConfig, listener: SocketServer.Listener?,
+        pipelines builder: PipelineBuilder
+    ) {
         self.init(config: config, reload: reload, listener: listener, makePipeline: builder.pipeline(for:output:metrics:))
     }
 
@@ -35,19 +39,25 @@ public struct Daemon: Sendable {
         let hub = EventHub(queueLimit: config.clientQueueLimit, maxClients: config.maxClients, maxClientsPerUID: config.maxClientsPerUID)
         // stdout is one more bounded subscriber: a pipe nobody drains must not hold up anything else.
         let limit = config.clientQueueLimit
-        let console = StdoutSubscriber(limit: limit, write: { stdout.line($0) }, onFirstDrop: {
-            stdout.log("stdout is not being read: \(limit) events wait there; further events for stdout are dropped while it stays full (STATUS counts them as stdoutDropped)", .warning)
-        })
+        let console = StdoutSubscriber(
+            limit: limit, write: { stdout.line($0) },
+            onFirstDrop: {
+                stdout.log(
+                    "stdout is not being read: \(limit) events wait there; further events for stdout are dropped while it stays full (STATUS counts them as stdoutDropped)",
+                    .warning)
+            })
         let stateDirectory = config.stateDirectory ?? ProcessInfo.processInfo.environment["STATE_DIRECTORY"].flatMap { $0.isEmpty ? nil : $0 }
-        let events = EventLog(directory: stateDirectory, limits: .init(maxEvents: config.journalMaxEvents, maxAge: config.journalMaxAge.seconds),
-                              log: { stdout.log($0, $1) })
+        let events = EventLog(
+            directory: stateDirectory, limits: .init(maxEvents: config.journalMaxEvents, maxAge: config.journalMaxAge.seconds),
+            log: { stdout.log($0, $1) })
         // Every published event passes here, one at a time: numbered, journaled, encoded once, then
         // handed to stdout and the socket's clients.
-        let output = OutputSink(event: { event in
-            let published = events.stamp(event)
-            console.publish(published.line)
-            hub.publish(published)
-        }, log: { stdout.log($0, $1) })
+        let output = OutputSink(
+            event: { event in
+                let published = events.stamp(event)
+                console.publish(published.line)
+                hub.publish(published)
+            }, log: { stdout.log($0, $1) })
         output.event(.version(VersionInfo.banner))
         // Trap SIGHUP before anything runs: its default action would end the daemon.
         let hangups = await UnixSignalsSequence(trapping: .sighup)
@@ -65,14 +75,17 @@ public struct Daemon: Sendable {
                 },
                 metrics: {
                     let p = controller.current
-                    return metrics.exposition(counters: p.counters, cameraStreaming: p.deviceStatus?.state == .streaming,
-                                              watching: hub.counters.watching)
+                    return metrics.exposition(
+                        counters: p.counters, cameraStreaming: p.deviceStatus?.state == .streaming,
+                        watching: hub.counters.watching)
                 },
                 snapshot: { controller.current.snapshot($0) },
                 regionOfInterest: { controller.config.regionOfInterest },
                 setRegionOfInterest: { rect, answer in
                     Task {
-                        do { try roi.set(rect) } catch { return answer(.error("\(error); the rect of interest stays \(controller.config.regionOfInterest)")) }
+                        do { try roi.set(rect) } catch {
+                            return answer(.error("\(error); the rect of interest stays \(controller.config.regionOfInterest)"))
+                        }
                         var config = controller.config
                         config.regionOfInterest = rect
                         await controller.apply(config)
@@ -80,18 +93,24 @@ public struct Daemon: Sendable {
                     }
                 },
                 events: events)
-            let server = SocketServer(listener: listener, hub: hub, maxRequestBytes: config.maxRequestBytes, requestTimeout: config.requestTimeout,
-                                      daemon: controls, adminGroup: config.adminGroup, log: { output.log($0, $1) })
+            let server = SocketServer(
+                listener: listener, hub: hub, maxRequestBytes: config.maxRequestBytes, requestTimeout: config.requestTimeout,
+                daemon: controls, adminGroup: config.adminGroup, log: { output.log($0, $1) })
             try server.claim()
             // Bound once the group runs, when SIGTERM is already handled: a client that sees the socket
             // may stop the daemon at once. A failure to bind stops the rest gracefully and is thrown.
             services.append(.init(service: SocketService(server: server), failureTerminationBehavior: .gracefullyShutdownGroup))
         }
-        services.append(.init(service: PipelineService(controller: controller, output: output),
-                              successTerminationBehavior: .gracefullyShutdownGroup))
+        services.append(
+            .init(
+                service: PipelineService(controller: controller, output: output),
+                successTerminationBehavior: .gracefullyShutdownGroup))
         let reload = self.reload
-        services.append(.init(service: SupervisorService(controller: controller, hub: hub, hangups: hangups, reload: { roi.applied(to: try reload()) },
-                                                         output: output)))
+        services.append(
+            .init(
+                service: SupervisorService(
+                    controller: controller, hub: hub, hangups: hangups, reload: { roi.applied(to: try reload()) },
+                    output: output)))
         var logger = Logger(label: "scand")
         logger.logLevel = .warning
         let group = ServiceGroup(configuration: .init(services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
@@ -167,8 +186,10 @@ struct SupervisorService: Service {
                     do {
                         let config = try reload()
                         let cameraChanges = await controller.apply(config)
-                        output.log(cameraChanges.isEmpty ? "configuration reloaded; capture continues"
-                                   : "configuration reloaded; the camera restarted for \(cameraChanges.joined(separator: ", "))", .notice)
+                        output.log(
+                            cameraChanges.isEmpty
+                                ? "configuration reloaded; capture continues"
+                                : "configuration reloaded; the camera restarted for \(cameraChanges.joined(separator: ", "))", .notice)
                     } catch {
                         output.log("reload refused, the running configuration stays: \(error)", .error)
                     }
@@ -190,8 +211,9 @@ public enum StatusSummary {
     /// STATUS: where the camera stands, frame counters, decode timing, subscribers.
     public static func report(_ controller: PipelineController, hub: EventHub, stdoutDropped: Int = 0) -> StatusReport {
         let p = controller.current
-        return StatusReport(device: p.deviceStatus, counters: p.counters, clients: hub.counters, stdoutDropped: stdoutDropped,
-                            regionOfInterest: controller.config.regionOfInterest)
+        return StatusReport(
+            device: p.deviceStatus, counters: p.counters, clients: hub.counters, stdoutDropped: stdoutDropped,
+            regionOfInterest: controller.config.regionOfInterest)
     }
 
     /// One line for systemctl status.

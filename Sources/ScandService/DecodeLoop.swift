@@ -31,9 +31,11 @@ actor DecodeLoop {
 
     /// - Parameter clock: now, on the clock of frame timestamps (CLOCK_MONOTONIC), for LOST events while
     ///   no frame arrives; nil from it means "no time passes but with frames" (lockstep replays).
-    init(decoder: FrameDecoder, tracker: TrackerSettings, device: String, output: OutputSink, metrics: DecodeMetrics,
-         snapshots: SnapshotRequests = SnapshotRequests(), daemonMetrics: DaemonMetrics? = nil, skipStaticScenes: Bool = true,
-         clock: @escaping @Sendable () -> Duration?) {
+    init(
+        decoder: FrameDecoder, tracker: TrackerSettings, device: String, output: OutputSink, metrics: DecodeMetrics,
+        snapshots: SnapshotRequests = SnapshotRequests(), daemonMetrics: DaemonMetrics? = nil, skipStaticScenes: Bool = true,
+        clock: @escaping @Sendable () -> Duration?
+    ) {
         self.decoder = decoder
         self.tracker = CodeTracker(settings: tracker)
         self.device = device
@@ -108,8 +110,9 @@ actor DecodeLoop {
         let events = tracker.observe(result.detections, at: .microseconds(frame.timestampMicroseconds))
         write(events, frame: (frame, result.width, result.height))
         let latency = Double(Monotonic.microseconds() &- frame.timestampMicroseconds) / 1000
-        metrics.decoded(seconds: spent, codes: result.detections.count, scans: events.filter { if case .scan = $0 { true } else { false } }.count,
-                        failed: !result.failures.isEmpty, latency: latency)
+        metrics.decoded(
+            seconds: spent, codes: result.detections.count, scans: events.filter { if case .scan = $0 { true } else { false } }.count,
+            failed: !result.failures.isEmpty, latency: latency)
     }
 
     private func write(_ events: [TrackEvent], frame: (Frame, Int, Int)?) {

@@ -21,34 +21,43 @@ public final class LivePipeline: Sendable {
     /// - Parameter metrics: the daemon's Prometheus metrics, which outlive a pipeline replaced on reload.
     /// - Parameter clock: now, on the clock of frame timestamps (CLOCK_MONOTONIC), for LOST events while
     ///   no frame arrives; nil from it means "no time passes but with frames" (lockstep replays).
-    public init(source: sending FrameSource, decoder: FrameDecoder, output: OutputSink, captureOptions: CaptureSession.Options = .init(),
-                tracker: TrackerSettings = TrackerSettings(), metrics daemonMetrics: DaemonMetrics? = nil,
-                clock: @escaping @Sendable () -> Duration? = { .microseconds(Monotonic.microseconds()) }) {
+    public init(
+        source: sending FrameSource, decoder: FrameDecoder, output: OutputSink, captureOptions: CaptureSession.Options = .init(),
+        tracker: TrackerSettings = TrackerSettings(), metrics daemonMetrics: DaemonMetrics? = nil,
+        clock: @escaping @Sendable () -> Duration? = { .microseconds(Monotonic.microseconds()) }
+    ) {
         if let allocate = decoder.frameMemory { source.captureLuma(into: allocate) }
         device = source.name
         let lastStatus = DeviceBox()
         self.lastStatus = lastStatus
         let worker = decoder.decoder.worker
-        capture = CaptureSession(source: source, options: captureOptions, onStatus: { status in
-            // A decoder process may map buffers of the camera (libv4l2 maps them itself when it
-            // converts MJPEG, and fork copies such mappings); a mapping holds the device open, so
-            // an unplugged camera could not come back while one lives. New ones start with frames.
-            if status.state == .lost { worker?.retire() }
-            lastStatus.status.withLockedValue { $0 = status }
-            output.event(.device(status))
-            if let reason = status.reason, status.state != .streaming {
-                output.log(reason, status.failed ? .error : status.state == .stopped ? .notice : .warning)
-            }
-        })
-        decodeLoop = DecodeLoop(decoder: decoder, tracker: tracker, device: device, output: output, metrics: metrics, snapshots: snapshots,
-                                daemonMetrics: daemonMetrics, clock: clock)
+        capture = CaptureSession(
+            source: source, options: captureOptions,
+            onStatus: { status in
+                // A decoder process may map buffers of the camera (libv4l2 maps them itself when it
+                // converts MJPEG, and fork copies such mappings); a mapping holds the device open, so
+                // an unplugged camera could not come back while one lives. New ones start with frames.
+                if status.state == .lost { worker?.retire() }
+                lastStatus.status.withLockedValue { $0 = status }
+                output.event(.device(status))
+                if let reason = status.reason, status.state != .streaming {
+                    output.log(reason, status.failed ? .error : status.state == .stopped ? .notice : .warning)
+                }
+            })
+        decodeLoop = DecodeLoop(
+            decoder: decoder, tracker: tracker, device: device, output: output, metrics: metrics, snapshots: snapshots,
+            daemonMetrics: daemonMetrics, clock: clock)
     }
 
     public var counters: FrameCounters { metrics.counters(capture: capture.handOff.counters) }
 
     /// Starts capture and decoding (once).
     public func start() {
-        guard started.withLockedValue({ s in defer { s = true }; return !s }) else { return }
+        guard
+            started.withLockedValue({ s in
+                defer { s = true }; return !s
+            })
+        else { return }
         let capture = capture, decodeLoop = decodeLoop, ended = ended
         // Each on its own thread from the first step: a busy cooperative pool cannot delay the start.
         let captured = Task(executorPreference: capture.executor) { await capture.run() }

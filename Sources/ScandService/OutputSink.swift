@@ -13,8 +13,10 @@ public final class OutputSink: Sendable {
     private let writeLine: @Sendable (String) -> Void
 
     /// - Parameter line: where lines already encoded go (the daemon's stdout, which numbers its events).
-    public init(event: @escaping @Sendable (Event) -> Void, log: @escaping @Sendable (String, LogLevel) -> Void,
-                line: @escaping @Sendable (String) -> Void = { _ in }) {
+    public init(
+        event: @escaping @Sendable (Event) -> Void, log: @escaping @Sendable (String, LogLevel) -> Void,
+        line: @escaping @Sendable (String) -> Void = { _ in }
+    ) {
         self.writeEvent = event
         self.writeLog = log
         self.writeLine = line

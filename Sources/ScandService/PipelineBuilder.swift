@@ -32,15 +32,19 @@ public struct PipelineBuilder: Sendable {
         options.maxFrames = frameLimit
         options.frameTimeoutMilliseconds = config.frameTimeoutMilliseconds
         options.lossless = lockstep
-        let frameSource: FrameSource = switch source {
-        case .replay(let path, let pace): ReplaySource(path: path, pace: pace)
-        case .camera: V4L2Source(path: config.device, request: .init(width: config.width, height: config.height, framesPerSecond: config.framesPerSecond))
-        }
+        let frameSource: FrameSource =
+            switch source {
+            case .replay(let path, let pace): ReplaySource(path: path, pace: pace)
+            case .camera:
+                V4L2Source(path: config.device, request: .init(width: config.width, height: config.height, framesPerSecond: config.framesPerSecond))
+            }
         let lockstep = lockstep
-        return LivePipeline(source: frameSource,
-                            decoder: FrameDecoder(formats: config.formats, regionOfInterest: config.regionOfInterest, transform: config.transform,
-                                                  itfLengths: config.itfLengths),
-                            output: output, captureOptions: options, tracker: config.tracker, metrics: metrics,
-                            clock: { lockstep ? nil : .microseconds(Monotonic.microseconds()) })
+        return LivePipeline(
+            source: frameSource,
+            decoder: FrameDecoder(
+                formats: config.formats, regionOfInterest: config.regionOfInterest, transform: config.transform,
+                itfLengths: config.itfLengths),
+            output: output, captureOptions: options, tracker: config.tracker, metrics: metrics,
+            clock: { lockstep ? nil : .microseconds(Monotonic.microseconds()) })
     }
 }

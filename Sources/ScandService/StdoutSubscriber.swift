@@ -32,10 +32,12 @@ public final class StdoutSubscriber: Sendable {
     private func writeLoop(_ write: (String) -> Void) {
         while true {
             queued.wait()
-            guard let line = state.withLockedValue({ s -> String? in
-                s.writing = !s.lines.isEmpty
-                return s.lines.popFirst()
-            }) else { continue }
+            guard
+                let line = state.withLockedValue({ s -> String? in
+                    s.writing = !s.lines.isEmpty
+                    return s.lines.popFirst()
+                })
+            else { continue }
             write(line)
             state.withLockedValue { $0.writing = false }
         }

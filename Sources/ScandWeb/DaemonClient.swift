@@ -25,7 +25,9 @@ public final class DaemonClient: Sendable {
         while true {
             let kept = idle.withLockedValue { $0.popLast() }
             let connection: DaemonConnection
-            if let kept { connection = kept } else {
+            if let kept {
+                connection = kept
+            } else {
                 connection = try await DaemonConnection.open(path: socketPath, group: group, timeout: timeout)
             }
             do {
@@ -47,6 +49,8 @@ public final class DaemonClient: Sendable {
 
     /// Closes the kept connections.
     public func close() {
-        for connection in idle.withLockedValue({ list in defer { list = [] }; return list }) { connection.close() }
+        for connection in idle.withLockedValue({ list in
+            defer { list = [] }; return list
+        }) { connection.close() }
     }
 }

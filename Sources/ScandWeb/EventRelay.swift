@@ -15,7 +15,9 @@ public struct EventRelay: Service {
     let logger: Logger
     let group: any EventLoopGroup
 
-    public init(socketPath: String, hub: EventHub, metrics: WebMetrics, logger: Logger, group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton) {
+    public init(
+        socketPath: String, hub: EventHub, metrics: WebMetrics, logger: Logger, group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton
+    ) {
         self.socketPath = socketPath
         self.hub = hub
         self.metrics = metrics
@@ -34,7 +36,9 @@ public struct EventRelay: Service {
         var lastProblem: String?
         while !Task.isCancelled {
             do {
-                try await subscribe { backoff = .milliseconds(250); lastProblem = nil }
+                try await subscribe {
+                    backoff = .milliseconds(250); lastProblem = nil
+                }
                 lastProblem = "scand closed the event subscription"
                 logger.warning("\(lastProblem!); subscribing again")
             } catch {

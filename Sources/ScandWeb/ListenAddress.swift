@@ -28,7 +28,8 @@ public struct ListenAddress: Sendable, Equatable, CustomStringConvertible {
             if host.contains(":") { throw problem }  // an IPv6 address needs its brackets
         }
         guard !host.isEmpty, host.allSatisfy({ $0.isLetter || $0.isNumber || ".-:".contains($0) }),
-              portText.allSatisfy(\.isASCII), let port = Int(portText) else { throw problem }
+            portText.allSatisfy(\.isASCII), let port = Int(portText)
+        else { throw problem }
         guard (0...65535).contains(port) else {
             throw Problem(description: "listen port must be 0…65535, got \(port)")
         }

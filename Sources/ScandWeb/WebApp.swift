@@ -51,8 +51,9 @@ public enum WebApp {
                 metrics.daemonUp.set(to: 0)
             }
             text += metrics.text()
-            return Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
-                            body: .init(byteBuffer: ByteBuffer(string: text)))
+            return Response(
+                status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
+                body: .init(byteBuffer: ByteBuffer(string: text)))
         }
         router.ws("/ws") { _, _ in
             .upgrade([:])
@@ -92,7 +93,7 @@ public enum WebApp {
         .cacheControl: "no-cache",
         .contentSecurityPolicy: "default-src 'self'; img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'",
         HTTPField.Name("X-Content-Type-Options")!: "nosniff",
-        HTTPField.Name("Referrer-Policy")!: "no-referrer",
+        HTTPField.Name("Referrer-Policy")!: "no-referrer"
     ]
 
     /// The daemon's answer as the response: the line itself when it is of `expecting`'s class, its
@@ -103,17 +104,20 @@ public enum WebApp {
             return json(.serviceUnavailable, message: error.description)
         }
         guard answer.eventClass == expecting else {
-            return json(answer.isError ? whenRefused : .badGateway,
-                        message: answer.isError ? answer.message : "scand answered \(request) with \(answer.eventClass ?? "a line that is not JSON")")
+            return json(
+                answer.isError ? whenRefused : .badGateway,
+                message: answer.isError ? answer.message : "scand answered \(request) with \(answer.eventClass ?? "a line that is not JSON")")
         }
-        return Response(status: .ok, headers: [.contentType: "application/json", .cacheControl: "no-store"],
-                        body: .init(byteBuffer: ByteBuffer(string: answer.line + "\n")))
+        return Response(
+            status: .ok, headers: [.contentType: "application/json", .cacheControl: "no-store"],
+            body: .init(byteBuffer: ByteBuffer(string: answer.line + "\n")))
     }
 
     /// A one-line JSON `{"message": …}` response.
     static func json(_ status: HTTPResponse.Status, message: String) -> Response {
         let data = (try? JSONSerialization.data(withJSONObject: ["message": message], options: [.withoutEscapingSlashes])) ?? Data("{}".utf8)
-        return Response(status: status, headers: [.contentType: "application/json", .cacheControl: "no-store"],
-                        body: .init(byteBuffer: ByteBuffer(bytes: data + [UInt8(ascii: "\n")])))
+        return Response(
+            status: status, headers: [.contentType: "application/json", .cacheControl: "no-store"],
+            body: .init(byteBuffer: ByteBuffer(bytes: data + [UInt8(ascii: "\n")])))
     }
 }

@@ -9,6 +9,6 @@ enum WebAssets {
     static let byPath: [String: Asset] = [
         "/": Asset(bytes: PackageResources.index_html, contentType: "text/html; charset=utf-8"),
         "/app.js": Asset(bytes: PackageResources.app_js, contentType: "text/javascript; charset=utf-8"),
-        "/style.css": Asset(bytes: PackageResources.style_css, contentType: "text/css; charset=utf-8"),
+        "/style.css": Asset(bytes: PackageResources.style_css, contentType: "text/css; charset=utf-8")
     ]
 }

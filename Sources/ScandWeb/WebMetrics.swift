@@ -19,8 +19,10 @@ public final class WebMetrics: Sendable {
         daemonUp = registry.makeGauge(descriptor: name("daemon_up", "", "1 when scand answered scand web's last metrics request, else 0."))
         subscribed = registry.makeGauge(descriptor: name("event_subscription_up", "", "1 while scand web is subscribed to scand's events."))
         webSockets = registry.makeGauge(descriptor: name("websocket_clients", "", "Pages connected to scand web's event WebSocket."))
-        reconnects = registry.makeCounter(descriptor: name("daemon_reconnects", "total",
-                                                           "Times scand web's event subscription was lost or refused and tried again."))
+        reconnects = registry.makeCounter(
+            descriptor: name(
+                "daemon_reconnects", "total",
+                "Times scand web's event subscription was lost or refused and tried again."))
         daemonUp.set(to: 0)
         subscribed.set(to: 0)
     }

@@ -23,18 +23,20 @@ public struct WebServer: Sendable {
         let metrics = WebMetrics()
         let router = WebApp.router(daemon: daemon, hub: hub, metrics: metrics, hosts: settings.hosts)
         let app = WebApp.application(router: router, listen: settings.listen, logger: logger) { channel in
-            let address = channel.localAddress.map { a -> String in
-                let ip = a.ipAddress ?? "?"
-                return ip.contains(":") ? "[\(ip)]:\(a.port ?? 0)" : "\(ip):\(a.port ?? 0)"
-            } ?? "\(settings.listen)"
+            let address =
+                channel.localAddress.map { a -> String in
+                    let ip = a.ipAddress ?? "?"
+                    return ip.contains(":") ? "[\(ip)]:\(a.port ?? 0)" : "\(ip):\(a.port ?? 0)"
+                } ?? "\(settings.listen)"
             onServing("http://\(address)/")
         }
         let relay = EventRelay(socketPath: settings.socket, hub: hub, metrics: metrics, logger: logger)
         // Shut down in reverse order: the relay first ends every page's WebSocket, then the server stops.
-        let group = ServiceGroup(configuration: .init(
-            services: [.init(service: app), .init(service: relay)],
-            gracefulShutdownSignals: [.sigterm, .sigint],
-            logger: logger))
+        let group = ServiceGroup(
+            configuration: .init(
+                services: [.init(service: app), .init(service: relay)],
+                gracefulShutdownSignals: [.sigterm, .sigint],
+                logger: logger))
         try await group.run()
     }
 }

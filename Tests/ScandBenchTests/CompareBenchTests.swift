@@ -27,8 +27,10 @@ import ScandTestSupport
     @Test func benchRunsEveryBenchmarkInOneRunAndWritesOneJSON() throws {
         let dir = ScandBinary.temporaryDirectory()
         let json = dir + "/bench.json"
-        let r = try ScandBinary.run(["bench", "--seconds", "1", "--scenes", "ticket,busy", "--sizes", "640x480", "--compare-frames", "9",
-                                     "--root", dir + "/no-photos", "--json", json])
+        let r = try ScandBinary.run([
+            "bench", "--seconds", "1", "--scenes", "ticket,busy", "--sizes", "640x480", "--compare-frames", "9",
+            "--root", dir + "/no-photos", "--json", json
+        ])
         #expect(r.status == 0, "\(r.stderr)")
         #expect(r.stdout.contains("## frames") && r.stdout.contains("## compare") && r.stdout.contains("## photos\n\nskipped"))
         let data = try #require(FileManager.default.contents(atPath: json))

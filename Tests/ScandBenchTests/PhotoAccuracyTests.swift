@@ -15,8 +15,9 @@ import Testing
 
     static let folders = PhotoBenchmark.load(root: root)
 
-    @Test(.enabled(if: !folders.isEmpty, "needs ../shared/testdata/zxing-cpp-1.4.0-samples"),
-          arguments: folders.map(\.folder))
+    @Test(
+        .enabled(if: !folders.isEmpty, "needs ../shared/testdata/zxing-cpp-1.4.0-samples"),
+        arguments: folders.map(\.folder))
     func atLeastZXingDefaults(_ folder: String) throws {
         let samples = try #require(Self.folders.first { $0.folder == folder }).samples
         let bench = PhotoBenchmark()
@@ -36,7 +37,8 @@ import Testing
         #expect(ZBarImg.conventions("10ABC\u{1d}2112", type: "DataBar-Exp") == ["10ABC2112"])
         #expect(ZBarImg.expandUPCE("01234565") == "012345000065")
         #expect(ZBarImg.expectedSpellings("(01)123").contains("01123"))
-        let reads = ZBarImg.parse("<symbol type='QR-Code'><data><![CDATA[a\nb]]></data></symbol><symbol type='Codabar'><data><![CDATA[A1B]]></data></symbol>")
+        let reads = ZBarImg.parse(
+            "<symbol type='QR-Code'><data><![CDATA[a\nb]]></data></symbol><symbol type='Codabar'><data><![CDATA[A1B]]></data></symbol>")
         #expect(reads.map(\.text) == ["a\nb", "A1B"])
         #expect(reads[1].equivalents == ["1"])
         let gs1 = ZBarImg.parse("<symbol type='DataBar-Exp'><data format='base64' length='7'><![CDATA[\nMTA1NjcdMTE=\n]]></data></symbol>")

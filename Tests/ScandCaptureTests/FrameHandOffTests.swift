@@ -46,7 +46,11 @@ import NIOConcurrencyHelpers
         #expect(await frames.next()?.sequence == 4)
         handOff.put(frame(5))
         #expect(await frames.next()?.sequence == 5)
-        #expect(handOff.counters == { var c = CaptureCounters(); c.captured = 6; c.dropped = 4; c.taken = 2; return c }())
+        #expect(
+            handOff.counters
+                == {
+                    var c = CaptureCounters(); c.captured = 6; c.dropped = 4; c.taken = 2; return c
+                }())
     }
 
     @Test func finishingDrainsThenEnds() async {

@@ -69,13 +69,15 @@ import ScandCore
         let f = FrameFormat.packed(.yuyv, width: 4, height: 2)
         let header = Array(Recording.header(f).utf8)
         let cut = dir + "/cut.rec"
-        FileManager.default.createFile(atPath: cut, contents: Data(header + [UInt8](repeating: 0, count: 32) + [1, 2, 3] + [UInt8](repeating: 0, count: 16)))
+        FileManager.default.createFile(
+            atPath: cut, contents: Data(header + [UInt8](repeating: 0, count: 32) + [1, 2, 3] + [UInt8](repeating: 0, count: 16)))
         let replay = ReplaySource(path: cut, pace: .asFastAsPossible)
         _ = try replay.open()
         #expect(try replay.nextFrame(timeoutMilliseconds: 10) != nil)
         #expect { try replay.nextFrame(timeoutMilliseconds: 10) } throws: { e in
             let error = e as! CaptureError
-            return error.kind == .truncatedRecording && error.description == "\(cut): the recording breaks off in frame 2 at byte \(header.count + 32): 3 of its 16 image bytes are there"
+            return error.kind == .truncatedRecording
+                && error.description == "\(cut): the recording breaks off in frame 2 at byte \(header.count + 32): 3 of its 16 image bytes are there"
         }
     }
 

@@ -22,8 +22,9 @@ import ScandTestSupport
 
     /// Frames of 8x4 YUYV, stamped `gapMicroseconds` apart.
     func recording(_ name: String, frames: Int, gapMicroseconds: UInt64) throws -> String {
-        try Scene.record((0..<frames).lazy.map { LumaImage(width: 8, height: 4, fill: UInt8($0)) }, to: dir + "/" + name,
-                         gapMicroseconds: gapMicroseconds)
+        try Scene.record(
+            (0..<frames).lazy.map { LumaImage(width: 8, height: 4, fill: UInt8($0)) }, to: dir + "/" + name,
+            gapMicroseconds: gapMicroseconds)
     }
 
     @Test func aTruncatedRecordingEndsTheSessionOnceAndIsNotReopened() async throws {
@@ -33,8 +34,9 @@ import ScandTestSupport
         var options = CaptureSession.Options()
         options.backoff = .init(initial: .milliseconds(1), maximum: .milliseconds(1))
         let statuses = Statuses()
-        let session = CaptureSession(source: ReplaySource(path: path, pace: .asFastAsPossible), options: options,
-                                     onStatus: { statuses.add($0) })
+        let session = CaptureSession(
+            source: ReplaySource(path: path, pace: .asFastAsPossible), options: options,
+            onStatus: { statuses.add($0) })
         async let run: Void = session.run()
         for await _ in session.handOff.frames {}
         await run
@@ -48,9 +50,11 @@ import ScandTestSupport
         let path = try recording("paused.rec", frames: 2, gapMicroseconds: 10_000_000)
         // Stamped by the capture thread as it announces the stop: the test runner's own pace does not count.
         let stoppedAt = NIOLockedValueBox<ContinuousClock.Instant?>(nil)
-        let session = CaptureSession(source: ReplaySource(path: path, pace: .recorded), onStatus: { status in
-            if status.state == .stopped { stoppedAt.withLockedValue { $0 = .now } }
-        })
+        let session = CaptureSession(
+            source: ReplaySource(path: path, pace: .recorded),
+            onStatus: { status in
+                if status.state == .stopped { stoppedAt.withLockedValue { $0 = .now } }
+            })
         async let run: Void = session.run()
         var frames = session.handOff.frames
         #expect(await frames.next() != nil)

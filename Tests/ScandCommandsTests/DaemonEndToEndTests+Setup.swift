@@ -9,8 +9,10 @@ extension DaemonEndToEndTests {
         let sock = dir + "/setup.sock", state = dir + "/state"
         let recording = try recording(seconds: 20, name: "setup.rec")
         func start() throws -> DaemonProcess {
-            try DaemonProcess(["run", "--socket", sock, "--source", "replay:" + recording, "--replay-pace", "recorded",
-                               "--state-directory", state])
+            try DaemonProcess([
+                "run", "--socket", sock, "--source", "replay:" + recording, "--replay-pace", "recorded",
+                "--state-directory", state
+            ])
         }
         var daemon = try start()
         #expect(daemon.wait { FileManager.default.fileExists(atPath: sock) })
@@ -32,8 +34,10 @@ extension DaemonEndToEndTests {
         #expect((try? String(contentsOfFile: state + "/roi", encoding: .utf8)) == "0.5,0.0,0.5,1.0\n")
         client.send("?METRICS;\n")
         let metrics = try #require(client.readLine())
-        for name in ["scand_frames_captured_total", "scand_decode_duration_seconds_bucket", "scand_scans_total{format=\\\"QRCode\\\"}",
-                     "scand_camera_up 1"] {
+        for name in [
+            "scand_frames_captured_total", "scand_decode_duration_seconds_bucket", "scand_scans_total{format=\\\"QRCode\\\"}",
+            "scand_camera_up 1"
+        ] {
             #expect(metrics.contains(name), "\(name) in \(metrics.prefix(400))")
         }
         daemon.signal(SIGTERM)
@@ -54,7 +58,10 @@ extension DaemonEndToEndTests {
     }
 
     /// A peer outside the admin group may look but not change: its ?ROI= gets the reason, the rect stays.
-    @Test(.enabled(if: getuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv") && FileManager.default.isExecutableFile(atPath: "/usr/bin/python3")))
+    @Test(
+        .enabled(
+            if: getuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv")
+                && FileManager.default.isExecutableFile(atPath: "/usr/bin/python3")))
     func aPeerOutsideTheAdminGroupCannotChangeSettings() throws {
         let sock = dir + "/admin.sock"
         chmod(dir, 0o755)
@@ -67,11 +74,13 @@ extension DaemonEndToEndTests {
             f.readline(); f.write(b'?ROI={"x":0,"y":0,"w":0.5,"h":0.5};\\n?ROI;\\n'); f.flush()
             print(f.readline().decode().strip()); print(f.readline().decode().strip())
             """
-        let nobody = try ScandBinary.runTool("/usr/bin/setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups", "/usr/bin/python3", "-c", script, sock])
-        #expect(nobody.stdout.split(separator: "\n") == [
-            #"{"class":"ERROR","message":"changing settings needs membership of group 'root' (uid 65534 is not a member)"}"#,
-            #"{"class":"ROI","roi":[0,0,1,1]}"#,
-        ], "\(nobody.stdout) \(nobody.stderr)")
+        let nobody = try ScandBinary.runTool(
+            "/usr/bin/setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups", "/usr/bin/python3", "-c", script, sock])
+        #expect(
+            nobody.stdout.split(separator: "\n") == [
+                #"{"class":"ERROR","message":"changing settings needs membership of group 'root' (uid 65534 is not a member)"}"#,
+                #"{"class":"ROI","roi":[0,0,1,1]}"#
+            ], "\(nobody.stdout) \(nobody.stderr)")
         daemon.signal(SIGTERM)
         #expect(daemon.finish() == 0)
     }

@@ -10,8 +10,10 @@ import ScandTestSupport
     /// A replay of frames with a QR code and a Code 128, `seconds` long at 30 fps.
     func recording(seconds: Int, name: String = "codes.rec") throws -> String {
         let path = dir + "/" + name
-        let r = try ScandBinary.run(["synth", "--size", "640x360", "--frames", "\(seconds * 30)", "--fps", "30", "--module-size", "2",
-                                     "--code", "QRCode:kiosk-qr@0.25,0.5", "--code", "Code128:KIOSK-128@0.7,0.5", path])
+        let r = try ScandBinary.run([
+            "synth", "--size", "640x360", "--frames", "\(seconds * 30)", "--fps", "30", "--module-size", "2",
+            "--code", "QRCode:kiosk-qr@0.25,0.5", "--code", "Code128:KIOSK-128@0.7,0.5", path
+        ])
         #expect(r.status == 0, "\(r.stderr)")
         return path
     }
@@ -29,8 +31,10 @@ import ScandTestSupport
     @Test func subscribersGetEveryEventAndAStalledOneIsDropped() throws {
         let sock = dir + "/s1.sock"
         let config = write("[socket]\nqueue_limit = 16\n", "small-queue.toml")
-        let daemon = try DaemonProcess(["run", "--config", config, "--socket", sock, "--source", "replay:" + (try recording(seconds: 8)),
-                                        "--update-interval", "0.001"])
+        let daemon = try DaemonProcess([
+            "run", "--config", config, "--socket", sock, "--source", "replay:" + (try recording(seconds: 8)),
+            "--update-interval", "0.001"
+        ])
         #expect(daemon.wait { FileManager.default.fileExists(atPath: sock) })
         let a = try #require(SocketClient(path: sock)), b = try #require(SocketClient(path: sock)), stalled = try #require(SocketClient(path: sock))
         for c in [a, b, stalled] {
@@ -57,23 +61,28 @@ import ScandTestSupport
     }
 
     /// A kiosk application in another language: Python's socket module, filtering to SCAN and QR codes.
-    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/python3") || FileManager.default.isExecutableFile(atPath: "/usr/local/bin/python3")))
+    @Test(
+        .enabled(
+            if: FileManager.default.isExecutableFile(atPath: "/usr/bin/python3")
+                || FileManager.default.isExecutableFile(atPath: "/usr/local/bin/python3")))
     func aPythonClientSubscribesWithFilters() throws {
         let sock = dir + "/py.sock"
-        let daemon = try DaemonProcess(["run", "--socket", sock, "--update-interval", "0.1", "--source", "replay:" + (try recording(seconds: 6, name: "py.rec"))])
+        let daemon = try DaemonProcess([
+            "run", "--socket", sock, "--update-interval", "0.1", "--source", "replay:" + (try recording(seconds: 6, name: "py.rec"))
+        ])
         #expect(daemon.wait { FileManager.default.fileExists(atPath: sock) })
         let client = """
-        import json, socket, sys
-        s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-        s.connect(sys.argv[1])
-        f = s.makefile("rwb", buffering=0)
-        assert json.loads(f.readline())["class"] == "VERSION"
-        f.write(b'?WATCH={"enable":true,"classes":["UPDATE"],"formats":["QRCode"]};\\n')
-        assert json.loads(f.readline())["class"] == "WATCH"
-        for _ in range(5):
-            event = json.loads(f.readline())
-            print(event["class"], event["format"], event["id"])
-        """
+            import json, socket, sys
+            s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+            s.connect(sys.argv[1])
+            f = s.makefile("rwb", buffering=0)
+            assert json.loads(f.readline())["class"] == "VERSION"
+            f.write(b'?WATCH={"enable":true,"classes":["UPDATE"],"formats":["QRCode"]};\\n')
+            assert json.loads(f.readline())["class"] == "WATCH"
+            for _ in range(5):
+                event = json.loads(f.readline())
+                print(event["class"], event["format"], event["id"])
+            """
         let python = FileManager.default.isExecutableFile(atPath: "/usr/local/bin/python3") ? "/usr/local/bin/python3" : "/usr/bin/python3"
         let r = try ScandBinary.runTool(python, ["-c", client, sock])
         #expect(r.status == 0, "\(r.stderr)")
@@ -138,8 +147,9 @@ import ScandTestSupport
         defer { close(fd) }
         var tv = timeval(tv_sec: 0, tv_usec: 200_000)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
-        let daemon = try DaemonProcess(["run", "--socket", "none", "--source", "replay:" + (try recording(seconds: 6, name: "notify.rec"))],
-                                       environment: ["NOTIFY_SOCKET": notify, "WATCHDOG_USEC": "600000"])
+        let daemon = try DaemonProcess(
+            ["run", "--socket", "none", "--source", "replay:" + (try recording(seconds: 6, name: "notify.rec"))],
+            environment: ["NOTIFY_SOCKET": notify, "WATCHDOG_USEC": "600000"])
         var messages: [String] = []
         let deadline = Date(timeIntervalSinceNow: 4)
         while Date() < deadline {
@@ -163,7 +173,9 @@ import ScandTestSupport
 
     @Test func sighupAppliesAGoodFileAndKeepsTheRunningConfigurationOnABadOne() throws {
         let config = write("[decoding]\nformats = [\"QRCode\"]\n", "reload.toml")
-        let daemon = try DaemonProcess(["run", "--config", config, "--socket", "none", "--source", "replay:" + (try recording(seconds: 20, name: "long.rec"))])
+        let daemon = try DaemonProcess([
+            "run", "--config", config, "--socket", "none", "--source", "replay:" + (try recording(seconds: 20, name: "long.rec"))
+        ])
         #expect(daemon.wait { daemon.stdout.contains { $0.contains(#""class":"SCAN""#) } })
         #expect(events(daemon.stdout, ["SCAN"]).allSatisfy { $0.contains(#""format":"QRCode""#) })
         _ = write("[decoding]\nformats = [\"QRCode\", \"nope\"]\n", "reload.toml")
@@ -195,8 +207,9 @@ import ScandTestSupport
     @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/systemd-socket-activate")))
     func socketActivationHandsOverTheListeningSocket() throws {
         let sock = dir + "/activated.sock"
-        let daemon = try DaemonProcess(["-l", sock, ScandBinary.path, "run", "--source", "replay:" + (try recording(seconds: 6, name: "act.rec"))],
-                                       executable: "/usr/bin/systemd-socket-activate")
+        let daemon = try DaemonProcess(
+            ["-l", sock, ScandBinary.path, "run", "--source", "replay:" + (try recording(seconds: 6, name: "act.rec"))],
+            executable: "/usr/bin/systemd-socket-activate")
         #expect(daemon.wait { FileManager.default.fileExists(atPath: sock) })
         let c = try #require(SocketClient(path: sock))
         #expect(c.readLine()?.hasPrefix(#"{"class":"VERSION""#) == true, "served by scand through the passed socket")
@@ -215,7 +228,8 @@ import ScandTestSupport
             try text.replacingOccurrences(of: "/usr/local/bin/scand", with: ScandBinary.path)
                 .write(toFile: units + "/" + name, atomically: true, encoding: .utf8)
         }
-        let verify = try ScandBinary.runTool("/usr/bin/systemd-analyze", ["verify", units + "/scand.service", units + "/scand.socket", units + "/scand-web.service"])
+        let verify = try ScandBinary.runTool(
+            "/usr/bin/systemd-analyze", ["verify", units + "/scand.service", units + "/scand.socket", units + "/scand-web.service"])
         #expect(verify.status == 0, "\(verify.stdout)\(verify.stderr)")
         #expect(!verify.stderr.contains("scand."), "no complaints about our units: \(verify.stderr)")
         // The daemon with no network at all; scand web with HTTP on loopback only.

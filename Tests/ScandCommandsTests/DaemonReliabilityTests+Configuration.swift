@@ -23,9 +23,13 @@ extension DaemonReliabilityTests {
     /// The file and the options go through one table: the same value is refused in the same words, the
     /// file's with its line (exit status 78), the option's as a usage error (64).
     @Test func aValueTheFileRefusesTheCommandLineRefusesInTheSameWords() throws {
-        for (toml, args, message) in [("[camera]\nfps = 2000\n", ["--fps", "2000"], "must be 0…1000, got 2000"),
-                                      ("[socket]\npath = \"scand.sock\"\n", ["--socket", "scand.sock"],
-                                       "must be an absolute path (e.g. /run/scand/scand.sock) or none, got 'scand.sock'")] {
+        for (toml, args, message) in [
+            ("[camera]\nfps = 2000\n", ["--fps", "2000"], "must be 0…1000, got 2000"),
+            (
+                "[socket]\npath = \"scand.sock\"\n", ["--socket", "scand.sock"],
+                "must be an absolute path (e.g. /run/scand/scand.sock) or none, got 'scand.sock'"
+            )
+        ] {
             let key = toml.split(separator: "\n")[1].prefix { $0 != " " }
             let file = try ScandBinary.run(["run", "--config", e2e.write(toml, "range.toml"), "--socket", "none"])
             #expect(file.status == 78 && file.stderr.contains("range.toml: line 2: \(key) \(message)"), "\(file.stderr)")

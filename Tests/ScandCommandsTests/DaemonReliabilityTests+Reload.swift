@@ -6,7 +6,9 @@ extension DaemonReliabilityTests {
     @Test func aReloadKeepsCaptureUnlessTheCameraChangesAndARefusedOneIsNeverReloaded() throws {
         let sock = dir + "/reload.sock"
         let config = e2e.write("[decoding]\nformats = [\"QRCode\"]\n", "reload2.toml")
-        let daemon = try DaemonProcess(["run", "--config", config, "--socket", sock, "--source", "replay:" + (try e2e.recording(seconds: 30, name: "reload2.rec"))])
+        let daemon = try DaemonProcess([
+            "run", "--config", config, "--socket", sock, "--source", "replay:" + (try e2e.recording(seconds: 30, name: "reload2.rec"))
+        ])
         #expect(daemon.wait { daemon.stdout.contains { $0.contains(#""class":"SCAN""#) } })
         // A CRLF file with a typo on line 2 is refused, never "reloaded".
         _ = e2e.write("[decoding]\r\nformat = [\"Code128\"]\r\n", "reload2.toml")
@@ -29,7 +31,9 @@ extension DaemonReliabilityTests {
         daemon.signal(SIGHUP)
         #expect(daemon.wait { daemon.stdout.dropFirst(mark2).contains { $0.contains(#""state":"streaming""#) } })
         let device = daemon.stdout.dropFirst(mark2).filter { $0.contains(#""class":"DEVICE""#) }
-        #expect(device.first?.contains(#""state":"stopped","message":"restarting for the new configuration: size 1280x720 → 640x480""#) == true, "\(device)")
+        #expect(
+            device.first?.contains(#""state":"stopped","message":"restarting for the new configuration: size 1280x720 → 640x480""#) == true,
+            "\(device)")
         #expect(!device.contains { $0.contains("shutting down") })
         daemon.signal(SIGTERM)
         #expect(daemon.finish() == 0)

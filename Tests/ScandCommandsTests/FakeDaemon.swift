@@ -40,7 +40,8 @@ final class FakeDaemon: Sendable {
     var count: Int { state.withLock { $0.events.count } }
 
     func line(_ seq: Int) -> String {
-        numbered ? #"{"class":"SCAN","boot":"\#(boot)","seq":\#(seq),"id":\#(seq),"format":"QRCode","text":"ticket \#(seq)"}"#
+        numbered
+            ? #"{"class":"SCAN","boot":"\#(boot)","seq":\#(seq),"id":\#(seq),"format":"QRCode","text":"ticket \#(seq)"}"#
             : #"{"class":"SCAN","id":\#(seq),"format":"QRCode","text":"ticket \#(seq)"}"#
     }
 
@@ -75,7 +76,9 @@ final class FakeDaemon: Sendable {
     }
 
     private func serve(_ fd: Int32) {
-        let version = numbered ? #"{"class":"VERSION","boot":"\#(boot)","release":"0.1.0","proto_major":1,"proto_minor":3}"#
+        let version =
+            numbered
+            ? #"{"class":"VERSION","boot":"\#(boot)","release":"0.1.0","proto_major":1,"proto_minor":3}"#
             : #"{"class":"VERSION","release":"0.1.0","proto_major":1,"proto_minor":1}"#
         _ = Self.write(fd, version + "\n")
         var request = [UInt8]()
@@ -87,7 +90,8 @@ final class FakeDaemon: Sendable {
             _ = Self.write(fd, #"{"class":"WATCH","enable":true}"# + "\n")
             var after = 0
             if let r = text.range(of: #""since":"#), let end = text.range(of: "}", range: r.upperBound..<text.endIndex),
-               let since = EventPosition.parse(json: String(text[r.upperBound...end.lowerBound])) {
+                let since = EventPosition.parse(json: String(text[r.upperBound...end.lowerBound]))
+            {
                 after = since.seq
             }
             if after > 0 {

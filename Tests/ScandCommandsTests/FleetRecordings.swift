@@ -11,7 +11,8 @@ enum FleetRecordings {
         let blank = LumaImage(width: 640, height: 360, fill: 235)
         var pages: [LumaImage] = Array(repeating: blank, count: Int(leadIn * 30))
         for i in 1...tickets {
-            let page = Scene.page(width: 640, height: 360, background: 235, centred: [(Scene.symbol(.qrCode, "ticket-\(i)", module: 3), x: 320, y: 180)])
+            let page = Scene.page(
+                width: 640, height: 360, background: 235, centred: [(Scene.symbol(.qrCode, "ticket-\(i)", module: 3), x: 320, y: 180)])
             pages += Array(repeating: page, count: 8) + Array(repeating: blank, count: 8)
         }
         pages += Array(repeating: blank, count: Int(tail * 30))

@@ -11,8 +11,11 @@ import Testing
 
     /// A journal of a few hundred events: a replay with UPDATE events as often as they come.
     func journaled(state: String, config: [String] = []) throws -> [String] {
-        let daemon = try DaemonProcess(["run", "--socket", "none", "--replay-pace", "recorded", "--update-interval", "0.001",
-                                        "--state-directory", state, "--source", "replay:" + (try e2e.recording(seconds: 4))] + config)
+        let daemon = try DaemonProcess(
+            [
+                "run", "--socket", "none", "--replay-pace", "recorded", "--update-interval", "0.001",
+                "--state-directory", state, "--source", "replay:" + (try e2e.recording(seconds: 4))
+            ] + config)
         #expect(daemon.finish() == 0)
         return daemon.stdout
     }
@@ -26,7 +29,9 @@ import Testing
         #expect(start.seq == 1 && FleetRecordings.positions(numbered).map(\.seq) == Array(1...numbered.count))
         // A second daemon numbers on, under a boot of its own, while tickets come and go live.
         let till = try FleetRecordings.till(tickets: 40, leadIn: 2, to: dir + "/till.rec")
-        let daemon = try DaemonProcess(["run", "--socket", sock, "--state-directory", state, "--replay-pace", "recorded", "--source", "replay:" + till])
+        let daemon = try DaemonProcess([
+            "run", "--socket", sock, "--state-directory", state, "--replay-pace", "recorded", "--source", "replay:" + till
+        ])
         #expect(daemon.wait { FileManager.default.fileExists(atPath: sock) })
 
         let a = try #require(SocketClient(path: sock))
@@ -35,7 +40,9 @@ import Testing
         #expect(a.readLine()?.hasPrefix(#"{"class":"WATCH""#) == true)
         var gotA: [String] = []
         while gotA.count < 100, let line = a.readLine() { gotA.append(line) }
-        #expect(gotA.count == 100 && gotA == numbered[1...100].map(EventEnvelope.markingReplayed), "the journal's lines, marked: \(gotA.first?.prefix(300) ?? "")")
+        #expect(
+            gotA.count == 100 && gotA == numbered[1...100].map(EventEnvelope.markingReplayed),
+            "the journal's lines, marked: \(gotA.first?.prefix(300) ?? "")")
         close(a.fd)  // cut off in the middle of the replay
 
         let b = try #require(SocketClient(path: sock))
@@ -69,7 +76,10 @@ import Testing
         client.send(FleetRecordings.since(start))
         #expect(client.readLine()?.hasPrefix(#"{"class":"WATCH""#) == true)
         let error = try #require(client.readLine())
-        #expect(error.hasPrefix(#"{"class":"ERROR","message":"since {\"boot\":\"\#(start.boot)\",\"seq\":1} is not in the journal (older events were pruned): the journal keeps seq "#), "\(error)")
+        #expect(
+            error.hasPrefix(
+                #"{"class":"ERROR","message":"since {\"boot\":\"\#(start.boot)\",\"seq\":1} is not in the journal (older events were pruned): the journal keeps seq "#
+            ), "\(error)")
         // "journal keeps seq A…B since …": then A, A+1, … B, replayed.
         let kept = try #require(error.range(of: "keeps seq ")).upperBound
         let bounds = error[kept...].prefix { $0 != " " }.split(separator: "…").compactMap { Int($0) }
@@ -95,17 +105,20 @@ import Testing
         try #require(mount.status == 0, "cannot mount a tmpfs here: \(mount.stderr)")
         defer { _ = try? ScandBinary.runTool("/usr/bin/umount", [state]) }
         let recording = try e2e.recording(seconds: 6, name: "full.rec")
-        let daemon = try DaemonProcess(["run", "--socket", sock, "--state-directory", state, "--replay-pace", "recorded",
-                                        "--update-interval", "0.001", "--source", "replay:" + recording])
+        let daemon = try DaemonProcess([
+            "run", "--socket", sock, "--state-directory", state, "--replay-pace", "recorded",
+            "--update-interval", "0.001", "--source", "replay:" + recording
+        ])
         #expect(daemon.wait { FileManager.default.fileExists(atPath: sock) })
         let client = try #require(SocketClient(path: sock))
         _ = client.readLine()
         var status = ""
-        #expect(daemon.wait(seconds: 30) {
-            client.send("?STATUS;\n")
-            status = client.read { $0.hasPrefix(#"{"class":"STATUS""#) } ?? ""
-            return status.contains(#""journal":{"state":"off""#)
-        }, "\(status)")
+        #expect(
+            daemon.wait(seconds: 30) {
+                client.send("?STATUS;\n")
+                status = client.read { $0.hasPrefix(#"{"class":"STATUS""#) } ?? ""
+                return status.contains(#""journal":{"state":"off""#)
+            }, "\(status)")
         #expect(status.contains("disk is full") || status.contains("disk"), "\(status)")
         #expect(daemon.finish() == 0)
         let off = daemon.stderr.filter { $0.contains("event journal off") }

@@ -5,8 +5,11 @@ import Testing
 
 /// `scand mqtt` as a child process between a fake daemon (a real Unix socket peer serving numbered events)
 /// and Debian's mosquitto on loopback, with `mosquitto_sub` holding a persistent session as the back office.
-@Suite(.serialized, .enabled(if: MosquittoBroker.isInstalled && FileManager.default.isExecutableFile(atPath: "/usr/bin/mosquitto_sub"),
-                             "needs Debian's mosquitto and mosquitto-clients"))
+@Suite(
+    .serialized,
+    .enabled(
+        if: MosquittoBroker.isInstalled && FileManager.default.isExecutableFile(atPath: "/usr/bin/mosquitto_sub"),
+        "needs Debian's mosquitto and mosquitto-clients"))
 final class MQTTBridgeEndToEndTests {
     let dir = ScandBinary.temporaryDirectory()
     deinit { try? FileManager.default.removeItem(atPath: dir) }
@@ -63,7 +66,8 @@ final class MQTTBridgeEndToEndTests {
         #expect(Self.seqs(office.lines) == Array(1...50))
         // Every message is the daemon's line as it was published, with its boot and seq.
         #expect(office.lines.contains("scand/till-1/events/scan " + daemon.line(37)))
-        #expect(bridge.wait { (try? String(contentsOfFile: self.stateFile, encoding: .utf8)) == EventPosition(boot: daemon.boot, seq: 50).json + "\n" })
+        #expect(
+            bridge.wait { (try? String(contentsOfFile: self.stateFile, encoding: .utf8)) == EventPosition(boot: daemon.boot, seq: 50).json + "\n" })
         #expect(bridge.stderr.contains { $0.contains("broker connection lost") })
     }
 

@@ -5,8 +5,11 @@ import Testing
 
 /// The real daemon, `scand mqtt` and Debian's mosquitto together: a till's scans reach the back office
 /// through a broker restart, a bridge killed with SIGKILL and a daemon restart; three kiosks share a broker.
-@Suite(.serialized, .enabled(if: MosquittoBroker.isInstalled && FileManager.default.isExecutableFile(atPath: "/usr/bin/mosquitto_sub"),
-                             "needs Debian's mosquitto and mosquitto-clients"))
+@Suite(
+    .serialized,
+    .enabled(
+        if: MosquittoBroker.isInstalled && FileManager.default.isExecutableFile(atPath: "/usr/bin/mosquitto_sub"),
+        "needs Debian's mosquitto and mosquitto-clients"))
 final class MQTTFleetEndToEndTests {
     let dir = ScandBinary.temporaryDirectory()
     deinit { try? FileManager.default.removeItem(atPath: dir) }
@@ -25,7 +28,8 @@ final class MQTTFleetEndToEndTests {
         /// A position from no journal: the daemon answers its `since` with an ERROR and everything it keeps,
         /// so the bridge misses nothing however late it subscribes.
         func seedStateFile() throws {
-            try (EventPosition(boot: String(repeating: "0", count: 32), seq: 1).json + "\n").write(toFile: stateFile, atomically: true, encoding: .utf8)
+            try (EventPosition(boot: String(repeating: "0", count: 32), seq: 1).json + "\n").write(
+                toFile: stateFile, atomically: true, encoding: .utf8)
         }
 
         func bridge() throws -> SpawnedProcess {
@@ -34,9 +38,11 @@ final class MQTTFleetEndToEndTests {
     }
 
     func kiosk(_ id: String, port: Int) throws -> Kiosk {
-        let k = Kiosk(id: id, socket: dir + "/\(id).sock", state: dir + "/\(id)-state", config: dir + "/\(id).toml", stateFile: dir + "/\(id)-position.json")
+        let k = Kiosk(
+            id: id, socket: dir + "/\(id).sock", state: dir + "/\(id)-state", config: dir + "/\(id).toml", stateFile: dir + "/\(id)-position.json")
         try FileManager.default.createDirectory(atPath: k.state, withIntermediateDirectories: true)
-        try "[mqtt]\nhost = \"127.0.0.1\"\nport = \(port)\nkiosk_id = \"\(id)\"\nkeepalive = 5\n".write(toFile: k.config, atomically: true, encoding: .utf8)
+        try "[mqtt]\nhost = \"127.0.0.1\"\nport = \(port)\nkiosk_id = \"\(id)\"\nkeepalive = 5\n".write(
+            toFile: k.config, atomically: true, encoding: .utf8)
         return k
     }
 
@@ -79,9 +85,11 @@ final class MQTTFleetEndToEndTests {
         let third = try till.daemon(["--device", dir + "/no-camera"])
         #expect(third.wait { FileManager.default.fileExists(atPath: till.socket) })
         let expected = Self.published(first).union(Self.published(second))
-        #expect(Self.published(first).count >= 14 && Self.published(second).count == 30, "\(Self.published(first).count) \(Self.published(second).count)")
-        #expect(office.wait(seconds: 60) { _ in held().isSuperset(of: expected) },
-                "missing \(expected.subtracting(held()).sorted { $0.seq < $1.seq })\n\(bridge.stderr.suffix(20).joined(separator: "\n"))")
+        #expect(
+            Self.published(first).count >= 14 && Self.published(second).count == 30, "\(Self.published(first).count) \(Self.published(second).count)")
+        #expect(
+            office.wait(seconds: 60) { _ in held().isSuperset(of: expected) },
+            "missing \(expected.subtracting(held()).sorted { $0.seq < $1.seq })\n\(bridge.stderr.suffix(20).joined(separator: "\n"))")
         let seqs = expected.map(\.seq).sorted()
         #expect(seqs == Array(seqs[0]...seqs[seqs.count - 1]).filter { s in expected.contains { $0.seq == s } }, "distinct seqs")
         #expect(Set(expected.map(\.boot)).count == 2)

@@ -48,24 +48,31 @@ import ScandTestSupport
         #expect(!depends.localizedCaseInsensitiveContains("swift") && !depends.localizedCaseInsensitiveContains("zxing"), "\(depends)")
 
         let listing = try ScandBinary.runTool("/usr/bin/dpkg-deb", ["--contents", deb]).stdout
-        for path in ["./usr/bin/scand", "./lib/systemd/system/scand.service", "./lib/systemd/system/scand.socket",
-                     "./lib/systemd/system/scand-mqtt.service", "./lib/systemd/system/scand-web.service",
-                     "./etc/scand/scand.toml", "./etc/scand/web.toml", "./usr/lib/sysusers.d/scand.conf", "./usr/share/man/man8/scand.8.gz",
-                     "./usr/share/man/man5/scand.toml.5.gz", "./usr/share/bash-completion/completions/scand",
-                     "./usr/share/zsh/vendor-completions/_scand", "./usr/share/fish/vendor_completions.d/scand.fish",
-                     "./usr/share/doc/scand/copyright", "./usr/share/doc/scand/changelog.gz"] {
+        for path in [
+            "./usr/bin/scand", "./lib/systemd/system/scand.service", "./lib/systemd/system/scand.socket",
+            "./lib/systemd/system/scand-mqtt.service", "./lib/systemd/system/scand-web.service",
+            "./etc/scand/scand.toml", "./etc/scand/web.toml", "./usr/lib/sysusers.d/scand.conf", "./usr/share/man/man8/scand.8.gz",
+            "./usr/share/man/man5/scand.toml.5.gz", "./usr/share/bash-completion/completions/scand",
+            "./usr/share/zsh/vendor-completions/_scand", "./usr/share/fish/vendor_completions.d/scand.fish",
+            "./usr/share/doc/scand/copyright", "./usr/share/doc/scand/changelog.gz"
+        ] {
             #expect(listing.contains(" \(path)\n") || listing.hasSuffix(" \(path)"), "\(path) missing")
         }
         let control = ScandBinary.temporaryDirectory()
         #expect(try ScandBinary.runTool("/usr/bin/dpkg-deb", ["--control", deb, control]).status == 0)
         #expect(try String(contentsOfFile: control + "/conffiles", encoding: .utf8) == "/etc/scand/scand.toml\n/etc/scand/web.toml\n")
-        let copyright = try ScandBinary.runTool("/bin/sh", ["-c", "dpkg-deb --fsys-tarfile '\(deb)' | tar -xOf - ./usr/share/doc/scand/copyright"]).stdout
+        let copyright = try ScandBinary.runTool("/bin/sh", ["-c", "dpkg-deb --fsys-tarfile '\(deb)' | tar -xOf - ./usr/share/doc/scand/copyright"])
+            .stdout
         #expect(copyright.contains("zxing-cpp") && copyright.contains("Apache-2.0") && copyright.contains("stb_easy_font"))
-        let unit = try ScandBinary.runTool("/bin/sh", ["-c", "dpkg-deb --fsys-tarfile '\(deb)' | tar -xOf - ./lib/systemd/system/scand.service"]).stdout
+        let unit = try ScandBinary.runTool("/bin/sh", ["-c", "dpkg-deb --fsys-tarfile '\(deb)' | tar -xOf - ./lib/systemd/system/scand.service"])
+            .stdout
         #expect(unit.contains("ExecStart=/usr/bin/scand run"))
-        let webUnit = try ScandBinary.runTool("/bin/sh", ["-c", "dpkg-deb --fsys-tarfile '\(deb)' | tar -xOf - ./lib/systemd/system/scand-web.service"]).stdout
+        let webUnit = try ScandBinary.runTool(
+            "/bin/sh", ["-c", "dpkg-deb --fsys-tarfile '\(deb)' | tar -xOf - ./lib/systemd/system/scand-web.service"]
+        ).stdout
         #expect(webUnit.contains("ExecStart=/usr/bin/scand web --config /etc/scand/web.toml"))
-        let sysusers = try ScandBinary.runTool("/bin/sh", ["-c", "dpkg-deb --fsys-tarfile '\(deb)' | tar -xOf - ./usr/lib/sysusers.d/scand.conf"]).stdout
+        let sysusers = try ScandBinary.runTool("/bin/sh", ["-c", "dpkg-deb --fsys-tarfile '\(deb)' | tar -xOf - ./usr/lib/sysusers.d/scand.conf"])
+            .stdout
         #expect(sysusers.contains("g scand-clients -") && sysusers.contains("g scand-admin -"), "\(sysusers)")
 
         // lintian: no error and no warning (overrides, each with its reason, are in packaging/debian).
@@ -74,8 +81,9 @@ import ScandTestSupport
         #expect(complaints.isEmpty, "\(lintian.stdout)\(lintian.stderr)")
     }
 
-    @Test(.enabled(if: canPackage && canBoot, "needs qemu-system-x86 and debootstrap, run as root (scripts/install-deps)"),
-          .timeLimit(.minutes(60)))
+    @Test(
+        .enabled(if: canPackage && canBoot, "needs qemu-system-x86 and debootstrap, run as root (scripts/install-deps)"),
+        .timeLimit(.minutes(60)))
     func installsAndServesOnBootedDebian() throws {
         let deb = try #require(Self.built.deb, "\(Self.built.log)")
         let dir = ScandBinary.temporaryDirectory()
@@ -83,8 +91,10 @@ import ScandTestSupport
         var inputs = [deb]
         for scene in ["a", "b", "c"] {
             let path = "\(dir)/frames-\(scene).raw"
-            let synth = try ScandBinary.run(["synth", "--raw", "--frames", "2", "--size", "1280x720", "--module-size", "4",
-                                             "--code", "QRCode:frames-\(scene) left@0.25,0.5", "--code", "QRCode:frames-\(scene) right@0.75,0.5", path])
+            let synth = try ScandBinary.run([
+                "synth", "--raw", "--frames", "2", "--size", "1280x720", "--module-size", "4",
+                "--code", "QRCode:frames-\(scene) left@0.25,0.5", "--code", "QRCode:frames-\(scene) right@0.75,0.5", path
+            ])
             #expect(synth.status == 0, "\(synth.stderr)")
             inputs.append(path)
         }
@@ -93,13 +103,15 @@ import ScandTestSupport
             $0.split(separator: "|")[0].split(separator: "(")[0].trimmingCharacters(in: .whitespaces)
         }.joined(separator: ",")
         let started = Date()
-        let vm = try ScandBinary.runTool(Self.root.appendingPathComponent("scripts/vm/run-in-debian-vm").path,
-                                         ["--timeout", "1500", "--include", depends] + inputs.flatMap { ["--file", $0] }
-                                         + [Self.root.appendingPathComponent("scripts/vm/package-e2e-guest.sh").path])
+        let vm = try ScandBinary.runTool(
+            Self.root.appendingPathComponent("scripts/vm/run-in-debian-vm").path,
+            ["--timeout", "1500", "--include", depends] + inputs.flatMap { ["--file", $0] }
+                + [Self.root.appendingPathComponent("scripts/vm/package-e2e-guest.sh").path])
         let text = vm.stdout
-        print("package end-to-end: VM wall time \(Int(Date().timeIntervalSince(started))) s; "
-              + (text.split(separator: "\n").first { $0.hasPrefix("=== timing") } ?? "no timing")
-              + text.split(separator: "\n").filter { $0.contains("unnoticed") }.map { "; " + $0 }.joined())
+        print(
+            "package end-to-end: VM wall time \(Int(Date().timeIntervalSince(started))) s; "
+                + (text.split(separator: "\n").first { $0.hasPrefix("=== timing") } ?? "no timing")
+                + text.split(separator: "\n").filter { $0.contains("unnoticed") }.map { "; " + $0 }.joined())
         #expect(vm.status == 0, "\(text)\n\(vm.stderr)")
         let s = VividEndToEndTests.Sections(text)
         func texts(_ section: String) -> Set<String> {
@@ -120,8 +132,9 @@ import ScandTestSupport
 
         // reload: the same process now decodes only the right half.
         #expect(s.status["reload"] == 0)
-        #expect((s.lines["reload"] ?? []).contains("configuration reloaded") && (s.lines["reload"] ?? []).contains("same-pid yes"),
-                "\(s.lines["reload"] ?? [])")
+        #expect(
+            (s.lines["reload"] ?? []).contains("configuration reloaded") && (s.lines["reload"] ?? []).contains("same-pid yes"),
+            "\(s.lines["reload"] ?? [])")
         #expect(texts("reload") == ["frames-c right"], "\(s.lines["reload"] ?? [])")
 
         // restart: a new process, scanning again (the new ROI kept).
@@ -131,10 +144,12 @@ import ScandTestSupport
 
         // unplug and replug: lost, back, scanning; the service never stopped.
         let unplug = s.events("unplug")
-        let lostAt = try #require(unplug.firstIndex { $0["state"] as? String == "lost" },
-                                  "\(s.lines["unplug"] ?? [])\n\((s.lines["journal"] ?? []).joined(separator: "\n"))")
-        let backAt = try #require(unplug.indices.first { $0 > lostAt && unplug[$0]["state"] as? String == "streaming" },
-                                  "\(s.lines["unplug"] ?? [])")
+        let lostAt = try #require(
+            unplug.firstIndex { $0["state"] as? String == "lost" },
+            "\(s.lines["unplug"] ?? [])\n\((s.lines["journal"] ?? []).joined(separator: "\n"))")
+        let backAt = try #require(
+            unplug.indices.first { $0 > lostAt && unplug[$0]["state"] as? String == "streaming" },
+            "\(s.lines["unplug"] ?? [])")
         #expect(unplug[backAt...].contains { $0["class"] as? String == "SCAN" && $0["text"] as? String == "frames-b right" })
         #expect(s.lines["unplug"]?.last { !$0.isEmpty } == "active")
 

@@ -12,9 +12,10 @@ extension ScanEndToEndTests {
         final class Sink { var bytes: [UInt8] = [] }
         let sink = Sink()
         _ = pixels.withUnsafeBytes { raw in
-            stbi_write_jpg_to_func({ context, data, size in
-                Unmanaged<Sink>.fromOpaque(context!).takeUnretainedValue().bytes += UnsafeRawBufferPointer(start: data, count: Int(size))
-            }, Unmanaged.passUnretained(sink).toOpaque(), 64, 48, 1, raw.baseAddress, 80)
+            stbi_write_jpg_to_func(
+                { context, data, size in
+                    Unmanaged<Sink>.fromOpaque(context!).takeUnretainedValue().bytes += UnsafeRawBufferPointer(start: data, count: Int(size))
+                }, Unmanaged.passUnretained(sink).toOpaque(), 64, 48, 1, raw.baseAddress, 80)
         }
         return sink.bytes
     }
@@ -41,7 +42,8 @@ extension ScanEndToEndTests {
         #expect(try r.lines.map { try json($0)["text"] as? String } == ["before", "after"])
         let errors = r.stderr.split(separator: "\n")
         #expect(errors.count == 2, "\(r.stderr)")
-        #expect(errors.first?.contains("overflow.png") == true && errors.first?.contains("4294967295x4294967295, more than the 100 megapixels") == true)
+        #expect(
+            errors.first?.contains("overflow.png") == true && errors.first?.contains("4294967295x4294967295, more than the 100 megapixels") == true)
         #expect(errors.last?.contains("mutated.jpg") == true && errors.last?.contains("corrupt or unsupported") == true)
     }
 }

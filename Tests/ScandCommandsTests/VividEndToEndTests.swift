@@ -46,14 +46,18 @@ import ScandTestSupport
         let dir = ScandBinary.temporaryDirectory()
         let frames = dir + "/frames.raw"
         // Inside the rect of interest (right half): a QR code and a Code 128; outside it: another QR code.
-        let synth = try ScandBinary.run(["synth", "--raw", "--frames", "4", "--size", "1280x720",
-                                         "--code", "QRCode:outside-roi@0.25,0.5", "--code", "QRCode:inside-roi@0.7,0.3",
-                                         "--code", "Code128:IN-ROI-128@0.75,0.75", "--module-size", "3", frames])
+        let synth = try ScandBinary.run([
+            "synth", "--raw", "--frames", "4", "--size", "1280x720",
+            "--code", "QRCode:outside-roi@0.25,0.5", "--code", "QRCode:inside-roi@0.7,0.3",
+            "--code", "Code128:IN-ROI-128@0.75,0.75", "--module-size", "3", frames
+        ])
         #expect(synth.status == 0, "\(synth.stderr)")
         let vm = Process()
         vm.executableURL = URL(fileURLWithPath: Self.harness)
-        vm.arguments = ["--timeout", "240", "--binary", ScandBinary.path, "--file", frames,
-                        Self.root.appendingPathComponent("scripts/vm/scand-e2e-guest.sh").path]
+        vm.arguments = [
+            "--timeout", "240", "--binary", ScandBinary.path, "--file", frames,
+            Self.root.appendingPathComponent("scripts/vm/scand-e2e-guest.sh").path
+        ]
         let out = Pipe()
         vm.standardOutput = out
         vm.standardError = FileHandle(forWritingAtPath: "/dev/null")

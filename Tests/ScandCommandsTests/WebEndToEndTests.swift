@@ -32,12 +32,16 @@ import ScandTestSupport
 
     func start(frames: Int, fps: Int) throws -> Running {
         let recording = dir + "/code.rec"
-        let synth = try ScandBinary.run(["synth", "--size", "640x360", "--frames", "\(frames)", "--fps", "\(fps)",
-                                         "--code", "QRCode:\(Self.code.text)@\(Self.code.x),\(Self.code.y)", recording])
+        let synth = try ScandBinary.run([
+            "synth", "--size", "640x360", "--frames", "\(frames)", "--fps", "\(fps)",
+            "--code", "QRCode:\(Self.code.text)@\(Self.code.x),\(Self.code.y)", recording
+        ])
         try #require(synth.status == 0, "\(synth.stderr)")
         let socket = dir + "/scand.sock"
-        let daemon = try DaemonProcess(["run", "--source", "replay:" + recording, "--replay-pace", "recorded",
-                                        "--update-interval", "0.2", "--socket", socket])
+        let daemon = try DaemonProcess([
+            "run", "--source", "replay:" + recording, "--replay-pace", "recorded",
+            "--update-interval", "0.2", "--socket", socket
+        ])
         try #require(daemon.wait { FileManager.default.fileExists(atPath: socket) }, "\(daemon.stderr)")
         let web = try DaemonProcess(["web", "--listen", "127.0.0.1:0", "--socket", socket])
         var url: String?
@@ -60,11 +64,13 @@ import ScandTestSupport
         let artifacts = Self.root.appendingPathComponent(".build/test-artifacts").path
         try FileManager.default.createDirectory(atPath: artifacts, withIntermediateDirectories: true)
         let screenshot = artifacts + "/setup-page.png"
-        let browser = try ScandBinary.runTool("/usr/bin/env", [
-            "python3", Self.root.appendingPathComponent("Tests/ScandCommandsTests/browser/setup_page.py").path,
-            "--url", running.url, "--socket", running.socket, "--code", "\(Self.code.x),\(Self.code.y)",
-            "--text", Self.code.text, "--screenshot", screenshot,
-        ])
+        let browser = try ScandBinary.runTool(
+            "/usr/bin/env",
+            [
+                "python3", Self.root.appendingPathComponent("Tests/ScandCommandsTests/browser/setup_page.py").path,
+                "--url", running.url, "--socket", running.socket, "--code", "\(Self.code.x),\(Self.code.y)",
+                "--text", Self.code.text, "--screenshot", screenshot
+            ])
         print("browser test:\n\(browser.stdout)\(browser.stderr)screenshot artifact: \(screenshot)")
         let (daemonStatus, webStatus) = running.stop()
         try #require(browser.status != 77, "skipped: \(browser.stdout)")
@@ -74,15 +80,18 @@ import ScandTestSupport
         #expect(FileManager.default.fileExists(atPath: screenshot))
     }
 
-    @Test(.enabled(if: executable("/usr/bin/promtool") && executable("/usr/bin/curl"), "needs prometheus (scripts/install-deps)"),
-          .timeLimit(.minutes(5)))
+    @Test(
+        .enabled(if: executable("/usr/bin/promtool") && executable("/usr/bin/curl"), "needs prometheus (scripts/install-deps)"),
+        .timeLimit(.minutes(5)))
     func metricsPassPromtoolAndARealPrometheusScrapesThem() throws {
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let running = try start(frames: 600, fps: 10)
         defer { _ = running.stop() }
         // promtool: the exposition format and Prometheus's naming conventions.
         var text = ""
-        running.daemon.wait { text = (try? Self.fetch(running.url + "metrics").stdout) ?? ""; return text.contains("scand_frames_captured_total") }
+        running.daemon.wait {
+            text = (try? Self.fetch(running.url + "metrics").stdout) ?? ""; return text.contains("scand_frames_captured_total")
+        }
         #expect(text.contains("\nscand_web_daemon_up 1"), "\(text)")
         let file = dir + "/metrics.txt"
         try text.write(toFile: file, atomically: true, encoding: .utf8)
@@ -95,15 +104,18 @@ import ScandTestSupport
         let config = dir + "/prometheus.yml"
         let target = running.url.dropFirst("http://".count).dropLast()
         try """
-            global:
-              scrape_interval: 1s
-            scrape_configs:
-              - job_name: scand
-                static_configs:
-                  - targets: ['\(target)']
-            """.write(toFile: config, atomically: true, encoding: .utf8)
-        let prometheus = try DaemonProcess(["--config.file=" + config, "--storage.tsdb.path=" + dir + "/tsdb",
-                                            "--web.listen-address=127.0.0.1:\(port)"], executable: "/usr/bin/prometheus")
+        global:
+          scrape_interval: 1s
+        scrape_configs:
+          - job_name: scand
+            static_configs:
+              - targets: ['\(target)']
+        """.write(toFile: config, atomically: true, encoding: .utf8)
+        let prometheus = try DaemonProcess(
+            [
+                "--config.file=" + config, "--storage.tsdb.path=" + dir + "/tsdb",
+                "--web.listen-address=127.0.0.1:\(port)"
+            ], executable: "/usr/bin/prometheus")
         defer { prometheus.signal(SIGTERM); _ = prometheus.finish() }
         var value = 0.0, answer = ""
         prometheus.wait(seconds: 90) {
@@ -119,8 +131,9 @@ import ScandTestSupport
     /// The first sample's value of a Prometheus instant-query answer.
     static func firstValue(_ json: String) -> Double? {
         guard let object = try? JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any],
-              let data = object["data"] as? [String: Any], let result = data["result"] as? [[String: Any]],
-              let sample = result.first?["value"] as? [Any], let text = sample.last as? String else { return nil }
+            let data = object["data"] as? [String: Any], let result = data["result"] as? [[String: Any]],
+            let sample = result.first?["value"] as? [Any], let text = sample.last as? String
+        else { return nil }
         return Double(text)
     }
 

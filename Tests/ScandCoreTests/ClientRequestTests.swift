@@ -12,13 +12,16 @@ import Testing
         let boot = "0123456789abcdef0123456789abcdef"
         let since = try ClientRequest.parse(#"?WATCH={"enable":true,"since":{ "seq": 42, "boot":"\#(boot)" }};"#)
         #expect(since == .watch(.init(enable: true, since: EventPosition(boot: boot, seq: 42))))
-        #expect(Event.watch(.init(enable: true, since: EventPosition(boot: boot, seq: 42))).line
+        #expect(
+            Event.watch(.init(enable: true, since: EventPosition(boot: boot, seq: 42))).line
                 == #"{"class":"WATCH","enable":true,"since":{"boot":"\#(boot)","seq":42}}"#)
     }
 
-    @Test(arguments: [#"{"boot":"0123","seq":1}"#, #"{"boot":"0123456789abcdef0123456789abcdef","seq":0}"#,
-                      #"{"boot":"0123456789ABCDEF0123456789ABCDEF","seq":1}"#, #"{"seq":1}"#, "1", #""x""#,
-                      #"{"boot":"0123456789abcdef0123456789abcdef","seq":1,"x":2}"#])
+    @Test(arguments: [
+        #"{"boot":"0123","seq":1}"#, #"{"boot":"0123456789abcdef0123456789abcdef","seq":0}"#,
+        #"{"boot":"0123456789ABCDEF0123456789ABCDEF","seq":1}"#, #"{"seq":1}"#, "1", #""x""#,
+        #"{"boot":"0123456789abcdef0123456789abcdef","seq":1,"x":2}"#
+    ])
     func aBadSinceIsRefusedWithItsShape(_ since: String) {
         #expect { try ClientRequest.parse(#"?WATCH={"enable":true,"since":\#(since)};"#) } throws: {
             let text = ($0 as! ClientRequest.Problem).description
@@ -26,10 +29,12 @@ import Testing
         }
     }
 
-    @Test(arguments: ["WATCH", "?", "?FLY;", #"?WATCH={"enable":tru}"#, #"?WATCH={"enable":true"#, #"?WATCH={"colour":1}"#,
-                      #"?WATCH={"classes":["NOPE"]}"#, #"?WATCH={"formats":["bogus"]}"#, "?STATUS=1;", #"?WATCH={"enable":true} x"#,
-                      #"?WATCH={"classes":[["SCAN"]]}"#, "?WATCH=[]",
-                      #"?WATCH={"since":{"boot":{"a":1}}}"#, #"?WATCH={"classes":{"a":1}}"#])
+    @Test(arguments: [
+        "WATCH", "?", "?FLY;", #"?WATCH={"enable":tru}"#, #"?WATCH={"enable":true"#, #"?WATCH={"colour":1}"#,
+        #"?WATCH={"classes":["NOPE"]}"#, #"?WATCH={"formats":["bogus"]}"#, "?STATUS=1;", #"?WATCH={"enable":true} x"#,
+        #"?WATCH={"classes":[["SCAN"]]}"#, "?WATCH=[]",
+        #"?WATCH={"since":{"boot":{"a":1}}}"#, #"?WATCH={"classes":{"a":1}}"#
+    ])
     func malformedRequestsAreProblemsNotCrashes(_ line: String) {
         #expect(throws: ClientRequest.Problem.self) { try ClientRequest.parse(line) }
     }
@@ -37,8 +42,10 @@ import Testing
     /// 4 KB of escape characters once came back as a 24 KB ERROR: replies quote a short prefix only.
     @Test func problemsQuoteAShortPrefixOfTheRequest() {
         let long = String(repeating: "\u{1b}", count: 4000)
-        for line in ["?" + String(repeating: "F", count: 4000) + ";", #"?WATCH={"formats":[""# + long + #""]}"#,
-                     #"?WATCH={""# + long + #"":1}"#, #"?WATCH={"enable":"# + long + "}", #"?WATCH={""# + long + #"":true}"#] {
+        for line in [
+            "?" + String(repeating: "F", count: 4000) + ";", #"?WATCH={"formats":[""# + long + #""]}"#,
+            #"?WATCH={""# + long + #"":1}"#, #"?WATCH={"enable":"# + long + "}", #"?WATCH={""# + long + #"":true}"#
+        ] {
             #expect { try ClientRequest.parse(line) } throws: { e in
                 let message = (e as! ClientRequest.Problem).description
                 return message.count < ClientRequest.quoteLimit + 400 && JSONValue.string(message).serialized().utf8.count < 1000
@@ -70,7 +77,7 @@ import Testing
         (#"?ROI={"x":"0","y":0,"w":1,"h":1};"#, "'x' must be a number"),
         (#"?ROI={"x":0,"y":0,"w":1,"h":1,"z":2};"#, "unknown ROI field 'z' (known: x, y, w, h)"),
         (#"?ROI=[0,0,1,1];"#, "malformed JSON: expected '{'"),
-        ("?SNAPSHOT=1;", "?SNAPSHOT takes no argument"),
+        ("?SNAPSHOT=1;", "?SNAPSHOT takes no argument")
     ])
     func badRegionsAreRefusedWithTheReason(_ line: String, _ reason: String) {
         #expect(throws: ClientRequest.Problem(reason)) { try ClientRequest.parse(line) }
@@ -80,6 +87,8 @@ import Testing
         let r = try NormalizedRect(x: 0.25, y: 0.125, width: 0.5, height: 0.75)
         #expect(Event.regionOfInterest(r).line == #"{"class":"ROI","roi":[0.25,0.125,0.5,0.75]}"#)
         let s = Snapshot(frame: 7, width: 2, height: 1, sourceWidth: 4, sourceHeight: 2, mimeType: "image/jpeg", data: [1, 2, 3])
-        #expect(Event.snapshot(s).line == #"{"class":"SNAPSHOT","frame":7,"width":2,"height":1,"sourceWidth":4,"sourceHeight":2,"mime":"image/jpeg","data":"AQID"}"#)
+        #expect(
+            Event.snapshot(s).line
+                == #"{"class":"SNAPSHOT","frame":7,"width":2,"height":1,"sourceWidth":4,"sourceHeight":2,"mime":"image/jpeg","data":"AQID"}"#)
     }
 }

@@ -3,8 +3,9 @@ import Testing
 
 @Suite struct CodeTrackerTests {
     func code(_ text: String, x: Double, format: BarcodeFormat = .qrCode, sequence: Detection.Sequence? = nil) -> Detection {
-        Detection(format: format, text: text, bytes: Array(text.utf8),
-                  corners: Quadrilateral([Point(x, 100), Point(x + 80, 100), Point(x + 80, 180), Point(x, 180)]), sequence: sequence)
+        Detection(
+            format: format, text: text, bytes: Array(text.utf8),
+            corners: Quadrilateral([Point(x, 100), Point(x + 80, 100), Point(x + 80, 180), Point(x, 180)]), sequence: sequence)
     }
 
     func ms(_ n: Int) -> Duration { .milliseconds(n) }

@@ -3,18 +3,19 @@ import Testing
 
 @Suite struct TOMLTests {
     @Test func parsesTheSubsetScandUses() throws {
-        let doc = try TOML.parse("""
-        # comment
-        top = 1
-        [camera]
-        device = "/dev/v4l/by-id/usb-\\u0041cme"   # trailing comment
-        size = '1920x1080'
-        fps = 1_000
-        mirror = true
-        [decoding]
-        roi = [0.25, 0, 0.5, 1.0]
-        formats = ["qr", "EAN-13"]
-        """)
+        let doc = try TOML.parse(
+            """
+            # comment
+            top = 1
+            [camera]
+            device = "/dev/v4l/by-id/usb-\\u0041cme"   # trailing comment
+            size = '1920x1080'
+            fps = 1_000
+            mirror = true
+            [decoding]
+            roi = [0.25, 0, 0.5, 1.0]
+            formats = ["qr", "EAN-13"]
+            """)
         #expect(doc.tables[""]?["top"]?.value == .integer(1))
         #expect(doc.tables["camera"]?["device"]?.value == .string("/dev/v4l/by-id/usb-Acme"))
         #expect(doc.tables["camera"]?["size"]?.value == .string("1920x1080"))
@@ -26,7 +27,7 @@ import Testing
     @Test(arguments: [
         ("a = ", 1, "missing value"), ("[camera\nx=1", 1, "malformed table header"), ("a = 1\na = 2", 2, "set twice"),
         ("a = \"open", 1, "unterminated string"), ("a = bare", 1, "strings need quotes"), ("[t]\n[t]", 2, "appears twice"),
-        ("a = [1, 2", 1, "expected ',' or ']'"), ("= 3", 1, "expected key"), ("a = 1 2", 1, "unexpected text"),
+        ("a = [1, 2", 1, "expected ',' or ']'"), ("= 3", 1, "expected key"), ("a = 1 2", 1, "unexpected text")
     ])
     func refusesWithTheLine(_ text: String, _ line: Int, _ reason: String) {
         #expect { try TOML.parse(text) } throws: { e in
@@ -98,25 +99,26 @@ import Testing
     }
 
     @Test func appliesEverySection() throws {
-        let c = try ScandConfig().applying(toml: """
-        [camera]
-        device = "/dev/video2"
-        size = "640x480"
-        fps = 15
-        rotation = 90
-        mirror = true
-        [decoding]
-        formats = ["qr", "linear"]
-        roi = [0.1, 0.2, 0.5, 0.5]
-        itf_lengths = [14, 6]
-        [tracking]
-        lost_after = 1
-        update_interval = 0.25
-        confirm = ["ITF=5"]
-        [socket]
-        path = "/tmp/x.sock"
-        queue_limit = 16
-        """)
+        let c = try ScandConfig().applying(
+            toml: """
+                [camera]
+                device = "/dev/video2"
+                size = "640x480"
+                fps = 15
+                rotation = 90
+                mirror = true
+                [decoding]
+                formats = ["qr", "linear"]
+                roi = [0.1, 0.2, 0.5, 0.5]
+                itf_lengths = [14, 6]
+                [tracking]
+                lost_after = 1
+                update_interval = 0.25
+                confirm = ["ITF=5"]
+                [socket]
+                path = "/tmp/x.sock"
+                queue_limit = 16
+                """)
         #expect(c.device == "/dev/video2" && c.width == 640 && c.height == 480 && c.framesPerSecond == 15)
         #expect(c.transform == FrameTransform(rotation: .quarter, mirrored: true))
         #expect(c.formats == BarcodeFormats.linear.union(BarcodeFormats(.qrCode)))
@@ -139,7 +141,7 @@ import Testing
         ("[decoding]\nitf_lengths = 14", 2, "itf_lengths must be an array of numbers"),
         ("[tracking]\nconfirm = [\"ITF\"]", 2, "FORMAT=N"),
         ("[socket]\nqueue_limit = 0", 2, "queue_limit must be 1"),
-        ("\n\n[camera]\nsize = \"big\"", 4, "size must be WIDTHxHEIGHT"),
+        ("\n\n[camera]\nsize = \"big\"", 4, "size must be WIDTHxHEIGHT")
     ])
     func refusesWrongFilesWithLineAndReason(_ text: String, _ line: Int, _ reason: String) {
         #expect { try ScandConfig().applying(toml: text) } throws: { e in

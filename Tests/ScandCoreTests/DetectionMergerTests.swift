@@ -3,9 +3,10 @@ import Testing
 
 @Suite struct DetectionMergerTests {
     func linear(_ text: String, x: Double, y: Double, lines: Int, format: BarcodeFormat = .ean13) -> Detection {
-        Detection(format: format, text: text, bytes: Array(text.utf8),
-                  corners: Quadrilateral([Point(x, y), Point(x + 200, y), Point(x + 200, y + 40), Point(x, y + 40)]),
-                  lineCount: lines)
+        Detection(
+            format: format, text: text, bytes: Array(text.utf8),
+            corners: Quadrilateral([Point(x, y), Point(x + 200, y), Point(x + 200, y + 40), Point(x, y + 40)]),
+            lineCount: lines)
     }
 
     @Test func samePayloadInSamePlaceIsOneSymbol() {

@@ -73,6 +73,9 @@ import Testing
         var reloading = DeviceStateMachine(device: "/dev/video0")
         _ = reloading.start()
         _ = reloading.opened(format)
-        #expect(statuses(reloading.stop(reason: "restarting for the new configuration: size")).map(\.reason) == ["restarting for the new configuration: size"])
+        #expect(
+            statuses(reloading.stop(reason: "restarting for the new configuration: size")).map(\.reason) == [
+                "restarting for the new configuration: size"
+            ])
     }
 }

@@ -17,26 +17,33 @@ import Testing
     }
 
     static let time = Date(timeIntervalSince1970: 1_795_352_075.5785)  // 2026-11-22T12:54:35.578Z
-    static let qr = Detection(format: .qrCode, text: "WIFI:S:kiosk;T:WPA;P:secret;;", bytes: Array("WIFI:S:kiosk;T:WPA;P:secret;;".utf8),
-                              corners: Quadrilateral([Point(342, 318), Point(426, 318), Point(426, 402), Point(342, 402)]),
-                              symbologyIdentifier: "]Q1", ecLevel: "L")
+    static let qr = Detection(
+        format: .qrCode, text: "WIFI:S:kiosk;T:WPA;P:secret;;", bytes: Array("WIFI:S:kiosk;T:WPA;P:secret;;".utf8),
+        corners: Quadrilateral([Point(342, 318), Point(426, 318), Point(426, 402), Point(342, 402)]),
+        symbologyIdentifier: "]Q1", ecLevel: "L")
 
     static let boot = "5f0c9a7e31d24b6c8e1f02a9d4b7c3e6"
     static func at(_ seq: Int) -> EventStamp { EventStamp(boot: boot, seq: seq) }
 
     @Test func everyClassIsWrittenAsDocumented() throws {
         let streaming = DeviceStatus(device: "/dev/video0", state: .streaming, format: FrameFormat.packed(.yuyv, width: 1280, height: 720))
-        #expect(EventEncoder.line(.version(VersionBanner(release: "0.1.0", protoMajor: 1, protoMinor: 3, zxing: "3.1.1")), stamp: EventStamp(boot: Self.boot)) == (try documented("VERSION")))
+        #expect(
+            EventEncoder.line(
+                .version(VersionBanner(release: "0.1.0", protoMajor: 1, protoMinor: 3, zxing: "3.1.1")), stamp: EventStamp(boot: Self.boot))
+                == (try documented("VERSION")))
         #expect(EventEncoder.line(.device(streaming), stamp: Self.at(2)) == (try documented("DEVICE", also: "streaming")))
-        let waiting = DeviceStatus(device: "/dev/video0", state: .waiting,
-                                   reason: "/dev/video0: no such device; is the camera plugged in? `scand devices` lists cameras", retryIn: .milliseconds(250))
+        let waiting = DeviceStatus(
+            device: "/dev/video0", state: .waiting,
+            reason: "/dev/video0: no such device; is the camera plugged in? `scand devices` lists cameras", retryIn: .milliseconds(250))
         #expect(EventEncoder.line(.device(waiting), stamp: Self.at(1)) == (try documented("DEVICE", also: "waiting")))
-        let scan = TrackedCode(id: 1, device: "/dev/video0", time: Self.time, frame: 812, detection: Self.qr, frameWidth: 1280, frameHeight: 720,
-                               latencyMilliseconds: 14.2)
+        let scan = TrackedCode(
+            id: 1, device: "/dev/video0", time: Self.time, frame: 812, detection: Self.qr, frameWidth: 1280, frameHeight: 720,
+            latencyMilliseconds: 14.2)
         #expect(EventEncoder.line(.scan(scan), stamp: Self.at(3)) == (try documented("SCAN")))
         var moved = Self.qr
         moved.corners = Quadrilateral([Point(344, 318), Point(428, 318), Point(428, 402), Point(344, 402)])
-        let update = TrackedCode(id: 1, device: "/dev/video0", time: Self.time + 0.033, frame: 813, detection: moved, frameWidth: 1280, frameHeight: 720)
+        let update = TrackedCode(
+            id: 1, device: "/dev/video0", time: Self.time + 0.033, frame: 813, detection: moved, frameWidth: 1280, frameHeight: 720)
         #expect(EventEncoder.line(.update(update), stamp: Self.at(4)) == (try documented("UPDATE")))
         let lost = TrackedCode(id: 1, device: "/dev/video0", time: Self.time + 1.524, frame: nil, detection: Self.qr, frameWidth: 0, frameHeight: 0)
         #expect(EventEncoder.line(.lost(lost), stamp: Self.at(5)) == (try documented("LOST")))
@@ -50,8 +57,12 @@ import Testing
         (status.decodeMillisecondsMean, status.latencyP50Milliseconds, status.latencyP99Milliseconds) = (14.92, 16, 19.7)
         var clients = ClientCounters()
         (clients.connected, clients.watching) = (2, 1)
-        #expect(Event.status(StatusReport(device: streaming, counters: status, clients: clients, stdoutDropped: 0, regionOfInterest: .full,
-                                                journal: .on(JournalSpan(first: 1, last: 7, oldestTime: 1_795_351_802.114), boot: Self.boot))).line == (try documented("STATUS")))
+        #expect(
+            Event.status(
+                StatusReport(
+                    device: streaming, counters: status, clients: clients, stdoutDropped: 0, regionOfInterest: .full,
+                    journal: .on(JournalSpan(first: 1, last: 7, oldestTime: 1_795_351_802.114), boot: Self.boot))
+            ).line == (try documented("STATUS")))
         #expect(Event.error("unknown request '?FLY' (known: ?WATCH, ?STATUS, ?VERSION, ?SNAPSHOT, ?ROI, ?METRICS)").line == (try documented("ERROR")))
     }
 

@@ -42,12 +42,16 @@ import Testing
     }
 
     @Test func detectionFieldsOmitWhatDoesNotApply() {
-        let d = Detection(format: .qrCode, text: "hi", bytes: Array("hi".utf8),
-                          corners: Quadrilateral([Point(10, 10), Point(30, 10), Point(30, 30), Point(10, 30)]),
-                          symbologyIdentifier: "]Q1", ecLevel: "M")
+        let d = Detection(
+            format: .qrCode, text: "hi", bytes: Array("hi".utf8),
+            corners: Quadrilateral([Point(10, 10), Point(30, 10), Point(30, 30), Point(10, 30)]),
+            symbologyIdentifier: "]Q1", ecLevel: "M")
         func line(_ d: Detection) -> String { Event.imageScan(ImageCode(file: "a.png", detection: d, imageWidth: 100, imageHeight: 50)).line }
         let json = line(d)
-        #expect(json == #"{"class":"SCAN","file":"a.png","format":"QRCode","text":"hi","bytes":"aGk=","corners":[[10,10],[30,10],[30,30],[10,30]],"normalized":[[0.1,0.2],[0.3,0.2],[0.3,0.6],[0.1,0.6]],"orientation":0,"symbology":"]Q1","content":"Text","ecLevel":"M","value":{"type":"text"}}"#)
+        #expect(
+            json
+                == #"{"class":"SCAN","file":"a.png","format":"QRCode","text":"hi","bytes":"aGk=","corners":[[10,10],[30,10],[30,30],[10,30]],"normalized":[[0.1,0.2],[0.3,0.2],[0.3,0.6],[0.1,0.6]],"orientation":0,"symbology":"]Q1","content":"Text","ecLevel":"M","value":{"type":"text"}}"#
+        )
         var seq = d
         seq.sequence = .init(count: 3, index: 1, id: "7")
         seq.mirrored = true

@@ -33,27 +33,34 @@ import Testing
     @Test func capturingTakesTheLumaAloneFromEveryLayout() throws {
         let luma: [UInt8] = [1, 2, 3, 4, 5, 6]
         // 3x2 frames with padded rows (bytesPerLine beyond the pixels), as drivers deliver them.
-        let yuyv = Frame(format: FrameFormat(fourcc: .yuyv, width: 3, height: 2, bytesPerLine: 8, imageSize: 16),
-                         bytes: [1, 128, 2, 128, 3, 128, 0, 0, 4, 128, 5, 128, 6, 128, 0, 0], sequence: 7, timestampMicroseconds: 9)
-        let uyvy = Frame(format: FrameFormat(fourcc: .uyvy, width: 3, height: 2, bytesPerLine: 6, imageSize: 12),
-                         bytes: [128, 1, 128, 2, 128, 3, 128, 4, 128, 5, 128, 6], sequence: 7, timestampMicroseconds: 9)
-        let nv12 = Frame(format: FrameFormat(fourcc: .nv12, width: 3, height: 2, bytesPerLine: 4, imageSize: 12),
-                         bytes: [1, 2, 3, 0, 4, 5, 6, 0, 128, 128, 128, 128], sequence: 7, timestampMicroseconds: 9)
+        let yuyv = Frame(
+            format: FrameFormat(fourcc: .yuyv, width: 3, height: 2, bytesPerLine: 8, imageSize: 16),
+            bytes: [1, 128, 2, 128, 3, 128, 0, 0, 4, 128, 5, 128, 6, 128, 0, 0], sequence: 7, timestampMicroseconds: 9)
+        let uyvy = Frame(
+            format: FrameFormat(fourcc: .uyvy, width: 3, height: 2, bytesPerLine: 6, imageSize: 12),
+            bytes: [128, 1, 128, 2, 128, 3, 128, 4, 128, 5, 128, 6], sequence: 7, timestampMicroseconds: 9)
+        let nv12 = Frame(
+            format: FrameFormat(fourcc: .nv12, width: 3, height: 2, bytesPerLine: 4, imageSize: 12),
+            bytes: [1, 2, 3, 0, 4, 5, 6, 0, 128, 128, 128, 128], sequence: 7, timestampMicroseconds: 9)
         for source in [yuyv, uyvy, nv12] {
             let memory = HeapMemory(6)
-            let frame = try #require(source.withUnsafeBytes {
-                Frame.capturingLuma(of: $0, format: source.format, into: memory, sequence: 7, timestampMicroseconds: 9)
-            })
+            let frame = try #require(
+                source.withUnsafeBytes {
+                    Frame.capturingLuma(of: $0, format: source.format, into: memory, sequence: 7, timestampMicroseconds: 9)
+                })
             #expect(frame.format == .packed(.grey, width: 3, height: 2) && frame.sequence == 7 && frame.timestampMicroseconds == 9)
             #expect(frame.bytes == luma, "\(source.format.fourcc)")
             #expect(frame.luma()?.pixels == luma)
         }
         let short = HeapMemory(5)
-        #expect(yuyv.withUnsafeBytes { Frame.capturingLuma(of: $0, format: yuyv.format, into: short, sequence: 0, timestampMicroseconds: 0) } == nil,
-                "memory too small")
+        #expect(
+            yuyv.withUnsafeBytes { Frame.capturingLuma(of: $0, format: yuyv.format, into: short, sequence: 0, timestampMicroseconds: 0) } == nil,
+            "memory too small")
         let cut = Array(yuyv.bytes.prefix(10))
-        #expect(cut.withUnsafeBytes { Frame.capturingLuma(of: $0, format: yuyv.format, into: HeapMemory(6), sequence: 0, timestampMicroseconds: 0) } == nil,
-                "a frame cut short")
+        #expect(
+            cut.withUnsafeBytes { Frame.capturingLuma(of: $0, format: yuyv.format, into: HeapMemory(6), sequence: 0, timestampMicroseconds: 0) }
+                == nil,
+            "a frame cut short")
     }
 
     @Test func sceneSignaturesSeeChangeNotNoise() {

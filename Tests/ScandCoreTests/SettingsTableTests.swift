@@ -44,8 +44,10 @@ import Testing
         var values: [SettingValue]
         switch s.kind {
         case .text:
-            values = ["/dev/video2", "video2", "", "640x480", "1280X720", "15x15", "8192x8192", "big", "none",
-                      "/tmp/scand-settings.sock", "scand.sock", "/" + String(repeating: "s", count: 120), "kiosk", missingGroup].map { .text($0) }
+            values = [
+                "/dev/video2", "video2", "", "640x480", "1280X720", "15x15", "8192x8192", "big", "none",
+                "/tmp/scand-settings.sock", "scand.sock", "/" + String(repeating: "s", count: 120), "kiosk", missingGroup
+            ].map { .text($0) }
         case .integer: values = [-1, 0, 1, 15].map { .integer($0) }
         case .number: values = [-1, 0, 0.25, 0.57, 2, 4000].map { .number($0) }
         case .boolean: values = [.boolean(true), .boolean(false)]
@@ -78,7 +80,9 @@ import Testing
                     #expect(setting.read(c) == value || value.kind != .number || setting.bounds == nil, "\(setting.key) reads back")
                 case .failure(let r):
                     refused += 1
-                    #expect(r.predicate.hasPrefix("must ") || r.predicate.hasPrefix("'") || r.predicate.hasPrefix("lists "), "\(setting.key) \(r.predicate)")
+                    #expect(
+                        r.predicate.hasPrefix("must ") || r.predicate.hasPrefix("'") || r.predicate.hasPrefix("lists "),
+                        "\(setting.key) \(r.predicate)")
                 }
             }
             #expect(accepted > 0 && changed > 0, "no candidate value changes \(setting.key): add one to candidates(_:)")
@@ -90,8 +94,12 @@ import Testing
         for setting in Setting.all {
             let inside: [SettingValue], outside: [SettingValue]
             switch setting.bounds {
-            case .integers(let r)?: (inside, outside) = ([r.lowerBound, r.upperBound].map { .integer($0) }, [r.lowerBound - 1, r.upperBound + 1].map { .integer($0) })
-            case .seconds(let r)?: (inside, outside) = ([r.lowerBound, r.upperBound].map { .number($0) }, [r.lowerBound - 0.001, r.upperBound + 0.001].map { .number($0) })
+            case .integers(let r)?:
+                (inside, outside) = ([r.lowerBound, r.upperBound].map { .integer($0) }, [r.lowerBound - 1, r.upperBound + 1].map { .integer($0) })
+            case .seconds(let r)?:
+                (inside, outside) = (
+                    [r.lowerBound, r.upperBound].map { .number($0) }, [r.lowerBound - 0.001, r.upperBound + 0.001].map { .number($0) }
+                )
             case .choices(let c)?: (inside, outside) = (c.map { .integer($0) }, [.integer(c.max()! + 1)])
             case nil: continue
             }
@@ -115,7 +123,8 @@ import Testing
                 guard case .success(let c) = Self.fromFile(setting, v) else { return false }
                 return setting.read(c) != setting.read(ScandConfig())
             }
-            try setting.apply(#require(value, "a value other than the default for \(setting.key)"), to: &custom, context: .init(groupExists: Self.groupExists))
+            try setting.apply(
+                #require(value, "a value other than the default for \(setting.key)"), to: &custom, context: .init(groupExists: Self.groupExists))
         }
         for setting in Setting.all { #expect(setting.read(custom) != setting.read(ScandConfig()), "\(setting.key)") }
 
@@ -146,17 +155,21 @@ import Testing
     }
 
     @Test func theCommandLineReadsFlagsAsArgumentParserDid() throws {
-        let c = try CommandLineSettings(["--fps=15", "--confirm", "ITF=5", "--mirror", "--confirm", "EAN-8=1", "--size", "640x480", "--size", "320x240"])
-            .applied(to: ScandConfig())
+        let c = try CommandLineSettings([
+            "--fps=15", "--confirm", "ITF=5", "--mirror", "--confirm", "EAN-8=1", "--size", "640x480", "--size", "320x240"
+        ])
+        .applied(to: ScandConfig())
         #expect(c.framesPerSecond == 15 && c.transform.mirrored && (c.width, c.height) == (320, 240))
         #expect(c.tracker.confirmations[.itf] == 5 && c.tracker.confirmations[.ean8] == 1 && c.tracker.confirmations[.codabar] == 3)
         #expect(try CommandLineSettings(["--socket", "none"]).applied(to: ScandConfig()).socketPath == nil)
         #expect(try CommandLineSettings(["--fps", "0"]).applied(to: ScandConfig().applying(toml: "[camera]\nfps = 30")).framesPerSecond == nil)
-        for (args, message) in [(["--fps", "0x"], "--fps: must be an integer, got '0x'"), (["--fps", "1001"], "--fps: must be 0…1000, got 1001"),
-                                (["--fsp", "3"], "unknown option '--fsp'"), (["--fps"], "--fps: needs a value (N)"),
-                                (["--mirror=yes"], "--mirror: takes no value, got 'yes'"), (["15"], "unexpected argument '15'"),
-                                (["--socket", "./scand.sock"], "--socket: must be an absolute path (e.g. /run/scand/scand.sock) or none, got './scand.sock'"),
-                                (["--queue-limit", "5"], "unknown option '--queue-limit'")] {
+        for (args, message) in [
+            (["--fps", "0x"], "--fps: must be an integer, got '0x'"), (["--fps", "1001"], "--fps: must be 0…1000, got 1001"),
+            (["--fsp", "3"], "unknown option '--fsp'"), (["--fps"], "--fps: needs a value (N)"),
+            (["--mirror=yes"], "--mirror: takes no value, got 'yes'"), (["15"], "unexpected argument '15'"),
+            (["--socket", "./scand.sock"], "--socket: must be an absolute path (e.g. /run/scand/scand.sock) or none, got './scand.sock'"),
+            (["--queue-limit", "5"], "unknown option '--queue-limit'")
+        ] {
             #expect(throws: CommandLineSettings.Problem(description: message)) { try CommandLineSettings(args) }
         }
     }

@@ -8,8 +8,9 @@ import ScandTestSupport
 @Suite struct CodeCandidatesTests {
     func find(_ image: LumaImage) -> [CodeCandidates.Candidate] {
         image.pixels.withUnsafeBytes {
-            CodeCandidates().find(in: $0, width: image.width, height: image.height, rowStride: image.width, pixelStride: 1,
-                                  region: Scene.full(image))
+            CodeCandidates().find(
+                in: $0, width: image.width, height: image.height, rowStride: image.width, pixelStride: 1,
+                region: Scene.full(image))
         }
     }
 
@@ -61,8 +62,9 @@ import ScandTestSupport
         let edge = hit.corners.topRight - hit.corners.topLeft
         let angle = atan2(edge.y, edge.x) * 180 / .pi
         #expect(abs(angle - 17) < 3, "\(angle)°")
-        #expect(ZXingDecoder(isolated: false).decode(image, passes: [Scene.plainPass(image, BarcodeFormats(.pdf417))]).detections.isEmpty,
-                "zxing alone misses this PDF417")
+        #expect(
+            ZXingDecoder(isolated: false).decode(image, passes: [Scene.plainPass(image, BarcodeFormats(.pdf417))]).detections.isEmpty,
+            "zxing alone misses this PDF417")
     }
 
     @Test func theShimRefusesRotationWithAMirrorAndOverLargeUpscales() {
@@ -84,11 +86,13 @@ import ScandTestSupport
     }
 
     @Test func theLiveDecoderReadsTiltedOffCentreMatrixCodesInTheFirstFrame() throws {
-        let page = Scene.page(width: 1280, height: 720, [
-            (Scene.symbol(.dataMatrix, "dm off centre", module: 4), x: 1080, y: 560, degrees: 14),
-            (Scene.symbol(.aztec, "aztec tilted", module: 4), x: 220, y: 180, degrees: -11),
-            (Scene.symbol(.pdf417, "pdf417 tilted", module: 3), x: 640, y: 420, degrees: 18),
-        ])
+        let page = Scene.page(
+            width: 1280, height: 720,
+            [
+                (Scene.symbol(.dataMatrix, "dm off centre", module: 4), x: 1080, y: 560, degrees: 14),
+                (Scene.symbol(.aztec, "aztec tilted", module: 4), x: 220, y: 180, degrees: -11),
+                (Scene.symbol(.pdf417, "pdf417 tilted", module: 3), x: 640, y: 420, degrees: 18)
+            ])
         var decoder = FrameDecoder()
         decoder.extraPassBudgetMilliseconds = 0  // the cheap passes and the upright crops only
         let texts = Set(try decoder.decode(Frame.yuyv(page)).detections.map(\.text))

@@ -25,7 +25,7 @@ import ScandTestSupport
             for module in [3, 5] {
                 for degrees in [0.0, 90, 180, 270] { out.append((f, module, degrees)) }
             }
-            out.append((f, 4, 5)) // a slightly skewed hand
+            out.append((f, 4, 5))  // a slightly skewed hand
             // Tilted further: zxing alone misses PDF417, rMQR and MaxiCode here; scand's upright crops around
             // code-like patches read them.
             if BarcodeFormats.matrix.contains(f) {

@@ -23,10 +23,12 @@ import ScandTestSupport
     @Test func expensivePassesFindWhatTheCheapOnesMissAndKeepFindingIt() throws {
         // An inverted QR code, and a Code 128 turned upright (the cheap linear pass scans rows only): the cheap
         // passes read neither.
-        let page = Scene.page(width: 1280, height: 720, background: 235, [
-            (Scene.symbol(.qrCode, "light on dark", module: 5).inverted(), x: 400, y: 360, degrees: 0),
-            (Scene.symbol(.code128, "upright", module: 2), x: 900, y: 360, degrees: 90),
-        ])
+        let page = Scene.page(
+            width: 1280, height: 720, background: 235,
+            [
+                (Scene.symbol(.qrCode, "light on dark", module: 5).inverted(), x: 400, y: 360, degrees: 0),
+                (Scene.symbol(.code128, "upright", module: 2), x: 900, y: 360, degrees: 90)
+            ])
         func oneLane() -> FrameDecoder { FrameDecoder(decoder: ZXingDecoder(passTimeoutMilliseconds: 2000, worker: DecoderWorker(lanes: 1))) }
         var cheapOnly = oneLane()
         cheapOnly.extraPassBudgetMilliseconds = 0
@@ -54,8 +56,9 @@ import ScandTestSupport
     }
 
     @Test func aTrackedCodeThatLeavesIsLeftToTheExpensivePasses() throws {
-        let inverted = Scene.page(width: 640, height: 480, background: 235,
-                                  [(Scene.symbol(.qrCode, "gone soon", module: 4).inverted(), x: 320, y: 240, degrees: 0)])
+        let inverted = Scene.page(
+            width: 640, height: 480, background: 235,
+            [(Scene.symbol(.qrCode, "gone soon", module: 4).inverted(), x: 320, y: 240, degrees: 0)])
         var decoder = FrameDecoder(formats: BarcodeFormats(.qrCode))
         decoder.extraPassBudgetMilliseconds = .infinity
         for _ in 0..<6 { _ = try decoder.decode(frames(inverted)) }
@@ -75,10 +78,12 @@ import ScandTestSupport
     }
 
     @Test func fixedITFLengthsRejectOtherLengths() throws {
-        let page = Scene.page(width: 1280, height: 720, [
-            (Scene.symbol(.itf, "00012345678905", module: 3), x: 400, y: 360, degrees: 0),
-            (Scene.symbol(.itf, "1234567890", module: 3), x: 900, y: 300, degrees: 0),
-        ])
+        let page = Scene.page(
+            width: 1280, height: 720,
+            [
+                (Scene.symbol(.itf, "00012345678905", module: 3), x: 400, y: 360, degrees: 0),
+                (Scene.symbol(.itf, "1234567890", module: 3), x: 900, y: 300, degrees: 0)
+            ])
         var any = FrameDecoder(formats: BarcodeFormats(.itf))
         any.extraPassBudgetMilliseconds = 0
         #expect(Set(try any.decode(frames(page)).detections.map(\.text)) == ["00012345678905", "1234567890"])
@@ -102,8 +107,10 @@ import ScandTestSupport
         #expect(zip(late, late.dropFirst()).allSatisfy { $1 - $0 == ExtraPassSchedule.maxGap }, "\(withExtras)")
         // A code only an expensive pass reads makes a new code-like patch: the passes take their turns every frame
         // again and it is found within a round, then tracked.
-        let inverted = frames(Scene.page(width: 640, height: 480, background: 235,
-                                         [(Scene.symbol(.qrCode, "late", module: 4).inverted(), x: 320, y: 240, degrees: 0)]))
+        let inverted = frames(
+            Scene.page(
+                width: 640, height: 480, background: 235,
+                [(Scene.symbol(.qrCode, "late", module: 4).inverted(), x: 320, y: 240, degrees: 0)]))
         var firstSeen: Int?
         for i in 0..<(ExtraPassSchedule.kinds * ExtraPassSchedule.maxGap + 1) where firstSeen == nil {
             if try decoder.decode(inverted).detections.map(\.text) == ["late"] { firstSeen = i }
@@ -132,15 +139,17 @@ import ScandTestSupport
         case .uyvy:
             var bytes = [UInt8](repeating: 128, count: w * h * 2)
             for i in 0..<luma.pixels.count { bytes[2 * i + 1] = luma.pixels[i] }
-            return Frame(format: FrameFormat(fourcc: .uyvy, width: w, height: h, bytesPerLine: 2 * w, imageSize: 2 * w * h),
-                         bytes: bytes, sequence: 0, timestampMicroseconds: 0)
+            return Frame(
+                format: FrameFormat(fourcc: .uyvy, width: w, height: h, bytesPerLine: 2 * w, imageSize: 2 * w * h),
+                bytes: bytes, sequence: 0, timestampMicroseconds: 0)
         default:
             // Y plane with 16 bytes of row padding, then chroma.
             let stride = w + 16
             var bytes = [UInt8](repeating: 128, count: stride * h * 3 / 2)
             for y in 0..<h { for x in 0..<w { bytes[y * stride + x] = luma[x, y] } }
-            return Frame(format: FrameFormat(fourcc: fourcc, width: w, height: h, bytesPerLine: stride, imageSize: bytes.count),
-                         bytes: bytes, sequence: 0, timestampMicroseconds: 0)
+            return Frame(
+                format: FrameFormat(fourcc: fourcc, width: w, height: h, bytesPerLine: stride, imageSize: bytes.count),
+                bytes: bytes, sequence: 0, timestampMicroseconds: 0)
         }
     }
 

@@ -20,8 +20,9 @@ import ScandTestSupport
     @Test(arguments: [BarcodeFormat.qrCode, .dataMatrix, .aztec, .pdf417, .code128, .ean13])
     func invertedCodesAreRead(_ format: BarcodeFormat) throws {
         let text = try #require(Scene.samplePayloads[format])
-        let image = Scene.page(width: 800, height: 600, background: 20,
-                               [(Scene.symbol(format, text, module: 4).inverted(), x: 400, y: 300, degrees: 0)])
+        let image = Scene.page(
+            width: 800, height: 600, background: 20,
+            [(Scene.symbol(format, text, module: 4).inverted(), x: 400, y: 300, degrees: 0)])
         let plain = decoder.decode(image, passes: [Scene.plainPass(image, BarcodeFormats(format))])
         #expect(plain.detections.isEmpty, "a pass without inversion should not read inverted \(format.name)")
         let report = StillImageDecoder(formats: BarcodeFormats(format), decoder: decoder).decode(image)
@@ -35,8 +36,9 @@ import ScandTestSupport
         // Why the still strategy keeps an inverted pass for these formats (StillImageStrategy.notSelfInverting).
         for format in [BarcodeFormat.pdf417, .code128, .ean13, .qrCode] {
             let text = try #require(Scene.samplePayloads[format])
-            let image = Scene.page(width: 800, height: 600, background: 20,
-                                   [(Scene.symbol(format, text, module: 4).inverted(), x: 400, y: 300, degrees: 0)])
+            let image = Scene.page(
+                width: 800, height: 600, background: 20,
+                [(Scene.symbol(format, text, module: 4).inverted(), x: 400, y: 300, degrees: 0)])
             var own = Scene.plainPass(image, BarcodeFormats(format))
             own.tryInvert = true
             let read = !decoder.decode(image, passes: [own]).detections.isEmpty

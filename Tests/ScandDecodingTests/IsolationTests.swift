@@ -8,11 +8,13 @@ import ScandTestSupport
 @Suite struct IsolationTests {
     init() {}
     func threeCodePage() -> (LumaImage, [DecodePass]) {
-        let image = Scene.page(width: 900, height: 300, [
-            (Scene.symbol(.qrCode, "left", module: 4), x: 150, y: 150, degrees: 0),
-            (Scene.symbol(.qrCode, "middle", module: 4), x: 450, y: 150, degrees: 0),
-            (Scene.symbol(.qrCode, "right", module: 4), x: 750, y: 150, degrees: 0),
-        ])
+        let image = Scene.page(
+            width: 900, height: 300,
+            [
+                (Scene.symbol(.qrCode, "left", module: 4), x: 150, y: 150, degrees: 0),
+                (Scene.symbol(.qrCode, "middle", module: 4), x: 450, y: 150, degrees: 0),
+                (Scene.symbol(.qrCode, "right", module: 4), x: 750, y: 150, degrees: 0)
+            ])
         let passes = (0..<3).map { i in
             DecodePass(label: "third \(i)", crop: PixelRect(x: 300 * i, y: 0, width: 300, height: 300), formats: BarcodeFormats(.qrCode))
         }
@@ -94,8 +96,9 @@ import ScandTestSupport
         let (image, passes) = page
         let worker = try #require(DecoderWorker(lanes: lanes))
         let decoder = ZXingDecoder(isolated: true, passTimeoutMilliseconds: 1500, worker: worker)
-        #expect(decoder.decode(image, passes: passes).detections == ZXingDecoder().decode(image, passes: passes).detections,
-                "the same detections in the same order")
+        #expect(
+            decoder.decode(image, passes: passes).detections == ZXingDecoder().decode(image, passes: passes).detections,
+            "the same detections in the same order")
         #expect(worker.generation == lanes)
         for (fault, kind) in [(DecoderFault.abort, PassFailure.Kind.crashed), (.segfault, .crashed), (.hang, .timeout)] {
             var faulty = passes
@@ -129,9 +132,10 @@ import ScandTestSupport
         let allocate = try #require(decoder.frameMemory)
         for _ in 0..<3 {
             let memory = try #require(allocate(640 * 480))
-            let frame = try #require(camera.withUnsafeBytes {
-                Frame.capturingLuma(of: $0, format: camera.format, into: memory, sequence: 1, timestampMicroseconds: 0)
-            })
+            let frame = try #require(
+                camera.withUnsafeBytes {
+                    Frame.capturingLuma(of: $0, format: camera.format, into: memory, sequence: 1, timestampMicroseconds: 0)
+                })
             #expect(frame.format.fourcc == .grey && frame.byteCount == 640 * 480)
             #expect(try decoder.decode(frame).detections.map(\.text) == ["shared"])
         }

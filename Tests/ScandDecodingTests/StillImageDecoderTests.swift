@@ -5,10 +5,12 @@ import ScandTestSupport
 
 @Suite struct StillImageDecoderTests {
     @Test func regionOfInterestLimitsTheSearchAndKeepsFullFrameCorners() throws {
-        let image = Scene.page(width: 1000, height: 400, [
-            (Scene.symbol(.qrCode, "outside", module: 4), x: 200, y: 200, degrees: 0),
-            (Scene.symbol(.qrCode, "inside", module: 4), x: 750, y: 200, degrees: 0),
-        ])
+        let image = Scene.page(
+            width: 1000, height: 400,
+            [
+                (Scene.symbol(.qrCode, "outside", module: 4), x: 200, y: 200, degrees: 0),
+                (Scene.symbol(.qrCode, "inside", module: 4), x: 750, y: 200, degrees: 0)
+            ])
         let roi = try NormalizedRect(x: 0.5, y: 0, width: 0.5, height: 1)
         let report = StillImageDecoder(decoder: ZXingDecoder()).decode(image, regionOfInterest: roi)
         #expect(report.detections.map(\.text) == ["inside"])
@@ -23,9 +25,11 @@ import ScandTestSupport
         #expect(report.detections.map(\.text) == [text])
     }
 
-    @Test(arguments: [("9780306406157+51299", BarcodeFormat.ean13, "978030640615751299", "51299"),
-                      ("036000291452+12", .upcA, "03600029145212", "12"),
-                      ("01234565+12", .upcE, "0123456512", "12")])
+    @Test(arguments: [
+        ("9780306406157+51299", BarcodeFormat.ean13, "978030640615751299", "51299"),
+        ("036000291452+12", .upcA, "03600029145212", "12"),
+        ("01234565+12", .upcE, "0123456512", "12")
+    ])
     func eanAddOnsAreReadIntoTheText(_ written: String, _ format: BarcodeFormat, _ text: String, _ addOn: String) throws {
         let image = Scene.page(width: 800, height: 400, [(Scene.symbol(format, written, module: 3), x: 400, y: 200, degrees: 0)])
         let report = StillImageDecoder(formats: BarcodeFormats(format)).decode(image)
@@ -51,8 +55,9 @@ import ScandTestSupport
         #expect(followUps[0].invert && followUps[1].upscale == 2)
         let large = strategy.followUps(region: PixelRect(x: 0, y: 0, width: 1920, height: 1080), found: [])
         #expect(large.map(\.label) == ["still inverted"], "a large image's bars are wide enough")
-        let qr = Detection(format: .qrCode, text: "x", bytes: Array("x".utf8),
-                           corners: Quadrilateral([Point(0, 0), Point(5, 0), Point(5, 5), Point(0, 5)]))
+        let qr = Detection(
+            format: .qrCode, text: "x", bytes: Array("x".utf8),
+            corners: Quadrilateral([Point(0, 0), Point(5, 0), Point(5, 5), Point(0, 5)]))
         #expect(strategy.followUps(region: region, found: [qr]).map(\.label) == ["still inverted"], "enlarged only where nothing was read")
         let qrOnly = StillImageStrategy(formats: BarcodeFormats(.qrCode)).followUps(region: region, found: [])
         #expect(qrOnly.isEmpty, "zxing inverts QR codes itself")

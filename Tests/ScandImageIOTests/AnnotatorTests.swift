@@ -5,8 +5,9 @@ import ScandCore
 @Suite struct AnnotatorTests {
     @Test func outlinesInGreenAndLabels() {
         let canvas = RGBImage(LumaImage(width: 200, height: 200, fill: 255))
-        let d = Detection(format: .qrCode, text: "hello\u{1b}[0m", bytes: [],
-                          corners: Quadrilateral([Point(50, 50), Point(150, 50), Point(150, 120), Point(50, 120)]))
+        let d = Detection(
+            format: .qrCode, text: "hello\u{1b}[0m", bytes: [],
+            corners: Quadrilateral([Point(50, 50), Point(150, 50), Point(150, 120), Point(50, 120)]))
         let out = Annotator(lineWidth: 2, fontScale: 1).annotate(canvas, [d])
         #expect(out[100, 50] == Annotator.green)
         #expect(out[150, 80] == Annotator.green)

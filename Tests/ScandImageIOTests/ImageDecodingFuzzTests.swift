@@ -20,7 +20,7 @@ import ScandCore
             ("jpeg colour", ImageSamples.jpeg(odd, components: 3, quality: 75)),
             ("jpeg colour small", ImageSamples.jpeg(small, components: 3, quality: 30)),
             ("pgm", ImageSamples.pgm(small)),
-            ("ppm", ImageSamples.ppm(odd)),
+            ("ppm", ImageSamples.ppm(odd))
         ]
     }
 
@@ -42,7 +42,11 @@ import ScandCore
             for (file, result) in zip(files, results) {
                 switch result {
                 case .success(let image):
-                    if image.width > 0, image.height > 0, image.pixels.count == image.width * image.height { decoded += 1 } else { other.append("\(file.path): bad image") }
+                    if image.width > 0, image.height > 0, image.pixels.count == image.width * image.height {
+                        decoded += 1
+                    } else {
+                        other.append("\(file.path): bad image")
+                    }
                 case .failure(let error):
                     if error.path != file.path || error.reason.isEmpty || error.description.contains("\n") {
                         other.append(error.description)

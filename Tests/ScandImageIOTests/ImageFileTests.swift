@@ -53,7 +53,7 @@ import ScandCore
             (dir, "is a directory"),
             (dir + "/empty.png", "file is empty"),
             (dir + "/text.png", "not a PNG, JPEG or binary PNM"),
-            (dir + "/truncated.png", "corrupt or unsupported image"),
+            (dir + "/truncated.png", "corrupt or unsupported image")
         ]
         for (path, reason) in cases {
             #expect {
@@ -81,7 +81,7 @@ import ScandCore
             ("/dev/zero", "is a device, not an image file"),
             (fifo, "is a FIFO"),
             (dir + "/huge.png", "image is 100000x100000, more than the 100 megapixels"),
-            (dir + "/zero.pgm", "declares 0x0 pixels"),
+            (dir + "/zero.pgm", "declares 0x0 pixels")
         ]
         for (path, reason) in cases {
             #expect {

@@ -7,10 +7,12 @@ import ScandCore
 /// PNGWriter), JPEG (stb_image_write) and binary PNM, and seeded mutations of their bytes.
 enum ImageSamples {
     static func pattern(width: Int, height: Int) -> LumaImage {
-        LumaImage(width: width, height: height, pixels: (0..<width * height).map { i in
-            let (x, y) = (i % width, i / width)
-            return (x / 6 + y / 6) % 2 == 0 ? UInt8((x * 255) / max(width - 1, 1)) : UInt8(255 - (y * 200) / max(height - 1, 1))
-        })
+        LumaImage(
+            width: width, height: height,
+            pixels: (0..<width * height).map { i in
+                let (x, y) = (i % width, i / width)
+                return (x / 6 + y / 6) % 2 == 0 ? UInt8((x * 255) / max(width - 1, 1)) : UInt8(255 - (y * 200) / max(height - 1, 1))
+            })
     }
 
     static func png(_ image: LumaImage, in dir: String) throws -> [UInt8] {
@@ -25,10 +27,11 @@ enum ImageSamples {
         final class Sink { var bytes: [UInt8] = [] }
         let sink = Sink()
         let ok = samples.withUnsafeBytes { raw in
-            stbi_write_jpg_to_func({ context, data, size in
-                let sink = Unmanaged<Sink>.fromOpaque(context!).takeUnretainedValue()
-                sink.bytes += UnsafeRawBufferPointer(start: data, count: Int(size))
-            }, Unmanaged.passUnretained(sink).toOpaque(), Int32(image.width), Int32(image.height), components, raw.baseAddress, quality)
+            stbi_write_jpg_to_func(
+                { context, data, size in
+                    let sink = Unmanaged<Sink>.fromOpaque(context!).takeUnretainedValue()
+                    sink.bytes += UnsafeRawBufferPointer(start: data, count: Int(size))
+                }, Unmanaged.passUnretained(sink).toOpaque(), Int32(image.width), Int32(image.height), components, raw.baseAddress, quality)
         }
         precondition(ok != 0, "stb_image_write could not encode the sample")
         return sink.bytes

@@ -63,7 +63,8 @@ final class TinyFileSystem {
             cursor = last.seq
         }
         #expect(seen == Array(11...1000))
-        #expect(try j.events(after: 41, limit: 1).first == JournaledEvent(seq: 42, boot: Self.boot, eventClass: "SCAN", time: 1042, line: Self.line(42)))
+        #expect(
+            try j.events(after: 41, limit: 1).first == JournaledEvent(seq: 42, boot: Self.boot, eventClass: "SCAN", time: 1042, line: Self.line(42)))
         #expect(FileManager.default.fileExists(atPath: path + "-wal"))
     }
 

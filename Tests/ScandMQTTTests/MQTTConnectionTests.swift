@@ -87,7 +87,9 @@ struct MQTTConnectionTests {
 @Suite(.serialized, .enabled(if: MosquittoBroker.isInstalled && TestCertificates.opensslAvailable, "needs mosquitto and openssl"))
 struct MQTTConnectionTLSTests {
     /// A broker that wants TLS and a client certificate from the test CA, and a client trusting `ca`.
-    func tlsClient(_ certs: TestCertificates, id: String, ca: String, clientCertificate: Bool = true) throws -> (MosquittoBroker, MQTTConnection, EventLog) {
+    func tlsClient(
+        _ certs: TestCertificates, id: String, ca: String, clientCertificate: Bool = true
+    ) throws -> (MosquittoBroker, MQTTConnection, EventLog) {
         let broker = try MosquittoBroker(tls: .init(caFile: certs.caFile, certFile: certs.serverCert, keyFile: certs.serverKey))
         var options = MQTTOptions(host: "127.0.0.1", port: broker.port, clientID: id)
         options.caFile = ca

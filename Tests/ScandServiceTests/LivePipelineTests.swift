@@ -20,11 +20,14 @@ import ScandTestSupport
     }
 
     func recording(_ items: [(BarcodeFormat, String, Int, Int)], frames: Int, name: String) throws -> String {
-        let page = Scene.page(width: 640, height: 480, background: 235, centred: try items.map { f, text, x, y in
-            (try SymbolWriter.render(f, text: text, moduleSize: 3), x: x, y: y)
-        })
-        return try Scene.record(repeatElement(page, count: frames), to: NSTemporaryDirectory() + "scand-pipeline-\(getpid())-\(name).rec",
-                                gapMicroseconds: 33_333)
+        let page = Scene.page(
+            width: 640, height: 480, background: 235,
+            centred: try items.map { f, text, x, y in
+                (try SymbolWriter.render(f, text: text, moduleSize: 3), x: x, y: y)
+            })
+        return try Scene.record(
+            repeatElement(page, count: frames), to: NSTemporaryDirectory() + "scand-pipeline-\(getpid())-\(name).rec",
+            gapMicroseconds: 33_333)
     }
 
     func run(_ path: String, pace: ReplaySource.Pace, decoder: FrameDecoder = FrameDecoder()) async -> (Lines, LivePipeline) {
@@ -86,8 +89,9 @@ import ScandTestSupport
         options.backoff = .init(initial: .milliseconds(10), maximum: .milliseconds(10))
         options.lossless = true  // every frame decoded, after the loss too, however slow the machine
         let lines = Lines()
-        let pipeline = LivePipeline(source: UnpluggedCamera(Frame.yuyv(page)), decoder: FrameDecoder(decoder: ZXingDecoder(worker: worker)),
-                                    output: lines.sink, captureOptions: options)
+        let pipeline = LivePipeline(
+            source: UnpluggedCamera(Frame.yuyv(page)), decoder: FrameDecoder(decoder: ZXingDecoder(worker: worker)),
+            output: lines.sink, captureOptions: options)
         pipeline.start()
         await pipeline.finished()
         #expect(lines.all.contains { $0.contains(#""state":"lost""#) })
@@ -123,11 +127,13 @@ import ScandTestSupport
         // Left code at x=160 and right code at x=480; rotated by 180° the left one lands on the right.
         let path = try recording([(.qrCode, "left", 160, 240), (.qrCode, "right", 480, 240)], frames: 3, name: "rot")
         let roi = try NormalizedRect(x: 0.5, y: 0, width: 0.5, height: 1)
-        let decoder = FrameDecoder(formats: BarcodeFormats(.qrCode), regionOfInterest: roi, transform: FrameTransform(rotation: .half, mirrored: false))
+        let decoder = FrameDecoder(
+            formats: BarcodeFormats(.qrCode), regionOfInterest: roi, transform: FrameTransform(rotation: .half, mirrored: false))
         let (lines, _) = await run(path, pace: .recorded, decoder: decoder)
-        let texts = Set(lines.all.filter { $0.contains("SCAN") }.compactMap { line -> String? in
-            (try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["text"] as? String
-        })
+        let texts = Set(
+            lines.all.filter { $0.contains("SCAN") }.compactMap { line -> String? in
+                (try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["text"] as? String
+            })
         #expect(texts == ["left"])
     }
 }
@@ -138,8 +144,9 @@ import ScandTestSupport
         let path = try LivePipelineTests().recording([(.qrCode, "bye", 320, 240)], frames: 3, name: "lifetime")
         weak var released: LivePipeline?
         do {
-            let pipeline = LivePipeline(source: ReplaySource(path: path, pace: .asFastAsPossible), decoder: FrameDecoder(),
-                                        output: OutputSink(event: { _ in }, log: { _ in }))
+            let pipeline = LivePipeline(
+                source: ReplaySource(path: path, pace: .asFastAsPossible), decoder: FrameDecoder(),
+                output: OutputSink(event: { _ in }, log: { _ in }))
             released = pipeline
             pipeline.start()
             await pipeline.finished()

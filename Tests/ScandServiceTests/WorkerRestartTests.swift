@@ -49,8 +49,9 @@ import ScandDecoding
         let lines = LivePipelineTests.Lines()
         var options = CaptureSession.Options()
         options.lossless = true  // every frame decoded: the decoder is idle when the camera waits for it
-        let pipeline = LivePipeline(source: camera, decoder: FrameDecoder(decoder: ZXingDecoder(worker: worker)), output: lines.sink,
-                                    captureOptions: options)
+        let pipeline = LivePipeline(
+            source: camera, decoder: FrameDecoder(decoder: ZXingDecoder(worker: worker)), output: lines.sink,
+            captureOptions: options)
         camera.decoded = { [weak pipeline] in pipeline?.counters.decoded ?? 0 }
         pipeline.start()
         await pipeline.finished()

@@ -31,14 +31,14 @@ public final class MosquittoBroker: Sendable {
         directory = NSTemporaryDirectory() + "scand-e2e-mosquitto-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         var config = """
-        listener \(port) 127.0.0.1
-        allow_anonymous true
-        persistence true
-        persistence_location \(directory)/
-        log_dest file \(directory)/mosquitto.log
-        log_type all
+            listener \(port) 127.0.0.1
+            allow_anonymous true
+            persistence true
+            persistence_location \(directory)/
+            log_dest file \(directory)/mosquitto.log
+            log_type all
 
-        """
+            """
         if geteuid() == 0 { config += "user root\n" }  // else it drops to the user mosquitto, who cannot read this directory
         if let tls {
             config += "cafile \(tls.caFile)\ncertfile \(tls.certFile)\nkeyfile \(tls.keyFile)\n"

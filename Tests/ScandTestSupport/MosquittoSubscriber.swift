@@ -6,7 +6,8 @@ public final class MosquittoSubscriber {
     private let process: SpawnedProcess
 
     public init(port: Int, clientID: String, topic: String) throws {
-        process = try SpawnedProcess("/usr/bin/mosquitto_sub", ["-h", "127.0.0.1", "-p", String(port), "-q", "1", "-c", "-i", clientID, "-t", topic, "-v"])
+        process = try SpawnedProcess(
+            "/usr/bin/mosquitto_sub", ["-h", "127.0.0.1", "-p", String(port), "-q", "1", "-c", "-i", clientID, "-t", topic, "-v"])
     }
 
     public var lines: [String] { process.stdout }
@@ -21,7 +22,10 @@ public final class MosquittoSubscriber {
     public func awaitSubscribed(port: Int, probeTopic: String, seconds: Double = 30) -> Bool {
         let deadline = Date(timeIntervalSinceNow: seconds)
         while Date() < deadline {
-            guard let pub = try? SpawnedProcess("/usr/bin/mosquitto_pub", ["-h", "127.0.0.1", "-p", String(port), "-q", "1", "-t", probeTopic, "-m", "probe"]) else {
+            guard
+                let pub = try? SpawnedProcess(
+                    "/usr/bin/mosquitto_pub", ["-h", "127.0.0.1", "-p", String(port), "-q", "1", "-t", probeTopic, "-m", "probe"])
+            else {
                 return false
             }
             pub.finish()

@@ -38,8 +38,9 @@ public enum ScandBinary {
         let outData = out.fileHandleForReading.readDataToEndOfFile()
         p.waitUntilExit()
         while !reader.isFinished { usleep(1000) }
-        return Result(status: p.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
-                      stderr: String(decoding: errData, as: UTF8.self))
+        return Result(
+            status: p.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
+            stderr: String(decoding: errData, as: UTF8.self))
     }
 
     public static func temporaryDirectory() -> String {

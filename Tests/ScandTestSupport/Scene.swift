@@ -9,8 +9,10 @@ public enum Scene {
     }
 
     /// A `width`×`height` light page with each symbol centred at its point, rotated by its angle.
-    public static func page(width: Int = 1280, height: Int = 720, background: UInt8 = 235,
-                     _ items: [(LumaImage, x: Double, y: Double, degrees: Double)]) -> LumaImage {
+    public static func page(
+        width: Int = 1280, height: Int = 720, background: UInt8 = 235,
+        _ items: [(LumaImage, x: Double, y: Double, degrees: Double)]
+    ) -> LumaImage {
         var page = LumaImage(width: width, height: height, fill: background)
         for item in items { page.paste(item.0, centerX: item.x, centerY: item.y, degrees: item.degrees) }
         return page
@@ -54,6 +56,6 @@ public enum Scene {
         .upcA: "036000291452", .upcE: "01234565", .maxiCode: "MaxiCode scand", .microQRCode: "SCAND42",
         .rmqrCode: "rMQR scand", .dataBar: "09501101530003", .dataBarLimited: "00614141999996",
         .dataBarStacked: "09501101530003", .dataBarExpanded: "(01)09501101530003(10)AB12",
-        .dataBarExpandedStacked: "(01)09501101530003(10)AB12(17)250131",
+        .dataBarExpandedStacked: "(01)09501101530003(10)AB12(17)250131"
     ]
 }

@@ -17,15 +17,22 @@ public struct TestCertificates: Sendable {
         directory = NSTemporaryDirectory() + "scand-e2e-certs-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         let d = directory
-        try Self.openssl(["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", "/CN=scand test CA",
-                          "-keyout", "\(d)/ca.key", "-out", "\(d)/ca.pem"])
-        try Self.openssl(["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", "/CN=some other CA",
-                          "-keyout", "\(d)/other-ca.key", "-out", "\(d)/other-ca.pem"])
+        try Self.openssl([
+            "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", "/CN=scand test CA",
+            "-keyout", "\(d)/ca.key", "-out", "\(d)/ca.pem"
+        ])
+        try Self.openssl([
+            "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", "/CN=some other CA",
+            "-keyout", "\(d)/other-ca.key", "-out", "\(d)/other-ca.pem"
+        ])
         try "subjectAltName=IP:127.0.0.1,DNS:localhost\n".write(toFile: "\(d)/server.ext", atomically: true, encoding: .utf8)
         for (name, subject, ext) in [("server", "/CN=localhost", ["-extfile", "\(d)/server.ext"]), ("client", "/CN=till-1", [])] {
             try Self.openssl(["req", "-newkey", "rsa:2048", "-nodes", "-subj", subject, "-keyout", "\(d)/\(name).key", "-out", "\(d)/\(name).csr"])
-            try Self.openssl(["x509", "-req", "-in", "\(d)/\(name).csr", "-CA", "\(d)/ca.pem", "-CAkey", "\(d)/ca.key", "-CAcreateserial",
-                              "-days", "2", "-out", "\(d)/\(name).pem"] + ext)
+            try Self.openssl(
+                [
+                    "x509", "-req", "-in", "\(d)/\(name).csr", "-CA", "\(d)/ca.pem", "-CAkey", "\(d)/ca.key", "-CAcreateserial",
+                    "-days", "2", "-out", "\(d)/\(name).pem"
+                ] + ext)
         }
     }
 
@@ -42,7 +49,8 @@ public struct TestCertificates: Sendable {
         let message = err.fileHandleForReading.readDataToEndOfFile()
         p.waitUntilExit()
         guard p.terminationStatus == 0 else {
-            throw MosquittoBroker.BrokerError("openssl \(arguments.prefix(2).joined(separator: " ")) failed: \(String(decoding: message, as: UTF8.self))")
+            throw MosquittoBroker.BrokerError(
+                "openssl \(arguments.prefix(2).joined(separator: " ")) failed: \(String(decoding: message, as: UTF8.self))")
         }
     }
 }

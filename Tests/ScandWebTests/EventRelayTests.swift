@@ -11,7 +11,8 @@ import Testing
 /// /ws against a live server: the daemon's events reach the page through one shared subscription, which
 /// comes back by itself when the daemon restarts.
 @Suite struct EventRelayTests {
-    static let scan = #"{"class":"SCAN","id":1,"frame":3,"format":"QRCode","text":"hello","normalized":[[0.7,0.4],[0.8,0.4],[0.8,0.6],[0.7,0.6]],"value":{"type":"text"}}"#
+    static let scan =
+        #"{"class":"SCAN","id":1,"frame":3,"format":"QRCode","text":"hello","normalized":[[0.7,0.4],[0.8,0.4],[0.8,0.6],[0.7,0.6]],"value":{"type":"text"}}"#
     static let update = #"{"class":"UPDATE","id":1,"frame":9,"format":"QRCode","normalized":[[0.71,0.4],[0.81,0.4],[0.81,0.6],[0.71,0.6]]}"#
 
     @Test(.timeLimit(.minutes(1))) func eventsReachEveryPageAndTheSubscriptionSurvivesADaemonRestart() async throws {
@@ -19,8 +20,9 @@ import Testing
         let daemon = try FakeDaemon(path: path, answer: Contract.answer)
         let hub = EventHub(), metrics = WebMetrics(), logger = Logger(label: "test")
         let router = WebApp.router(daemon: DaemonClient(socketPath: path), hub: hub, metrics: metrics)
-        var app = Application(router: router, server: .http1WebSocketUpgrade(webSocketRouter: router),
-                              configuration: .init(address: .hostname("127.0.0.1", port: 0)), logger: logger)
+        var app = Application(
+            router: router, server: .http1WebSocketUpgrade(webSocketRouter: router),
+            configuration: .init(address: .hostname("127.0.0.1", port: 0)), logger: logger)
         app.addServices(EventRelay(socketPath: path, hub: hub, metrics: metrics, logger: logger))
         try await app.test(.live) { client in
             #expect(await FakeDaemon.eventually { daemon.watcherCount == 1 })

@@ -123,9 +123,12 @@ final class FakeDaemon: Sendable {
 
 /// The answers of a daemon that has a frame and lets the test's uid change settings.
 enum Contract {
-    static let status = #"{"class":"STATUS","device":{"path":"/dev/video0","state":"streaming","pixelformat":"YUYV","width":1280,"height":720},"captured":18,"dropped":0,"decoded":17,"clients":1,"watching":1,"roi":[0,0,1,1]}"#
-    static let snapshot = #"{"class":"SNAPSHOT","frame":812,"width":640,"height":360,"sourceWidth":1280,"sourceHeight":720,"mime":"image/jpeg","data":"/9j/4AAQ"}"#
-    static let metrics = ##"{"class":"METRICS","text":"# HELP scand_frames_captured_total Frames captured.\n# TYPE scand_frames_captured_total counter\nscand_frames_captured_total 18\n"}"##
+    static let status =
+        #"{"class":"STATUS","device":{"path":"/dev/video0","state":"streaming","pixelformat":"YUYV","width":1280,"height":720},"captured":18,"dropped":0,"decoded":17,"clients":1,"watching":1,"roi":[0,0,1,1]}"#
+    static let snapshot =
+        #"{"class":"SNAPSHOT","frame":812,"width":640,"height":360,"sourceWidth":1280,"sourceHeight":720,"mime":"image/jpeg","data":"/9j/4AAQ"}"#
+    static let metrics =
+        ##"{"class":"METRICS","text":"# HELP scand_frames_captured_total Frames captured.\n# TYPE scand_frames_captured_total counter\nscand_frames_captured_total 18\n"}"##
     static let refusal = #"{"class":"ERROR","message":"changing settings needs membership of group 'scand-admin' (uid 1000 is not a member)"}"#
 
     static func answer(_ request: String) -> String? {

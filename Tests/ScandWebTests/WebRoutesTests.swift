@@ -27,8 +27,10 @@ import Testing
 
     @Test func pageAndAssetsAreServedFromTheBinaryWithNoURLAtAll() async throws {
         try await Self.app(socket: Contract.temporarySocket()).test(.router) { client in
-            for (path, type, marker) in [("/", "text/html", "<svg id=\"overlay\""), ("/app.js", "text/javascript", "/api/roi"),
-                                         ("/style.css", "text/css", "#roi")] {
+            for (path, type, marker) in [
+                ("/", "text/html", "<svg id=\"overlay\""), ("/app.js", "text/javascript", "/api/roi"),
+                ("/style.css", "text/css", "#roi")
+            ] {
                 try await client.execute(uri: path, method: .get) { response in
                     #expect(response.status == .ok, "\(path)")
                     #expect(response.headers[.contentType]?.hasPrefix(type) == true, "\(path)")
@@ -94,15 +96,18 @@ import Testing
                 #expect(response.status == .forbidden)
                 #expect(Self.message(response)?.contains("X-Scand-Request: 1") == true)
             }
-            for bad in [#"{"x":0.1,"y":0.2,"w":0.5}"#, #"{"x":0.6,"y":0.2,"w":0.5,"h":0.6}"#, #"{"x":"0.1","y":0.2,"w":0.5,"h":0.6}"#,
-                        "x=0.1", #"{"x":0.1,"y":0.2,"w":0,"h":0.6}"#, #"{"x":0.1,"y":0.2,"w":0.5,"h":0.6,"z":1}"#] {
+            for bad in [
+                #"{"x":0.1,"y":0.2,"w":0.5}"#, #"{"x":0.6,"y":0.2,"w":0.5,"h":0.6}"#, #"{"x":"0.1","y":0.2,"w":0.5,"h":0.6}"#,
+                "x=0.1", #"{"x":0.1,"y":0.2,"w":0,"h":0.6}"#, #"{"x":0.1,"y":0.2,"w":0.5,"h":0.6,"z":1}"#
+            ] {
                 try await client.execute(uri: "/api/roi", method: .post, headers: marker, body: ByteBuffer(string: bad)) { response in
                     #expect(response.status == .badRequest, "\(bad)")
                     #expect(Self.message(response)?.isEmpty == false, "\(bad)")
                 }
             }
             #expect(daemon.requests.isEmpty)
-            try await client.execute(uri: "/api/roi", method: .post, headers: marker, body: ByteBuffer(string: #"{"x":0.1,"y":0.2,"w":0.5,"h":0.6}"#)) { response in
+            try await client.execute(uri: "/api/roi", method: .post, headers: marker, body: ByteBuffer(string: #"{"x":0.1,"y":0.2,"w":0.5,"h":0.6}"#))
+            { response in
                 #expect(response.status == .ok)
                 #expect(Self.body(response) == #"{"class":"ROI","roi":[0.1,0.2,0.5,0.6]}"# + "\n")
             }
@@ -111,7 +116,8 @@ import Testing
         let refusing = try FakeDaemon(path: Contract.temporarySocket()) { _ in Contract.refusal }
         defer { refusing.stop() }
         try await Self.app(socket: refusing.path).test(.router) { client in
-            try await client.execute(uri: "/api/roi", method: .post, headers: marker, body: ByteBuffer(string: #"{"x":0,"y":0,"w":1,"h":1}"#)) { response in
+            try await client.execute(uri: "/api/roi", method: .post, headers: marker, body: ByteBuffer(string: #"{"x":0,"y":0,"w":1,"h":1}"#)) {
+                response in
                 #expect(response.status == .forbidden)
                 #expect(Self.message(response) == "changing settings needs membership of group 'scand-admin' (uid 1000 is not a member)")
             }
@@ -126,7 +132,10 @@ import Testing
                 #expect(response.status == .ok)
                 #expect(response.headers[.contentType]?.hasPrefix("text/plain; version=0.0.4") == true)
                 let text = Self.body(response)
-                #expect(text.hasPrefix("# HELP scand_frames_captured_total Frames captured.\n# TYPE scand_frames_captured_total counter\nscand_frames_captured_total 18\n"), "\(text)")
+                #expect(
+                    text.hasPrefix(
+                        "# HELP scand_frames_captured_total Frames captured.\n# TYPE scand_frames_captured_total counter\nscand_frames_captured_total 18\n"
+                    ), "\(text)")
                 #expect(text.contains("\n# TYPE scand_web_daemon_up gauge\n"), "\(text)")
                 #expect(Self.sample(text, "scand_web_daemon_up") == 1, "\(text)")
                 #expect(Self.sample(text, "scand_web_websocket_clients") == 0, "\(text)")

@@ -5,13 +5,14 @@ import Testing
     let defaults = WebSettings(socket: "/run/scand/scand.sock")
 
     @Test func theWebTableSetsListenSocketAndHosts() throws {
-        let s = try defaults.reading(file: """
-            # scand web
-            [web]
-            listen = "[::1]:9000"
-            socket = "/tmp/s.sock"
-            hosts = ["Kiosk.local", "scanner-3"]
-            """, path: "web.toml")
+        let s = try defaults.reading(
+            file: """
+                # scand web
+                [web]
+                listen = "[::1]:9000"
+                socket = "/tmp/s.sock"
+                hosts = ["Kiosk.local", "scanner-3"]
+                """, path: "web.toml")
         #expect(s.listen == ListenAddress(host: "::1", port: 9000))
         #expect(s.listen.description == "[::1]:9000")
         #expect(s.socket == "/tmp/s.sock")
@@ -20,17 +21,18 @@ import Testing
         #expect(defaults.listen.description == "127.0.0.1:8088")
     }
 
-    @Test(arguments: [
-        ("[web]\nlisten = \"127.0.0.1\"\n", "web.toml: line 2: listen address must be HOST:PORT (127.0.0.1:8088, [::1]:8088), got '127.0.0.1'"),
-        ("[web]\nlisten = \"127.0.0.1:70000\"\n", "web.toml: line 2: listen port must be 0…65535, got 70000"),
-        ("[web]\nlisten = 8088\n", "web.toml: line 2: listen must be a string, got an integer"),
-        ("[web]\n\nsocket = \"scand.sock\"\n", "web.toml: line 3: socket must be an absolute path, got 'scand.sock'"),
-        ("[web]\nport = 1\n", "web.toml: line 2: unknown key 'port' in [web] (known: listen, socket, hosts)"),
-        ("[camera]\nfps = 30\n", "web.toml: line 1: unknown table [camera] (known: web)"),
-        ("listen = \"127.0.0.1:1\"\n", "web.toml: line 1: settings go in the [web] table"),
-        ("[web]\nhosts = [1]\n", "web.toml: line 2: hosts must be an array of host names"),
-        ("[web\n", nil),
-    ] as [(String, String?)])
+    @Test(
+        arguments: [
+            ("[web]\nlisten = \"127.0.0.1\"\n", "web.toml: line 2: listen address must be HOST:PORT (127.0.0.1:8088, [::1]:8088), got '127.0.0.1'"),
+            ("[web]\nlisten = \"127.0.0.1:70000\"\n", "web.toml: line 2: listen port must be 0…65535, got 70000"),
+            ("[web]\nlisten = 8088\n", "web.toml: line 2: listen must be a string, got an integer"),
+            ("[web]\n\nsocket = \"scand.sock\"\n", "web.toml: line 3: socket must be an absolute path, got 'scand.sock'"),
+            ("[web]\nport = 1\n", "web.toml: line 2: unknown key 'port' in [web] (known: listen, socket, hosts)"),
+            ("[camera]\nfps = 30\n", "web.toml: line 1: unknown table [camera] (known: web)"),
+            ("listen = \"127.0.0.1:1\"\n", "web.toml: line 1: settings go in the [web] table"),
+            ("[web]\nhosts = [1]\n", "web.toml: line 2: hosts must be an array of host names"),
+            ("[web\n", nil)
+        ] as [(String, String?)])
     func aWrongFileIsRefusedWithItsLineAndReason(file: String, message: String?) {
         #expect {
             _ = try defaults.reading(file: file, path: "web.toml")

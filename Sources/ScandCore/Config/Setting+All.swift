@@ -3,128 +3,149 @@ extension Setting {
     /// line (`CommandLineSettings`) and `scand run --help` all read this list; config/scand.toml, scand.toml(5)
     /// and the README document it (a test checks that they name every entry).
     public static let all: [Setting] = [
-        Setting(section: "camera", key: "device", flag: "device", kind: .text, valueName: "PATH",
-                help: "Camera: /dev/videoN or a /dev/v4l/by-id/… name.",
-                read: { .text($0.device) },
-                write: { c, v, _ throws(Problem) in c.device = try absolutePath(v, example: "/dev/video0") }),
-        Setting(section: "camera", key: "size", flag: "size", kind: .text, valueName: "WxH",
-                help: "Capture size WIDTHxHEIGHT.",
-                read: { .text("\($0.width)x\($0.height)") },
-                write: { c, v, _ throws(Problem) in
-                    let text = try v.text()
-                    guard let (w, h) = ScandConfig.parseSize(text) else {
-                        throw Problem("must be WIDTHxHEIGHT with each 16…8192, e.g. 1280x720, got '\(text)'")
-                    }
-                    (c.width, c.height) = (w, h)
-                }),
-        Setting(section: "camera", key: "fps", flag: "fps", kind: .integer, bounds: .integers(0...1000), valueName: "N",
-                help: "Frame rate; 0: the camera's highest at that size.",
-                read: { .integer($0.framesPerSecond ?? 0) },
-                // 0 stays valid on both sides: installed configuration files say `fps = 0`, and on the command
-                // line it takes a file's rate back to the camera's highest.
-                write: { c, v, _ throws(Problem) in
-                    let fps = try v.integer()
-                    c.framesPerSecond = fps == 0 ? nil : fps
-                }),
-        Setting(section: "camera", key: "rotation", flag: "rotate", kind: .integer,
-                bounds: .choices(FrameTransform.Rotation.allCases.map(\.rawValue)), valueName: "DEGREES",
-                help: "Rotate frames clockwise by 0, 90, 180 or 270 degrees before decoding.",
-                read: { .integer($0.transform.rotation.rawValue) },
-                write: { c, v, _ throws(Problem) in
-                    c.transform.rotation = FrameTransform.Rotation(rawValue: try v.integer()) ?? .none
-                }),
-        Setting(section: "camera", key: "mirror", flag: "mirror", kind: .boolean, valueName: "",
-                help: "Mirror frames horizontally (front-facing cameras).",
-                read: { .boolean($0.transform.mirrored) },
-                write: { c, v, _ throws(Problem) in c.transform.mirrored = try v.boolean() }),
-        .integer("camera", "frame_timeout_ms", flag: "frame-timeout", 100...600_000, valueName: "MS",
-                 help: "Milliseconds without a frame before the camera counts as lost.", \.frameTimeoutMilliseconds),
+        Setting(
+            section: "camera", key: "device", flag: "device", kind: .text, valueName: "PATH",
+            help: "Camera: /dev/videoN or a /dev/v4l/by-id/… name.",
+            read: { .text($0.device) },
+            write: { c, v, _ throws(Problem) in c.device = try absolutePath(v, example: "/dev/video0") }),
+        Setting(
+            section: "camera", key: "size", flag: "size", kind: .text, valueName: "WxH",
+            help: "Capture size WIDTHxHEIGHT.",
+            read: { .text("\($0.width)x\($0.height)") },
+            write: { c, v, _ throws(Problem) in
+                let text = try v.text()
+                guard let (w, h) = ScandConfig.parseSize(text) else {
+                    throw Problem("must be WIDTHxHEIGHT with each 16…8192, e.g. 1280x720, got '\(text)'")
+                }
+                (c.width, c.height) = (w, h)
+            }),
+        Setting(
+            section: "camera", key: "fps", flag: "fps", kind: .integer, bounds: .integers(0...1000), valueName: "N",
+            help: "Frame rate; 0: the camera's highest at that size.",
+            read: { .integer($0.framesPerSecond ?? 0) },
+            // 0 stays valid on both sides: installed configuration files say `fps = 0`, and on the command
+            // line it takes a file's rate back to the camera's highest.
+            write: { c, v, _ throws(Problem) in
+                let fps = try v.integer()
+                c.framesPerSecond = fps == 0 ? nil : fps
+            }),
+        Setting(
+            section: "camera", key: "rotation", flag: "rotate", kind: .integer,
+            bounds: .choices(FrameTransform.Rotation.allCases.map(\.rawValue)), valueName: "DEGREES",
+            help: "Rotate frames clockwise by 0, 90, 180 or 270 degrees before decoding.",
+            read: { .integer($0.transform.rotation.rawValue) },
+            write: { c, v, _ throws(Problem) in
+                c.transform.rotation = FrameTransform.Rotation(rawValue: try v.integer()) ?? .none
+            }),
+        Setting(
+            section: "camera", key: "mirror", flag: "mirror", kind: .boolean, valueName: "",
+            help: "Mirror frames horizontally (front-facing cameras).",
+            read: { .boolean($0.transform.mirrored) },
+            write: { c, v, _ throws(Problem) in c.transform.mirrored = try v.boolean() }),
+        .integer(
+            "camera", "frame_timeout_ms", flag: "frame-timeout", 100...600_000, valueName: "MS",
+            help: "Milliseconds without a frame before the camera counts as lost.", \.frameTimeoutMilliseconds),
 
-        Setting(section: "decoding", key: "formats", flag: "formats", kind: .texts, valueName: "LIST",
-                help: "Formats to look for (e.g. qr,ean13; or all, linear, matrix).",
-                read: { .texts($0.formats == .all ? ["all"] : $0.formats.members.map(\.name)) },
-                write: { c, v, _ throws(Problem) in
-                    let names = try v.texts()
-                    guard !names.isEmpty else { throw Problem("must name at least one format (or all, linear, matrix)") }
-                    do throws(FormatListError) { c.formats = try BarcodeFormats.parse(names.joined(separator: ",")) } catch { throw Problem("lists an \(error)") }
-                }),
-        Setting(section: "decoding", key: "roi", flag: "roi", kind: .numbers, valueName: "X,Y,W,H",
-                help: "Rect of interest x,y,w,h in 0…1 of the oriented frame.",
-                read: { .numbers([$0.regionOfInterest.x, $0.regionOfInterest.y, $0.regionOfInterest.width, $0.regionOfInterest.height]) },
-                write: { c, v, _ throws(Problem) in
-                    let n = try v.numbers()
-                    guard n.count == 4 else { throw Problem("must be four numbers x, y, w, h, got \(n.count)") }
-                    do throws(RectError) { c.regionOfInterest = try NormalizedRect(x: n[0], y: n[1], width: n[2], height: n[3]) } catch {
-                        throw Problem("must be a rect inside the frame: \(error.reason)")
-                    }
-                }),
-        Setting(section: "decoding", key: "itf_lengths", flag: nil, kind: .numbers, valueName: "LIST",
-                help: "ITF payload lengths to accept; empty: any.",
-                read: { .numbers($0.itfLengths.sorted().map(Double.init)) },
-                write: { c, v, _ throws(Problem) in
-                    let numbers = try v.numbers()
-                    let lengths = numbers.compactMap { Int(exactly: $0) }
-                    guard lengths.count == numbers.count, lengths.allSatisfy({ (2...80).contains($0) && $0 % 2 == 0 }) else {
-                        throw Problem("must be even whole numbers 2…80 (ITF encodes digits in pairs), or empty for any, got \(v.commandLineText)")
-                    }
-                    c.itfLengths = Set(lengths)
-                }),
+        Setting(
+            section: "decoding", key: "formats", flag: "formats", kind: .texts, valueName: "LIST",
+            help: "Formats to look for (e.g. qr,ean13; or all, linear, matrix).",
+            read: { .texts($0.formats == .all ? ["all"] : $0.formats.members.map(\.name)) },
+            write: { c, v, _ throws(Problem) in
+                let names = try v.texts()
+                guard !names.isEmpty else { throw Problem("must name at least one format (or all, linear, matrix)") }
+                do throws(FormatListError) { c.formats = try BarcodeFormats.parse(names.joined(separator: ",")) } catch {
+                    throw Problem("lists an \(error)")
+                }
+            }),
+        Setting(
+            section: "decoding", key: "roi", flag: "roi", kind: .numbers, valueName: "X,Y,W,H",
+            help: "Rect of interest x,y,w,h in 0…1 of the oriented frame.",
+            read: { .numbers([$0.regionOfInterest.x, $0.regionOfInterest.y, $0.regionOfInterest.width, $0.regionOfInterest.height]) },
+            write: { c, v, _ throws(Problem) in
+                let n = try v.numbers()
+                guard n.count == 4 else { throw Problem("must be four numbers x, y, w, h, got \(n.count)") }
+                do throws(RectError) { c.regionOfInterest = try NormalizedRect(x: n[0], y: n[1], width: n[2], height: n[3]) } catch {
+                    throw Problem("must be a rect inside the frame: \(error.reason)")
+                }
+            }),
+        Setting(
+            section: "decoding", key: "itf_lengths", flag: nil, kind: .numbers, valueName: "LIST",
+            help: "ITF payload lengths to accept; empty: any.",
+            read: { .numbers($0.itfLengths.sorted().map(Double.init)) },
+            write: { c, v, _ throws(Problem) in
+                let numbers = try v.numbers()
+                let lengths = numbers.compactMap { Int(exactly: $0) }
+                guard lengths.count == numbers.count, lengths.allSatisfy({ (2...80).contains($0) && $0 % 2 == 0 }) else {
+                    throw Problem("must be even whole numbers 2…80 (ITF encodes digits in pairs), or empty for any, got \(v.commandLineText)")
+                }
+                c.itfLengths = Set(lengths)
+            }),
 
-        .seconds("tracking", "lost_after", flag: "lost-after", 0...3600,
-                 help: "Seconds without a sighting before a code is LOST.", \.tracker.lostAfter),
-        .seconds("tracking", "forget_after", flag: "forget-after", 0...3600,
-                 help: "Seconds after LOST within which the same code shown again is not a new SCAN.", \.tracker.forgetAfter),
-        Setting(section: "tracking", key: "update_interval", flag: "update-interval", kind: .number, bounds: .seconds(0...3600), valueName: "S",
-                help: "Emit UPDATE events with new corners at most this often per code, in seconds; 0: none.",
-                read: { .number($0.tracker.updateInterval?.inSeconds ?? 0) },
-                write: { c, v, _ throws(Problem) in
-                    let s = try v.number()
-                    c.tracker.updateInterval = s == 0 ? nil : Duration(roundingSeconds: s)
-                }),
-        Setting(section: "tracking", key: "confirm", flag: "confirm", kind: .texts, valueName: "FORMAT=N",
-                help: "Agreeing reads before SCAN for a format (repeatable, or a comma-separated list).",
-                read: { .texts($0.tracker.confirmations.map { "\($0.key.name)=\($0.value)" }.sorted()) },
-                write: { c, v, _ throws(Problem) in
-                    for item in try v.texts() {
-                        do throws(ConfirmationError) { try c.tracker.setConfirmation(item) } catch { throw Problem(error.description) }
-                    }
-                }),
+        .seconds(
+            "tracking", "lost_after", flag: "lost-after", 0...3600,
+            help: "Seconds without a sighting before a code is LOST.", \.tracker.lostAfter),
+        .seconds(
+            "tracking", "forget_after", flag: "forget-after", 0...3600,
+            help: "Seconds after LOST within which the same code shown again is not a new SCAN.", \.tracker.forgetAfter),
+        Setting(
+            section: "tracking", key: "update_interval", flag: "update-interval", kind: .number, bounds: .seconds(0...3600), valueName: "S",
+            help: "Emit UPDATE events with new corners at most this often per code, in seconds; 0: none.",
+            read: { .number($0.tracker.updateInterval?.inSeconds ?? 0) },
+            write: { c, v, _ throws(Problem) in
+                let s = try v.number()
+                c.tracker.updateInterval = s == 0 ? nil : Duration(roundingSeconds: s)
+            }),
+        Setting(
+            section: "tracking", key: "confirm", flag: "confirm", kind: .texts, valueName: "FORMAT=N",
+            help: "Agreeing reads before SCAN for a format (repeatable, or a comma-separated list).",
+            read: { .texts($0.tracker.confirmations.map { "\($0.key.name)=\($0.value)" }.sorted()) },
+            write: { c, v, _ throws(Problem) in
+                for item in try v.texts() {
+                    do throws(ConfirmationError) { try c.tracker.setConfirmation(item) } catch { throw Problem(error.description) }
+                }
+            }),
 
-        Setting(section: "socket", key: "path", flag: "socket", kind: .text, valueName: "PATH|none",
-                help: "Unix socket for subscribers, or none (without --config, a user other than root gets "
-                    + "$XDG_RUNTIME_DIR/scand.sock; systemd's socket activation wins).",
-                read: { .text($0.socketPath ?? "none") },
-                write: { c, v, _ throws(Problem) in
-                    if case .text("none") = v { c.socketPath = nil; return }
-                    // Refused rather than resolved, on both sides: systemd starts scand in / and a reload
-                    // re-reads the file, so a relative path would name a different file depending on where
-                    // scand happened to start, and clients (`scand watch`) could not find it from elsewhere.
-                    let path = try absolutePath(v, example: "/run/scand/scand.sock", orNone: true)
-                    guard path.utf8.count < 108 else { throw Problem("must be under 108 bytes (a Unix socket's limit), got \(path.utf8.count)") }
-                    c.socketPath = path
-                }),
+        Setting(
+            section: "socket", key: "path", flag: "socket", kind: .text, valueName: "PATH|none",
+            help: "Unix socket for subscribers, or none (without --config, a user other than root gets "
+                + "$XDG_RUNTIME_DIR/scand.sock; systemd's socket activation wins).",
+            read: { .text($0.socketPath ?? "none") },
+            write: { c, v, _ throws(Problem) in
+                if case .text("none") = v { c.socketPath = nil; return }
+                // Refused rather than resolved, on both sides: systemd starts scand in / and a reload
+                // re-reads the file, so a relative path would name a different file depending on where
+                // scand happened to start, and clients (`scand watch`) could not find it from elsewhere.
+                let path = try absolutePath(v, example: "/run/scand/scand.sock", orNone: true)
+                guard path.utf8.count < 108 else { throw Problem("must be under 108 bytes (a Unix socket's limit), got \(path.utf8.count)") }
+                c.socketPath = path
+            }),
         .group("socket", "group", help: "Group of the socket file when scand creates it; empty: scand's own.", \.socketGroup),
         .integer("socket", "max_clients", 1...10_000, help: "Subscribers at once.", \.maxClients),
         .integer("socket", "max_clients_per_uid", 1...10_000, help: "Connections one user may hold at once.", \.maxClientsPerUID),
-        .seconds("socket", "request_timeout", flag: "request-timeout", 0.1...3600,
-                 help: "Seconds a new socket connection may take to send its first request before it is closed.", \.requestTimeout),
-        .integer("socket", "queue_limit", 1...100_000, help: "Lines waiting for one subscriber (and stdout) before it counts as stalled.",
-                 \.clientQueueLimit),
+        .seconds(
+            "socket", "request_timeout", flag: "request-timeout", 0.1...3600,
+            help: "Seconds a new socket connection may take to send its first request before it is closed.", \.requestTimeout),
+        .integer(
+            "socket", "queue_limit", 1...100_000, help: "Lines waiting for one subscriber (and stdout) before it counts as stalled.",
+            \.clientQueueLimit),
         .integer("socket", "max_request_bytes", 64...1_048_576, help: "Longest request line a client may send.", \.maxRequestBytes),
-        .group("socket", "admin_group",
-               help: "Group whose members may change settings over the socket (?ROI=); empty: root and scand's own user only.", \.adminGroup),
-        Setting(section: "service", key: "state_directory", flag: "state-directory", kind: .text, valueName: "PATH",
-                help: "Directory for what outlives a restart (the rect of interest set over the socket); empty: systemd's "
-                    + "$STATE_DIRECTORY, else nothing is kept.",
-                read: { .text($0.stateDirectory ?? "") },
-                write: { c, v, _ throws(Problem) in
-                    if case .text("") = v { c.stateDirectory = nil; return }
-                    c.stateDirectory = try absolutePath(v, example: "/var/lib/scand")
-                }),
-        .integer("journal", "max_events", 1...10_000_000,
-                 help: "Events the journal in the state directory keeps at most, for clients that reconnect with since.",
-                 \.journalMaxEvents),
-        .seconds("journal", "max_age", 0...31_536_000, help: "Seconds the journal keeps an event at most.", \.journalMaxAge),
+        .group(
+            "socket", "admin_group",
+            help: "Group whose members may change settings over the socket (?ROI=); empty: root and scand's own user only.", \.adminGroup),
+        Setting(
+            section: "service", key: "state_directory", flag: "state-directory", kind: .text, valueName: "PATH",
+            help: "Directory for what outlives a restart (the rect of interest set over the socket); empty: systemd's "
+                + "$STATE_DIRECTORY, else nothing is kept.",
+            read: { .text($0.stateDirectory ?? "") },
+            write: { c, v, _ throws(Problem) in
+                if case .text("") = v { c.stateDirectory = nil; return }
+                c.stateDirectory = try absolutePath(v, example: "/var/lib/scand")
+            }),
+        .integer(
+            "journal", "max_events", 1...10_000_000,
+            help: "Events the journal in the state directory keeps at most, for clients that reconnect with since.",
+            \.journalMaxEvents),
+        .seconds("journal", "max_age", 0...31_536_000, help: "Seconds the journal keeps an event at most.", \.journalMaxAge)
     ]
 
     /// The setting a command-line flag (without dashes) sets.

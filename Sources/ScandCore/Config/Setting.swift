@@ -25,9 +25,11 @@ public struct Setting: Sendable {
         case choices([Int])
     }
 
-    init(section: String, key: String, flag: String?, kind: SettingValue.Kind, bounds: Bounds? = nil, valueName: String, help: String,
-         read: @escaping @Sendable (ScandConfig) -> SettingValue,
-         write: @escaping @Sendable (inout ScandConfig, SettingValue, Context) throws(Problem) -> Void) {
+    init(
+        section: String, key: String, flag: String?, kind: SettingValue.Kind, bounds: Bounds? = nil, valueName: String, help: String,
+        read: @escaping @Sendable (ScandConfig) -> SettingValue,
+        write: @escaping @Sendable (inout ScandConfig, SettingValue, Context) throws(Problem) -> Void
+    ) {
         (self.section, self.key, self.flag, self.kind, self.bounds) = (section, key, flag, kind, bounds)
         (self.valueName, self.help, self.read, self.write) = (valueName, help, read, write)
     }
@@ -40,7 +42,8 @@ public struct Setting: Sendable {
         case (.integers(let r), .integer(let n)) where !r.contains(n):
             throw Problem("must be \(r.lowerBound)…\(r.upperBound), got \(n)")
         case (.seconds(let r), .number(let d)) where !r.contains(d):
-            throw Problem("must be \(SettingValue.shortest(r.lowerBound))…\(SettingValue.shortest(r.upperBound)) seconds, got \(SettingValue.shortest(d))")
+            throw Problem(
+                "must be \(SettingValue.shortest(r.lowerBound))…\(SettingValue.shortest(r.upperBound)) seconds, got \(SettingValue.shortest(d))")
         case (.choices(let choices), .integer(let n)) where !choices.contains(n):
             let names = choices.map(String.init)
             throw Problem("must be \(names.dropLast().joined(separator: ", ")) or \(names.last ?? ""), got \(n)")
@@ -71,32 +74,39 @@ public struct Setting: Sendable {
 
 extension Setting {
     /// A whole number in `range`, kept at `path`.
-    static func integer(_ section: String, _ key: String, flag: String? = nil, _ range: ClosedRange<Int>, valueName: String = "N",
-                        help: String, _ path: WritableKeyPath<ScandConfig, Int> & Sendable) -> Setting {
-        Setting(section: section, key: key, flag: flag, kind: .integer, bounds: .integers(range), valueName: valueName, help: help,
-                read: { .integer($0[keyPath: path]) },
-                write: { c, value, _ throws(Problem) in c[keyPath: path] = try value.integer() })
+    static func integer(
+        _ section: String, _ key: String, flag: String? = nil, _ range: ClosedRange<Int>, valueName: String = "N",
+        help: String, _ path: WritableKeyPath<ScandConfig, Int> & Sendable
+    ) -> Setting {
+        Setting(
+            section: section, key: key, flag: flag, kind: .integer, bounds: .integers(range), valueName: valueName, help: help,
+            read: { .integer($0[keyPath: path]) },
+            write: { c, value, _ throws(Problem) in c[keyPath: path] = try value.integer() })
     }
 
     /// The name of a group of this system (checked through the context), or empty for none.
     static func group(_ section: String, _ key: String, help: String, _ path: WritableKeyPath<ScandConfig, String> & Sendable) -> Setting {
-        Setting(section: section, key: key, flag: nil, kind: .text, valueName: "NAME", help: help,
-                read: { .text($0[keyPath: path]) },
-                write: { c, v, context throws(Problem) in
-                    let group = try v.text()
-                    guard group.isEmpty || context.groupExists(group) else {
-                        throw Problem("'\(group)' does not exist (create it with groupadd, or set \(key) = \"\")")
-                    }
-                    c[keyPath: path] = group
-                })
+        Setting(
+            section: section, key: key, flag: nil, kind: .text, valueName: "NAME", help: help,
+            read: { .text($0[keyPath: path]) },
+            write: { c, v, context throws(Problem) in
+                let group = try v.text()
+                guard group.isEmpty || context.groupExists(group) else {
+                    throw Problem("'\(group)' does not exist (create it with groupadd, or set \(key) = \"\")")
+                }
+                c[keyPath: path] = group
+            })
     }
 
     /// Seconds in `range`, kept as a `Duration` at millisecond resolution.
-    static func seconds(_ section: String, _ key: String, flag: String? = nil, _ range: ClosedRange<Double>, help: String,
-                        _ path: WritableKeyPath<ScandConfig, Duration> & Sendable) -> Setting {
-        Setting(section: section, key: key, flag: flag, kind: .number, bounds: .seconds(range), valueName: "S", help: help,
-                read: { .number($0[keyPath: path].inSeconds) },
-                write: { c, value, _ throws(Problem) in c[keyPath: path] = Duration(roundingSeconds: try value.number()) })
+    static func seconds(
+        _ section: String, _ key: String, flag: String? = nil, _ range: ClosedRange<Double>, help: String,
+        _ path: WritableKeyPath<ScandConfig, Duration> & Sendable
+    ) -> Setting {
+        Setting(
+            section: section, key: key, flag: flag, kind: .number, bounds: .seconds(range), valueName: "S", help: help,
+            read: { .number($0[keyPath: path].inSeconds) },
+            write: { c, value, _ throws(Problem) in c[keyPath: path] = Duration(roundingSeconds: try value.number()) })
     }
 }
 

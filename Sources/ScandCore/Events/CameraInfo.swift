@@ -38,8 +38,10 @@ public struct CameraInfo: Sendable, Equatable {
     /// Why the device could not be inspected, when it could not.
     public var problem: String?
 
-    public init(path: String, stableNames: [String], driver: String, card: String, busInfo: String, isCapture: Bool, formats: [Format],
-                problem: String? = nil) {
+    public init(
+        path: String, stableNames: [String], driver: String, card: String, busInfo: String, isCapture: Bool, formats: [Format],
+        problem: String? = nil
+    ) {
         self.path = path
         self.stableNames = stableNames
         self.driver = driver

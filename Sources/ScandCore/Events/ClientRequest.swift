@@ -158,7 +158,8 @@ public enum ClientRequest: Sendable, Equatable {
     static func parseSince(_ fields: [(String, JSONValue)]) throws(Problem) -> EventPosition {
         let usage = #"since must be {"boot":"<32 hex digits>","seq":N} with N ≥ 1, from an event's boot and seq"#
         guard fields.count == 2, case .string(let boot)? = fields.first(where: { $0.0 == "boot" })?.1,
-              case .int(let seq)? = fields.first(where: { $0.0 == "seq" })?.1 else { throw Problem(usage) }
+            case .int(let seq)? = fields.first(where: { $0.0 == "seq" })?.1
+        else { throw Problem(usage) }
         let position = EventPosition(boot: boot, seq: seq)
         guard let parsed = EventPosition.parse(json: position.json), parsed == position else { throw Problem(usage) }
         return parsed

@@ -102,8 +102,10 @@ public struct TrackedCode: Sendable, Equatable {
     /// Capture to event, for SCAN.
     public var latencyMilliseconds: Double?
 
-    public init(id: Int, device: String, time: Date, frame: UInt64?, detection: Detection, frameWidth: Int, frameHeight: Int,
-                latencyMilliseconds: Double? = nil) {
+    public init(
+        id: Int, device: String, time: Date, frame: UInt64?, detection: Detection, frameWidth: Int, frameHeight: Int,
+        latencyMilliseconds: Double? = nil
+    ) {
         self.id = id
         self.device = device
         self.time = time
@@ -160,8 +162,10 @@ public struct StatusReport: Sendable, Equatable {
     public var regionOfInterest: NormalizedRect?
     public var journal: JournalStatus?
 
-    public init(device: DeviceStatus?, counters: FrameCounters, clients: ClientCounters, stdoutDropped: Int,
-                regionOfInterest: NormalizedRect? = nil, journal: JournalStatus? = nil) {
+    public init(
+        device: DeviceStatus?, counters: FrameCounters, clients: ClientCounters, stdoutDropped: Int,
+        regionOfInterest: NormalizedRect? = nil, journal: JournalStatus? = nil
+    ) {
         self.device = device
         self.counters = counters
         self.clients = clients

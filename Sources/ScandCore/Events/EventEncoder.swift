@@ -14,8 +14,10 @@ public enum EventEncoder {
         }
         switch event {
         case .version(let v):
-            fields += [("release", .string(v.release)), ("proto_major", .int(v.protoMajor)), ("proto_minor", .int(v.protoMinor)),
-                       ("zxing", .string(v.zxing))]
+            fields += [
+                ("release", .string(v.release)), ("proto_major", .int(v.protoMajor)), ("proto_minor", .int(v.protoMinor)),
+                ("zxing", .string(v.zxing))
+            ]
         case .device(let d):
             fields += deviceFields(d)
         case .scan(let c):
@@ -24,7 +26,9 @@ public enum EventEncoder {
         case .update(let c):
             let d = c.detection
             fields += trackedFields(c) + [("format", .string(d.format.name)), ("corners", cornersInPixels(d))]
-            if let normalized = normalizedCorners(d, frameWidth: c.frameWidth, frameHeight: c.frameHeight) { fields.append(("normalized", normalized)) }
+            if let normalized = normalizedCorners(d, frameWidth: c.frameWidth, frameHeight: c.frameHeight) {
+                fields.append(("normalized", normalized))
+            }
             fields.append(("orientation", .int(d.orientation)))
         case .lost(let c):
             fields += trackedFields(c) + [("format", .string(c.detection.format.name)), ("text", .string(c.detection.text))]
@@ -43,8 +47,10 @@ public enum EventEncoder {
             if let d = s.device { fields.append(("device", .object(deviceFields(d)))) }
             fields += counterFields(s.counters)
             let c = s.clients
-            fields += [("clients", .int(c.connected)), ("watching", .int(c.watching)), ("clientsDropped", .int(c.droppedSlow)),
-                       ("clientsRefused", .int(c.refused)), ("clientsTimedOut", .int(c.timedOut)), ("stdoutDropped", .int(s.stdoutDropped))]
+            fields += [
+                ("clients", .int(c.connected)), ("watching", .int(c.watching)), ("clientsDropped", .int(c.droppedSlow)),
+                ("clientsRefused", .int(c.refused)), ("clientsTimedOut", .int(c.timedOut)), ("stdoutDropped", .int(s.stdoutDropped))
+            ]
             if let r = s.regionOfInterest { fields.append(("roi", rect(r))) }
             if let j = s.journal { fields.append(("journal", journalFields(j))) }
         case .error(let message):
@@ -52,9 +58,11 @@ public enum EventEncoder {
         case .devices(let cameras):
             fields.append(("devices", .array(cameras.map { .object(cameraFields($0)) })))
         case .snapshot(let s):
-            fields += [("frame", .int(Int(truncatingIfNeeded: s.frame))), ("width", .int(s.width)), ("height", .int(s.height)),
-                       ("sourceWidth", .int(s.sourceWidth)), ("sourceHeight", .int(s.sourceHeight)), ("mime", .string(s.mimeType)),
-                       ("data", .string(Base64.encode(s.data)))]
+            fields += [
+                ("frame", .int(Int(truncatingIfNeeded: s.frame))), ("width", .int(s.width)), ("height", .int(s.height)),
+                ("sourceWidth", .int(s.sourceWidth)), ("sourceHeight", .int(s.sourceHeight)), ("mime", .string(s.mimeType)),
+                ("data", .string(Base64.encode(s.data)))
+            ]
         case .regionOfInterest(let r):
             fields.append(("roi", rect(r)))
         case .metrics(let text):
@@ -70,7 +78,7 @@ public enum EventEncoder {
             ("format", .string(d.format.name)),
             ("text", .string(d.text)),
             ("bytes", .string(Base64.encode(d.bytes))),
-            ("corners", cornersInPixels(d)),
+            ("corners", cornersInPixels(d))
         ]
         if let normalized = normalizedCorners(d, frameWidth: frameWidth, frameHeight: frameHeight) { fields.append(("normalized", normalized)) }
         fields.append(("orientation", .int(d.orientation)))
@@ -83,7 +91,9 @@ public enum EventEncoder {
         if d.readerInit { fields.append(("readerInit", .bool(true))) }
         if let s = d.sequence {
             // A merged sequence (index -1) carries the whole payload.
-            var seq: [(String, JSONValue)] = s.index >= 0 ? [("index", .int(s.index)), ("count", .int(s.count))]
+            var seq: [(String, JSONValue)] =
+                s.index >= 0
+                ? [("index", .int(s.index)), ("count", .int(s.count))]
                 : [("count", .int(s.count)), ("complete", .bool(true))]
             if !s.id.isEmpty { seq.append(("id", .string(s.id))) }
             fields.append(("sequence", .object(seq)))
@@ -127,8 +137,10 @@ public enum EventEncoder {
         case .on(let span, let boot):
             var fields: [(String, JSONValue)] = [("state", .string("on")), ("boot", .string(boot))]
             if let span {
-                fields += [("first", .int(span.first)), ("last", .int(span.last)), ("events", .int(span.last - span.first + 1)),
-                           ("since", .string(UTCTime.iso8601(span.oldestTime)))]
+                fields += [
+                    ("first", .int(span.first)), ("last", .int(span.last)), ("events", .int(span.last - span.first + 1)),
+                    ("since", .string(UTCTime.iso8601(span.oldestTime)))
+                ]
             } else {
                 fields.append(("events", .int(0)))
             }
@@ -144,17 +156,32 @@ public enum EventEncoder {
     }
 
     private static func cameraFields(_ d: CameraInfo) -> [(String, JSONValue)] {
-        var fields: [(String, JSONValue)] = [("path", .string(d.path)), ("stableNames", .array(d.stableNames.map { .string($0) })),
-                                             ("driver", .string(d.driver)), ("card", .string(d.card)), ("bus", .string(d.busInfo)),
-                                             ("capture", .bool(d.isCapture))]
+        var fields: [(String, JSONValue)] = [
+            ("path", .string(d.path)), ("stableNames", .array(d.stableNames.map { .string($0) })),
+            ("driver", .string(d.driver)), ("card", .string(d.card)), ("bus", .string(d.busInfo)),
+            ("capture", .bool(d.isCapture))
+        ]
         if let p = d.problem { fields.append(("message", .string(p))) }
-        fields.append(("formats", .array(d.formats.map { f in
-            .object([("pixelformat", .string(f.fourcc.description)), ("description", .string(f.description)), ("emulated", .bool(f.emulated)),
-                     ("sizes", .array(f.sizes.map { s in
-                         .object([("width", .int(s.width)), ("height", .int(s.height)),
-                                  ("fps", .array(s.framesPerSecond.map { .number($0, places: 2) }))])
-                     }))])
-        })))
+        fields.append(
+            (
+                "formats",
+                .array(
+                    d.formats.map { f in
+                        .object([
+                            ("pixelformat", .string(f.fourcc.description)), ("description", .string(f.description)), ("emulated", .bool(f.emulated)),
+                            (
+                                "sizes",
+                                .array(
+                                    f.sizes.map { s in
+                                        .object([
+                                            ("width", .int(s.width)), ("height", .int(s.height)),
+                                            ("fps", .array(s.framesPerSecond.map { .number($0, places: 2) }))
+                                        ])
+                                    })
+                            )
+                        ])
+                    })
+            ))
         return fields
     }
 
@@ -162,7 +189,7 @@ public enum EventEncoder {
         var fields: [(String, JSONValue)] = [
             ("captured", .int(c.captured)), ("dropped", .int(c.dropped)), ("decoded", .int(c.decoded)),
             ("skippedStatic", .int(c.skippedStatic)), ("failed", .int(c.failed)), ("codes", .int(c.codes)), ("scans", .int(c.scans)),
-            ("decodeMsMean", .number(c.decodeMillisecondsMean, places: 2)),
+            ("decodeMsMean", .number(c.decodeMillisecondsMean, places: 2))
         ]
         if let p = c.latencyP50Milliseconds { fields.append(("latencyP50Ms", .number(p, places: 1))) }
         if let p = c.latencyP99Milliseconds { fields.append(("latencyP99Ms", .number(p, places: 1))) }

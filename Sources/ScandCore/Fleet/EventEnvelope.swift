@@ -27,7 +27,8 @@ public struct EventEnvelope: Sendable, Equatable {
         if replayed { live = String(live.dropLast(replayedSuffix.utf8.count)) + "}" }
         var s = JSONPrefixScanner(live)
         guard s.take("{"), s.take("\"class\""), s.take(":"), let eventClass = s.string(), !eventClass.isEmpty,
-              eventClass.utf8.allSatisfy({ (0x41...0x5A).contains($0) }) else { return nil }
+            eventClass.utf8.allSatisfy({ (0x41...0x5A).contains($0) })
+        else { return nil }
         var envelope = EventEnvelope(eventClass: eventClass, boot: nil, seq: nil, replayed: replayed, liveLine: live)
         guard s.take(","), s.take("\"boot\""), s.take(":"), let boot = s.string(), EventPosition.isBootID(boot) else { return envelope }
         envelope.boot = boot

@@ -36,7 +36,8 @@ public struct EventPosition: Sendable, Hashable, CustomStringConvertible {
     public static func parse(json text: String) -> EventPosition? {
         var s = JSONPrefixScanner(text)
         guard s.take("{"), s.take("\"boot\""), s.take(":"), let boot = s.string(), isBootID(boot),
-              s.take(","), s.take("\"seq\""), s.take(":"), let seq = s.integer(), seq > 0, s.take("}"), s.atEnd else { return nil }
+            s.take(","), s.take("\"seq\""), s.take(":"), let seq = s.integer(), seq > 0, s.take("}"), s.atEnd
+        else { return nil }
         return EventPosition(boot: boot, seq: seq)
     }
 }

@@ -52,7 +52,8 @@ public enum UTCTime {
             return String(repeating: "0", count: max(0, width - s.count)) + s
         }
         let s = msOfDay / 1000
-        return "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))T\(pad(s / 3600, 2)):\(pad(s / 60 % 60, 2)):\(pad(s % 60, 2)).\(pad(msOfDay % 1000, 3))Z"
+        return
+            "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))T\(pad(s / 3600, 2)):\(pad(s / 60 % 60, 2)):\(pad(s % 60, 2)).\(pad(msOfDay % 1000, 3))Z"
     }
 
     static func floorDivide(_ a: Int, _ b: Int) -> (Int, Int) {

@@ -100,8 +100,10 @@ public struct MQTTBridge: Sendable {
             daemonOpen = false
             // Paused: the subscription starts again once the window has room.
             guard !paused else { return [] }
-            return [.log("the daemon closed the connection; subscribing again \(received.map { "since \($0.json)" } ?? "live")"),
-                    .subscribe(request: watchRequest)]
+            return [
+                .log("the daemon closed the connection; subscribing again \(received.map { "since \($0.json)" } ?? "live")"),
+                .subscribe(request: watchRequest)
+            ]
         case .published(let ticket, let mid):
             guard let i = index(of: ticket) else { return [] }
             window[i].mids.append(mid)
@@ -150,7 +152,10 @@ public struct MQTTBridge: Sendable {
             received = position
         } else if !warnedUnnumbered {
             warnedUnnumbered = true
-            actions.append(.log("the daemon's events carry no boot and seq (a scand without the journal): forwarding them live only; what happens while the bridge or the broker is away is not sent again"))
+            actions.append(
+                .log(
+                    "the daemon's events carry no boot and seq (a scand without the journal): forwarding them live only; what happens while the bridge or the broker is away is not sent again"
+                ))
         }
         let entry = Entry(ticket: nextTicket, position: envelope.position, topic: topic(forClass: envelope.eventClass), payload: envelope.liveLine)
         nextTicket += 1

@@ -30,14 +30,17 @@ public struct MQTTSettings: Sendable, Equatable {
         public var description: String { line > 0 ? "line \(line): \(message)" : message }
     }
 
-    static let keys: Set<String> = ["host", "port", "kiosk_id", "username", "password_file", "ca_file", "cert_file", "key_file",
-                                    "state_file", "socket", "keepalive", "max_in_flight"]
+    static let keys: Set<String> = [
+        "host", "port", "kiosk_id", "username", "password_file", "ca_file", "cert_file", "key_file",
+        "state_file", "socket", "keepalive", "max_in_flight"
+    ]
 
     /// A kiosk id is one topic level: letters, digits, `.`, `_`, `-`, at most 64 (no `/`, `+`, `#`).
     public static func isValidKioskID(_ id: String) -> Bool {
-        !id.isEmpty && id.utf8.count <= 64 && id.utf8.allSatisfy {
-            (0x30...0x39).contains($0) || (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0) || $0 == 0x2D || $0 == 0x2E || $0 == 0x5F
-        }
+        !id.isEmpty && id.utf8.count <= 64
+            && id.utf8.allSatisfy {
+                (0x30...0x39).contains($0) || (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0) || $0 == 0x2D || $0 == 0x2E || $0 == 0x5F
+            }
     }
 
     public func applying(toml text: String) throws(Problem) -> MQTTSettings {

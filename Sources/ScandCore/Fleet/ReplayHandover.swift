@@ -28,8 +28,10 @@ public struct ReplayHandover: Sendable {
 
     /// The actions to start with. `span` is nil for an empty journal; `bootAt` gives the boot of the
     /// journaled event with that seq, if the journal holds it.
-    public static func start(since: EventPosition, span: JournalSpan?, batchLimit: Int = 256, queueLimit: Int = 1024,
-                             bootAt: (Int) -> String?) -> (ReplayHandover, [Action]) {
+    public static func start(
+        since: EventPosition, span: JournalSpan?, batchLimit: Int = 256, queueLimit: Int = 1024,
+        bootAt: (Int) -> String?
+    ) -> (ReplayHandover, [Action]) {
         guard let span else {
             // A new journal numbers from 1: the client's seq is from another one.
             var handover = ReplayHandover(cursor: 0, batchLimit: batchLimit, queueLimit: queueLimit)
@@ -43,8 +45,13 @@ public struct ReplayHandover: Sendable {
         }
         let why = since.seq < span.first ? "older events were pruned" : "it is not from this journal"
         let handover = ReplayHandover(cursor: span.first - 1, batchLimit: batchLimit, queueLimit: queueLimit)
-        return (handover, [.error("since \(since.json) is not in the journal (\(why)): the \(span.summary); replaying all of those"),
-                           .read(after: span.first - 1)])
+        return (
+            handover,
+            [
+                .error("since \(since.json) is not in the journal (\(why)): the \(span.summary); replaying all of those"),
+                .read(after: span.first - 1)
+            ]
+        )
     }
 
     init(cursor: Int, batchLimit: Int, queueLimit: Int) {

@@ -61,18 +61,22 @@ public struct Frame: Sendable {
     public static func yuyv(_ luma: LumaImage, sequence: UInt64 = 0, timestampMicroseconds: UInt64 = 0) -> Frame {
         var bytes = [UInt8](repeating: 128, count: luma.width * luma.height * 2)
         for i in 0..<luma.pixels.count { bytes[2 * i] = luma.pixels[i] }
-        return Frame(format: .packed(.yuyv, width: luma.width, height: luma.height), bytes: bytes, sequence: sequence,
-                     timestampMicroseconds: timestampMicroseconds)
+        return Frame(
+            format: .packed(.yuyv, width: luma.width, height: luma.height), bytes: bytes, sequence: sequence,
+            timestampMicroseconds: timestampMicroseconds)
     }
 
     /// The luma of a frame in `format` read from `source`, captured densely into `memory` as a GREY frame:
     /// the one copy a frame takes on its way from the driver to the decoder. nil when the format has no luma
     /// scand can read, the bytes are short, or the memory is too small.
-    public static func capturingLuma(of source: UnsafeRawBufferPointer, format: FrameFormat, into memory: any FrameMemory,
-                                     sequence: UInt64, timestampMicroseconds: UInt64) -> Frame? {
+    public static func capturingLuma(
+        of source: UnsafeRawBufferPointer, format: FrameFormat, into memory: any FrameMemory,
+        sequence: UInt64, timestampMicroseconds: UInt64
+    ) -> Frame? {
         guard copyLuma(of: source, format: format, into: memory.bytes) else { return nil }
-        return Frame(format: .packed(.grey, width: format.width, height: format.height), storage: .shared(memory), sequence: sequence,
-                     timestampMicroseconds: timestampMicroseconds)
+        return Frame(
+            format: .packed(.grey, width: format.width, height: format.height), storage: .shared(memory), sequence: sequence,
+            timestampMicroseconds: timestampMicroseconds)
     }
 
     /// Copies the luma of a frame in `format` from `source` densely (row after row, no padding) into

@@ -21,8 +21,9 @@ public struct Quadrilateral: Sendable, Hashable {
     public var corners: [Point] { [topLeft, topRight, bottomRight, bottomLeft] }
 
     public var center: Point {
-        Point((topLeft.x + topRight.x + bottomRight.x + bottomLeft.x) / 4,
-              (topLeft.y + topRight.y + bottomRight.y + bottomLeft.y) / 4)
+        Point(
+            (topLeft.x + topRight.x + bottomRight.x + bottomLeft.x) / 4,
+            (topLeft.y + topRight.y + bottomRight.y + bottomLeft.y) / 4)
     }
 
     public func map(_ transform: (Point) -> Point) -> Quadrilateral {

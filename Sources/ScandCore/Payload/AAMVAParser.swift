@@ -14,22 +14,24 @@ extension Payload {
         /// DAC and DAD, or DCT (version 2), or the rest of DAA.
         public var givenNames: String?
         /// Dates as YYYY-MM-DD when they parse (US cards write MMDDCCYY, Canadian CCYYMMDD), else as written.
-        public var birthDate: String?   // DBB
+        public var birthDate: String?  // DBB
         public var expiryDate: String?  // DBA
-        public var issueDate: String?   // DBD
+        public var issueDate: String?  // DBD
         /// "M", "F" or "X" (DBC codes 1, 2, 9), else as written.
         public var sex: String?
-        public var street: String?      // DAG
-        public var city: String?        // DAI
-        public var state: String?       // DAJ
+        public var street: String?  // DAG
+        public var city: String?  // DAI
+        public var state: String?  // DAJ
         public var postalCode: String?  // DAK
-        public var country: String?     // DCG
+        public var country: String?  // DCG
 
-        public init(documentType: String? = nil, issuerIIN: String? = nil, aamvaVersion: Int? = nil,
-                    licenseNumber: String? = nil, familyName: String? = nil, givenNames: String? = nil,
-                    birthDate: String? = nil, expiryDate: String? = nil, issueDate: String? = nil, sex: String? = nil,
-                    street: String? = nil, city: String? = nil, state: String? = nil, postalCode: String? = nil,
-                    country: String? = nil) {
+        public init(
+            documentType: String? = nil, issuerIIN: String? = nil, aamvaVersion: Int? = nil,
+            licenseNumber: String? = nil, familyName: String? = nil, givenNames: String? = nil,
+            birthDate: String? = nil, expiryDate: String? = nil, issueDate: String? = nil, sex: String? = nil,
+            street: String? = nil, city: String? = nil, state: String? = nil, postalCode: String? = nil,
+            country: String? = nil
+        ) {
             self.documentType = documentType
             self.issuerIIN = issuerIIN
             self.aamvaVersion = aamvaVersion
@@ -122,7 +124,8 @@ enum AAMVAParser {
         while i + 5 <= s.endIndex {
             let a = s[i], b = s[i + 1]
             if (a == 0x44 && b == 0x4C) || (a == 0x49 && b == 0x44),
-               s[i + 2] == 0x44, PayloadBytes.isUpper(s[i + 3]), PayloadBytes.isUpper(s[i + 4]) {
+                s[i + 2] == 0x44, PayloadBytes.isUpper(s[i + 3]), PayloadBytes.isUpper(s[i + 4])
+            {
                 return i
             }
             i += 1
@@ -148,8 +151,8 @@ enum AAMVAParser {
         guard b.count == 8, PayloadBytes.allDigits(b[...]) else { return raw }
         func valid(_ y: ArraySlice<UInt8>, _ m: ArraySlice<UInt8>, _ d: ArraySlice<UInt8>) -> String? {
             guard let year = PayloadBytes.integer(y), let month = PayloadBytes.integer(m), let day = PayloadBytes.integer(d),
-                  (1900...2199).contains(year), (1...12).contains(month), day >= 1,
-                  day <= GS1Dates.daysIn(month: month, year: year)
+                (1900...2199).contains(year), (1...12).contains(month), day >= 1,
+                day <= GS1Dates.daysIn(month: month, year: year)
             else { return nil }
             return PayloadBytes.string(y) + "-" + PayloadBytes.string(m) + "-" + PayloadBytes.string(d)
         }

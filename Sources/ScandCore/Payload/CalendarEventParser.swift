@@ -8,8 +8,10 @@ extension Payload {
         public var location: String?
         public var description: String?
 
-        public init(summary: String? = nil, start: String, end: String? = nil, location: String? = nil,
-                    description: String? = nil) {
+        public init(
+            summary: String? = nil, start: String, end: String? = nil, location: String? = nil,
+            description: String? = nil
+        ) {
             self.summary = summary
             self.start = start
             self.end = end
@@ -27,7 +29,7 @@ enum CalendarEventParser {
         guard let first = lines.first, first.name == "BEGIN" else { return nil }
         var summary: String?, start: String?, end: String?, location: String?, description: String?
         var inEvent = false
-        var nested = 0 // VALARM and the like inside the event: their properties are not the event's
+        var nested = 0  // VALARM and the like inside the event: their properties are not the event's
         var complete = false
         for line in lines {
             let isBegin = line.name == "BEGIN", isEnd = line.name == "END"
@@ -61,12 +63,12 @@ enum CalendarEventParser {
         let b = Array(s.utf8)
         guard b.count == 8 || b.count == 15 || b.count == 16 else { return false }
         guard let year = PayloadBytes.integer(b[0..<4]), let month = PayloadBytes.integer(b[4..<6]),
-              let day = PayloadBytes.integer(b[6..<8]),
-              (1...12).contains(month), day >= 1, day <= GS1Dates.daysIn(month: month, year: year)
+            let day = PayloadBytes.integer(b[6..<8]),
+            (1...12).contains(month), day >= 1, day <= GS1Dates.daysIn(month: month, year: year)
         else { return false }
         if b.count == 8 { return true }
         guard b[8] == 0x54, let h = PayloadBytes.integer(b[9..<11]), let m = PayloadBytes.integer(b[11..<13]),
-              let sec = PayloadBytes.integer(b[13..<15]), h < 24, m < 60, sec <= 60
+            let sec = PayloadBytes.integer(b[13..<15]), h < 24, m < 60, sec <= 60
         else { return false }
         return b.count == 15 || b[15] == 0x5A
     }

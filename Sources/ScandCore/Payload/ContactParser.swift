@@ -15,9 +15,11 @@ extension Payload {
         /// "vcard" or "mecard".
         public var source: String
 
-        public init(name: String? = nil, organization: String? = nil, title: String? = nil, phones: [String] = [],
-                    emails: [String] = [], urls: [String] = [], addresses: [String] = [], note: String? = nil,
-                    source: String) {
+        public init(
+            name: String? = nil, organization: String? = nil, title: String? = nil, phones: [String] = [],
+            emails: [String] = [], urls: [String] = [], addresses: [String] = [], note: String? = nil,
+            source: String
+        ) {
             self.name = name
             self.organization = organization
             self.title = title

@@ -44,7 +44,7 @@ enum ContentLines {
         var lines: [[UInt8]] = []
         var i = s.startIndex
         while i < s.endIndex {
-            var j = i // the physical line is i..<j
+            var j = i  // the physical line is i..<j
             while j < s.endIndex, s[j] != 0x0A, s[j] != 0x0D { j += 1 }
             if (s[i] == 0x20 || s[i] == 0x09), !lines.isEmpty {
                 lines[lines.count - 1].append(contentsOf: s[(i + 1)..<j])
@@ -63,7 +63,9 @@ enum ContentLines {
         var colon: Int?
         var semicolons: [Int] = []
         for (i, b) in line.enumerated() {
-            if b == 0x22 { inQuotes.toggle() } else if !inQuotes {
+            if b == 0x22 {
+                inQuotes.toggle()
+            } else if !inQuotes {
                 if b == 0x3A { colon = i; break }
                 if b == 0x3B { semicolons.append(i) }
             }
@@ -79,8 +81,9 @@ enum ContentLines {
             let p = line[(bounds[k] + 1)..<bounds[k + 1]]
             if !p.isEmpty { params.append(PayloadBytes.string(p.map(PayloadBytes.upper))) }
         }
-        return ContentLine(name: PayloadBytes.string(name.map(PayloadBytes.upper)), params: params,
-                           value: Array(line[(colon + 1)...]))
+        return ContentLine(
+            name: PayloadBytes.string(name.map(PayloadBytes.upper)), params: params,
+            value: Array(line[(colon + 1)...]))
     }
 
     /// `=XX` sequences decoded; anything else kept.

@@ -72,11 +72,14 @@ enum EmailParser {
         guard s.count <= 254, let at = PayloadBytes.firstIndex(of: 0x40, in: s, from: s.startIndex) else { return false }
         let local = s[s.startIndex..<at], domain = s[(at + 1)...]
         guard !local.isEmpty, local.count <= 64,
-              local.allSatisfy({ !PayloadBytes.isControl($0) && $0 != 0x20 && $0 != 0x40 && $0 != 0x3C && $0 != 0x3E && $0 != 0x2C && $0 != 0x3B && $0 != 0x3A && $0 != 0x22 })
+            local.allSatisfy({
+                !PayloadBytes.isControl($0) && $0 != 0x20 && $0 != 0x40 && $0 != 0x3C && $0 != 0x3E && $0 != 0x2C && $0 != 0x3B && $0 != 0x3A
+                    && $0 != 0x22
+            })
         else { return false }
         let labels = PayloadBytes.split(domain, on: 0x2E)
         guard labels.count >= 2, let tld = labels.last, tld.count >= 2,
-              tld.allSatisfy({ PayloadBytes.isAlpha($0) || $0 >= 0x80 })
+            tld.allSatisfy({ PayloadBytes.isAlpha($0) || $0 >= 0x80 })
         else { return false }
         return labels.allSatisfy { label in
             !label.isEmpty && label.count <= 63 && label.first != 0x2D && label.last != 0x2D

@@ -111,14 +111,14 @@ enum GS1ApplicationIdentifiers {
             ("357", "NET VOLUME (oz)"),
             ("360", "NET VOLUME (qt)"), ("361", "NET VOLUME (gal.)"), ("362", "VOLUME (qt), log"),
             ("363", "VOLUME (gal.), log"), ("364", "VOLUME (in3)"), ("365", "VOLUME (ft3)"), ("366", "VOLUME (yd3)"),
-            ("367", "VOLUME (in3), log"), ("368", "VOLUME (ft3), log"), ("369", "VOLUME (yd3), log"),
+            ("367", "VOLUME (in3), log"), ("368", "VOLUME (ft3), log"), ("369", "VOLUME (yd3), log")
         ]
         for (prefix, title) in measures {
             for d in 0...5 { add(prefix + String(d), title, [.n(6)]) }
         }
         for d in 0...9 {
             add("390\(d)", "AMOUNT", [.n(upTo: 15)])
-            add("391\(d)", "AMOUNT", [.n(3), .n(upTo: 15)]) // ISO 4217 currency, then the amount
+            add("391\(d)", "AMOUNT", [.n(3), .n(upTo: 15)])  // ISO 4217 currency, then the amount
             add("392\(d)", "PRICE", [.n(upTo: 15)])
             add("393\(d)", "PRICE", [.n(3), .n(upTo: 15)])
         }
@@ -138,7 +138,7 @@ enum GS1ApplicationIdentifiers {
         add("416", "PROD/SERV LOC", gln)
         add("417", "PARTY", gln)
         add("420", "SHIP TO POST", [.x(upTo: 20)])
-        add("421", "SHIP TO POST", [.n(3), .x(upTo: 9)]) // ISO 3166 country, then the postcode
+        add("421", "SHIP TO POST", [.n(3), .x(upTo: 9)])  // ISO 3166 country, then the postcode
         add("422", "ORIGIN", [.n(3)])
         add("423", "COUNTRY - INITIAL PROCESS.", [.n(3), .n(upTo: 12, from: 0)])
         add("424", "COUNTRY - PROCESS.", [.n(3)])
@@ -152,7 +152,7 @@ enum GS1ApplicationIdentifiers {
         add("7004", "ACTIVE POTENCY", [.n(upTo: 4)])
         add("7005", "CATCH AREA", [.x(upTo: 12)])
         add("7006", "FIRST FREEZE DATE", [.n(6, .yymmdd)])
-        add("7007", "HARVEST DATE", [.n(6, .yymmdd), .n(upTo: 6, from: 0, .yymmdd)]) // a date or a range
+        add("7007", "HARVEST DATE", [.n(6, .yymmdd), .n(upTo: 6, from: 0, .yymmdd)])  // a date or a range
         add("7008", "AQUATIC SPECIES", [.x(upTo: 3)])
         add("7009", "FISHING GEAR TYPE", [.x(upTo: 10)])
         add("7010", "PROD METHOD", [.x(upTo: 2)])

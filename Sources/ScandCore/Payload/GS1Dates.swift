@@ -17,8 +17,8 @@ enum GS1Dates {
     /// `YYMMDD`; `allowZeroDay`: "DD = 00" means the month as a whole (AIs 11–17).
     static func isValidYYMMDD(_ s: ArraySlice<UInt8>, allowZeroDay: Bool) -> Bool {
         guard s.count == 6, let yy = PayloadBytes.integer(s.prefix(2)),
-              let mm = PayloadBytes.integer(s.dropFirst(2).prefix(2)), let dd = PayloadBytes.integer(s.suffix(2)),
-              (1...12).contains(mm)
+            let mm = PayloadBytes.integer(s.dropFirst(2).prefix(2)), let dd = PayloadBytes.integer(s.suffix(2)),
+            (1...12).contains(mm)
         else { return false }
         if dd == 0 { return allowZeroDay }
         return dd <= daysIn(month: mm, year: fullYear(yy))
@@ -41,7 +41,7 @@ enum GS1Dates {
     /// best-before dates.
     static func iso(_ s: ArraySlice<UInt8>) -> String? {
         guard isValidYYMMDD(s, allowZeroDay: true), let yy = PayloadBytes.integer(s.prefix(2)),
-              let mm = PayloadBytes.integer(s.dropFirst(2).prefix(2)), var dd = PayloadBytes.integer(s.suffix(2))
+            let mm = PayloadBytes.integer(s.dropFirst(2).prefix(2)), var dd = PayloadBytes.integer(s.suffix(2))
         else { return nil }
         let year = fullYear(yy)
         if dd == 0 { dd = daysIn(month: mm, year: year) }

@@ -8,8 +8,10 @@ enum GS1Parser {
     static let symbologies: Set<String> = ["]C1", "]e0", "]d2", "]d5", "]Q3", "]Q4", "]J1"]
 
     /// The detection claims GS1 content.
-    static func claims(format: BarcodeFormat, contentType: Detection.ContentType, symbologyIdentifier: String,
-                       text: ArraySlice<UInt8>) -> Bool {
+    static func claims(
+        format: BarcodeFormat, contentType: Detection.ContentType, symbologyIdentifier: String,
+        text: ArraySlice<UInt8>
+    ) -> Bool {
         if contentType == .gs1 || format.isDataBar { return true }
         if symbologies.contains(symbologyIdentifier) { return true }
         return text.count >= 3 && symbologies.contains(PayloadBytes.string(text.prefix(3)))

@@ -10,7 +10,7 @@ enum GTIN {
             i -= 1
             let b = digits[i]
             guard PayloadBytes.isDigit(b) else { return nil }
-            sum = (sum + Int(b - 0x30) * weight) % 10 // kept small: no overflow for any length
+            sum = (sum + Int(b - 0x30) * weight) % 10  // kept small: no overflow for any length
             weight = 4 - weight
         }
         return (10 - sum) % 10
@@ -19,7 +19,7 @@ enum GTIN {
     /// The last digit of `digits` is the check digit of the others.
     static func isValid(_ digits: ArraySlice<UInt8>) -> Bool {
         guard digits.count >= 2, let last = digits.last, PayloadBytes.isDigit(last),
-              let expected = checkDigit(digits.dropLast())
+            let expected = checkDigit(digits.dropLast())
         else { return false }
         return Int(last - 0x30) == expected
     }

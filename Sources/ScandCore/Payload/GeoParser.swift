@@ -35,9 +35,9 @@ enum GeoParser {
         }
         let parts = PayloadBytes.split(coordinates, on: 0x2C)
         guard parts.count == 2 || parts.count == 3,
-              let lat = PayloadBytes.decimal(PayloadBytes.trimmed(parts[0])),
-              let lon = PayloadBytes.decimal(PayloadBytes.trimmed(parts[1])),
-              (-90...90).contains(lat), (-180...180).contains(lon)
+            let lat = PayloadBytes.decimal(PayloadBytes.trimmed(parts[0])),
+            let lon = PayloadBytes.decimal(PayloadBytes.trimmed(parts[1])),
+            (-90...90).contains(lat), (-180...180).contains(lon)
         else { return nil }
         var altitude: Double?
         if parts.count == 3 {

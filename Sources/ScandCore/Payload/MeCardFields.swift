@@ -17,7 +17,7 @@ enum MeCardFields {
         var fields: [MeCardField] = []
         var i = s.startIndex
         while i < s.endIndex {
-            if s[i] == 0x3B { break } // empty field: end of record
+            if s[i] == 0x3B { break }  // empty field: end of record
             // Key: up to ':'; a ';' first means a token without a key.
             var j = i
             while j < s.endIndex, s[j] != 0x3A, s[j] != 0x3B { j += 1 }
@@ -42,13 +42,16 @@ enum MeCardFields {
                 }
             }
             i = k + 1
-            let keyValid = !keyBytes.isEmpty && keyBytes.count <= 16
+            let keyValid =
+                !keyBytes.isEmpty && keyBytes.count <= 16
                 && keyBytes.allSatisfy { PayloadBytes.isAlnum($0) || $0 == 0x2D || $0 == 0x5F }
             guard keyValid else { continue }
             let quoted = opensWithQuote && closesWithQuote && out.count >= 2
             let value = quoted ? out[1..<(out.count - 1)] : out[...]
-            fields.append(MeCardField(key: PayloadBytes.string(keyBytes.map(PayloadBytes.upper)),
-                                      value: PayloadBytes.string(value), quoted: quoted))
+            fields.append(
+                MeCardField(
+                    key: PayloadBytes.string(keyBytes.map(PayloadBytes.upper)),
+                    value: PayloadBytes.string(value), quoted: quoted))
         }
         return fields
     }

@@ -77,9 +77,14 @@ extension Payload {
             f.add("expiry", g.expiry)
             f.add("batch", g.batch)
             f.add("serial", g.serial)
-            f.fields.append(("elements", .array(g.elements.map {
-                .object([("ai", .string($0.ai)), ("title", .string($0.title)), ("value", .string($0.value))])
-            })))
+            f.fields.append(
+                (
+                    "elements",
+                    .array(
+                        g.elements.map {
+                            .object([("ai", .string($0.ai)), ("title", .string($0.title)), ("value", .string($0.value))])
+                        })
+                ))
         case .text:
             break
         }

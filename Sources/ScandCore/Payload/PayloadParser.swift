@@ -8,15 +8,19 @@ public enum PayloadParser {
     /// - Parameters:
     ///   - text: the decoded text (zxing's rendering; GS1 either with GS separators or in parentheses form).
     ///   - symbologyIdentifier: ISO/IEC 15424, e.g. "]C1", "]Q3"; empty when unknown.
-    public static func parse(format: BarcodeFormat, text: String, contentType: Detection.ContentType = .text,
-                             symbologyIdentifier: String = "") -> Payload {
+    public static func parse(
+        format: BarcodeFormat, text: String, contentType: Detection.ContentType = .text,
+        symbologyIdentifier: String = ""
+    ) -> Payload {
         let bytes = Array(text.utf8)
         return interpret(format: format, bytes[...], contentType: contentType, symbologyIdentifier: symbologyIdentifier)
             ?? .text(text)
     }
 
-    static func interpret(format: BarcodeFormat, _ bytes: ArraySlice<UInt8>, contentType: Detection.ContentType,
-                          symbologyIdentifier: String) -> Payload? {
+    static func interpret(
+        format: BarcodeFormat, _ bytes: ArraySlice<UInt8>, contentType: Detection.ContentType,
+        symbologyIdentifier: String
+    ) -> Payload? {
         // Content the symbology itself declares comes first, and decides alone: a GS1 symbol that fails
         // validation is a misread or a misprint, not a URL.
         if GS1Parser.claims(format: format, contentType: contentType, symbologyIdentifier: symbologyIdentifier, text: bytes) {

@@ -41,7 +41,7 @@ enum SMSParser {
         let trimmed = PayloadBytes.trimmed(number)
         let recipients = PayloadBytes.split(trimmed, on: 0x2C)
         guard !trimmed.isEmpty, trimmed.count <= 1024,
-              recipients.allSatisfy({ PhoneParser.isNumber(PayloadBytes.trimmed($0)) })
+            recipients.allSatisfy({ PhoneParser.isNumber(PayloadBytes.trimmed($0)) })
         else { return nil }
         return Payload.SMS(number: PayloadBytes.string(trimmed), body: body.isEmpty ? nil : body)
     }

@@ -43,7 +43,8 @@ enum URLParser {
         var s = raw
         var schemeEnd = s.startIndex
         while schemeEnd < s.endIndex, isSchemeByte(s[schemeEnd]) { schemeEnd += 1 }
-        let hasScheme = schemeEnd > s.startIndex && PayloadBytes.isAlpha(s[s.startIndex])
+        let hasScheme =
+            schemeEnd > s.startIndex && PayloadBytes.isAlpha(s[s.startIndex])
             && PayloadBytes.hasPrefix(s, "://", at: schemeEnd - s.startIndex)
         if !hasScheme {
             guard addingScheme else { return nil }
@@ -71,7 +72,7 @@ enum URLParser {
         if let at = a.lastIndex(of: 0x40) { a = a[(at + 1)...] }
         guard !a.isEmpty else { return nil }
         var hostEnd = a.endIndex
-        if a[a.startIndex] == 0x5B { // IPv6 literal
+        if a[a.startIndex] == 0x5B {  // IPv6 literal
             guard let close = PayloadBytes.firstIndex(of: 0x5D, in: a, from: a.startIndex) else { return nil }
             let inner = a[(a.startIndex + 1)..<close]
             guard !inner.isEmpty, inner.allSatisfy({ PayloadBytes.hexValue($0) != nil || $0 == 0x3A || $0 == 0x2E }) else {
@@ -83,7 +84,7 @@ enum URLParser {
             let host = a[a.startIndex..<hostEnd]
             // Letters (any script), digits, '-', '.', '_' and percent escapes; at most DNS's 253 bytes.
             guard !host.isEmpty, host.count <= 253,
-                  host.allSatisfy({ PayloadBytes.isAlnum($0) || $0 >= 0x80 || $0 == 0x2D || $0 == 0x2E || $0 == 0x5F || $0 == 0x25 })
+                host.allSatisfy({ PayloadBytes.isAlnum($0) || $0 >= 0x80 || $0 == 0x2D || $0 == 0x2E || $0 == 0x5F || $0 == 0x25 })
             else { return nil }
         }
         if hostEnd < a.endIndex {

@@ -24,7 +24,7 @@ enum VCardParser {
             case "TITLE": if contact.title == nil { contact.title = nonEmpty(line.text) }
             case "TEL":
                 var number = line.text
-                if number.lowercased().hasPrefix("tel:") { number = String(number.dropFirst(4)) } // vCard 4 URI form
+                if number.lowercased().hasPrefix("tel:") { number = String(number.dropFirst(4)) }  // vCard 4 URI form
                 if let n = nonEmpty(number) { contact.phones.append(n) }
             case "EMAIL": if let e = nonEmpty(line.text) { contact.emails.append(e) }
             case "URL": if let u = nonEmpty(line.text) { contact.urls.append(u) }

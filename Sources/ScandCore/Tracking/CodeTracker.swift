@@ -60,8 +60,10 @@ public struct CodeTracker: Sendable {
     /// frame and not in another does not make it another code).
     private func match(_ d: Detection, excluding used: Set<Int>) -> Int? {
         var best: (Int, Double)?
-        for (i, t) in tracks.enumerated() where !used.contains(i) && t.lostAt == nil
-            && t.detection.format == d.format && t.detection.mainBytes == d.mainBytes {
+        for (i, t) in tracks.enumerated()
+        where !used.contains(i) && t.lostAt == nil
+            && t.detection.format == d.format && t.detection.mainBytes == d.mainBytes
+        {
             let distance = t.detection.corners.center.distance(to: d.corners.center)
             // A code moves between frames: allow about its own size.
             guard distance <= max(t.detection.corners.diagonal, d.corners.diagonal) * 1.5 + 8 else { continue }
@@ -81,8 +83,10 @@ public struct CodeTracker: Sendable {
     /// A read that contradicts an unconfirmed track in the same place resets that track's count:
     /// confirmation needs reads that agree.
     private mutating func disagree(with d: Detection) {
-        for i in tracks.indices where !tracks[i].confirmed && tracks[i].lostAt == nil && tracks[i].detection.format == d.format
-            && tracks[i].detection.mainBytes != d.mainBytes && tracks[i].detection.corners.overlaps(d.corners) {
+        for i in tracks.indices
+        where !tracks[i].confirmed && tracks[i].lostAt == nil && tracks[i].detection.format == d.format
+            && tracks[i].detection.mainBytes != d.mainBytes && tracks[i].detection.corners.overlaps(d.corners)
+        {
             tracks[i].reads = 0
         }
     }

@@ -28,16 +28,22 @@ public final class DaemonMetrics: Sendable {
         restarts = counter("decoder_restarts", "Decoder processes replaced after they crashed, hung or ended.")
         let milliseconds = [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000].map { Duration.milliseconds($0) }
         decodeDuration = registry.makeDurationHistogram(
-            descriptor: MetricNameDescriptor(namespace: "scand", metricName: "decode_duration", unitName: "seconds",
-                                             helpText: "Time the decoder spent on one frame."), buckets: milliseconds)
+            descriptor: MetricNameDescriptor(
+                namespace: "scand", metricName: "decode_duration", unitName: "seconds",
+                helpText: "Time the decoder spent on one frame."), buckets: milliseconds)
         scanLatency = registry.makeDurationHistogram(
-            descriptor: MetricNameDescriptor(namespace: "scand", metricName: "scan_latency", unitName: "seconds",
-                                             helpText: "From the capture of a frame to the SCAN event of a code in it."),
+            descriptor: MetricNameDescriptor(
+                namespace: "scand", metricName: "scan_latency", unitName: "seconds",
+                helpText: "From the capture of a frame to the SCAN event of a code in it."),
             buckets: Array(milliseconds.dropFirst(2)))
-        cameraUp = registry.makeGauge(descriptor: MetricNameDescriptor(namespace: "scand", metricName: "camera_up", unitName: "",
-                                                                       helpText: "1 while the camera streams, 0 otherwise."))
-        subscribers = registry.makeGauge(descriptor: MetricNameDescriptor(namespace: "scand", metricName: "subscribers", unitName: "",
-                                                                          helpText: "Socket clients watching events."))
+        cameraUp = registry.makeGauge(
+            descriptor: MetricNameDescriptor(
+                namespace: "scand", metricName: "camera_up", unitName: "",
+                helpText: "1 while the camera streams, 0 otherwise."))
+        subscribers = registry.makeGauge(
+            descriptor: MetricNameDescriptor(
+                namespace: "scand", metricName: "subscribers", unitName: "",
+                helpText: "Socket clients watching events."))
     }
 
     /// One frame decoded in `seconds`.
@@ -47,9 +53,12 @@ public final class DaemonMetrics: Sendable {
 
     /// One SCAN: counted by format, its capture-to-event latency recorded when known.
     public func recordScan(format: BarcodeFormat, latencyMilliseconds: Double?) {
-        registry.makeCounter(descriptor: MetricNameDescriptor(namespace: "scand", metricName: "scans", unitName: "total",
-                                                              helpText: "Codes scanned (SCAN events), by format."),
-                             labels: [("format", format.name)]).increment()
+        registry.makeCounter(
+            descriptor: MetricNameDescriptor(
+                namespace: "scand", metricName: "scans", unitName: "total",
+                helpText: "Codes scanned (SCAN events), by format."),
+            labels: [("format", format.name)]
+        ).increment()
         if let ms = latencyMilliseconds { scanLatency.record(.nanoseconds(Int64(ms * 1e6))) }
     }
 

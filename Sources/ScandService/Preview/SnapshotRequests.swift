@@ -22,14 +22,18 @@ final class SnapshotRequests: Sendable {
 
     /// Answers everyone waiting with `frame`, shrunk and turned as the decoder sees it.
     func answer(with frame: Frame, transform: FrameTransform) {
-        let waiters = waiting.withLockedValue { w in defer { w.removeAll() }; return w }
+        let waiters = waiting.withLockedValue { w in
+            defer { w.removeAll() }; return w
+        }
         guard !waiters.isEmpty else { return }
         let event: Event
         if let small = frame.thumbnail(maxSide: Self.maxSide) {
             let oriented = small.oriented(by: transform)
             let source = transform.orientedSize(width: frame.format.width, height: frame.format.height)
-            event = .snapshot(Snapshot(frame: frame.sequence, width: oriented.width, height: oriented.height, sourceWidth: source.width,
-                                       sourceHeight: source.height, mimeType: "image/jpeg", data: JPEGEncoder.encode(oriented, quality: 70)))
+            event = .snapshot(
+                Snapshot(
+                    frame: frame.sequence, width: oriented.width, height: oriented.height, sourceWidth: source.width,
+                    sourceHeight: source.height, mimeType: "image/jpeg", data: JPEGEncoder.encode(oriented, quality: 70)))
         } else {
             event = .error("no frame to show: the camera's \(frame.format.fourcc) frames have no luma scand reads")
         }

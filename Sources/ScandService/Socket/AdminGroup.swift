@@ -22,7 +22,8 @@ struct AdminGroup: Sendable {
     /// Why a peer may not change settings.
     func refusal(uid: uid_t?) -> String {
         let who = uid.map { "uid \($0)" } ?? "this client"
-        return name.isEmpty ? "changing settings is for root only (\(who) is not; set [socket] admin_group to allow a group)"
+        return name.isEmpty
+            ? "changing settings is for root only (\(who) is not; set [socket] admin_group to allow a group)"
             : "changing settings needs membership of group '\(name)' (\(who) is not a member)"
     }
 

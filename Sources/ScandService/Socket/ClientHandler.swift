@@ -121,7 +121,8 @@ final class ClientHandler: ChannelInboundHandler {
             case .success(let journal)?:
                 SubscriberReplay.start(client, since: since, watch: w, journal: journal, queue: daemon.replays, queueLimit: hub.queueLimit)
             case .failure(let why)?:
-                client.send(Event.error("since \(since.json) cannot be answered: the event journal is off (\(why.description)); live events follow").line)
+                client.send(
+                    Event.error("since \(since.json) cannot be answered: the event journal is off (\(why.description)); live events follow").line)
             case nil:
                 client.send(Event.error("since \(since.json) cannot be answered: this daemon keeps no journal; live events follow").line)
             }

@@ -15,8 +15,10 @@ final class RateLimitedLog: Sendable {
     }
     private let state = NIOLockedValueBox(State())
 
-    init(interval: Duration = .seconds(10), level: LogLevel = .warning, log: @escaping @Sendable (String, LogLevel) -> Void,
-         now: @escaping @Sendable () -> UInt64 = { Monotonic.microseconds() }) {
+    init(
+        interval: Duration = .seconds(10), level: LogLevel = .warning, log: @escaping @Sendable (String, LogLevel) -> Void,
+        now: @escaping @Sendable () -> UInt64 = { Monotonic.microseconds() }
+    ) {
         let c = interval.components
         self.intervalMicroseconds = UInt64(c.seconds) * 1_000_000 + UInt64(c.attoseconds / 1_000_000_000_000)
         self.level = level

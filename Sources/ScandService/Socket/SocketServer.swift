@@ -27,8 +27,10 @@ public final class SocketServer: Sendable {
     /// removed only if it is still that one (a second daemon may have replaced it since).
     private let bound = NIOLockedValueBox<(channel: Channel?, file: FileIdentity?)>((nil, nil))
 
-    public init(listener: Listener, hub: EventHub, maxRequestBytes: Int, requestTimeout: Duration = .seconds(5),
-                daemon: DaemonControls, adminGroup: String = "", log: @escaping @Sendable (String, LogLevel) -> Void) {
+    public init(
+        listener: Listener, hub: EventHub, maxRequestBytes: Int, requestTimeout: Duration = .seconds(5),
+        daemon: DaemonControls, adminGroup: String = "", log: @escaping @Sendable (String, LogLevel) -> Void
+    ) {
         self.listener = listener
         self.hub = hub
         self.maxRequestBytes = maxRequestBytes
@@ -53,9 +55,10 @@ public final class SocketServer: Sendable {
     /// Starts listening (after `claim`). Errors name the path and the cause; a missing group leaves no socket
     /// file behind.
     public func start() throws {
-        let settings = ClientHandler.Settings(hub: hub, maxRequestBytes: maxRequestBytes, requestTimeout: requestTimeout, daemon: daemon,
-                                              admins: admins, log: log, refusals: RateLimitedLog(log: log), idleClosed: RateLimitedLog(log: log),
-                                              drops: RateLimitedLog(log: log))
+        let settings = ClientHandler.Settings(
+            hub: hub, maxRequestBytes: maxRequestBytes, requestTimeout: requestTimeout, daemon: daemon,
+            admins: admins, log: log, refusals: RateLimitedLog(log: log), idleClosed: RateLimitedLog(log: log),
+            drops: RateLimitedLog(log: log))
         let bootstrap = ServerBootstrap(group: group)
             // A subscriber with more than 256 KiB waiting is unwritable: it is not keeping up (Subscriber).
             .childChannelOption(ChannelOptions.writeBufferWaterMark, value: .init(low: 32 * 1024, high: 256 * 1024))
@@ -63,7 +66,7 @@ public final class SocketServer: Sendable {
                 channel.eventLoop.makeCompletedFuture {
                     try channel.pipeline.syncOperations.addHandlers([
                         ByteToMessageHandler(RequestLineDecoder(maxLength: settings.maxRequestBytes)),
-                        ClientHandler(settings: settings),
+                        ClientHandler(settings: settings)
                     ])
                 }
             }

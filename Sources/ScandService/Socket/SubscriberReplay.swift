@@ -33,8 +33,10 @@ final class SubscriberReplay: Sendable {
     }
 
     /// Registers `client` for live events through a replay from `since`, then starts it on `queue`.
-    static func start(_ client: Subscriber, since: EventPosition, watch: ClientRequest.Watch, journal: EventJournal,
-                      queue: DispatchQueue, queueLimit: Int) {
+    static func start(
+        _ client: Subscriber, since: EventPosition, watch: ClientRequest.Watch, journal: EventJournal,
+        queue: DispatchQueue, queueLimit: Int
+    ) {
         let replay = SubscriberReplay(client: client, journal: journal, watch: watch, queue: queue, queueLimit: queueLimit)
         client.replay(replay)
         queue.async { replay.begin(since: since) }
@@ -44,7 +46,9 @@ final class SubscriberReplay: Sendable {
         let journal = self.journal
         let span: JournalSpan?
         do { span = try journal.span() } catch { return fail(error.description) }
-        let (handover, actions) = ReplayHandover.start(since: since, span: span, batchLimit: Self.batchLimit, queueLimit: max(queueLimit, Self.batchLimit)) {
+        let (handover, actions) = ReplayHandover.start(
+            since: since, span: span, batchLimit: Self.batchLimit, queueLimit: max(queueLimit, Self.batchLimit)
+        ) {
             try? journal.boot(at: $0)
         }
         phase.withLockedValue { phase in

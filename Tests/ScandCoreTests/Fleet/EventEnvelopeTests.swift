@@ -35,8 +35,10 @@ import Testing
         #expect(EventEnvelope.parse(line) == nil)
     }
 
-    @Test(arguments: [#""boot":"0123","seq":1"#, #""boot":"\#(String(repeating: "A", count: 32))","seq":1"#,
-                      #""boot":"0123456789abcdef0123456789abcdef","seq":0"#, #""boot":"0123456789abcdef0123456789abcdef","seq":-3"#])
+    @Test(arguments: [
+        #""boot":"0123","seq":1"#, #""boot":"\#(String(repeating: "A", count: 32))","seq":1"#,
+        #""boot":"0123456789abcdef0123456789abcdef","seq":0"#, #""boot":"0123456789abcdef0123456789abcdef","seq":-3"#
+    ])
     func aMalformedPositionIsNone(_ fields: String) throws {
         let e = try #require(EventEnvelope.parse(#"{"class":"SCAN",\#(fields),"id":1}"#))
         #expect(e.position == nil)

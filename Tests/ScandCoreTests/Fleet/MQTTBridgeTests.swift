@@ -41,10 +41,11 @@ import Testing
         // Before the broker is there, events wait in the window.
         #expect(b.handle(.line(Self.line(1))).isEmpty)
         let connected = b.handle(.brokerConnected)
-        #expect(connected == [
-            .publishStatus(topic: "scand/till-1/status", payload: #"{"state":"online","kiosk":"till-1","release":"0.1.0"}"#),
-            .publish(ticket: 1, topic: "scand/till-1/events/scan", payload: Self.line(1)),
-        ])
+        #expect(
+            connected == [
+                .publishStatus(topic: "scand/till-1/status", payload: #"{"state":"online","kiosk":"till-1","release":"0.1.0"}"#),
+                .publish(ticket: 1, topic: "scand/till-1/events/scan", payload: Self.line(1))
+            ])
         #expect(b.handle(.line(Self.line(2, "LOST"))) == [.publish(ticket: 2, topic: "scand/till-1/events/lost", payload: Self.line(2, "LOST"))])
         #expect(b.offlinePayload == #"{"state":"offline","kiosk":"till-1"}"#)
     }
@@ -56,7 +57,7 @@ import Testing
         for seq in 1...4 { mids += Self.publishAll(b.handle(.line(Self.line(seq))), &b, nextMid: &mid) }
         #expect(b.handle(.acknowledged(mid: mids[1])).isEmpty)  // seq 2 before seq 1: nothing yet
         #expect(b.handle(.acknowledged(mid: mids[0])) == [.persist(EventPosition(boot: Self.boot, seq: 2))])
-        #expect(b.handle(.acknowledged(mid: 9999)).isEmpty)       // not ours (the status message)
+        #expect(b.handle(.acknowledged(mid: 9999)).isEmpty)  // not ours (the status message)
         #expect(b.handle(.acknowledged(mid: mids[3])).isEmpty)
         #expect(b.handle(.acknowledged(mid: mids[2])) == [.persist(EventPosition(boot: Self.boot, seq: 4))])
         #expect(b.inFlight == 0)
@@ -97,7 +98,8 @@ import Testing
 
     @Test func afterAnErrorTheNumberingMayStartOver() {
         var b = Self.connected(acknowledged: EventPosition(boot: Self.boot, seq: 50))
-        let error = b.handle(.line(#"{"class":"ERROR","message":"since … is not in the journal: the journal keeps seq 1…3 since 2026-01-01T00:00:00.000Z"}"#))
+        let error = b.handle(
+            .line(#"{"class":"ERROR","message":"since … is not in the journal: the journal keeps seq 1…3 since 2026-01-01T00:00:00.000Z"}"#))
         #expect(error == [.log("scand: since … is not in the journal: the journal keeps seq 1…3 since 2026-01-01T00:00:00.000Z")])
         #expect(b.handle(.line(Self.line(1))).count == 1)
         #expect(b.handle(.line(Self.line(1))).isEmpty)
@@ -113,8 +115,11 @@ import Testing
         _ = b.handle(.brokerDisconnected)
         #expect(b.handle(.line(Self.line(3))).isEmpty)  // the client is not connected: held
         let back = b.handle(.brokerConnected)
-        #expect(Array(back.dropFirst()) == [.publish(ticket: 2, topic: "scand/k/events/scan", payload: Self.line(2)),
-                                            .publish(ticket: 3, topic: "scand/k/events/scan", payload: Self.line(3))])
+        #expect(
+            Array(back.dropFirst()) == [
+                .publish(ticket: 2, topic: "scand/k/events/scan", payload: Self.line(2)),
+                .publish(ticket: 3, topic: "scand/k/events/scan", payload: Self.line(3))
+            ])
         let again = Self.publishAll(Array(back.dropFirst()), &b, nextMid: &mid)
         // The PUBACK of either copy of message 2 will do; the other is then ignored.
         #expect(b.handle(.acknowledged(mid: second[0])) == [.persist(EventPosition(boot: Self.boot, seq: 2))])
@@ -145,21 +150,22 @@ import Testing
 
 @Suite struct MQTTSettingsTests {
     @Test func readsTheMQTTTableAndTheSocketPath() throws {
-        let s = try MQTTSettings().applying(toml: """
-        [camera]
-        device = "/dev/video2"
-        [socket]
-        path = "/run/scand/other.sock"
-        [mqtt]
-        host = "broker.example"
-        kiosk_id = "till-07"
-        username = "till"
-        password_file = "/etc/scand/mqtt-password"
-        ca_file = "/etc/ssl/ca.pem"
-        cert_file = "/etc/scand/till.pem"
-        key_file = "/etc/scand/till.key"
-        max_in_flight = 500
-        """)
+        let s = try MQTTSettings().applying(
+            toml: """
+                [camera]
+                device = "/dev/video2"
+                [socket]
+                path = "/run/scand/other.sock"
+                [mqtt]
+                host = "broker.example"
+                kiosk_id = "till-07"
+                username = "till"
+                password_file = "/etc/scand/mqtt-password"
+                ca_file = "/etc/ssl/ca.pem"
+                cert_file = "/etc/scand/till.pem"
+                key_file = "/etc/scand/till.key"
+                max_in_flight = 500
+                """)
         #expect(s.host == "broker.example" && s.effectivePort == 8883 && s.kioskID == "till-07")
         #expect(s.socketPath == "/run/scand/other.sock" && s.maxInFlight == 500 && s.usesTLS)
         #expect(try MQTTSettings().applying(toml: "").effectivePort == 1883)
@@ -174,7 +180,7 @@ import Testing
         ("[mqtt]\nca_file = \"/ca\"\ncert_file = \"/c\"", 3, "go together"),
         ("[mqtt]\ncert_file = \"/c\"\nkey_file = \"/k\"", 2, "needs TLS"),
         ("[mqtt]\nsocket = \"relative.sock\"", 2, "absolute"),
-        ("[mqtt]\nhost = \"\"", 2, "empty"),
+        ("[mqtt]\nhost = \"\"", 2, "empty")
     ])
     func refusesWithTheLine(_ text: String, _ line: Int, _ reason: String) {
         #expect { try MQTTSettings().applying(toml: text) } throws: { e in

@@ -148,7 +148,7 @@ struct MiniDaemon {
         for _ in 0..<5 { d.publish() }
         d.subscribe(since: EventPosition(boot: d.boot, seq: 1))
         d.performRead()  // 2…5
-        d.publish()      // 6, queued: the replay has not seen the journal's end yet
+        d.publish()  // 6, queued: the replay has not seen the journal's end yet
         var h = d.handover!
         d.apply(h.journalFailed("disk I/O error"))
         d.handover = h

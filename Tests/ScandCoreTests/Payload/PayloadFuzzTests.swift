@@ -13,18 +13,27 @@ import Testing
             case .url: ["https://example.com/a?b=c#d", "http://[::1]:8080/", "MEBKM:TITLE:x;URL:http\\://a.b;;", "URLTO:a.example/x"]
             case .wifi: [#"WIFI:T:WPA;S:My\;Net;P:pa\"ss;H:true;;"#, #"WIFI:S:"1234";T:nopass;;"#]
             case .meCard: [#"MECARD:N:Doe,John;TEL:13035551212;EMAIL:j@example.com;ADR:1\, Main;NOTE:x\;y;;"#]
-            case .vCard: [ContactPayloadTests.vcard3,
-                          "BEGIN:VCARD\nVERSION:2.1\nN;ENCODING=QUOTED-PRINTABLE:M=C3=BCller;J=\n=C3=BCrgen\nTEL:1234\nEND:VCARD"]
-            case .email: ["mailto:a@example.com,b@example.org?subject=Hi%20there&body=x&cc=c@example.net",
-                          #"MATMSG:TO:a@example.com;SUB:S\;s;BODY:B;;"#, "SMTP:a@example.com:s:b:c", "a.b@example.co.uk"]
+            case .vCard:
+                [
+                    ContactPayloadTests.vcard3,
+                    "BEGIN:VCARD\nVERSION:2.1\nN;ENCODING=QUOTED-PRINTABLE:M=C3=BCller;J=\n=C3=BCrgen\nTEL:1234\nEND:VCARD"
+                ]
+            case .email:
+                [
+                    "mailto:a@example.com,b@example.org?subject=Hi%20there&body=x&cc=c@example.net",
+                    #"MATMSG:TO:a@example.com;SUB:S\;s;BODY:B;;"#, "SMTP:a@example.com:s:b:c", "a.b@example.co.uk"
+                ]
             case .phone: ["tel:+1-555-0100", "tel:%2B15550100;ext=1"]
             case .sms: ["SMSTO:+15550100:Hello: world", "sms:+15550100,+15550101;?body=Hello%20there"]
             case .geo: ["geo:48.8583701,2.2944813,35;crs=wgs84;u=3?q=Eiffel+Tower", "geo:-90,180"]
             case .event: [CalendarEventPayloadTests.calendar, "BEGIN:VEVENT\nDTSTART:20250101\nEND:VEVENT"]
             case .aamva: [DriverLicensePayloadTests.v9, "@\n\u{1e}\rAAMVA6360000101DL00290182DLDAQ1\nDAANOVAK,JANE\nDBB19850214\r"]
             case .product: ["4006381333931", "9780306406157 51299", "96385074", "04252614", "036000291452"]
-            case .gs1Raw: ["]C10109501101530003172501011" + "0AB12\u{1d}21SN123\u{1d}7003250101123" + "0",
-                           "00106141412345678908" + "4100614141000029" + "8003" + "00614141000029" + "X1"]
+            case .gs1Raw:
+                [
+                    "]C10109501101530003172501011" + "0AB12\u{1d}21SN123\u{1d}7003250101123" + "0",
+                    "00106141412345678908" + "4100614141000029" + "8003" + "00614141000029" + "X1"
+                ]
             case .gs1HRI: ["(01)09501101530003(17)250100(10)AB(C)D(21)123", "(01)90012345678908(3103)001750(7007)250101250131"]
             }
         }
@@ -62,22 +71,22 @@ import Testing
         [0x22], [0x28], [0x29], [0x3D], [0x3F], [0x26], [0x25], [0x40], [0x2F], [0x20], [0x2E], [0x2D], [0x2B],
         Array("ü".utf8), Array("€".utf8), Array("😀".utf8), Array("\u{2028}".utf8), [0xFF], [0xC3], [0xED, 0xA0, 0x80],
         Array("%zz".utf8), Array("%00".utf8), Array("=0".utf8), Array("\n ".utf8), Array(";;".utf8), Array("(01)".utf8),
-        Array("END:VCARD".utf8), Array("END:VEVENT".utf8), Array("BEGIN:VCARD\n".utf8), Array("DAQ".utf8), Array("99".utf8),
+        Array("END:VCARD".utf8), Array("END:VEVENT".utf8), Array("BEGIN:VCARD\n".utf8), Array("DAQ".utf8), Array("99".utf8)
     ]
 
     static func input(for target: Target, _ rng: inout PayloadRandom) -> [UInt8] {
         let seeds = target.seeds.map { Array($0.utf8) }
         let roll = rng.below(1000)
-        if roll < 100 { // random bytes
+        if roll < 100 {  // random bytes
             return (0..<rng.below(200)).map { _ in rng.byte() }
         }
-        if roll < 250 { // random printable text, half the time behind a real prefix
+        if roll < 250 {  // random printable text, half the time behind a real prefix
             let body = (0..<rng.below(200)).map { _ in UInt8(0x20 + rng.below(95)) }
             let seed = seeds[rng.below(seeds.count)]
             return rng.chance(50) ? Array(seed.prefix(rng.below(12) + 1)) + body : body
         }
         var b = seeds[rng.below(seeds.count)]
-        if roll >= 998 { // huge repetition of a chunk, up to ~100 KB
+        if roll >= 998 {  // huge repetition of a chunk, up to ~100 KB
             let start = rng.below(b.count)
             let chunk = Array(b[start..<min(b.count, start + 1 + rng.below(16))])
             var out = Array(b.prefix(start))
@@ -92,15 +101,15 @@ import Testing
     static func mutate(_ b: inout [UInt8], _ seeds: [[UInt8]], _ rng: inout PayloadRandom) {
         let at = rng.below(b.count + 1)
         switch rng.below(7) {
-        case 0: b = Array(b.prefix(at)) // truncate
-        case 1: if at < b.count { b[at] ^= UInt8(1) << UInt8(rng.below(8)) } // bit flip
-        case 2: if at < b.count { b[at] = rng.byte() } // byte replacement
-        case 3: b.insert(contentsOf: interesting[rng.below(interesting.count)], at: at) // separators, controls
-        case 4: if at < b.count { b.removeSubrange(at..<min(b.count, at + 1 + rng.below(8))) } // deletion
-        case 5: // duplicate a chunk in place
+        case 0: b = Array(b.prefix(at))  // truncate
+        case 1: if at < b.count { b[at] ^= UInt8(1) << UInt8(rng.below(8)) }  // bit flip
+        case 2: if at < b.count { b[at] = rng.byte() }  // byte replacement
+        case 3: b.insert(contentsOf: interesting[rng.below(interesting.count)], at: at)  // separators, controls
+        case 4: if at < b.count { b.removeSubrange(at..<min(b.count, at + 1 + rng.below(8))) }  // deletion
+        case 5:  // duplicate a chunk in place
             let len = rng.below(32)
             b.insert(contentsOf: b[at..<min(b.count, at + len)], at: at)
-        default: // splice in part of another seed
+        default:  // splice in part of another seed
             let other = seeds[rng.below(seeds.count)]
             let from = rng.below(other.count)
             b.insert(contentsOf: other[from..<min(other.count, from + rng.below(40))], at: at)
@@ -131,7 +140,8 @@ import Testing
 
     @Test(arguments: Target.allCases)
     func randomAndMutatedInputsNeverCrash(_ target: Target) {
-        var rng = PayloadRandom(seed: 0x5CA4D ^ UInt64(target.rawValue.utf8.count) &* 0x9E37_79B9 ^ UInt64(Target.allCases.firstIndex(of: target) ?? 0))
+        var rng = PayloadRandom(
+            seed: 0x5CA4D ^ UInt64(target.rawValue.utf8.count) &* 0x9E37_79B9 ^ UInt64(Target.allCases.firstIndex(of: target) ?? 0))
         var interpreted = 0
         for _ in 0..<20_000 {
             let bytes = Self.input(for: target, &rng)
@@ -169,7 +179,7 @@ import Testing
             (rep("]C1", "10A\u{1d}"), .code128, .text), (rep("", "\u{1d}"), .dataMatrix, .gs1), (rep("", "01"), .code128, .gs1),
             (rep("@\n\u{1e}\rANSI ", "DLDAQ"), .pdf417, .text), (rep("@\n\u{1e}\rANSI 636014090002", "DL"), .pdf417, .text),
             (rep("@\n\u{1e}\rANSI 636014090002DLDAQ1\n", "\n"), .pdf417, .text), (rep("", "9"), .ean13, .text),
-            (rep("", "\\"), .qrCode, .text), (rep("", "\u{0}"), .qrCode, .text),
+            (rep("", "\\"), .qrCode, .text), (rep("", "\u{0}"), .qrCode, .text)
         ]
         for (text, format, contentType) in hostile {
             let p = PayloadParser.parse(format: format, text: text, contentType: contentType)

@@ -1,8 +1,10 @@
 @testable import ScandCore
 
 /// Parses `text` as if `format` had decoded it.
-func payloadOf(_ text: String, format: BarcodeFormat = .qrCode, contentType: Detection.ContentType = .text,
-               symbology: String = "") -> Payload {
+func payloadOf(
+    _ text: String, format: BarcodeFormat = .qrCode, contentType: Detection.ContentType = .text,
+    symbology: String = ""
+) -> Payload {
     PayloadParser.parse(format: format, text: text, contentType: contentType, symbologyIdentifier: symbology)
 }
 

@@ -21,10 +21,12 @@ import Testing
 
     @Test func books() {
         #expect(payloadOf("9780306406157", format: .ean13) == .isbn(.init(isbn13: "9780306406157", isbn10: "0306406152")))
-        #expect(payloadOf("9780306406157 51299", format: .ean13)
-            == .isbn(.init(isbn13: "9780306406157", isbn10: "0306406152", addOn: "51299")))
-        #expect(payloadOf("978030640615751299", format: .ean13)
-            == .isbn(.init(isbn13: "9780306406157", isbn10: "0306406152", addOn: "51299")))
+        #expect(
+            payloadOf("9780306406157 51299", format: .ean13)
+                == .isbn(.init(isbn13: "9780306406157", isbn10: "0306406152", addOn: "51299")))
+        #expect(
+            payloadOf("978030640615751299", format: .ean13)
+                == .isbn(.init(isbn13: "9780306406157", isbn10: "0306406152", addOn: "51299")))
         // An ISBN-10 whose check is X.
         #expect(payloadOf("9780804429573", format: .ean13) == .isbn(.init(isbn13: "9780804429573", isbn10: "080442957X")))
         // 979-1…9: ISBN-13 only.
@@ -38,7 +40,7 @@ import Testing
             ("4006381333932", .ean13), ("9780306406158", .ean13), ("96385075", .ean8), ("036000291453", .upcA),
             ("04252615", .upcE), ("24252614", .upcE), ("400638133393", .ean13), ("40063813339311", .ean13),
             ("4006381333931 123", .ean13), ("4006381333931  12", .ean13), ("400638133393X", .ean13), ("", .ean13),
-            ("1036000291452", .upcA),
+            ("1036000291452", .upcA)
         ]
         for (text, format) in cases {
             #expect(payloadOf(text, format: format) == .text(text), "\(text)")

@@ -9,9 +9,10 @@ import ScandCore
 /// test command, watches the hub, the subscribers and the channels being shared).
 @Suite struct SocketServerTests {
     static func controls() -> DaemonControls {
-        DaemonControls(status: { StatusReport(device: nil, counters: FrameCounters(), clients: ClientCounters(), stdoutDropped: 0) },
-                       metrics: { "" }, snapshot: { $0(.error("none")) }, regionOfInterest: { .full },
-                       setRegionOfInterest: { r, answer in answer(.regionOfInterest(r)) })
+        DaemonControls(
+            status: { StatusReport(device: nil, counters: FrameCounters(), clients: ClientCounters(), stdoutDropped: 0) },
+            metrics: { "" }, snapshot: { $0(.error("none")) }, regionOfInterest: { .full },
+            setRegionOfInterest: { r, answer in answer(.regionOfInterest(r)) })
     }
 
     /// A blocking client: connect, read the banner, watch, then read lines until `count` events came.
@@ -83,7 +84,10 @@ import ScandCore
                 let mine = events.filter { $0.contains(#""path":"p\#(p)""#) }
                 let expected = (0..<perPublisher).map { Event.device(DeviceStatus(device: "p\(p)", state: .waiting, reason: "\($0)")).line }
                 let inOrder = mine == expected
-                #expect(inOrder, "publisher \(p): \(mine.count) events, the first out of order: \(zip(mine, expected).first { $0 != $1 }.map { "\($0)" } ?? "none")")
+                #expect(
+                    inOrder,
+                    "publisher \(p): \(mine.count) events, the first out of order: \(zip(mine, expected).first { $0 != $1 }.map { "\($0)" } ?? "none")"
+                )
             }
         }
         #expect(hub.counters.droppedSlow == 0)
