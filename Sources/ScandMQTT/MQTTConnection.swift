@@ -30,10 +30,9 @@ public final class MQTTConnection: @unchecked Sendable {
             throw MQTTError("cannot create an MQTT client (client id '\(options.clientID)')")
         }
         handle = mosq
-        do { try configure() } catch {
-            mosquitto_destroy(mosq)
-            throw error
-        }
+        // Thrown from here, with every property set, the object is still deinitialised: deinit destroys the
+        // handle (destroying it here too was a double free).
+        try configure()
     }
 
     private func configure() throws(MQTTError) {
