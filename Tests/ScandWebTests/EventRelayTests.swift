@@ -15,7 +15,7 @@ import Testing
         #"{"class":"SCAN","id":1,"frame":3,"format":"QRCode","text":"hello","normalized":[[0.7,0.4],[0.8,0.4],[0.8,0.6],[0.7,0.6]],"value":{"type":"text"}}"#
     static let update = #"{"class":"UPDATE","id":1,"frame":9,"format":"QRCode","normalized":[[0.71,0.4],[0.81,0.4],[0.81,0.6],[0.71,0.6]]}"#
 
-    @Test(.timeLimit(.minutes(1))) func eventsReachEveryPageAndTheSubscriptionSurvivesADaemonRestart() async throws {
+    @Test(.timeLimit(.minutes(10))) func eventsReachEveryPageAndTheSubscriptionSurvivesADaemonRestart() async throws {
         let path = Contract.temporarySocket()
         let daemon = try FakeDaemon(path: path, answer: Contract.answer)
         let hub = EventHub(), metrics = WebMetrics(), logger = Logger(label: "test")

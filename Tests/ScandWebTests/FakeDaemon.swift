@@ -111,7 +111,9 @@ final class FakeDaemon: Sendable {
     }
 
     /// Waits (polling) until `condition` holds, up to `seconds`: for what another task does in its own time.
-    static func eventually(seconds: Double = 20, _ condition: () -> Bool) async -> Bool {
+    /// Waits long: on a 2-core machine, blocking end-to-end suites can hold both threads of the cooperative
+    /// pool for minutes, and the server under test runs its tasks there.
+    static func eventually(seconds: Double = 300, _ condition: () -> Bool) async -> Bool {
         let deadline = Date(timeIntervalSinceNow: seconds)
         while Date() < deadline {
             if condition() { return true }
