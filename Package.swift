@@ -38,6 +38,8 @@ let package = Package(
 
         // Pure Swift, no I/O: formats, geometry, detections, the JSON of events.
         .target(name: "ScandCore"),
+        // The socket protocol, both ways: requests, events and answers, each with one encoder and one decoder.
+        .target(name: "ScandProtocol", dependencies: ["ScandCore"]),
         .target(
             name: "ScandDecoding",
             dependencies: [
@@ -58,7 +60,7 @@ let package = Package(
         .target(
             name: "ScandService",
             dependencies: [
-                "ScandCore", "ScandCapture", "ScandDecoding", "ScandImageIO", "ScandJournal", "CSystemd",
+                "ScandCore", "ScandProtocol", "ScandCapture", "ScandDecoding", "ScandImageIO", "ScandJournal", "CSystemd",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -91,7 +93,7 @@ let package = Package(
             name: "ScandCommands",
             dependencies: [
                 "ScandCapture", "ScandService", "ScandMQTT", "ScandWeb",
-                "ScandCore", "ScandDecoding", "ScandImageIO",
+                "ScandCore", "ScandProtocol", "ScandDecoding", "ScandImageIO",
                 .product(name: "ArgumentParser", package: "swift-argument-parser")
             ]),
         .executableTarget(name: "scand", dependencies: ["ScandCommands"]),
@@ -100,7 +102,7 @@ let package = Package(
             name: "ScandBench",
             dependencies: [
                 "ScandCapture", "ScandService", "ScandJournal", "CZBar",
-                "ScandCore", "ScandDecoding", "ScandImageIO",
+                "ScandCore", "ScandProtocol", "ScandDecoding", "ScandImageIO",
                 .product(name: "ArgumentParser", package: "swift-argument-parser")
             ]),
         .executableTarget(name: "scand-bench", dependencies: ["ScandBench"]),
@@ -109,7 +111,8 @@ let package = Package(
         // owned by the test (with certificates and a subscriber), for the test targets only.
         .target(name: "ScandTestSupport", dependencies: ["ScandCore", "ScandDecoding", "ScandCapture"], path: "Tests/ScandTestSupport"),
 
-        .testTarget(name: "ScandCoreTests", dependencies: ["ScandCore"]),
+        .testTarget(name: "ScandCoreTests", dependencies: ["ScandCore", "ScandProtocol"]),
+        .testTarget(name: "ScandProtocolTests", dependencies: ["ScandProtocol", "ScandCore"]),
         .testTarget(name: "ScandDecodingTests", dependencies: ["ScandDecoding", "ScandCore", "ScandTestSupport"]),
         .testTarget(
             name: "ScandCaptureTests",
@@ -120,7 +123,7 @@ let package = Package(
         .testTarget(
             name: "ScandServiceTests",
             dependencies: [
-                "ScandService", "ScandCapture", "ScandDecoding", "ScandCore", "ScandTestSupport",
+                "ScandService", "ScandCapture", "ScandDecoding", "ScandCore", "ScandProtocol", "ScandTestSupport",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio")
             ]),

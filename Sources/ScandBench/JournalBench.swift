@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import ScandCore
+import ScandProtocol
 import ScandJournal
 
 /// `scand bench journal`: what the event journal costs the daemon on this machine — an append per

@@ -1,6 +1,7 @@
 import ArgumentParser
 import ScandCapture
 import ScandCore
+import ScandProtocol
 
 /// `scand devices`: the cameras on this machine, like `v4l2-ctl --list-devices --list-formats-ext`.
 struct DevicesCommand: ParsableCommand {

@@ -1,6 +1,7 @@
 import Foundation
 import ScandService
 import ScandCore
+import ScandProtocol
 import ScandDecoding
 import ScandImageIO
 

@@ -3,6 +3,7 @@ import NIOConcurrencyHelpers
 import Logging
 import ScandCapture
 import ScandCore
+import ScandProtocol
 import ServiceLifecycle
 import UnixSignals
 

@@ -1,6 +1,7 @@
 import Foundation
 import ScandCapture
 import ScandCore
+import ScandProtocol
 import ScandDecoding
 
 /// Takes the newest frame from the hand-off, decodes it, runs the codes through the tracker and writes

@@ -1,4 +1,5 @@
 import ScandCore
+import ScandProtocol
 
 extension LivePipeline {
     /// A STATS event with the counters.

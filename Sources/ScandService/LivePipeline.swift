@@ -1,6 +1,7 @@
 import Foundation
 import ScandCapture
 import ScandCore
+import ScandProtocol
 import ScandDecoding
 import NIOConcurrencyHelpers
 

@@ -1,5 +1,6 @@
 import Foundation
 import ScandCore
+import ScandProtocol
 import NIOConcurrencyHelpers
 
 /// Where events and log lines go. Events are whole lines, flushed as they are written, so a reader on a

@@ -1,5 +1,6 @@
 import Testing
 @testable import ScandCore
+@testable import ScandProtocol
 
 @Suite struct DeviceStateMachineTests {
     let format = FrameFormat.packed(.yuyv, width: 1280, height: 720)

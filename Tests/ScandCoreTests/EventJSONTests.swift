@@ -1,5 +1,6 @@
 import Testing
 @testable import ScandCore
+@testable import ScandProtocol
 
 @Suite struct EventJSONTests {
     @Test func escapesEveryControlCharacter() {

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import ScandCapture
 import ScandCore
+import ScandProtocol
 import ScandDecoding
 import ScandTestSupport
 @testable import ScandService

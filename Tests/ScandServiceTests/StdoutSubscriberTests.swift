@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import ScandCore
+import ScandProtocol
 @testable import ScandService
 
 @Suite struct StdoutSubscriberTests {

@@ -1,6 +1,7 @@
 import Foundation
 import NIOConcurrencyHelpers
 import ScandCore
+import ScandProtocol
 import ScandJournal
 
 /// The daemon's numbering of its events and their journal: each DEVICE, SCAN, UPDATE, LOST and STATS gets

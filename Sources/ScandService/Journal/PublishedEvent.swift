@@ -1,4 +1,5 @@
 import ScandCore
+import ScandProtocol
 
 /// An event as the daemon publishes it: encoded once (stamped with its boot and seq), with its seq and
 /// whether the journal holds it, for stdout, every socket client and the replays in progress.

@@ -1,5 +1,6 @@
 import Prometheus
 import ScandCore
+import ScandProtocol
 import Synchronization
 
 /// The daemon's Prometheus metrics, made with swift-prometheus and handed out as text by `?METRICS;`:

@@ -1,5 +1,6 @@
 import NIOConcurrencyHelpers
 import ScandCore
+import ScandProtocol
 import ScandImageIO
 
 /// Clients waiting for a SNAPSHOT. They are answered from the next frame the decode loop takes, on its

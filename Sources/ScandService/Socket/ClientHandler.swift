@@ -1,6 +1,7 @@
 import Foundation
 import NIOCore
 import ScandCore
+import ScandProtocol
 
 /// One socket client on its channel's event loop: admitted by uid (or refused with the reason), greeted with
 /// VERSION, answers the request lines `RequestLineDecoder` frames. A client that sends no request within the

@@ -1,5 +1,6 @@
 import Dispatch
 import ScandCore
+import ScandProtocol
 
 /// What socket requests ask of the rest of the daemon. Answers that take time arrive through a callback,
 /// on any thread: the event loop never waits for the pipeline.

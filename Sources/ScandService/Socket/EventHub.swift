@@ -1,5 +1,6 @@
 import NIOCore
 import ScandCore
+import ScandProtocol
 import NIOConcurrencyHelpers
 
 /// Fans each event out to every subscriber whose WATCH filters accept it, encoded once. A subscriber that

@@ -1,5 +1,6 @@
 import NIOCore
 import ScandCore
+import ScandProtocol
 import NIOConcurrencyHelpers
 
 /// One admitted socket client as the hub sees it: its channel and its WATCH filters. Lines may be sent from

@@ -1,6 +1,7 @@
 import Dispatch
 import NIOConcurrencyHelpers
 import ScandCore
+import ScandProtocol
 import ScandJournal
 
 /// One client's `since`: carries out its `ReplayHandover`. The client is registered for live events before

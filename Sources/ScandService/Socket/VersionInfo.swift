@@ -1,4 +1,5 @@
 import ScandCore
+import ScandProtocol
 import ScandDecoding
 
 /// What VERSION says: first on stdout and first to every socket client (gpsd's banner). `proto` is the

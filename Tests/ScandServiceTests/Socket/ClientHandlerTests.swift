@@ -3,6 +3,7 @@ import NIOCore
 import NIOEmbedded
 import Testing
 import ScandCore
+import ScandProtocol
 @testable import ScandService
 
 /// The client handler and the hub on an `EmbeddedChannel`: framing, answers, filters, slow and refused

@@ -1,5 +1,6 @@
 import Testing
-@testable import ScandCore
+import ScandCore
+@testable import ScandProtocol
 
 @Suite struct ClientRequestTests {
     @Test func parsesGpsdStyleRequests() throws {
@@ -54,7 +55,7 @@ import Testing
     }
 
     @Test func survivesRandomInput() {
-        var rng = PayloadRandom(seed: 7)  // the fuzz tests' seeded SplitMix64
+        var rng = SeededRandom(seed: 7)  // the fuzz tests' seeded SplitMix64
         let alphabet = Array(#"?WATCH={}[]",:truefalsn0123456789 \"#.unicodeScalars) + ["\u{0}", "\u{1b}", "é", "\u{FFFF}"]
         for _ in 0..<20_000 {
             var s = "?WATCH="
@@ -90,5 +91,29 @@ import Testing
         #expect(
             Event.snapshot(s).line
                 == #"{"class":"SNAPSHOT","frame":7,"width":2,"height":1,"sourceWidth":4,"sourceHeight":2,"mime":"image/jpeg","data":"AQID"}"#)
+    }
+}
+
+@Suite struct ClientRequestEncodingTests {
+    /// What a client sends is what the daemon reads.
+    @Test func everyRequestComesBackFromItsLine() throws {
+        let boot = "0123456789abcdef0123456789abcdef"
+        let requests: [ClientRequest] = [
+            .status, .version, .snapshot, .metrics, .regionOfInterest,
+            .setRegionOfInterest(try NormalizedRect(x: 0.1, y: 0.2, width: 0.5, height: 0.25)),
+            .watch(.init(enable: true)), .watch(.init(enable: false)),
+            .watch(.init(enable: true, classes: [.scan, .device], formats: BarcodeFormats([.ean13, .qrCode]), since: EventPosition(boot: boot, seq: 7)))
+        ]
+        for request in requests {
+            #expect(try ClientRequest.parse(request.line) == request, "\(request.line)")
+        }
+        #expect(ClientRequest.watch(.init(enable: true, classes: [.scan, .lost])).line == #"?WATCH={"enable":true,"classes":["LOST","SCAN"]};"#)
+        #expect(
+            ClientRequest.setRegionOfInterest(try NormalizedRect(x: 0.1, y: 0, width: 0.33333, height: 1)).line
+                == #"?ROI={"x":0.1,"y":0,"w":0.3333,"h":1};"#)
+    }
+
+    @Test func aRequestOverTheBoundIsRefusedUnread() {
+        #expect(throws: ClientRequest.Problem("request longer than 8 bytes refused")) { try ClientRequest.parse("?STATUS; ", maxLength: 8) }
     }
 }

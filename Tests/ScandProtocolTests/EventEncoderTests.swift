@@ -1,6 +1,7 @@
 import Foundation
 import Testing
-@testable import ScandCore
+import ScandCore
+@testable import ScandProtocol
 
 /// Every class on the wire, byte for byte as the README's schema shows it: the typed `Event` and its one
 /// encoder must write what clients already parse.

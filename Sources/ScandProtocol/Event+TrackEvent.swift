@@ -1,4 +1,5 @@
 import Foundation
+import ScandCore
 
 extension Event {
     /// The event of what the tracker reported.

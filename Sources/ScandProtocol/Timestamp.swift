@@ -1,4 +1,5 @@
 import Foundation
+import ScandCore
 
 public enum Timestamp {
     /// UTC with milliseconds, as gpsd writes times: 2026-11-22T12:00:00.123Z.

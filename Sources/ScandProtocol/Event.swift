@@ -1,4 +1,5 @@
 import Foundation
+import ScandCore
 
 /// Everything scand writes for a client, one case per `class` on the wire: the daemon's events (VERSION,
 /// DEVICE, SCAN, UPDATE, LOST, STATS), the answers to socket requests (WATCH, STATUS, ERROR), the SCAN

@@ -1,0 +1,244 @@
+import Foundation
+import ScandCore
+
+/// A request line from a socket client, gpsd style: `?WATCH={"enable":true};`, `?STATUS;`, `?VERSION;`,
+/// `?SNAPSHOT;`, `?METRICS;`, `?ROI;` and `?ROI={"x":0.1,"y":0.2,"w":0.6,"h":0.5};`. `line` is the one
+/// encoder (every client sends what it gives) and `parse` the one decoder (the daemon reads with it); the JSON
+/// arguments are read by Foundation's `JSONDecoder`, after a bound on the line's length.
+public enum ClientRequest: Sendable, Equatable {
+    case watch(Watch)
+    case status
+    case version
+    /// The newest frame, downscaled, as an image.
+    case snapshot
+    /// The Prometheus metrics, as text.
+    case metrics
+    /// The rect of interest in use.
+    case regionOfInterest
+    /// A new rect of interest: a change of settings, for the admin group only.
+    case setRegionOfInterest(NormalizedRect)
+
+    /// Whether the request changes the daemon's settings (allowed to the admin group only).
+    public var changesSettings: Bool {
+        if case .setRegionOfInterest = self { true } else { false }
+    }
+
+    /// The class of the line that answers this request (an ERROR may come instead).
+    public var answerClass: Event.Class {
+        switch self {
+        case .watch: .watch
+        case .status: .status
+        case .version: .version
+        case .snapshot: .snapshot
+        case .metrics: .metrics
+        case .regionOfInterest, .setRegionOfInterest: .regionOfInterest
+        }
+    }
+
+    /// What a subscriber wants: events on or off, optionally only some classes and formats.
+    public struct Watch: Sendable, Equatable {
+        public var enable: Bool
+        /// Event classes to receive (SCAN, LOST, UPDATE, DEVICE, …); nil: all.
+        public var classes: Set<Event.Class>?
+        /// Formats of SCAN/UPDATE/LOST events to receive; nil: all.
+        public var formats: BarcodeFormats?
+        /// Replay what the journal holds after this position first (see `ReplayHandover`).
+        public var since: EventPosition?
+
+        public init(enable: Bool, classes: Set<Event.Class>? = nil, formats: BarcodeFormats? = nil, since: EventPosition? = nil) {
+            self.enable = enable
+            self.classes = classes
+            self.formats = formats
+            self.since = since
+        }
+
+        /// Whether a subscriber with these filters receives `event`: its class is asked for, and a code's
+        /// format too when formats are named.
+        public func accepts(_ event: Event) -> Bool {
+            guard enable else { return false }
+            if let classes, !classes.contains(event.eventClass) { return false }
+            if let formats, let format = event.format, !formats.contains(format) { return false }
+            return true
+        }
+
+        /// The same test on a journaled line (a replay has lines, not events): its class from the envelope,
+        /// and a code's format from its top-level `"format"` (a string value never holds `,"` unescaped).
+        public func accepts(line: String) -> Bool {
+            guard enable else { return false }
+            guard let envelope = EventEnvelope.parse(line), let eventClass = Event.Class(rawValue: envelope.eventClass) else { return false }
+            if let classes, !classes.contains(eventClass) { return false }
+            if let formats, [.scan, .update, .lost].contains(eventClass), let r = line.range(of: #","format":""#) {
+                let name = line[r.upperBound...].prefix { $0 != "\"" }
+                if let format = BarcodeFormat(name: String(name)), !formats.contains(format) { return false }
+            }
+            return true
+        }
+
+        /// The WATCH's JSON argument, keys in a fixed order: `enable`, `classes`, `formats`, `since`.
+        var json: JSONValue {
+            var fields: [(String, JSONValue)] = [("enable", .bool(enable))]
+            if let classes { fields.append(("classes", .array(classes.sorted().map { .string($0.rawValue) }))) }
+            if let formats { fields.append(("formats", .array(formats.members.map { .string($0.name) }))) }
+            if let since { fields.append(("since", .object([("boot", .string(since.boot)), ("seq", .int(since.seq))]))) }
+            return .object(fields)
+        }
+    }
+
+    public struct Problem: Error, Equatable, CustomStringConvertible {
+        public var description: String
+        public init(_ description: String) { self.description = description }
+    }
+
+    /// Longest piece of a request an ERROR quotes: a hostile request must not make a reply larger than itself.
+    public static let quoteLimit = 64
+    /// Longest request line `parse` reads (the daemon's `max_request_bytes` may set a lower one).
+    public static let maxLength = 1 << 20
+
+    /// The text cut to `quoteLimit` characters, with "…" when it was longer.
+    static func shortened(_ text: some StringProtocol) -> String {
+        text.count > quoteLimit ? "\(text.prefix(quoteLimit))…" : String(text)
+    }
+
+    static func quoted(_ text: some StringProtocol) -> String { "'\(shortened(text))'" }
+
+    /// The request as a client sends it, without the newline: `?STATUS;`, `?WATCH={"enable":true};`, ….
+    public var line: String {
+        switch self {
+        case .status: "?STATUS;"
+        case .version: "?VERSION;"
+        case .snapshot: "?SNAPSHOT;"
+        case .metrics: "?METRICS;"
+        case .regionOfInterest: "?ROI;"
+        case .watch(let w): "?WATCH=" + w.json.serialized() + ";"
+        case .setRegionOfInterest(let r):
+            "?ROI=" + JSONValue.object([("x", r.x), ("y", r.y), ("w", r.width), ("h", r.height)].map { ($0.0, .number($0.1, places: 4)) }).serialized() + ";"
+        }
+    }
+
+    public static func parse(_ line: String, maxLength: Int = maxLength) throws(Problem) -> ClientRequest {
+        guard line.utf8.count <= maxLength else { throw Problem("request longer than \(maxLength) bytes refused") }
+        var text = line.trimmingCharacters(in: .whitespaces)
+        if text.hasSuffix("\r") { text.removeLast() }
+        if text.hasSuffix(";") { text.removeLast() }
+        guard text.hasPrefix("?") else { throw Problem("requests start with '?', e.g. ?WATCH={\"enable\":true};") }
+        let body = text.dropFirst()
+        let name = String(body.prefix { $0.isLetter }).uppercased()
+        let rest = body.dropFirst(name.count)
+        switch name {
+        case "STATUS", "VERSION", "SNAPSHOT", "METRICS":
+            guard rest.isEmpty else { throw Problem("?\(name) takes no argument") }
+            return ["STATUS": .status, "VERSION": .version, "SNAPSHOT": .snapshot, "METRICS": .metrics][name]!
+        case "ROI":
+            if rest.isEmpty { return .regionOfInterest }
+            guard rest.first == "=" else { throw Problem("expected ?ROI={\"x\":…,\"y\":…,\"w\":…,\"h\":…}") }
+            let fields = try decode(RegionFields.self, from: rest.dropFirst())
+            guard let x = fields.x, let y = fields.y, let w = fields.w, let h = fields.h else {
+                throw Problem("?ROI needs x, y, w and h (0…1 of the frame)")
+            }
+            do { return .setRegionOfInterest(try NormalizedRect(x: x, y: y, width: w, height: h)) } catch { throw Problem(error.description) }
+        case "WATCH":
+            if rest.isEmpty { return .watch(Watch(enable: true)) }
+            guard rest.first == "=" else { throw Problem("expected ?WATCH={...}") }
+            return .watch(try decode(WatchFields.self, from: rest.dropFirst()).watch)
+        case "":
+            throw Problem("empty request")
+        default:
+            throw Problem("unknown request \(quoted("?" + name)) (known: ?WATCH, ?STATUS, ?VERSION, ?SNAPSHOT, ?ROI, ?METRICS)")
+        }
+    }
+
+    /// One JSON object, by `JSONDecoder`: its errors become one short line that quotes no more than
+    /// `quoteLimit` characters of the request.
+    static func decode<T: Decodable>(_ type: T.Type, from json: Substring) throws(Problem) -> T {
+        guard json.trimmingCharacters(in: .whitespaces).hasPrefix("{") else { throw Problem("malformed JSON: expected '{'") }
+        do {
+            return try JSONDecoder().decode(T.self, from: Data(json.utf8))
+        } catch let problem as Problem {
+            throw problem
+        } catch DecodingError.typeMismatch(_, let context), DecodingError.valueNotFound(_, let context) {
+            throw Problem("\(quoted(context.codingPath.first?.stringValue ?? "?")) has the wrong type")
+        } catch {
+            throw Problem("malformed JSON: not one JSON object")
+        }
+    }
+
+    /// Any key, so unknown ones are named in the refusal instead of ignored.
+    struct AnyKey: CodingKey {
+        var stringValue: String
+        var intValue: Int? { nil }
+        init(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
+
+    /// `{"x":…,"y":…,"w":…,"h":…}`.
+    struct RegionFields: Decodable {
+        var x, y, w, h: Double?
+
+        init(from decoder: any Decoder) throws {
+            let c = try decoder.container(keyedBy: AnyKey.self)
+            for key in c.allKeys {
+                guard let value = try? c.decode(Double.self, forKey: key) else {
+                    guard ["x", "y", "w", "h"].contains(key.stringValue) else {
+                        throw Problem("unknown ROI field \(quoted(key.stringValue)) (known: x, y, w, h)")
+                    }
+                    throw Problem("\(quoted(key.stringValue)) must be a number")
+                }
+                switch key.stringValue {
+                case "x": x = value
+                case "y": y = value
+                case "w": w = value
+                case "h": h = value
+                default: throw Problem("unknown ROI field \(quoted(key.stringValue)) (known: x, y, w, h)")
+                }
+            }
+        }
+    }
+
+    /// `{"enable":…,"classes":[…],"formats":[…],"since":{"boot":…,"seq":…}}`, each optional.
+    struct WatchFields: Decodable {
+        var watch = Watch(enable: true)
+
+        init(from decoder: any Decoder) throws {
+            let c = try decoder.container(keyedBy: AnyKey.self)
+            for key in c.allKeys {
+                func value<T: Decodable>(_ type: T.Type) throws -> T {
+                    do { return try c.decode(T.self, forKey: key) } catch { throw Problem("\(quoted(key.stringValue)) has the wrong type") }
+                }
+                switch key.stringValue {
+                case "enable": watch.enable = try value(Bool.self)
+                case "classes":
+                    let usage = "classes must name event classes (\(Event.Class.watchable.map(\.rawValue).joined(separator: ", ")))"
+                    guard let names = try? c.decode([String].self, forKey: key) else { throw Problem(usage) }
+                    watch.classes = Set(
+                        try names.map { name in
+                            guard let c = Event.Class(rawValue: name.uppercased()), Event.Class.watchable.contains(c) else { throw Problem(usage) }
+                            return c
+                        })
+                case "formats":
+                    guard let names = try? c.decode([String].self, forKey: key) else { throw Problem("formats must be strings") }
+                    do { watch.formats = try BarcodeFormats.parse(names.joined(separator: ",")) } catch {
+                        throw Problem(FormatListError(item: shortened(error.item)).description)
+                    }
+                case "since":
+                    let usage = #"since must be {"boot":"<32 hex digits>","seq":N} with N ≥ 1, from an event's boot and seq"#
+                    guard let since = try? c.decode([String: SinceField].self, forKey: key), since.count == 2,
+                        case .boot(let boot)? = since["boot"], case .seq(let seq)? = since["seq"], EventPosition.isBootID(boot), seq > 0
+                    else { throw Problem(usage) }
+                    watch.since = EventPosition(boot: boot, seq: seq)
+                default:
+                    throw Problem("unknown WATCH field \(quoted(key.stringValue)) (known: enable, classes, formats, since)")
+                }
+            }
+        }
+    }
+
+    /// A value of `since`: the boot's string or the sequence number.
+    enum SinceField: Decodable {
+        case boot(String)
+        case seq(Int)
+        init(from decoder: any Decoder) throws {
+            let c = try decoder.singleValueContainer()
+            if let seq = try? c.decode(Int.self) { self = .seq(seq) } else { self = .boot(try c.decode(String.self)) }
+        }
+    }
+}

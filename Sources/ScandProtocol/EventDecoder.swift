@@ -1,0 +1,103 @@
+import Foundation
+import ScandCore
+
+/// The one reader of the daemon's lines, for every client: Foundation's `JSONDecoder` over a line of at
+/// most `maxLength` bytes. What `EventEncoder` writes for the answers to requests comes back as the same
+/// `Event`; events keep their line as written (a client relays or prints it) with their class and stamp typed.
+public enum EventDecoder {
+    /// The longest line a client reads: a SNAPSHOT (a base64 JPEG of at most 640 px a side) is the longest
+    /// the daemon sends, well under this; a longer line is a broken stream.
+    public static let maxLength = 8 << 20
+
+    public struct Problem: Error, Equatable, CustomStringConvertible {
+        public var description: String
+        public init(_ description: String) { self.description = description }
+    }
+
+    public static func decode(_ line: String, maxLength: Int = maxLength) throws(Problem) -> ReceivedEvent {
+        guard line.utf8.count <= maxLength else { throw Problem("scand sent a line over \(maxLength) bytes") }
+        let fields: Fields
+        do { fields = try JSONDecoder().decode(Fields.self, from: Data(line.utf8)) } catch {
+            throw Problem("scand sent a line that is not an event: \(ClientRequest.quoted(line))")
+        }
+        guard let eventClass = Event.Class(rawValue: fields.class) else {
+            throw Problem("scand sent an event of unknown class \(ClientRequest.quoted(fields.class))")
+        }
+        let stamp = fields.boot.map { EventStamp(boot: $0, seq: fields.seq, replayed: fields.replayed ?? false) }
+        return ReceivedEvent(eventClass: eventClass, stamp: stamp, event: try fields.event(eventClass), line: line)
+    }
+
+    /// The keys of every answer to a request (JSONDecoder skips the others).
+    struct Fields: Decodable {
+        var `class`: String
+        var boot: String?
+        var seq: Int?
+        var replayed: Bool?
+        // VERSION
+        var release: String?
+        var proto_major: Int?
+        var proto_minor: Int?
+        var zxing: String?
+        // ERROR
+        var message: String?
+        // METRICS
+        var text: String?
+        // ROI
+        var roi: [Double]?
+        // SNAPSHOT
+        var frame: UInt64?
+        var width: Int?
+        var height: Int?
+        var sourceWidth: Int?
+        var sourceHeight: Int?
+        var mime: String?
+        var data: String?
+        // WATCH
+        var enable: Bool?
+        var classes: [String]?
+        var formats: [String]?
+        var since: Since?
+
+        struct Since: Decodable {
+            var boot: String
+            var seq: Int
+        }
+
+        func event(_ eventClass: Event.Class) throws(Problem) -> Event? {
+            let missing = Problem("scand sent a \(eventClass.rawValue) without its fields")
+            switch eventClass {
+            case .version:
+                guard let release, let proto_major, let proto_minor else { throw missing }
+                return .version(VersionBanner(release: release, protoMajor: proto_major, protoMinor: proto_minor, zxing: zxing ?? ""))
+            case .error:
+                guard let message else { throw missing }
+                return .error(message)
+            case .metrics:
+                guard let text else { throw missing }
+                return .metrics(text)
+            case .regionOfInterest:
+                guard let roi, roi.count == 4, let rect = try? NormalizedRect(x: roi[0], y: roi[1], width: roi[2], height: roi[3]) else {
+                    throw missing
+                }
+                return .regionOfInterest(rect)
+            case .snapshot:
+                guard let frame, let width, let height, let sourceWidth, let sourceHeight, let mime, let data,
+                    let bytes = Data(base64Encoded: data)
+                else { throw missing }
+                return .snapshot(
+                    Snapshot(
+                        frame: frame, width: width, height: height, sourceWidth: sourceWidth, sourceHeight: sourceHeight, mimeType: mime,
+                        data: [UInt8](bytes)))
+            case .watch:
+                guard let enable else { throw missing }
+                var watch = ClientRequest.Watch(enable: enable)
+                if let classes { watch.classes = Set(classes.compactMap(Event.Class.init(rawValue:))) }
+                if let formats { watch.formats = try? BarcodeFormats.parse(formats.joined(separator: ",")) }
+                watch.since = since.map { EventPosition(boot: $0.boot, seq: $0.seq) }
+                return .watch(watch)
+            default:
+                return nil
+            }
+        }
+    }
+}

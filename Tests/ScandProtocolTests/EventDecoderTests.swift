@@ -1,0 +1,64 @@
+import Foundation
+import ScandCore
+import Testing
+
+@testable import ScandProtocol
+
+@Suite struct EventDecoderTests {
+    let boot = "0123456789abcdef0123456789abcdef"
+
+    /// Every answer the daemon encodes comes back as the same `Event`.
+    @Test func answersComeBackAsTheirEvents() throws {
+        let rect = try NormalizedRect(x: 0.25, y: 0.125, width: 0.5, height: 0.75)
+        let answers: [Event] = [
+            .version(VersionBanner(release: "1.2.3", protoMajor: 3, protoMinor: 4, zxing: "3.1.1")),
+            .error("too many clients\u{1b}"),
+            .metrics("# HELP x\nx 1\n"),
+            .regionOfInterest(rect),
+            .snapshot(Snapshot(frame: 7, width: 2, height: 1, sourceWidth: 4, sourceHeight: 2, mimeType: "image/jpeg", data: [0, 1, 255])),
+            .watch(.init(enable: true, classes: [.scan, .lost], formats: BarcodeFormats([.qrCode]), since: EventPosition(boot: boot, seq: 9)))
+        ]
+        for answer in answers {
+            let received = try EventDecoder.decode(answer.line)
+            #expect(received.event == answer)
+            #expect(received.eventClass == answer.eventClass)
+            #expect(received.line == answer.line)
+        }
+    }
+
+    @Test func theStampIsRead() throws {
+        let stamped = EventEncoder.line(.error("x"), stamp: EventStamp(boot: boot, seq: 42, replayed: true))
+        let received = try EventDecoder.decode(stamped)
+        #expect(received.stamp == EventStamp(boot: boot, seq: 42, replayed: true))
+        #expect(received.position == EventPosition(boot: boot, seq: 42))
+        #expect(try EventDecoder.decode(Event.error("x").line).stamp == nil)
+    }
+
+    /// Events keep their line: a client relays or prints it as the daemon wrote it.
+    @Test func eventsKeepTheirLineWithTheirClass() throws {
+        let code = TrackedCode(
+            id: 3, device: "/dev/video0", time: Date(timeIntervalSince1970: 0), frame: 5, detection: EventEncoderTests.qr, frameWidth: 640,
+            frameHeight: 480)
+        let line = EventEncoder.line(.scan(code), stamp: EventStamp(boot: boot, seq: 1))
+        let received = try EventDecoder.decode(line)
+        #expect(received.eventClass == .scan && received.event == nil && received.line == line && received.stamp?.seq == 1)
+    }
+
+    @Test(arguments: [
+        "", "not json", "[]", #"{"class":"NOPE"}"#, #"{"class":"ERROR"}"#, #"{"class":"ROI","roi":[0,0,2,2]}"#,
+        #"{"class":"SNAPSHOT","frame":1,"width":1,"height":1,"sourceWidth":1,"sourceHeight":1,"mime":"x","data":"***"}"#,
+        #"{"nothing":1}"#, #"{"class":1}"#
+    ])
+    func badLinesAreOneLineProblems(_ line: String) {
+        #expect { try EventDecoder.decode(line) } throws: { error in
+            let text = (error as! EventDecoder.Problem).description
+            return !text.contains("\n") && text.count < 200
+        }
+    }
+
+    @Test func aLineOverTheBoundIsRefusedUnread() {
+        #expect(throws: EventDecoder.Problem("scand sent a line over 16 bytes")) {
+            try EventDecoder.decode(Event.error("a longer message").line, maxLength: 16)
+        }
+    }
+}
