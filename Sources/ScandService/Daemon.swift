@@ -143,9 +143,9 @@ struct SocketService: Service {
     let server: SocketServer
 
     func run() async throws {
-        try server.start()
+        try await server.start()
         try? await gracefulShutdown()
-        server.stop()
+        await server.stop()
     }
 }
 

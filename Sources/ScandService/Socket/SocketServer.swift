@@ -22,7 +22,8 @@ public final class SocketServer: Sendable {
     let daemon: DaemonControls
     let admins: AdminGroup
     let log: @Sendable (String, LogLevel) -> Void
-    private let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+    /// NIO's shared loops: nothing of the socket runs on the cooperative pool, and nothing to shut down.
+    private let group = MultiThreadedEventLoopGroup.singleton
     /// The listening channel, and the socket file's identity when scand created it: on exit the file is
     /// removed only if it is still that one (a second daemon may have replaced it since).
     private let bound = NIOLockedValueBox<(channel: Channel?, file: FileIdentity?)>((nil, nil))
@@ -54,7 +55,7 @@ public final class SocketServer: Sendable {
 
     /// Starts listening (after `claim`). Errors name the path and the cause; a missing group leaves no socket
     /// file behind.
-    public func start() throws {
+    public func start() async throws {
         let settings = ClientHandler.Settings(
             hub: hub, maxRequestBytes: maxRequestBytes, requestTimeout: requestTimeout, daemon: daemon,
             admins: admins, log: log, refusals: RateLimitedLog(log: log), idleClosed: RateLimitedLog(log: log),
@@ -72,7 +73,7 @@ public final class SocketServer: Sendable {
             }
         switch listener {
         case .inherited(let fd):
-            let channel = try bootstrap.withBoundSocket(fd).wait()
+            let channel = try await bootstrap.withBoundSocket(fd).get()
             widenBacklog(fd)
             bound.withLockedValue { $0.channel = channel }
         case .path(let path, let groupName):
@@ -108,11 +109,11 @@ public final class SocketServer: Sendable {
                 throw BindError(description: "cannot give \(path) to group '\(groupName)': \(reason)")
             }
             do {
-                let channel = try bootstrap.withBoundSocket(fd).wait()
+                let channel = try await bootstrap.withBoundSocket(fd).get()
                 widenBacklog(fd)
                 if staging != path, rename(staging, path) != 0 {
                     let why = String(cString: strerror(errno))
-                    try? channel.close().wait()
+                    try? await channel.close()
                     unlink(staging)
                     throw BindError(description: "cannot listen on \(path): \(why)")
                 }
@@ -135,13 +136,12 @@ public final class SocketServer: Sendable {
     }
 
     /// Stops listening, closes every client, removes the socket file scand created if it is still scand's.
-    public func stop() {
+    public func stop() async {
         let (channel, file) = bound.withLockedValue { b in
             defer { b = (nil, nil) }
             return b
         }
-        try? channel?.close().wait()
+        try? await channel?.close()
         if case .path(let path, _) = listener, let file, FileIdentity(path: path) == file { unlink(path) }
-        try? group.syncShutdownGracefully()
     }
 }

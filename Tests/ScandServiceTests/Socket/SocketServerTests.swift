@@ -2,6 +2,7 @@ import Foundation
 import NIOConcurrencyHelpers
 import Testing
 import ScandCore
+import ScandProtocol
 @testable import ScandService
 
 /// The socket server on a real Unix socket, with events published from several threads while clients come,
@@ -38,15 +39,14 @@ import ScandCore
         return lines
     }
 
-    /// Synchronous, publishing from threads of its own: the end-to-end suites' blocking tests may hold the
-    /// cooperative pool for longer than the watchers wait, and this test must not need it.
-    @Test func eventsFromManyThreadsReachEveryWatcherInOrder() throws {
+    /// Publishing from threads of its own: the end-to-end suites' blocking tests may hold the cooperative
+    /// pool for longer than the watchers wait, and only the server's start and stop need it.
+    @Test func eventsFromManyThreadsReachEveryWatcherInOrder() async throws {
         let path = NSTemporaryDirectory() + "scand-server-\(getpid()).sock"
         let hub = EventHub(queueLimit: 100_000, maxClients: 16)
         let server = SocketServer(listener: .path(path, group: ""), hub: hub, maxRequestBytes: 4096, daemon: Self.controls(), log: { _, _ in })
         try server.claim()
-        try server.start()
-        defer { server.stop() }
+        try await server.start()
         let perPublisher = 400, publishers = 2
         // Watchers first, each on a thread of its own; the publishers start once all of them watch.
         let results = NIOLockedValueBox<[[String]]>([])
@@ -91,5 +91,6 @@ import ScandCore
             }
         }
         #expect(hub.counters.droppedSlow == 0)
+        await server.stop()
     }
 }
