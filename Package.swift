@@ -13,6 +13,7 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.6.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.60.0"),
+        .package(url: "https://github.com/apple/swift-nio-extras", from: "1.24.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.8.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.0"),
@@ -69,6 +70,17 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Prometheus", package: "swift-prometheus")
             ]),
+        // The one client of the daemon's socket: typed requests over a kept connection, and subscriptions.
+        .target(
+            name: "ScandClient",
+            dependencies: [
+                "ScandCore", "ScandProtocol",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "NIOExtras", package: "swift-nio-extras"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")
+            ]),
         // `scand web`: the setup page and /metrics over HTTP, a client of the daemon's Unix socket only.
         .target(
             name: "ScandWeb",
@@ -113,6 +125,12 @@ let package = Package(
 
         .testTarget(name: "ScandCoreTests", dependencies: ["ScandCore", "ScandProtocol"]),
         .testTarget(name: "ScandProtocolTests", dependencies: ["ScandProtocol", "ScandCore"]),
+        .testTarget(
+            name: "ScandClientTests",
+            dependencies: [
+                "ScandClient", "ScandProtocol", "ScandService", "ScandCore", "ScandTestSupport",
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")
+            ]),
         .testTarget(name: "ScandDecodingTests", dependencies: ["ScandDecoding", "ScandCore", "ScandTestSupport"]),
         .testTarget(
             name: "ScandCaptureTests",

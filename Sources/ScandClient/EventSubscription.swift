@@ -1,0 +1,105 @@
+import NIOCore
+import ScandCore
+import ScandProtocol
+import ServiceLifecycle
+
+/// A subscription to the daemon's events (`?WATCH=`), as an `AsyncSequence`; `run` (a service) keeps it:
+/// it connects, sends the WATCH, and passes on every line. With `reconnect`, a daemon that stops or restarts
+/// is connected to again after the `Backoff`'s wait, and the WATCH asks `since` the last journaled event
+/// received, so nothing the journal kept is missed or repeated. Without, the sequence ends when the daemon
+/// closes the connection, and throws the `DaemonError` that ended it otherwise.
+public final class EventSubscription: Service, AsyncSequence, Sendable {
+    public enum Element: Sendable, Equatable {
+        /// A line of the daemon: the VERSION banner, the WATCH that confirms the subscription, the events.
+        case event(ReceivedEvent)
+        /// The connection was lost or could not be made: tried again after the backoff's wait.
+        case lost(DaemonError)
+    }
+
+    public let socketPath: String
+    public let watch: ClientRequest.Watch
+    let reconnect: Bool
+    let backoff: Backoff
+    let timeout: Duration
+    private let stream: AsyncThrowingStream<Element, any Error>
+    private let continuation: AsyncThrowingStream<Element, any Error>.Continuation
+
+    /// - Parameter bufferLimit: events waiting for the reader; past it, the subscription is made again from
+    ///   the last event taken, so a slow reader loses nothing the journal keeps.
+    public init(
+        socketPath: String, watch: ClientRequest.Watch, reconnect: Bool, backoff: Backoff = Backoff(), timeout: Duration = .seconds(5),
+        bufferLimit: Int = 1024
+    ) {
+        self.socketPath = socketPath
+        self.watch = watch
+        self.reconnect = reconnect
+        self.backoff = backoff
+        self.timeout = timeout
+        (stream, continuation) = AsyncThrowingStream.makeStream(of: Element.self, bufferingPolicy: .bufferingOldest(bufferLimit))
+    }
+
+    public func makeAsyncIterator() -> AsyncThrowingStream<Element, any Error>.Iterator { stream.makeAsyncIterator() }
+
+    /// Why a connection ended on this side.
+    struct ReaderTooSlow: Error {}
+
+    public func run() async {
+        let ended: DaemonError? = await cancelWhenGracefulShutdown { [self] in
+            var backoff = self.backoff
+            var since = watch.since
+            while !Task.isCancelled {
+                let problem: DaemonError
+                do {
+                    try await session(since: &since) { backoff.reset() }
+                    problem = .closed
+                    guard reconnect else { return nil }
+                } catch is ReaderTooSlow {
+                    // The reader will catch up: the same subscription again, from what it took last.
+                    try? await Task.sleep(for: backoff.next())
+                    continue
+                } catch {
+                    problem = error as? DaemonError ?? .closed
+                    // A refused request stays refused: asking again would be refused again.
+                    guard reconnect, !Self.isFinal(problem) else { return problem }
+                }
+                continuation.yield(.lost(problem))
+                try? await Task.sleep(for: backoff.next())
+            }
+            return nil
+        }
+        if let ended { continuation.finish(throwing: ended) } else { continuation.finish() }
+    }
+
+    static func isFinal(_ error: DaemonError) -> Bool {
+        if case .refusedRequest = error { true } else { false }
+    }
+
+    /// One connection: the banner, the WATCH (since the last journaled event passed on), then every line.
+    private func session(since: inout EventPosition?, subscribed: () -> Void) async throws {
+        let lines = try await DaemonConnection.connect(path: socketPath, timeout: timeout)
+        try await lines.executeThenClose { inbound, outbound in
+            var reader = DaemonLineReader(lines: inbound.makeAsyncIterator(), channel: lines.channel)
+            try pass(try await reader.banner(within: timeout))
+            var request = watch
+            request.since = since ?? watch.since
+            try await DaemonConnection.write(.watch(request), to: outbound)
+            var confirmed = false
+            // The WATCH is answered within the timeout; events come when they come.
+            while let line = try await reader.next(within: confirmed ? nil : timeout) {
+                if !confirmed {
+                    if let message = line.errorMessage { throw DaemonError.refusedRequest(message) }
+                    if line.eventClass == .watch {
+                        confirmed = true
+                        subscribed()
+                    }
+                }
+                try pass(line)
+                if let position = line.position { since = position }
+            }
+        }
+
+        func pass(_ line: ReceivedEvent) throws {
+            if case .dropped = continuation.yield(.event(line)) { throw ReaderTooSlow() }
+        }
+    }
+}

@@ -1,0 +1,157 @@
+import Foundation
+import ScandCore
+import ScandProtocol
+import ServiceLifecycle
+import Testing
+
+@testable import ScandClient
+@testable import ScandService
+
+/// The client against the daemon's real socket server, in this process, on a socket of the test's own.
+@Suite(.timeLimit(.minutes(1))) struct DaemonClientTests {
+    /// The socket server with fixed answers; its hub publishes what the test publishes.
+    struct LocalDaemon {
+        let path: String
+        let hub = EventHub(queueLimit: 1000, maxClients: 16)
+        let server: SocketServer
+
+        init(path: String = NSTemporaryDirectory() + "scand-client-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).sock") {
+            self.path = path
+            let controls = DaemonControls(
+                status: { StatusReport(device: nil, counters: FrameCounters(), clients: ClientCounters(), stdoutDropped: 0) },
+                metrics: { "scand_up 1\n" }, snapshot: { $0(.error("no frame to show yet")) }, regionOfInterest: { .full },
+                setRegionOfInterest: { r, answer in answer(.regionOfInterest(r)) })
+            server = SocketServer(listener: .path(path, group: ""), hub: hub, maxRequestBytes: 4096, daemon: controls, log: { _, _ in })
+        }
+
+        func start() async throws {
+            try server.claim()
+            try await server.start()
+        }
+    }
+
+    /// Runs `body` with `service` running beside it, then stops the service.
+    func with<S: Service, T: Sendable>(_ service: S, _ body: () async throws -> T) async throws -> T {
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { try await service.run() }
+            defer { group.cancelAll() }
+            return try await body()
+        }
+    }
+
+    @Test func requestsShareOneKeptConnection() async throws {
+        let daemon = LocalDaemon()
+        try await daemon.start()
+        let client = DaemonClient(socketPath: daemon.path)
+        try await with(client) {
+            for _ in 0..<10 {
+                let status = try await client.request(.status), metrics = try await client.request(.metrics)
+                let rect = try await client.request(.regionOfInterest)
+                #expect(status.eventClass == .status)
+                #expect(metrics.event == .metrics("scand_up 1\n"))
+                #expect(rect.event == .regionOfInterest(.full))
+            }
+            #expect(daemon.hub.counters.totalConnections == 1)
+        }
+        await daemon.server.stop()
+    }
+
+    @Test func theDaemonsErrorIsTheRequestsRefusal() async throws {
+        let daemon = LocalDaemon()
+        try await daemon.start()
+        let client = DaemonClient(socketPath: daemon.path)
+        try await with(client) {
+            await #expect(throws: DaemonError.refusedRequest("no frame to show yet")) { try await client.request(.snapshot) }
+            // The connection stays usable.
+            let version = try await client.request(.version)
+            #expect(version.eventClass == .version)
+        }
+        await daemon.server.stop()
+    }
+
+    @Test func aStoppedDaemonIsUnreachableThenServedAgain() async throws {
+        let daemon = LocalDaemon()
+        let client = DaemonClient(socketPath: daemon.path)
+        try await with(client) {
+            await #expect(throws: DaemonError.self) { try await client.request(.status) }
+            do {
+                _ = try await client.request(.status)
+            } catch {
+                guard case .unreachable(_, .notRunning)? = error as? DaemonError else { Issue.record("\(error)"); return }
+            }
+            try await daemon.start()
+            let first = try await client.request(.status)
+            #expect(first.eventClass == .status)
+            // A restarted daemon closed the kept connection: the next request goes on a new one.
+            await daemon.server.stop()
+            let again = LocalDaemon(path: daemon.path)
+            try await again.start()
+            let second = try await client.request(.status)
+            #expect(second.eventClass == .status)
+            #expect(again.hub.counters.totalConnections == 1)
+            await again.server.stop()
+        }
+    }
+
+    @Test func aSubscriptionPassesTheDaemonsLinesAndComesBack() async throws {
+        let daemon = LocalDaemon()
+        try await daemon.start()
+        let subscription = EventSubscription(
+            socketPath: daemon.path, watch: .init(enable: true, classes: [.device]), reconnect: true,
+            backoff: Backoff(initial: .milliseconds(20), maximum: .milliseconds(100)))
+        try await with(subscription) {
+            var lines = subscription.makeAsyncIterator()
+            #expect(try await lines.next()?.eventClass == .version)
+            #expect(try await lines.next()?.eventClass == .watch)
+            daemon.hub.publish(.device(DeviceStatus(device: "/dev/video9", state: .waiting, reason: "first")))
+            let expected = try EventDecoder.decode(Event.device(DeviceStatus(device: "/dev/video9", state: .waiting, reason: "first")).line)
+            #expect(try await lines.next() == .event(expected))
+            await daemon.server.stop()
+            #expect(try await lines.next() == .lost(.closed))
+            let again = LocalDaemon(path: daemon.path)
+            try await again.start()
+            var next = try await lines.next()
+            while case .lost = next { next = try await lines.next() }  // tried before the daemon was back
+            #expect(next?.eventClass == .version)
+            #expect(try await lines.next()?.eventClass == .watch)
+            again.hub.publish(.device(DeviceStatus(device: "/dev/video9", state: .waiting, reason: "second")))
+            #expect(try await lines.next()?.eventClass == .device)
+            await again.server.stop()
+        }
+    }
+
+    @Test func withoutReconnectTheSequenceEndsWithTheDaemon() async throws {
+        let missing = EventSubscription(socketPath: NSTemporaryDirectory() + "scand-nobody-\(getpid()).sock", watch: .init(enable: true), reconnect: false)
+        try await with(missing) {
+            var lines = missing.makeAsyncIterator()
+            await #expect(throws: DaemonError.self) { _ = try await lines.next() }
+        }
+        let daemon = LocalDaemon()
+        try await daemon.start()
+        let refused = EventSubscription(
+            socketPath: daemon.path, watch: .init(enable: true, since: EventPosition(boot: String(repeating: "a", count: 32), seq: 1)), reconnect: false)
+        try await with(refused) {
+            var lines = refused.makeAsyncIterator()
+            #expect(try await lines.next()?.eventClass == .version)
+            #expect(try await lines.next()?.eventClass == .watch)
+            // This daemon keeps no journal: it says so, and live events follow.
+            let notice = try await lines.next()
+            #expect(notice?.eventClass == .error)
+            await daemon.server.stop()
+            #expect(try await lines.next() == nil)
+        }
+    }
+
+    @Test func theBackoffDoublesUpToItsMaximumAndStartsAgain() {
+        var backoff = Backoff(initial: .milliseconds(250), maximum: .seconds(1))
+        #expect([backoff.next(), backoff.next(), backoff.next(), backoff.next()] == [.milliseconds(250), .milliseconds(500), .seconds(1), .seconds(1)])
+        backoff.reset()
+        #expect(backoff.next() == .milliseconds(250))
+    }
+}
+
+extension EventSubscription.Element {
+    var eventClass: Event.Class? {
+        if case .event(let line) = self { line.eventClass } else { nil }
+    }
+}
