@@ -85,7 +85,7 @@ let package = Package(
         .target(
             name: "ScandWeb",
             dependencies: [
-                "ScandCore",
+                "ScandCore", "ScandProtocol", "ScandClient",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -154,7 +154,7 @@ let package = Package(
         .testTarget(
             name: "ScandWebTests",
             dependencies: [
-                "ScandWeb", "ScandCore",
+                "ScandWeb", "ScandCore", "ScandProtocol", "ScandClient", "ScandService", "ScandTestSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HummingbirdWSTesting", package: "hummingbird-websocket"),

@@ -4,6 +4,8 @@ import Hummingbird
 import HummingbirdWebSocket
 import Logging
 import NIOCore
+import ScandClient
+import ScandProtocol
 
 /// The routes of `scand web`: the page, the daemon's answers as JSON, the event WebSocket and /metrics.
 public enum WebApp {
@@ -21,11 +23,11 @@ public enum WebApp {
             }
         }
         router.get("/api/status") { _, _ in
-            await forward("?STATUS;", expecting: "STATUS", to: daemon, whenRefused: .badGateway)
+            await forward(.status, to: daemon, whenRefused: .badGateway)
         }
         router.get("/api/snapshot") { _, _ in
             // "no frame to show" (no camera yet): unavailable for now, as when the daemon is down.
-            await forward("?SNAPSHOT;", expecting: "SNAPSHOT", to: daemon, whenRefused: .serviceUnavailable)
+            await forward(.snapshot, to: daemon, whenRefused: .serviceUnavailable)
         }
         router.post("/api/roi") { request, _ in
             // A cross-site form cannot set a custom header: only a script of this page (same origin) can.
@@ -35,19 +37,14 @@ public enum WebApp {
             let body = try await request.body.collect(upTo: 1024)
             let rect: RegionOfInterestBody
             do { rect = try RegionOfInterestBody(json: body) } catch { return json(.badRequest, message: "\(error)") }
-            return await forward(rect.request, expecting: "ROI", to: daemon, whenRefused: .forbidden)
+            return await forward(rect.request, to: daemon, whenRefused: .forbidden)
         }
         router.get("/metrics") { _, _ in
             var text = ""
-            do {
-                let answer = try await daemon.request("?METRICS;")
-                if answer.eventClass == "METRICS", let daemonText = answer.object?["text"] as? String {
-                    text = daemonText.hasSuffix("\n") || daemonText.isEmpty ? daemonText : daemonText + "\n"
-                    metrics.daemonUp.set(to: 1)
-                } else {
-                    metrics.daemonUp.set(to: 0)
-                }
-            } catch {
+            if case .metrics(let daemonText)? = try? await daemon.request(.metrics).event {
+                text = daemonText.hasSuffix("\n") || daemonText.isEmpty ? daemonText : daemonText + "\n"
+                metrics.daemonUp.set(to: 1)
+            } else {
                 metrics.daemonUp.set(to: 0)
             }
             text += metrics.text()
@@ -72,18 +69,21 @@ public enum WebApp {
         return router
     }
 
-    /// The application: HTTP/1 with WebSocket upgrades on `listen`.
+    /// The application: HTTP/1 with WebSocket upgrades on `listen`, and the daemon client's connection
+    /// kept as one of its services.
     public static func application(
-        router: Router<Context>, listen: ListenAddress, logger: Logger,
+        router: Router<Context>, daemon: DaemonClient, listen: ListenAddress, logger: Logger,
         onServerRunning: @escaping @Sendable (any Channel) async -> Void = { _ in }
     ) -> some ApplicationProtocol {
-        Application(
+        var app = Application(
             router: router,
             server: .http1WebSocketUpgrade(webSocketRouter: router),
             configuration: .init(address: .hostname(listen.host, port: listen.port), serverName: nil),
             onServerRunning: onServerRunning,
             logger: logger
         )
+        app.addServices(daemon)
+        return app
     }
 
     static let requestMarker = HTTPField.Name("X-Scand-Request")!
@@ -96,17 +96,16 @@ public enum WebApp {
         HTTPField.Name("Referrer-Policy")!: "no-referrer"
     ]
 
-    /// The daemon's answer as the response: the line itself when it is of `expecting`'s class, its
-    /// ERROR's message with `whenRefused`, 503 when the daemon does not answer.
-    static func forward(_ request: String, expecting: String, to daemon: DaemonClient, whenRefused: HTTPResponse.Status) async -> Response {
-        let answer: DaemonAnswer
+    /// The daemon's answer as the response: the line itself when it answers the request, its ERROR's
+    /// message with `whenRefused`, 502 for another line, 503 when the daemon does not answer.
+    static func forward(_ request: ClientRequest, to daemon: DaemonClient, whenRefused: HTTPResponse.Status) async -> Response {
+        let answer: ReceivedEvent
         do { answer = try await daemon.request(request) } catch {
-            return json(.serviceUnavailable, message: error.description)
-        }
-        guard answer.eventClass == expecting else {
-            return json(
-                answer.isError ? whenRefused : .badGateway,
-                message: answer.isError ? answer.message : "scand answered \(request) with \(answer.eventClass ?? "a line that is not JSON")")
+            switch error {
+            case .refusedRequest(let message): return json(whenRefused, message: message)
+            case .protocolViolation(let message): return json(.badGateway, message: message)
+            default: return json(.serviceUnavailable, message: error.description)
+            }
         }
         return Response(
             status: .ok, headers: [.contentType: "application/json", .cacheControl: "no-store"],

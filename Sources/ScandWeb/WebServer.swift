@@ -1,6 +1,7 @@
 import Hummingbird
 import Logging
 import NIOCore
+import ScandClient
 import ServiceLifecycle
 import UnixSignals
 
@@ -18,11 +19,10 @@ public struct WebServer: Sendable {
     /// Runs until a signal; `onServing` gets the address actually bound (the port, when 0 was asked for).
     public func run(onServing: @escaping @Sendable (String) -> Void = { _ in }) async throws {
         let daemon = DaemonClient(socketPath: settings.socket)
-        defer { daemon.close() }
         let hub = EventHub()
         let metrics = WebMetrics()
         let router = WebApp.router(daemon: daemon, hub: hub, metrics: metrics, hosts: settings.hosts)
-        let app = WebApp.application(router: router, listen: settings.listen, logger: logger) { channel in
+        let app = WebApp.application(router: router, daemon: daemon, listen: settings.listen, logger: logger) { channel in
             let address =
                 channel.localAddress.map { a -> String in
                     let ip = a.ipAddress ?? "?"

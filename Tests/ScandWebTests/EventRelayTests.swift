@@ -4,8 +4,11 @@ import HummingbirdTesting
 import HummingbirdWSTesting
 import Logging
 import NIOCore
+import ScandClient
+import ScandProtocol
 import Synchronization
 import Testing
+
 @testable import ScandWeb
 
 /// /ws against a live server: the daemon's events reach the page through one shared subscription, which
@@ -19,14 +22,15 @@ import Testing
         let path = Contract.temporarySocket()
         let daemon = try FakeDaemon(path: path, answer: Contract.answer)
         let hub = EventHub(), metrics = WebMetrics(), logger = Logger(label: "test")
-        let router = WebApp.router(daemon: DaemonClient(socketPath: path), hub: hub, metrics: metrics)
+        let client = DaemonClient(socketPath: path)
+        let router = WebApp.router(daemon: client, hub: hub, metrics: metrics)
         var app = Application(
             router: router, server: .http1WebSocketUpgrade(webSocketRouter: router),
             configuration: .init(address: .hostname("127.0.0.1", port: 0)), logger: logger)
-        app.addServices(EventRelay(socketPath: path, hub: hub, metrics: metrics, logger: logger))
+        app.addServices(client, EventRelay(socketPath: path, hub: hub, metrics: metrics, logger: logger))
         try await app.test(.live) { client in
             #expect(await FakeDaemon.eventually { daemon.watcherCount == 1 })
-            #expect(daemon.requests == [#"?WATCH={"enable":true,"classes":["SCAN","UPDATE","LOST","DEVICE"]};"#])
+            #expect(try daemon.requests.map { try ClientRequest.parse($0) } == [.watch(.init(enable: true, classes: [.scan, .update, .lost, .device]))])
             // Two pages, one subscription.
             async let second: [String] = Self.receive(client, count: 2)
             try await client.ws("/ws") { inbound, _, _ in

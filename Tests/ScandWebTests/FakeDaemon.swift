@@ -1,4 +1,6 @@
 import Foundation
+import ScandCore
+import ScandProtocol
 import Synchronization
 
 /// A daemon's socket served by the test itself, speaking the contract: VERSION on connect, one answer per
@@ -16,7 +18,7 @@ final class FakeDaemon: Sendable {
     }
     private let state = Mutex(State())
 
-    static let banner = #"{"class":"VERSION","release":"0.1.0","proto_major":1,"proto_minor":2,"zxing":"3.1.1"}"#
+    static let banner = Event.version(VersionBanner(release: "0.1.0", protoMajor: 1, protoMinor: 2, zxing: "3.1.1")).line
 
     /// - Parameter answer: the line answering a request (nil: no answer at all).
     init(path: String, answer: @escaping @Sendable (String) -> String?) throws {
@@ -85,8 +87,8 @@ final class FakeDaemon: Sendable {
                 let line = String(decoding: buffer[..<nl], as: UTF8.self)
                 buffer.removeSubrange(...nl)
                 state.withLock { $0.requests.append(line) }
-                if line.hasPrefix("?WATCH") {
-                    Self.write(fd, #"{"class":"WATCH","enable":true}"#)
+                if case .watch(let watch)? = try? ClientRequest.parse(line) {
+                    Self.write(fd, Event.watch(watch).line)
                     state.withLock { _ = $0.watchers.insert(fd) }
                 } else if let reply = answer(line) {
                     Self.write(fd, reply)
@@ -125,25 +127,31 @@ final class FakeDaemon: Sendable {
 
 /// The answers of a daemon that has a frame and lets the test's uid change settings.
 enum Contract {
-    static let status =
-        #"{"class":"STATUS","device":{"path":"/dev/video0","state":"streaming","pixelformat":"YUYV","width":1280,"height":720},"captured":18,"dropped":0,"decoded":17,"clients":1,"watching":1,"roi":[0,0,1,1]}"#
-    static let snapshot =
-        #"{"class":"SNAPSHOT","frame":812,"width":640,"height":360,"sourceWidth":1280,"sourceHeight":720,"mime":"image/jpeg","data":"/9j/4AAQ"}"#
-    static let metrics =
-        ##"{"class":"METRICS","text":"# HELP scand_frames_captured_total Frames captured.\n# TYPE scand_frames_captured_total counter\nscand_frames_captured_total 18\n"}"##
-    static let refusal = #"{"class":"ERROR","message":"changing settings needs membership of group 'scand-admin' (uid 1000 is not a member)"}"#
+    static let status = Event.status(
+        StatusReport(
+            device: DeviceStatus(device: "/dev/video0", state: .streaming, format: FrameFormat.packed(.yuyv, width: 1280, height: 720)),
+            counters: counters, clients: ClientCounters(), stdoutDropped: 0, regionOfInterest: .full)
+    ).line
+    static var counters: FrameCounters {
+        var c = FrameCounters()
+        (c.captured, c.decoded) = (18, 17)
+        return c
+    }
+    static let snapshot = Event.snapshot(
+        Snapshot(frame: 812, width: 640, height: 360, sourceWidth: 1280, sourceHeight: 720, mimeType: "image/jpeg", data: [0xFF, 0xD8, 0xFF, 0xE0])
+    ).line
+    static let metrics = Event.metrics(
+        "# HELP scand_frames_captured_total Frames captured.\n# TYPE scand_frames_captured_total counter\nscand_frames_captured_total 18\n"
+    ).line
+    static let refusal = Event.error("changing settings needs membership of group 'scand-admin' (uid 1000 is not a member)").line
 
     static func answer(_ request: String) -> String? {
-        switch request {
-        case "?STATUS;": status
-        case "?SNAPSHOT;": snapshot
-        case "?METRICS;": metrics
-        default:
-            if request.hasPrefix("?ROI={") {
-                #"{"class":"ROI","roi":[0.1,0.2,0.5,0.6]}"#
-            } else {
-                #"{"class":"ERROR","message":"unknown request"}"#
-            }
+        switch try? ClientRequest.parse(request) {
+        case .status?: status
+        case .snapshot?: snapshot
+        case .metrics?: metrics
+        case .setRegionOfInterest(let rect)?: Event.regionOfInterest(rect).line
+        default: Event.error("unknown request").line
         }
     }
 

@@ -4,14 +4,19 @@ import Hummingbird
 import HummingbirdTesting
 import Logging
 import NIOCore
+import ScandClient
+import ScandCore
+import ScandProtocol
 import Testing
+
 @testable import ScandWeb
 
 /// The routes against a daemon socket the test serves (`FakeDaemon`), through Hummingbird's test client.
 @Suite struct WebRoutesTests {
     static func app(socket: String) -> some ApplicationProtocol {
-        let router = WebApp.router(daemon: DaemonClient(socketPath: socket), hub: EventHub(), metrics: WebMetrics(), hosts: ["kiosk.local"])
-        return WebApp.application(router: router, listen: ListenAddress(host: "127.0.0.1", port: 0), logger: Logger(label: "test"))
+        let daemon = DaemonClient(socketPath: socket)
+        let router = WebApp.router(daemon: daemon, hub: EventHub(), metrics: WebMetrics(), hosts: ["kiosk.local"])
+        return WebApp.application(router: router, daemon: daemon, listen: ListenAddress(host: "127.0.0.1", port: 0), logger: Logger(label: "test"))
     }
 
     static func body(_ response: TestResponse) -> String { String(buffer: response.body) }
@@ -59,7 +64,7 @@ import Testing
                 }
             }
         }
-        #expect(daemon.requests == ["?STATUS;", "?SNAPSHOT;", "?SNAPSHOT;", "?SNAPSHOT;"])
+        #expect(try daemon.requests.map { try ClientRequest.parse($0) } == [.status, .snapshot, .snapshot, .snapshot])
     }
 
     @Test func aDaemonWithoutAFrameOrDownIsUnavailableWithItsReason() async throws {
@@ -67,7 +72,7 @@ import Testing
         try await Self.app(socket: path).test(.router) { client in
             try await client.execute(uri: "/api/status", method: .get) { response in
                 #expect(response.status == .serviceUnavailable)
-                #expect(Self.message(response) == "scand is not running: nothing listens on \(path)")
+                #expect(Self.message(response)?.hasPrefix("scand is not running: nothing listens on \(path)") == true)
                 #expect(Self.body(response).split(separator: "\n").count == 1)
             }
             try await client.execute(uri: "/metrics", method: .get) { response in
@@ -111,7 +116,7 @@ import Testing
                 #expect(response.status == .ok)
                 #expect(Self.body(response) == #"{"class":"ROI","roi":[0.1,0.2,0.5,0.6]}"# + "\n")
             }
-            #expect(daemon.requests == [#"?ROI={"x":0.1000,"y":0.2000,"w":0.5000,"h":0.6000};"#])
+            #expect(try daemon.requests.map { try ClientRequest.parse($0) } == [.setRegionOfInterest(try NormalizedRect(x: 0.1, y: 0.2, width: 0.5, height: 0.6))])
         }
         let refusing = try FakeDaemon(path: Contract.temporarySocket()) { _ in Contract.refusal }
         defer { refusing.stop() }
@@ -179,7 +184,7 @@ import Testing
             defer { second.stop() }
             // The kept connection is closed: the request goes through on a new one.
             try await client.execute(uri: "/api/status", method: .get) { #expect($0.status == .ok) }
-            #expect(second.requests == ["?STATUS;"])
+            #expect(try second.requests.map { try ClientRequest.parse($0) } == [.status])
         }
     }
 }
