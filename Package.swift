@@ -105,7 +105,7 @@ let package = Package(
             name: "ScandCommands",
             dependencies: [
                 "ScandCapture", "ScandService", "ScandMQTT", "ScandWeb",
-                "ScandCore", "ScandProtocol", "ScandDecoding", "ScandImageIO",
+                "ScandCore", "ScandProtocol", "ScandClient", "ScandDecoding", "ScandImageIO",
                 .product(name: "ArgumentParser", package: "swift-argument-parser")
             ]),
         .executableTarget(name: "scand", dependencies: ["ScandCommands"]),
