@@ -88,7 +88,7 @@ import Testing
             try await again.start()
             let second = try await client.request(.status)
             #expect(second.eventClass == .status)
-            #expect(again.hub.counters.totalConnections == 1)
+            #expect(again.hub.counters.totalConnections == 1, "the request went to the restarted daemon")
             await again.server.stop()
         }
     }

@@ -27,6 +27,8 @@ public final class SocketServer: Sendable {
     /// The listening channel, and the socket file's identity when scand created it: on exit the file is
     /// removed only if it is still that one (a second daemon may have replaced it since).
     private let bound = NIOLockedValueBox<(channel: Channel?, file: FileIdentity?)>((nil, nil))
+    /// The clients' channels, closed on stop: the shared event loops outlive the server.
+    private let clients = NIOLockedValueBox<[ObjectIdentifier: any Channel]>([:])
 
     public init(
         listener: Listener, hub: EventHub, maxRequestBytes: Int, requestTimeout: Duration = .seconds(5),
@@ -60,11 +62,15 @@ public final class SocketServer: Sendable {
             hub: hub, maxRequestBytes: maxRequestBytes, requestTimeout: requestTimeout, daemon: daemon,
             admins: admins, log: log, refusals: RateLimitedLog(log: log), idleClosed: RateLimitedLog(log: log),
             drops: RateLimitedLog(log: log))
+        let clients = self.clients
         let bootstrap = ServerBootstrap(group: group)
             // A subscriber with more than 256 KiB waiting is unwritable: it is not keeping up (Subscriber).
             .childChannelOption(ChannelOptions.writeBufferWaterMark, value: .init(low: 32 * 1024, high: 256 * 1024))
             .childChannelInitializer { channel in
-                channel.eventLoop.makeCompletedFuture {
+                let id = ObjectIdentifier(channel)
+                clients.withLockedValue { $0[id] = channel }
+                channel.closeFuture.whenComplete { _ in clients.withLockedValue { $0[id] = nil } }
+                return channel.eventLoop.makeCompletedFuture {
                     try channel.pipeline.syncOperations.addHandlers([
                         ByteToMessageHandler(RequestLineDecoder(maxLength: settings.maxRequestBytes)),
                         ClientHandler(settings: settings)
@@ -142,6 +148,7 @@ public final class SocketServer: Sendable {
             return b
         }
         try? await channel?.close()
+        for client in clients.withLockedValue({ Array($0.values) }) { try? await client.close() }
         if case .path(let path, _) = listener, let file, FileIdentity(path: path) == file { unlink(path) }
     }
 }
