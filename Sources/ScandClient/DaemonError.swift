@@ -36,7 +36,8 @@ public enum DaemonError: Error, Equatable, CustomStringConvertible {
     static func connecting(to path: String, _ error: any Error) -> DaemonError {
         switch (error as? IOError)?.errnoCode {
         case ENOENT, ECONNREFUSED:
-            return .unreachable("scand is not running: nothing listens on \(path) (start it with `systemctl start scand` or `scand run`)", .notRunning)
+            return .unreachable(
+                "scand is not running: nothing listens on \(path) (start it with `systemctl start scand` or `scand run`)", .notRunning)
         case EACCES, EPERM:
             return .unreachable("permission denied on \(path): join the socket's group (usermod -aG GROUP USER)", .permissionDenied)
         case ENAMETOOLONG:

@@ -38,7 +38,8 @@ struct WatchCommand: AsyncParsableCommand {
                 try names.map { name in
                     guard let c = Event.Class(rawValue: name), Event.Class.watchable.contains(c) else {
                         throw ValidationError(
-                            "--classes: unknown event class '\(name.prefix(32))' (known: \(Event.Class.watchable.map(\.rawValue).joined(separator: ", ")))")
+                            "--classes: unknown event class '\(name.prefix(32))' (known: \(Event.Class.watchable.map(\.rawValue).joined(separator: ", ")))"
+                        )
                     }
                     return c
                 })

@@ -111,7 +111,9 @@ public enum ClientRequest: Sendable, Equatable {
         case .regionOfInterest: "?ROI;"
         case .watch(let w): "?WATCH=" + w.json.serialized() + ";"
         case .setRegionOfInterest(let r):
-            "?ROI=" + JSONValue.object([("x", r.x), ("y", r.y), ("w", r.width), ("h", r.height)].map { ($0.0, .number($0.1, places: 4)) }).serialized() + ";"
+            "?ROI="
+                + JSONValue.object([("x", r.x), ("y", r.y), ("w", r.width), ("h", r.height)].map { ($0.0, .number($0.1, places: 4)) }).serialized()
+                + ";"
         }
     }
 

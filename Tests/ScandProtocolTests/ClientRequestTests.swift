@@ -102,7 +102,8 @@ import ScandCore
             .status, .version, .snapshot, .metrics, .regionOfInterest,
             .setRegionOfInterest(try NormalizedRect(x: 0.1, y: 0.2, width: 0.5, height: 0.25)),
             .watch(.init(enable: true)), .watch(.init(enable: false)),
-            .watch(.init(enable: true, classes: [.scan, .device], formats: BarcodeFormats([.ean13, .qrCode]), since: EventPosition(boot: boot, seq: 7)))
+            .watch(
+                .init(enable: true, classes: [.scan, .device], formats: BarcodeFormats([.ean13, .qrCode]), since: EventPosition(boot: boot, seq: 7)))
         ]
         for request in requests {
             #expect(try ClientRequest.parse(request.line) == request, "\(request.line)")
