@@ -121,7 +121,8 @@ let package = Package(
 
         // Generated scenes and recordings, the built binaries, and a real mosquitto broker on loopback
         // owned by the test (with certificates and a subscriber), for the test targets only.
-        .target(name: "ScandTestSupport", dependencies: ["ScandCore", "ScandDecoding", "ScandCapture"], path: "Tests/ScandTestSupport"),
+        .target(
+            name: "ScandTestSupport", dependencies: ["ScandCore", "ScandProtocol", "ScandDecoding", "ScandCapture"], path: "Tests/ScandTestSupport"),
 
         .testTarget(name: "ScandCoreTests", dependencies: ["ScandCore", "ScandProtocol"]),
         .testTarget(name: "ScandProtocolTests", dependencies: ["ScandProtocol", "ScandCore"]),
@@ -154,7 +155,7 @@ let package = Package(
         .testTarget(
             name: "ScandWebTests",
             dependencies: [
-                "ScandWeb", "ScandCore", "ScandProtocol", "ScandClient", "ScandService", "ScandTestSupport",
+                "ScandWeb", "ScandCore", "ScandProtocol", "ScandClient", "ScandTestSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HummingbirdWSTesting", package: "hummingbird-websocket"),

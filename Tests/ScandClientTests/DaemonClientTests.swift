@@ -30,6 +30,10 @@ import Testing
         }
     }
 
+    /// The client's answer timeout here: on 2 cores, blocking end-to-end suites running beside these can
+    /// hold the cooperative pool for seconds, and a timeout would be a second connection, not a failure.
+    static let patience = Duration.seconds(50)
+
     /// Runs `body` with `service` running beside it, then stops the service.
     func with<S: Service, T: Sendable>(_ service: S, _ body: () async throws -> T) async throws -> T {
         try await withThrowingTaskGroup(of: Void.self) { group in
@@ -42,7 +46,7 @@ import Testing
     @Test func requestsShareOneKeptConnection() async throws {
         let daemon = LocalDaemon()
         try await daemon.start()
-        let client = DaemonClient(socketPath: daemon.path)
+        let client = DaemonClient(socketPath: daemon.path, timeout: Self.patience)
         try await with(client) {
             for _ in 0..<10 {
                 let status = try await client.request(.status), metrics = try await client.request(.metrics)
@@ -59,7 +63,7 @@ import Testing
     @Test func theDaemonsErrorIsTheRequestsRefusal() async throws {
         let daemon = LocalDaemon()
         try await daemon.start()
-        let client = DaemonClient(socketPath: daemon.path)
+        let client = DaemonClient(socketPath: daemon.path, timeout: Self.patience)
         try await with(client) {
             await #expect(throws: DaemonError.refusedRequest("no frame to show yet")) { try await client.request(.snapshot) }
             // The connection stays usable.
@@ -71,7 +75,7 @@ import Testing
 
     @Test func aStoppedDaemonIsUnreachableThenServedAgain() async throws {
         let daemon = LocalDaemon()
-        let client = DaemonClient(socketPath: daemon.path)
+        let client = DaemonClient(socketPath: daemon.path, timeout: Self.patience)
         try await with(client) {
             await #expect(throws: DaemonError.self) { try await client.request(.status) }
             do {
@@ -121,7 +125,8 @@ import Testing
     }
 
     @Test func withoutReconnectTheSequenceEndsWithTheDaemon() async throws {
-        let missing = EventSubscription(socketPath: NSTemporaryDirectory() + "scand-nobody-\(getpid()).sock", watch: .init(enable: true), reconnect: false)
+        let missing = EventSubscription(
+            socketPath: NSTemporaryDirectory() + "scand-nobody-\(getpid()).sock", watch: .init(enable: true), reconnect: false)
         try await with(missing) {
             var lines = missing.makeAsyncIterator()
             await #expect(throws: DaemonError.self) { _ = try await lines.next() }
@@ -129,7 +134,8 @@ import Testing
         let daemon = LocalDaemon()
         try await daemon.start()
         let refused = EventSubscription(
-            socketPath: daemon.path, watch: .init(enable: true, since: EventPosition(boot: String(repeating: "a", count: 32), seq: 1)), reconnect: false)
+            socketPath: daemon.path, watch: .init(enable: true, since: EventPosition(boot: String(repeating: "a", count: 32), seq: 1)),
+            reconnect: false)
         try await with(refused) {
             var lines = refused.makeAsyncIterator()
             #expect(try await lines.next()?.eventClass == .version)
@@ -144,7 +150,8 @@ import Testing
 
     @Test func theBackoffDoublesUpToItsMaximumAndStartsAgain() {
         var backoff = Backoff(initial: .milliseconds(250), maximum: .seconds(1))
-        #expect([backoff.next(), backoff.next(), backoff.next(), backoff.next()] == [.milliseconds(250), .milliseconds(500), .seconds(1), .seconds(1)])
+        #expect(
+            [backoff.next(), backoff.next(), backoff.next(), backoff.next()] == [.milliseconds(250), .milliseconds(500), .seconds(1), .seconds(1)])
         backoff.reset()
         #expect(backoff.next() == .milliseconds(250))
     }

@@ -1,87 +1,27 @@
 import Foundation
 import ScandTestSupport
 
-/// The real `scand` running in the background, its stdout and stderr collected line by line.
-final class DaemonProcess: @unchecked Sendable {
-    let process = Process()
-    private let lock = NSLock()
-    private var out: [String] = []
-    private var err: [String] = []
-    private var readers: [Thread] = []
-    /// With `stdoutUnread`: the stdout pipe nobody reads, kept open for the daemon's life.
-    private var unreadStdout: Pipe?
+/// The real `scand` running in the background, started with posix_spawn and SIGTERM unblocked
+/// (`SpawnedProcess`), its stdout and stderr collected line by line.
+final class DaemonProcess: Sendable {
+    let process: SpawnedProcess
 
     /// - Parameter stdoutUnread: stdout is a pipe (of one page) that nobody reads, as a stuck consumer's.
     init(_ arguments: [String], environment: [String: String] = [:], executable: String = ScandBinary.path, stdoutUnread: Bool = false) throws {
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        var env = ProcessInfo.processInfo.environment
-        for (k, v) in environment { env[k] = v }
-        process.environment = env
-        let o = Pipe(), e = Pipe()
-        process.standardOutput = o
-        process.standardError = e
-        process.standardInput = FileHandle(forReadingAtPath: "/dev/null")
-        if stdoutUnread {
-            _ = fcntl(o.fileHandleForWriting.fileDescriptor, 1031 /* F_SETPIPE_SZ */, 4096)
-            unreadStdout = o
-        }
-        try process.run()
-        readers = [reader(e.fileHandleForReading) { [self] in append(&err, $0) }]
-        if !stdoutUnread { readers.append(reader(o.fileHandleForReading) { [self] in append(&out, $0) }) }
+        process = try SpawnedProcess(executable, arguments, environment: environment, stdoutUnread: stdoutUnread)
     }
 
-    /// A test that stops early (a failed #require) must not leave its daemon running.
-    deinit {
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-    }
-
-    private func append(_ list: inout [String], _ line: String) {
-        lock.lock()
-        list.append(line)
-        lock.unlock()
-    }
-
-    private func reader(_ handle: FileHandle, _ sink: @escaping @Sendable (String) -> Void) -> Thread {
-        let t = Thread {
-            var buffer = Data()
-            while true {
-                let chunk = handle.availableData
-                if chunk.isEmpty { break }
-                buffer.append(chunk)
-                while let nl = buffer.firstIndex(of: 10) {
-                    sink(String(decoding: buffer[buffer.startIndex..<nl], as: UTF8.self))
-                    buffer.removeSubrange(buffer.startIndex...nl)
-                }
-            }
-        }
-        t.start()
-        return t
-    }
-
-    var stdout: [String] { lock.lock(); defer { lock.unlock() }; return out }
-    var stderr: [String] { lock.lock(); defer { lock.unlock() }; return err }
+    var stdout: [String] { process.stdout }
+    var stderr: [String] { process.stderr }
 
     /// Waits until `condition` holds, up to `seconds`.
     @discardableResult
-    func wait(seconds: Double = 20, until condition: () -> Bool) -> Bool {
-        let deadline = Date(timeIntervalSinceNow: seconds)
-        while Date() < deadline {
-            if condition() { return true }
-            usleep(20_000)
-        }
-        return condition()
-    }
+    func wait(seconds: Double = 20, until condition: () -> Bool) -> Bool { Eventually.wait(seconds: seconds, until: condition) }
 
-    func signal(_ sig: Int32) { kill(process.processIdentifier, sig) }
+    func signal(_ sig: Int32) { process.signal(sig) }
 
-    /// Waits for exit (after SIGKILL past `seconds`) and for the output readers to drain.
-    func finish(seconds: Double = 20) -> Int32 {
-        if !wait(seconds: seconds, until: { !process.isRunning }) { signal(SIGKILL) }
-        process.waitUntilExit()
-        for t in readers { while !t.isFinished { usleep(1000) } }
-        return process.terminationStatus
-    }
+    /// Waits for exit (after SIGKILL past `seconds`) and for the output to be read.
+    func finish(seconds: Double = 20) -> Int32 { process.finish(seconds: seconds) }
 }
 
 /// A plain Unix-socket client, as a kiosk application would be.

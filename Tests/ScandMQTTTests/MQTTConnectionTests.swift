@@ -16,12 +16,7 @@ final class EventLog: Sendable {
 
     @discardableResult
     func wait(seconds: Double = 30, until condition: (EventLog) -> Bool) -> Bool {
-        let deadline = Date(timeIntervalSinceNow: seconds)
-        while Date() < deadline {
-            if condition(self) { return true }
-            usleep(20_000)
-        }
-        return condition(self)
+        Eventually.wait(seconds: seconds) { condition(self) }
     }
 }
 

@@ -60,12 +60,7 @@ public final class MosquittoBroker: Sendable {
     public func start() throws {
         let p = try SpawnedProcess(Self.executable, ["-c", directory + "/mosquitto.conf"])
         process.withLock { $0 = p }
-        let deadline = Date(timeIntervalSinceNow: 20)
-        while Date() < deadline {
-            if Self.accepts(port: port) { return }
-            guard p.isRunning else { break }
-            usleep(20_000)
-        }
+        if Eventually.wait(seconds: 20, until: { Self.accepts(port: port) || !p.isRunning }), Self.accepts(port: port) { return }
         throw BrokerError("mosquitto did not start on port \(port): \(log.suffix(2000))")
     }
 

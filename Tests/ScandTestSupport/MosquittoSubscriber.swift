@@ -37,11 +37,6 @@ public final class MosquittoSubscriber {
     /// Waits until `condition` holds on the lines received so far, up to `seconds`.
     @discardableResult
     public func wait(seconds: Double = 30, until condition: ([String]) -> Bool) -> Bool {
-        let deadline = Date(timeIntervalSinceNow: seconds)
-        while Date() < deadline {
-            if condition(lines) { return true }
-            usleep(20_000)
-        }
-        return condition(lines)
+        Eventually.wait(seconds: seconds) { condition(lines) }
     }
 }

@@ -12,12 +12,21 @@ public final class SpawnedProcess: Sendable {
     private let out = Lines()
     private let err = Lines()
     private let status = Mutex<Int32?>(nil)
+    /// Output readers still reading (each ends when its pipe's last writer is gone).
+    final class Readers: Sendable {
+        let count = Mutex(0)
+    }
+    private let reading = Readers()
+    /// With `stdoutUnread`: the read end of the stdout pipe nobody reads, open for the child's life.
+    private let unreadStdout: Int32?
 
-    public init(_ executable: String, _ arguments: [String], environment: [String: String] = [:]) throws {
+    /// - Parameter stdoutUnread: stdout is a pipe (of one page) that nobody reads, as a stuck consumer's.
+    public init(_ executable: String, _ arguments: [String], environment: [String: String] = [:], stdoutUnread: Bool = false) throws {
         var outPipe: [Int32] = [0, 0], errPipe: [Int32] = [0, 0]
         guard pipe(&outPipe) == 0, pipe(&errPipe) == 0 else { throw Self.error("pipe") }
         // Not inherited by other children spawned meanwhile (their copy of a write end would hold the pipe open).
         for fd in outPipe + errPipe { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+        if stdoutUnread { _ = fcntl(outPipe[1], 1031 /* F_SETPIPE_SZ */, 4096) }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -50,14 +59,21 @@ public final class SpawnedProcess: Sendable {
             throw Self.error("posix_spawn \(executable)", rc)
         }
         pid = child
-        for (fd, sink) in [(outPipe[0], out), (errPipe[0], err)] {
-            Thread.detachNewThread { Self.readLines(fd, into: sink) }
+        unreadStdout = stdoutUnread ? outPipe[0] : nil
+        let readers = stdoutUnread ? [(errPipe[0], err)] : [(outPipe[0], out), (errPipe[0], err)]
+        reading.count.withLock { $0 = readers.count }
+        for (fd, sink) in readers {
+            Thread.detachNewThread { [reading] in
+                Self.readLines(fd, into: sink)
+                reading.count.withLock { $0 -= 1 }
+            }
         }
     }
 
     deinit {
         if isRunning { kill(pid, SIGKILL) }
         _ = wait()
+        if let unreadStdout { close(unreadStdout) }
     }
 
     public var stdout: [String] { out.lines.withLock { $0 } }
@@ -87,24 +103,20 @@ public final class SpawnedProcess: Sendable {
         }
     }
 
-    /// Waits for the exit up to `seconds`, then SIGKILL.
+    /// Waits for the exit up to `seconds`, then SIGKILL; then for its output to be read to the end (a
+    /// grandchild that holds a pipe open is not waited for past a few seconds more).
     @discardableResult
     public func finish(seconds: Double = 20) -> Int32 {
-        let deadline = Date(timeIntervalSinceNow: seconds)
-        while isRunning && Date() < deadline { usleep(20_000) }
-        if isRunning { kill(pid, SIGKILL) }
-        return wait()
+        if !Eventually.wait(seconds: seconds, until: { !isRunning }) { kill(pid, SIGKILL) }
+        let status = wait()
+        Eventually.wait(seconds: 5) { reading.count.withLock { $0 == 0 } }
+        return status
     }
 
     /// Waits until `condition` holds, up to `seconds`.
     @discardableResult
     public func wait(seconds: Double = 30, until condition: () -> Bool) -> Bool {
-        let deadline = Date(timeIntervalSinceNow: seconds)
-        while Date() < deadline {
-            if condition() { return true }
-            usleep(20_000)
-        }
-        return condition()
+        Eventually.wait(seconds: seconds, until: condition)
     }
 
     static func exitStatus(_ raw: Int32) -> Int32 {

@@ -6,6 +6,7 @@ import Logging
 import NIOCore
 import ScandClient
 import ScandProtocol
+import ScandTestSupport
 import Synchronization
 import Testing
 
@@ -18,7 +19,7 @@ import Testing
         #"{"class":"SCAN","id":1,"frame":3,"format":"QRCode","text":"hello","normalized":[[0.7,0.4],[0.8,0.4],[0.8,0.6],[0.7,0.6]],"value":{"type":"text"}}"#
     static let update = #"{"class":"UPDATE","id":1,"frame":9,"format":"QRCode","normalized":[[0.71,0.4],[0.81,0.4],[0.81,0.6],[0.71,0.6]]}"#
 
-    @Test(.timeLimit(.minutes(10))) func eventsReachEveryPageAndTheSubscriptionSurvivesADaemonRestart() async throws {
+    @Test(.timeLimit(.minutes(1))) func eventsReachEveryPageAndTheSubscriptionSurvivesADaemonRestart() async throws {
         let path = Contract.temporarySocket()
         let daemon = try FakeDaemon(path: path, answer: Contract.answer)
         let hub = EventHub(), metrics = WebMetrics(), logger = Logger(label: "test")
@@ -29,12 +30,13 @@ import Testing
             configuration: .init(address: .hostname("127.0.0.1", port: 0)), logger: logger)
         app.addServices(client, EventRelay(socketPath: path, hub: hub, metrics: metrics, logger: logger))
         try await app.test(.live) { client in
-            #expect(await FakeDaemon.eventually { daemon.watcherCount == 1 })
-            #expect(try daemon.requests.map { try ClientRequest.parse($0) } == [.watch(.init(enable: true, classes: [.scan, .update, .lost, .device]))])
+            #expect(await Eventually.check { daemon.watcherCount == 1 })
+            #expect(
+                try daemon.requests.map { try ClientRequest.parse($0) } == [.watch(.init(enable: true, classes: [.scan, .update, .lost, .device]))])
             // Two pages, one subscription.
             async let second: [String] = Self.receive(client, count: 2)
             try await client.ws("/ws") { inbound, _, _ in
-                #expect(await FakeDaemon.eventually { hub.subscriberCount == 2 })
+                #expect(await Eventually.check { hub.subscriberCount == 2 })
                 daemon.push(Self.scan)
                 daemon.push(Self.update)
                 var messages = inbound.messages(maxSize: 1 << 20).makeAsyncIterator()
@@ -48,12 +50,12 @@ import Testing
 
             // The daemon restarts: the relay connects again by itself, and events flow again.
             daemon.stop()
-            #expect(await FakeDaemon.eventually { WebRoutesTests.sample(metrics.text(), "scand_web_event_subscription_up") == 0 })
+            #expect(await Eventually.check { WebRoutesTests.sample(metrics.text(), "scand_web_event_subscription_up") == 0 })
             let restarted = try FakeDaemon(path: path, answer: Contract.answer)
             defer { restarted.stop() }
-            #expect(await FakeDaemon.eventually { restarted.watcherCount == 1 })
+            #expect(await Eventually.check { restarted.watcherCount == 1 })
             try await client.ws("/ws") { inbound, _, _ in
-                #expect(await FakeDaemon.eventually { hub.subscriberCount == 1 })
+                #expect(await Eventually.check { hub.subscriberCount == 1 })
                 restarted.push(Self.scan)
                 var messages = inbound.messages(maxSize: 1 << 20).makeAsyncIterator()
                 let first = try await messages.next()

@@ -7,6 +7,7 @@ import NIOCore
 import ScandClient
 import ScandCore
 import ScandProtocol
+import ScandTestSupport
 import Testing
 
 @testable import ScandWeb
@@ -81,7 +82,7 @@ import Testing
                 #expect(!Self.body(response).contains("scand_frames_captured_total"))
             }
         }
-        let daemon = try FakeDaemon(path: path) { _ in #"{"class":"ERROR","message":"no frame to show: the camera is waiting for /dev/video0"}"# }
+        let daemon = try FakeDaemon(path: path) { _ in .error("no frame to show: the camera is waiting for /dev/video0") }
         defer { daemon.stop() }
         try await Self.app(socket: path).test(.router) { client in
             try await client.execute(uri: "/api/snapshot", method: .get) { response in
@@ -116,7 +117,10 @@ import Testing
                 #expect(response.status == .ok)
                 #expect(Self.body(response) == #"{"class":"ROI","roi":[0.1,0.2,0.5,0.6]}"# + "\n")
             }
-            #expect(try daemon.requests.map { try ClientRequest.parse($0) } == [.setRegionOfInterest(try NormalizedRect(x: 0.1, y: 0.2, width: 0.5, height: 0.6))])
+            #expect(
+                try daemon.requests.map { try ClientRequest.parse($0) } == [
+                    .setRegionOfInterest(try NormalizedRect(x: 0.1, y: 0.2, width: 0.5, height: 0.6))
+                ])
         }
         let refusing = try FakeDaemon(path: Contract.temporarySocket()) { _ in Contract.refusal }
         defer { refusing.stop() }

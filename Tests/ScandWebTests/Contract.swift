@@ -1,0 +1,39 @@
+import Foundation
+import ScandCore
+import ScandProtocol
+
+/// The answers of a daemon that has a frame and lets the test's uid change settings.
+enum Contract {
+    static let statusEvent = Event.status(
+        StatusReport(
+            device: DeviceStatus(device: "/dev/video0", state: .streaming, format: FrameFormat.packed(.yuyv, width: 1280, height: 720)),
+            counters: counters, clients: ClientCounters(), stdoutDropped: 0, regionOfInterest: .full))
+    static let status = statusEvent.line
+    static var counters: FrameCounters {
+        var c = FrameCounters()
+        (c.captured, c.decoded) = (18, 17)
+        return c
+    }
+    static let snapshotEvent = Event.snapshot(
+        Snapshot(frame: 812, width: 640, height: 360, sourceWidth: 1280, sourceHeight: 720, mimeType: "image/jpeg", data: [0xFF, 0xD8, 0xFF, 0xE0]))
+    static let snapshot = snapshotEvent.line
+    static let metrics = Event.metrics(
+        "# HELP scand_frames_captured_total Frames captured.\n# TYPE scand_frames_captured_total counter\nscand_frames_captured_total 18\n")
+    static let refusal = Event.error("changing settings needs membership of group 'scand-admin' (uid 1000 is not a member)")
+
+    static func answer(_ request: ClientRequest) -> Event {
+        switch request {
+        case .status: statusEvent
+        case .snapshot: snapshotEvent
+        case .metrics: metrics
+        case .setRegionOfInterest(let rect): .regionOfInterest(rect)
+        default: .error("unknown request")
+        }
+    }
+
+    static func temporarySocket() -> String {
+        let dir = NSTemporaryDirectory() + "scand-web-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        return dir + "/scand.sock"
+    }
+}
