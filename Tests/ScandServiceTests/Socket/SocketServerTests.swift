@@ -11,7 +11,7 @@ import ScandCore
     static func controls() -> DaemonControls {
         DaemonControls(
             status: { StatusReport(device: nil, counters: FrameCounters(), clients: ClientCounters(), stdoutDropped: 0) },
-            metrics: { "" }, snapshot: { $0(.error("none")) }, regionOfInterest: { .full },
+            metrics: { "" }, snapshot: { $1(Event.error("none").line) }, regionOfInterest: { .full },
             setRegionOfInterest: { r, answer in answer(.regionOfInterest(r)) })
     }
 
