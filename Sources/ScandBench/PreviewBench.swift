@@ -95,8 +95,8 @@ struct PreviewBench: ParsableCommand {
             client = Thread {
                 while !done.load(ordering: .relaxed) {
                     asking.withLock { $0 += 1 }
-                    p.snapshot { event in
-                        let line = event.line  // what the socket would send: JSON with the JPEG in base64
+                    p.snapshot(isWanted: { true }) { line in
+                        // What the socket sends: JSON with the JPEG in base64.
                         answers.withLock {
                             $0.count += 1; $0.bytes += line.utf8.count
                         }

@@ -1,3 +1,4 @@
+import Foundation
 import GRDB
 import ScandCore
 import Synchronization
@@ -27,21 +28,34 @@ public final class EventJournal: Sendable {
 
     public let path: String
     public let limits: Limits
+    /// This journal's id (32 hex digits), new with each journal file: a journal started after a damaged or
+    /// removed one is told apart from it.
+    public let id: String
+    /// The seq the numbering went on after when this journal was started (0 for a first journal).
+    public let base: Int
     private let db: DatabaseQueue
+    /// The file opened (device and inode): a journal removed or replaced under the daemon is noticed.
+    private let file: (device: UInt64, inode: UInt64)?
+    /// The first error that said the file is damaged: the daemon then sets it aside.
+    private let damage = Mutex<JournalError?>(nil)
     /// Appends since the last pruning: pruning runs every `pruneEvery` appends, at most `pruneBatch` rows.
     private let appendsSincePrune = Mutex(0)
     static let pruneEvery = 64
     static let pruneBatch = 512
 
-    private init(path: String, limits: Limits, db: DatabaseQueue) {
+    private init(path: String, limits: Limits, db: DatabaseQueue, id: String, base: Int) {
         self.path = path
         self.limits = limits
         self.db = db
+        self.id = id
+        self.base = base
+        self.file = Self.identity(of: path)
     }
 
-    /// Opens (or creates) the journal at `path`. A file that is no journal, or a directory that cannot be
-    /// written, is an error with one line saying so.
-    public static func open(path: String, limits: Limits) throws(JournalError) -> EventJournal {
+    /// Opens (or creates) the journal at `path`, checking its integrity (SQLite's quick_check) first. A file
+    /// that is no journal or is damaged is a `.corrupt` error; a directory that cannot be written, another
+    /// error with one line saying so. A new journal gets a new id and numbers on after `base`.
+    public static func open(path: String, limits: Limits, continuingAfter base: Int = 0) throws(JournalError) -> EventJournal {
         var config = Configuration()
         config.journalMode = .wal
         config.label = "scand-journal"
@@ -52,7 +66,19 @@ public final class EventJournal: Sendable {
         let queue: DatabaseQueue
         do { queue = try DatabaseQueue(path: path, configuration: config) } catch { throw JournalError(error, path: path, while: "opening") }
         do {
-            try queue.write { db in
+            let check = try queue.read { db in try String.fetchAll(db, sql: "PRAGMA quick_check") }
+            guard check == ["ok"] else {
+                throw JournalError(
+                    kind: .corrupt, description: "journal \(path) failed its integrity check (\(check.first?.prefix(120) ?? "no answer"))")
+            }
+        } catch let error as JournalError {
+            throw error
+        } catch {
+            throw JournalError(error, path: path, while: "checking it")
+        }
+        let meta: (id: String, base: Int)
+        do {
+            meta = try queue.write { db -> (String, Int) in
                 try db.execute(
                     sql: """
                         CREATE TABLE IF NOT EXISTS event (
@@ -68,20 +94,81 @@ public final class EventJournal: Sendable {
                     throw JournalError(
                         kind: .corrupt,
                         description:
-                            "journal \(path): its table has columns \(columns), not scand's: move the file away and scand starts a new journal")
+                            "journal \(path): its table has columns \(columns), not scand's: scand moves the file aside and starts a new journal")
                 }
+                // The journal's id and where its numbering began, set once when it is made.
+                try db.execute(sql: "CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
+                var random = SystemRandomNumberGenerator()
+                try db.execute(
+                    sql: "INSERT OR IGNORE INTO meta (key, value) VALUES ('id', ?), ('base', ?)",
+                    arguments: [EventPosition.randomBootID(using: &random), String(base)])
+                let id = try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'id'") ?? ""
+                let base = try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'base'").flatMap { Int($0) } ?? 0
+                return (id, base)
             }
         } catch let error as JournalError {
             throw error
         } catch {
             throw JournalError(error, path: path, while: "opening")
         }
-        return EventJournal(path: path, limits: limits, db: queue)
+        return EventJournal(path: path, limits: limits, db: queue, id: meta.id, base: meta.base)
     }
 
-    /// The highest seq journaled, 0 for a new journal: the daemon numbers on from here.
+    /// The highest seq journaled (or the journal's base, when it holds none): the daemon numbers on from here.
     public func lastSeq() throws(JournalError) -> Int {
-        try read("reading the last seq") { db in try Int.fetchOne(db, sql: "SELECT max(seq) FROM event") ?? 0 }
+        try max(base, read("reading the last seq") { db in try Int.fetchOne(db, sql: "SELECT max(seq) FROM event") ?? 0 })
+    }
+
+    /// Why the file is known to be damaged (an operation failed with SQLite's "malformed" or "not a
+    /// database"); nil while nothing said so.
+    public var damaged: JournalError? { damage.withLock { $0 } }
+
+    /// Whether `path` still names the file opened: false once it was removed or replaced (the journal would
+    /// otherwise go on writing into a file nobody can open again).
+    public var isStillAtPath: Bool {
+        guard let file else { return true }
+        guard let now = Self.identity(of: path) else { return false }
+        return now == file
+    }
+
+    /// Closes the file: reads and appends fail from now on.
+    public func close() { try? db.close() }
+
+    /// Moves the journal at `path` (and its WAL and shared-memory files) aside as `<path>.bad-<time>`, kept
+    /// for whoever wants to look into it; returns that name, or nil when nothing was there to move.
+    public static func setAside(path: String, now: Double) -> String? {
+        let stamp = UTCTime.iso8601(now).filter { $0 != ":" && $0 != "-" }
+        let moved = path + ".bad-" + stamp
+        guard rename(path, moved) == 0 else { return nil }
+        for suffix in ["-wal", "-shm"] { _ = rename(path + suffix, moved + suffix) }
+        return moved
+    }
+
+    /// The last seq a damaged journal still tells (read-only, errors ignored), for the numbering to go on.
+    public static func salvageLastSeq(path: String) -> Int? {
+        var config = Configuration()
+        config.readonly = true
+        guard let queue = try? DatabaseQueue(path: path, configuration: config) else { return nil }
+        defer { try? queue.close() }
+        let last = try? queue.read { db in
+            let seq = try Int.fetchOne(db, sql: "SELECT max(seq) FROM event") ?? 0
+            let base = (try? String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'base'")).flatMap { Int($0) } ?? 0
+            return max(seq, base)
+        }
+        return last
+    }
+
+    private static func identity(of path: String) -> (device: UInt64, inode: UInt64)? {
+        var st = stat()
+        guard stat(path, &st) == 0 else { return nil }
+        return (UInt64(st.st_dev), UInt64(st.st_ino))
+    }
+
+    /// A JournalError for `error`, remembered when it says the file is damaged.
+    private func failure(_ error: any Error, while what: String) -> JournalError {
+        let e = JournalError(error, path: path, while: what)
+        if e.kind == .corrupt { damage.withLock { $0 = $0 ?? e } }
+        return e
     }
 
     /// Appends one event, committed when this returns. `seq` must be above every journaled seq.
@@ -100,7 +187,7 @@ public final class EventJournal: Sendable {
                 if prune { try Self.pruneBatch(db, limits: limits, now: time) }
             }
         } catch {
-            throw JournalError(error, path: path, while: "appending seq \(seq)")
+            throw failure(error, while: "appending seq \(seq)")
         }
     }
 
@@ -147,7 +234,7 @@ public final class EventJournal: Sendable {
         while true {
             let n: Int
             do { n = try db.write { db in try Self.pruneBatch(db, limits: limits, now: now) } } catch {
-                throw JournalError(error, path: path, while: "pruning")
+                throw failure(error, while: "pruning")
             }
             total += n
             if n < Self.pruneBatch { return total }
@@ -176,6 +263,6 @@ public final class EventJournal: Sendable {
     }
 
     private func read<T>(_ what: String, _ body: (Database) throws -> T) throws(JournalError) -> T {
-        do { return try db.read(body) } catch { throw JournalError(error, path: path, while: what) }
+        do { return try db.read(body) } catch { throw failure(error, while: what) }
     }
 }

@@ -31,7 +31,7 @@ public struct JournalError: Error, Equatable, CustomStringConvertible {
         case .SQLITE_FULL:
             self.init(kind: .full, description: "journal \(path): \(what): \(message): the disk is full")
         case .SQLITE_NOTADB, .SQLITE_CORRUPT:
-            self.init(kind: .corrupt, description: "journal \(path): \(what): \(message): move the file away and scand starts a new journal")
+            self.init(kind: .corrupt, description: "journal \(path): \(what): \(message): scand moves the file aside and starts a new journal")
         case .SQLITE_CANTOPEN, .SQLITE_READONLY, .SQLITE_PERM, .SQLITE_AUTH:
             self.init(kind: .unavailable, description: "journal \(path): \(what): \(message): is its directory there and writable by scand?")
         case .SQLITE_IOERR:

@@ -28,15 +28,17 @@ public enum Event: Sendable, Equatable {
     case regionOfInterest(NormalizedRect)
     /// Prometheus's text exposition of the daemon's metrics (the answer to `?METRICS;`).
     case metrics(String)
+    /// The event journal went off, came back, or was replaced by a new one (numbered, like DEVICE).
+    case journal(JournalNotice)
 
     /// The value of `class`.
     public enum Class: String, Sendable, CaseIterable, Comparable {
         case version = "VERSION", device = "DEVICE", scan = "SCAN", update = "UPDATE", lost = "LOST", stats = "STATS"
         case watch = "WATCH", status = "STATUS", error = "ERROR", devices = "DEVICES", snapshot = "SNAPSHOT", regionOfInterest = "ROI"
-        case metrics = "METRICS"
+        case metrics = "METRICS", journal = "JOURNAL"
 
         /// Classes a `?WATCH` may ask for by name.
-        public static let watchable: [Class] = [.device, .lost, .scan, .stats, .update, .version, .watch]
+        public static let watchable: [Class] = [.device, .journal, .lost, .scan, .stats, .update, .version, .watch]
 
         public static func < (a: Class, b: Class) -> Bool { a.rawValue < b.rawValue }
     }
@@ -56,6 +58,7 @@ public enum Event: Sendable, Equatable {
         case .snapshot: .snapshot
         case .regionOfInterest: .regionOfInterest
         case .metrics: .metrics
+        case .journal: .journal
         }
     }
 
@@ -179,8 +182,45 @@ public struct StatusReport: Sendable, Equatable {
 /// STATUS's `journal`: what the event journal holds (nil span: nothing yet), or why it is off; and the boot
 /// the daemon numbers its events under.
 public enum JournalStatus: Sendable, Equatable {
-    case on(JournalSpan?, boot: String)
-    case off(reason: String, boot: String)
+    /// `journal`: the journal's id; `notJournaled`: the events of the last time it was off.
+    case on(JournalSpan?, boot: String, journal: String? = nil, notJournaled: JournalGap? = nil)
+    /// `notJournaled`: the events numbered since it went off; `retryIn`: seconds to the next attempt.
+    case off(reason: String, boot: String, notJournaled: JournalGap? = nil, retryIn: Double? = nil)
+}
+
+/// Events numbered while the journal was off (seq `first`…`last`): published live, never journaled, so a
+/// `since` cannot replay them.
+public struct JournalGap: Sendable, Equatable {
+    public var first: Int
+    public var last: Int
+
+    public init(first: Int, last: Int) {
+        self.first = first
+        self.last = last
+    }
+
+    public var events: Int { last - first + 1 }
+}
+
+/// JOURNAL: the journal went `off` (why), or is `on` again (its id, the events it missed, and why a new
+/// journal was started if it was).
+public struct JournalNotice: Sendable, Equatable {
+    public enum State: String, Sendable {
+        case on, off
+    }
+
+    public var state: State
+    /// The id of the journal in use (new when a damaged or removed journal was replaced).
+    public var journal: String?
+    public var notJournaled: JournalGap?
+    public var message: String
+
+    public init(state: State, journal: String? = nil, notJournaled: JournalGap? = nil, message: String) {
+        self.state = state
+        self.journal = journal
+        self.notJournaled = notJournaled
+        self.message = message
+    }
 }
 
 /// A downscaled copy of the newest frame, encoded as an image, for a preview.

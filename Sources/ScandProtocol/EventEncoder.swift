@@ -68,6 +68,11 @@ public enum EventEncoder {
             fields.append(("roi", rect(r)))
         case .metrics(let text):
             fields.append(("text", .string(text)))
+        case .journal(let j):
+            fields.append(("state", .string(j.state.rawValue)))
+            if let id = j.journal { fields.append(("journal", .string(id))) }
+            if let gap = j.notJournaled { fields.append(("notJournaled", gapFields(gap))) }
+            fields.append(("message", .string(j.message)))
         }
         if stamp?.replayed == true { fields.append(("replayed", .bool(true))) }
         return .object(fields)
@@ -135,8 +140,9 @@ public enum EventEncoder {
 
     private static func journalFields(_ j: JournalStatus) -> JSONValue {
         switch j {
-        case .on(let span, let boot):
+        case .on(let span, let boot, let id, let gap):
             var fields: [(String, JSONValue)] = [("state", .string("on")), ("boot", .string(boot))]
+            if let id { fields.append(("journal", .string(id))) }
             if let span {
                 fields += [
                     ("first", .int(span.first)), ("last", .int(span.last)), ("events", .int(span.last - span.first + 1)),
@@ -145,10 +151,18 @@ public enum EventEncoder {
             } else {
                 fields.append(("events", .int(0)))
             }
+            if let gap { fields.append(("notJournaled", gapFields(gap))) }
             return .object(fields)
-        case .off(let reason, let boot):
-            return .object([("state", .string("off")), ("boot", .string(boot)), ("reason", .string(reason))])
+        case .off(let reason, let boot, let gap, let retryIn):
+            var fields: [(String, JSONValue)] = [("state", .string("off")), ("boot", .string(boot)), ("reason", .string(reason))]
+            if let gap { fields.append(("notJournaled", gapFields(gap))) }
+            if let retryIn { fields.append(("retryIn", .number(retryIn, places: 1))) }
+            return .object(fields)
         }
+    }
+
+    private static func gapFields(_ gap: JournalGap) -> JSONValue {
+        .object([("first", .int(gap.first)), ("last", .int(gap.last)), ("events", .int(gap.events))])
     }
 
     /// [x, y, w, h] in 0…1 of the frame.

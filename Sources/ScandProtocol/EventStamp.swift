@@ -1,7 +1,7 @@
 import ScandCore
 
 /// Where a published event stands, written right after its `class`: the daemon's boot id, its sequence
-/// number (events the journal keeps: DEVICE, SCAN, UPDATE, LOST, STATS; VERSION has only the boot), and
+/// number (events the journal keeps: DEVICE, SCAN, UPDATE, LOST, STATS, JOURNAL; VERSION has only the boot), and
 /// for a line replayed from the journal `"replayed":true` at the end.
 public struct EventStamp: Sendable, Equatable {
     public var boot: String
@@ -21,7 +21,7 @@ extension Event {
     /// Whether the daemon numbers and journals this event: what happened at the camera, not replies.
     public var isJournaled: Bool {
         switch self {
-        case .device, .scan, .update, .lost, .stats: true
+        case .device, .scan, .update, .lost, .stats, .journal: true
         default: false
         }
     }

@@ -53,13 +53,15 @@ public struct Daemon: Sendable {
             log: { stdout.log($0, $1) })
         // Every published event passes here, one at a time: numbered, journaled, encoded once, then
         // handed to stdout and the socket's clients.
-        let output = OutputSink(
-            event: { event in
-                let published = events.stamp(event)
-                console.publish(published.line)
-                hub.publish(published)
-            }, log: { stdout.log($0, $1) })
+        let publish: @Sendable (PublishedEvent) -> Void = { published in
+            console.publish(published.line)
+            hub.publish(published)
+        }
+        let output = OutputSink(event: { event in events.stamp(event).forEach(publish) }, log: { stdout.log($0, $1) })
         output.event(.version(VersionInfo.banner))
+        // The journal's upkeep while no event comes: a removed or damaged file replaced, a full disk retried.
+        let upkeep = JournalUpkeep { output.serialized { events.upkeep().forEach(publish) } }
+        defer { upkeep.stop() }
         // Trap SIGHUP before anything runs: its default action would end the daemon.
         let hangups = await UnixSignalsSequence(trapping: .sighup)
         let make = makePipeline
@@ -71,6 +73,7 @@ public struct Daemon: Sendable {
             let controls = DaemonControls(
                 status: {
                     var report = StatusSummary.report(controller, hub: hub, stdoutDropped: console.dropped)
+                    report.regionOfInterest = roi.applied(to: controller.config).regionOfInterest
                     report.journal = events.status
                     return report
                 },
@@ -80,17 +83,17 @@ public struct Daemon: Sendable {
                         counters: p.counters, cameraStreaming: p.deviceStatus?.state == .streaming,
                         watching: hub.counters.watching)
                 },
-                snapshot: { controller.current.snapshot($0) },
-                regionOfInterest: { controller.config.regionOfInterest },
+                snapshot: { controller.current.snapshot(isWanted: $0, $1) },
+                regionOfInterest: { roi.applied(to: controller.config).regionOfInterest },
                 setRegionOfInterest: { rect, answer in
-                    Task {
-                        do { try roi.set(rect) } catch {
-                            return answer(.error("\(error); the rect of interest stays \(controller.config.regionOfInterest)"))
-                        }
+                    // One change at a time, in the order asked: saved, then applied (RegionOfInterestOverride).
+                    roi.set(rect) { rect in
                         var config = controller.config
                         config.regionOfInterest = rect
                         await controller.apply(config)
-                        answer(.regionOfInterest(rect))
+                    } done: { failure in
+                        guard let failure else { return answer(.regionOfInterest(rect)) }
+                        answer(.error("\(failure); the rect of interest stays \(roi.applied(to: controller.config).regionOfInterest)"))
                     }
                 },
                 events: events)

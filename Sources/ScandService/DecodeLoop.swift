@@ -81,7 +81,7 @@ actor DecodeLoop {
 
     private func process(_ frame: Frame) {
         defer { lastFrameDone = .now }
-        snapshots.answer(with: frame, transform: decoder.transform)
+        snapshots.offer(frame, transform: decoder.transform)
         let scene = SceneSignature(frame: frame)
         if skipStaticScenes, !lastFound, tracker.visible.isEmpty, let last = lastScene, scene.isStatic(comparedTo: last) {
             write(tracker.tick(at: .microseconds(frame.timestampMicroseconds)), frame: (frame, frame.format.width, frame.format.height))

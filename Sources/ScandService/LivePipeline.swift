@@ -85,13 +85,17 @@ public final class LivePipeline: Sendable {
     /// Blocks until capture and decoding have ended: for synchronous commands, never from a task.
     public func wait() { ended.waitBlocking() }
 
-    /// Answers with a SNAPSHOT of the next frame decoded, or an ERROR saying why there is none.
-    public func snapshot(_ answer: @escaping @Sendable (Event) -> Void) {
+    /// Answers with a SNAPSHOT of the next frame decoded, or an ERROR saying why there is none (a line
+    /// encoded once for everyone waiting); nothing is made for a client no longer `isWanted`.
+    public func snapshot(isWanted: @escaping @Sendable () -> Bool, _ answer: @escaping @Sendable (String) -> Void) {
         if let d = deviceStatus, d.state != .streaming {
-            return answer(.error("no frame to show: the camera is \(d.state.rawValue)" + (d.reason.map { ": \($0)" } ?? "")))
+            return answer(Event.error("no frame to show: the camera is \(d.state.rawValue)" + (d.reason.map { ": \($0)" } ?? "")).line)
         }
-        snapshots.add(answer)
+        snapshots.add(isWanted: isWanted, answer: answer)
     }
+
+    /// Snapshots made so far (one per frame, shared by every client that waited for it).
+    var snapshotsMade: Int { snapshots.made }
 
     /// The camera's last reported state.
     public var deviceStatus: DeviceStatus? { lastStatus.status.withLockedValue { $0 } }

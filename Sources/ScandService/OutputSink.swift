@@ -47,6 +47,11 @@ public final class OutputSink: Sendable {
         eventLock.withLock { writeEvent(event) }
     }
 
+    /// Runs `body` in the events' order, as if it were writing one: for lines made outside `event`.
+    public func serialized(_ body: () -> Void) {
+        eventLock.withLock(body)
+    }
+
     /// One encoded line (without its newline).
     public func line(_ text: String) {
         eventLock.withLock { writeLine(text) }

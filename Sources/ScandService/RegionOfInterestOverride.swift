@@ -1,11 +1,19 @@
+import Dispatch
 import NIOConcurrencyHelpers
 import ScandCore
 
 /// The rect of interest set over the socket (`?ROI=`): it overrides the configuration's `roi`, through
-/// reloads and, kept by `RegionOfInterestStore` in the state directory, through restarts.
+/// reloads and, kept by `RegionOfInterestStore` in the state directory, through restarts. The one writer of
+/// that file: changes are carried out one at a time in the order they were asked (each saved, then
+/// applied), so the last one asked wins on disk and in the pipeline alike, and what STATUS shows is what a
+/// restart uses.
 final class RegionOfInterestOverride: Sendable {
     let store: RegionOfInterestStore?
     private let rect: NIOLockedValueBox<NormalizedRect?>
+    /// The last change asked for: the next one waits for it.
+    private let last = NIOLockedValueBox<Task<Void, Never>?>(nil)
+    /// Where the file is written: blocking I/O stays off the cooperative pool.
+    private let disk = DispatchQueue(label: "scand-roi")
 
     /// Loads what was kept; a kept file that cannot be read is reported through `log` and ignored.
     init(store: RegionOfInterestStore?, log: (String, LogLevel) -> Void) {
@@ -26,9 +34,33 @@ final class RegionOfInterestOverride: Sendable {
         return c
     }
 
-    /// Keeps `new` (first on disk, so that a rect that cannot be kept is not applied either).
-    func set(_ new: NormalizedRect) throws(RegionOfInterestStore.Failure) {
-        try store?.save(new)
-        rect.withLockedValue { $0 = new }
+    /// Keeps `new` and then `apply`s it, after every change asked before; a rect that cannot be kept is not
+    /// applied either. `done` gets the failure, if any.
+    func set(
+        _ new: NormalizedRect, apply: @escaping @Sendable (NormalizedRect) async -> Void,
+        done: @escaping @Sendable (RegionOfInterestStore.Failure?) -> Void
+    ) {
+        let store = self.store, disk = self.disk, rect = self.rect
+        last.withLockedValue { last in
+            let previous = last
+            last = Task {
+                await previous?.value
+                let failure: RegionOfInterestStore.Failure? = await withCheckedContinuation { saved in
+                    disk.async {
+                        do throws(RegionOfInterestStore.Failure) {
+                            try store?.save(new)
+                            saved.resume(returning: nil)
+                        } catch {
+                            saved.resume(returning: error)
+                        }
+                    }
+                }
+                if failure == nil {
+                    rect.withLockedValue { $0 = new }
+                    await apply(new)
+                }
+                done(failure)
+            }
+        }
     }
 }

@@ -25,15 +25,20 @@ public struct RegionOfInterestStore: Sendable {
         }
     }
 
+    /// Replaces the kept rect through a temporary file of a name of its own (`roi.new.XXXXXX`), so that no
+    /// other writer can rename or remove it in between.
     public func save(_ rect: NormalizedRect) throws(Failure) {
         let directory = (path as NSString).deletingLastPathComponent
-        let temporary = path + ".new"
         let line = Array("\(rect)\n".utf8)
         do { try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true) } catch {
             throw Failure(description: "cannot keep the rect of interest in \(directory): \(error.localizedDescription)")
         }
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw Failure(description: "cannot keep the rect of interest in \(temporary): \(String(cString: strerror(errno)))") }
+        var template = Array((path + ".new.XXXXXX").utf8CString)
+        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        guard fd >= 0 else { throw Failure(description: "cannot keep the rect of interest in \(directory): \(String(cString: strerror(errno)))") }
+        let temporary = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+        _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+        fchmod(fd, 0o644)
         let written = line.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
         var failure: String? = written < 0 ? String(cString: strerror(errno)) : written < line.count ? "short write (disk full?)" : nil
         if failure == nil, fsync(fd) != 0 { failure = String(cString: strerror(errno)) }

@@ -97,14 +97,16 @@ import Testing
     }
 
     /// A state directory on a tmpfs of 96 KiB: the journal fills it, says so once and goes off; scans go on.
+    /// Once the tmpfs is made larger the journal comes back by itself (issue 25, 3) and says which events
+    /// it missed, in STATUS and in a JOURNAL event.
     @Test(.enabled(if: getuid() == 0, "mounts a tmpfs"))
-    func aFullDiskSwitchesTheJournalOffOnceAndScansGoOnLive() throws {
+    func aFullDiskSwitchesTheJournalOffOnceAndItComesBackWhenThereIsRoom() throws {
         let state = dir + "/tiny", sock = dir + "/j3.sock"
         try FileManager.default.createDirectory(atPath: state, withIntermediateDirectories: true)
         let mount = try ScandBinary.runTool("/usr/bin/mount", ["-t", "tmpfs", "-o", "size=96k", "tmpfs", state])
         try #require(mount.status == 0, "cannot mount a tmpfs here: \(mount.stderr)")
         defer { _ = try? ScandBinary.runTool("/usr/bin/umount", [state]) }
-        let recording = try e2e.recording(seconds: 6, name: "full.rec")
+        let recording = try e2e.recording(seconds: 12, name: "full.rec")
         let daemon = try DaemonProcess([
             "run", "--socket", sock, "--state-directory", state, "--replay-pace", "recorded",
             "--update-interval", "0.001", "--source", "replay:" + recording
@@ -113,18 +115,52 @@ import Testing
         let client = try #require(SocketClient(path: sock))
         _ = client.readLine()
         var status = ""
-        #expect(
-            daemon.wait(seconds: 30) {
-                client.send("?STATUS;\n")
-                status = client.read { $0.hasPrefix(#"{"class":"STATUS""#) } ?? ""
-                return status.contains(#""journal":{"state":"off""#)
-            }, "\(status)")
+        func journal(_ state: String) -> Bool {
+            client.send("?STATUS;\n")
+            status = client.read { $0.hasPrefix(#"{"class":"STATUS""#) } ?? ""
+            return status.contains(#""journal":{"state":"\#(state)""#)
+        }
+        #expect(daemon.wait(seconds: 30) { journal("off") }, "\(status)")
         #expect(status.contains("disk is full") || status.contains("disk"), "\(status)")
+        #expect(status.contains(#""notJournaled":{"first":"#) && status.contains(#""retryIn":"#), "\(status)")
+        let grown = try ScandBinary.runTool("/usr/bin/mount", ["-o", "remount,size=4m", state])
+        #expect(grown.status == 0, "\(grown.stderr)")
+        #expect(daemon.wait(seconds: 30) { journal("on") }, "\(status)")
+        #expect(status.contains(#""notJournaled":{"first":"#), "the gap stays stated: \(status)")
         #expect(daemon.finish() == 0)
         let off = daemon.stderr.filter { $0.contains("event journal off") }
         #expect(off.count == 1, "\(daemon.stderr)")
+        #expect(daemon.stderr.contains { $0.contains("on again") && $0.contains("published live only and are not in it") }, "\(daemon.stderr)")
+        let notices = daemon.stdout.filter { $0.hasPrefix(#"{"class":"JOURNAL""#) }
+        #expect(notices.count == 2 && notices[0].contains(#""state":"off""#) && notices[1].contains(#""state":"on""#), "\(notices)")
         let scans = FleetRecordings.scans(daemon.stdout)
         #expect(scans.count == 2 && scans.allSatisfy { EventEnvelope.parse($0)?.seq != nil }, "both codes published live, numbered")
         #expect(daemon.stdout.filter { $0.hasPrefix(#"{"class":"UPDATE""#) }.count > 100)
+    }
+
+    /// Issue 25, 4: the journal's files removed under a running daemon: it notices before the next append,
+    /// says so loudly, starts a new journal with a new id and numbers on; a restart numbers on from it.
+    @Test func aJournalRemovedUnderTheDaemonIsReplacedAndTheNumberingGoesOn() throws {
+        let state = dir + "/removed", sock = dir + "/j4.sock"
+        let recording = try e2e.recording(seconds: 6, name: "removed.rec")
+        func run() throws -> DaemonProcess {
+            try DaemonProcess([
+                "run", "--socket", sock, "--state-directory", state, "--replay-pace", "recorded", "--update-interval", "0.05",
+                "--source", "replay:" + recording
+            ])
+        }
+        let daemon = try run()
+        #expect(daemon.wait { daemon.stdout.filter { $0.hasPrefix(#"{"class":"UPDATE""#) }.count > 10 })
+        for suffix in ["", "-wal", "-shm"] { unlink(state + "/journal.sqlite" + suffix) }
+        #expect(daemon.finish() == 0)
+        #expect(daemon.stderr.contains { $0.contains("was removed or replaced while in use") }, "\(daemon.stderr)")
+        let notice = try #require(daemon.stdout.first { $0.hasPrefix(#"{"class":"JOURNAL""#) })
+        #expect(notice.contains("new event journal") && notice.contains(#""state":"on""#), "\(notice)")
+        let last = try #require(FleetRecordings.positions(daemon.stdout).last)
+        // The new journal holds what followed, and the next daemon numbers on from it.
+        let next = try run()
+        #expect(next.finish() == 0)
+        let first = try #require(FleetRecordings.positions(next.stdout).first)
+        #expect(first.seq == last.seq + 1, "\(first) after \(last)")
     }
 }

@@ -30,7 +30,7 @@ import ScandCore
         let streaming = DeviceStatus(device: "/dev/video0", state: .streaming, format: FrameFormat.packed(.yuyv, width: 1280, height: 720))
         #expect(
             EventEncoder.line(
-                .version(VersionBanner(release: "0.1.0", protoMajor: 1, protoMinor: 3, zxing: "3.1.1")), stamp: EventStamp(boot: Self.boot))
+                .version(VersionBanner(release: "0.1.0", protoMajor: 1, protoMinor: 4, zxing: "3.1.1")), stamp: EventStamp(boot: Self.boot))
                 == (try documented("VERSION")))
         #expect(EventEncoder.line(.device(streaming), stamp: Self.at(2)) == (try documented("DEVICE", also: "streaming")))
         let waiting = DeviceStatus(
@@ -52,6 +52,10 @@ import ScandCore
         (counters.captured, counters.dropped, counters.decoded, counters.codes, counters.scans) = (446, 364, 82, 204, 3)
         (counters.decodeMillisecondsMean, counters.latencyP50Milliseconds, counters.latencyP99Milliseconds) = (14.2, 15.1, 23.9)
         #expect(EventEncoder.line(.stats(device: "/dev/video0", counters: counters), stamp: Self.at(7)) == (try documented("STATS")))
+        let back = JournalNotice(
+            state: .on, journal: "9b1e0c3d5a7f42e68c0d1b2a3f4e5d6c", notJournaled: JournalGap(first: 5, last: 6),
+            message: "event journal 9b1e0c3d5a7f42e68c0d1b2a3f4e5d6c on again; seq 5…6 (2 events) were published live only and are not in it")
+        #expect(EventEncoder.line(.journal(back), stamp: Self.at(8)) == (try documented("JOURNAL")))
         #expect(Event.watch(.init(enable: true, classes: [.scan, .lost])).line == (try documented("WATCH")))
         var status = FrameCounters()
         (status.captured, status.decoded, status.codes, status.scans) = (18, 17, 34, 2)

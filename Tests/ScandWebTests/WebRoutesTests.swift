@@ -161,7 +161,7 @@ import Testing
             #expect(!HostCheck<WebApp.Context>.allowed(authority: host, hosts: ["kiosk.local"]), "\(host)")
         }
         #expect(HostCheck<WebApp.Context>.sameSite(origin: "http://127.0.0.1:8088", authority: "127.0.0.1:8088"))
-        #expect(HostCheck<WebApp.Context>.sameSite(origin: "ws://localhost", authority: "localhost:8088"), "not a browser")
+        #expect(!HostCheck<WebApp.Context>.sameSite(origin: "ws://localhost", authority: "localhost:8088"), "no page's origin")
         #expect(!HostCheck<WebApp.Context>.sameSite(origin: "http://127.0.0.1:3000", authority: "127.0.0.1:8088"))
         #expect(!HostCheck<WebApp.Context>.sameSite(origin: "null", authority: "127.0.0.1:8088"))
         let daemon = try FakeDaemon(path: Contract.temporarySocket(), answer: Contract.answer)
@@ -176,6 +176,44 @@ import Testing
             }
         }
         #expect(daemon.requests.count == 1)
+    }
+
+    /// Issue 25, 7: only the page's own origin (or one allowed by name) may ask; extensions, local files
+    /// and apps may not; a malformed Host, or two, is refused.
+    @Test func originsOfOtherSchemesAndMalformedHostsAreRefused() async throws {
+        for origin in [
+            "chrome-extension://abcdef", "moz-extension://x", "file://", "app://evil", "ws://localhost:8088", "null", "http://localhost:8088.evil"
+        ] {
+            #expect(!HostCheck<WebApp.Context>.sameSite(origin: origin, authority: "localhost:8088"), "\(origin)")
+        }
+        #expect(HostCheck<WebApp.Context>.sameSite(origin: "HTTPS://LOCALHOST:8088", authority: "localhost:8088"))
+        #expect(!HostCheck<WebApp.Context>.sameSite(origin: "http://localhost", authority: ""))
+        #expect(
+            HostCheck<WebApp.Context>.sameSite(origin: "https://office.example", authority: "localhost:8088", origins: ["https://office.example"]))
+        for host in [
+            "[::1]evil.com", "[]", "[::1", "localhost:evil", "localhost:8088:1", "localhost:123456", "127.0.0.1:99999", "[::1]:x", "01234.0.0.1"
+        ] {
+            #expect(!HostCheck<WebApp.Context>.allowed(authority: host, hosts: ["kiosk.local"]), "\(host)")
+        }
+        for host in ["[::1]", "[fe80::1]:8088", "[::ffff:127.0.0.1]:80", "kiosk.local"] {
+            #expect(HostCheck<WebApp.Context>.allowed(authority: host, hosts: ["kiosk.local"]), "\(host)")
+        }
+        let daemon = try FakeDaemon(path: Contract.temporarySocket(), answer: Contract.answer)
+        defer { daemon.stop() }
+        try await Self.app(socket: daemon.path).test(.router) { client in
+            for origin in ["chrome-extension://abcdef", "file://", "app://evil"] {
+                try await client.execute(uri: "/api/status", method: .get, headers: [.origin: origin]) { response in
+                    #expect(response.status == .forbidden, "\(origin)")
+                }
+            }
+            var twoHosts = HTTPFields()
+            twoHosts.append(HTTPField(name: HTTPField.Name("Host")!, value: "evil.example"))
+            try await client.execute(uri: "/api/status", method: .get, headers: twoHosts) { response in
+                #expect(response.status == .badRequest)
+                #expect(Self.message(response) == "more than one Host header")
+            }
+        }
+        #expect(daemon.requests.isEmpty)
     }
 
     @Test func aRestartedDaemonIsReachedAgainWithoutAFailedRequest() async throws {

@@ -4,85 +4,291 @@ import ScandCore
 import ScandProtocol
 import ScandJournal
 
-/// The daemon's numbering of its events and their journal: each DEVICE, SCAN, UPDATE, LOST and STATS gets
-/// the next seq under this boot and is appended to the journal before it is published. A journal that
-/// cannot be opened or written is logged once and switched off; numbering and publishing go on.
+/// The daemon's numbering of its events and their journal: each DEVICE, SCAN, UPDATE, LOST, STATS and
+/// JOURNAL gets the next seq under this boot and is appended to the journal before it is published.
+///
+/// A journal that cannot be written (a full disk) goes off: said once in the log, in a JOURNAL event and in
+/// STATUS, while numbering and publishing go on; it is tried again with backoff (`JournalOutage`), and once
+/// it takes an event again a JOURNAL event says which seqs it missed. A journal found damaged (at open, by
+/// a failed read or write) is moved aside, kept under a name with the time, and a new one with a new id is
+/// started; one removed or replaced under the daemon is noticed before the next append and replaced too.
+/// The numbering goes on through all of this: a new journal records where it began, so that a restart
+/// does not start again at 1, and positions from the old one get the "not in the journal" answer.
 public final class EventLog: Sendable {
     public static let fileName = "journal.sqlite"
 
     public let boot: String
     private struct State {
-        var seq: Int
+        var seq = 0
         var journal: EventJournal?
-        var offReason: String?
+        /// Set while the journal is off; nil while it is on.
+        var outage: JournalOutage?
+        /// The journal's file is damaged: set it aside before opening the path again.
+        var setAside = false
+        /// The id of the journal last in use.
+        var journalID: String?
+        /// The events the journal missed the last time it was off.
+        var lastGap: JournalGap?
+        /// A JOURNAL event to publish before the next one (a journal replaced at start).
+        var notice: JournalNotice?
         /// What the journal holds, refreshed when it may have been pruned (STATUS reads it on the event loop).
         var span: JournalSpan?
         var appendsSinceSpan = 0
     }
     private let state: NIOLockedValueBox<State>
+    private let path: String?
+    private let limits: EventJournal.Limits
     private let log: @Sendable (String, LogLevel) -> Void
 
     /// Opens `<directory>/journal.sqlite` (no directory: no journal, said once).
-    public init(directory: String?, limits: EventJournal.Limits, log: @escaping @Sendable (String, LogLevel) -> Void) {
+    public init(
+        directory: String?, limits: EventJournal.Limits, log: @escaping @Sendable (String, LogLevel) -> Void,
+        now: Double = Date().timeIntervalSince1970
+    ) {
         var random = SystemRandomNumberGenerator()
         boot = EventPosition.randomBootID(using: &random)
         self.log = log
-        var s = State(seq: 0)
-        if let directory {
+        self.limits = limits
+        path = directory.map { $0 + "/" + Self.fileName }
+        var s = State()
+        if let directory, let path {
             // systemd creates StateDirectory=; a directory given by hand may not exist yet.
             try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
             do {
-                let journal = try EventJournal.open(path: directory + "/" + Self.fileName, limits: limits)
+                let (journal, replaced) = try Self.open(path, limits: limits, state: &s, now: now, log: log)
+                s.journal = journal
+                s.journalID = journal.id
                 s.seq = try journal.lastSeq()
                 s.span = try journal.span()
-                s.journal = journal
+                if let replaced { s.notice = JournalNotice(state: .on, journal: journal.id, message: replaced) }
             } catch {
-                s.offReason = error.description
+                s.journal = nil
+                s.outage = JournalOutage(reason: error.description, now: now)
                 log("event journal off: \(error.description); events are published live only, and since cannot be answered", .error)
             }
         } else {
-            s.offReason = "no state directory ([service] state_directory, or systemd's $STATE_DIRECTORY)"
+            s.outage = JournalOutage(
+                reason: "no state directory ([service] state_directory, or systemd's $STATE_DIRECTORY)", now: now, retries: false)
         }
         state = NIOLockedValueBox(s)
+    }
+
+    /// Opens the journal at `path`; a damaged one (or one marked so) is moved aside first and a new one
+    /// started, numbering on after the last seq known. Returns the journal and, when it is a new one that
+    /// replaced a damaged one, the message that says so (logged here).
+    private static func open(
+        _ path: String, limits: EventJournal.Limits, state s: inout State, now: Double, log: (String, LogLevel) -> Void
+    ) throws(JournalError) -> (EventJournal, String?) {
+        var why: String?
+        if s.setAside {
+            s.setAside = false
+            why = s.outage?.reason ?? "it was damaged"
+        } else {
+            do { return (try EventJournal.open(path: path, limits: limits, continuingAfter: s.seq), nil) } catch  where error.kind == .corrupt {
+                why = error.description
+            }
+        }
+        let moved = EventJournal.setAside(path: path, now: now)
+        let after = max(s.seq, moved.flatMap { EventJournal.salvageLastSeq(path: $0) } ?? 0)
+        let journal = try EventJournal.open(path: path, limits: limits, continuingAfter: after)
+        s.seq = max(s.seq, after)
+        let message =
+            "new event journal \(journal.id) started after seq \(after): the previous one is damaged (\(why ?? "?"))"
+            + (moved.map { "; it is kept as \($0)" } ?? "") + "; since positions from it are not in the new journal"
+        log(message, .error)
+        return (journal, message)
     }
 
     /// The journal to replay from, or why there is none.
     public var journal: Result<EventJournal, JournalError> {
         state.withLockedValue { s in
-            if let j = s.journal { return .success(j) }
-            return .failure(JournalError(kind: .unavailable, description: s.offReason ?? "off"))
+            if let j = s.journal, s.outage == nil { return .success(j) }
+            return .failure(JournalError(kind: .unavailable, description: s.outage?.reason ?? "off"))
         }
     }
 
-    public var status: JournalStatus {
+    public var status: JournalStatus { status(now: Date().timeIntervalSince1970) }
+
+    public func status(now: Double) -> JournalStatus {
         state.withLockedValue { s in
-            s.journal != nil ? .on(s.span, boot: boot) : .off(reason: s.offReason ?? "off", boot: boot)
+            if let outage = s.outage {
+                return .off(reason: outage.reason, boot: boot, notJournaled: outage.missed, retryIn: outage.retryIn(now))
+            }
+            return .on(s.span, boot: boot, journal: s.journal?.id, notJournaled: s.lastGap)
         }
     }
 
     /// VERSION's stamp: the boot alone.
     public var versionStamp: EventStamp { EventStamp(boot: boot) }
 
-    /// Numbers, encodes and journals one event; callers publish them one at a time, in order.
-    public func stamp(_ event: Event, now: Double = Date().timeIntervalSince1970) -> PublishedEvent {
+    /// Numbers, encodes and journals one event; returns what to publish, in order: a JOURNAL event when the
+    /// journal changed state, then the event. Callers publish them one at a time, in order.
+    public func stamp(_ event: Event, now: Double = Date().timeIntervalSince1970) -> [PublishedEvent] {
         guard event.isJournaled else {
             let stamp: EventStamp? = if case .version = event { versionStamp } else { nil }
-            return PublishedEvent(event: event, line: EventEncoder.line(event, stamp: stamp))
+            return [PublishedEvent(event: event, line: EventEncoder.line(event, stamp: stamp))]
         }
-        let (seq, journal) = state.withLockedValue { s in
+        var out = upkeep(now: now)
+        out += append(event, now: now)
+        return out
+    }
+
+    /// What the journal needs while no event comes: a damaged or removed journal replaced, an attempt to
+    /// switch it on again when one is due. Returns the JOURNAL event to publish, if any. Call it under the
+    /// same serialization as `stamp` (the daemon's output lock), every second or so.
+    public func upkeep(now: Double = Date().timeIntervalSince1970) -> [PublishedEvent] {
+        var out: [PublishedEvent] = []
+        if let notice = state.withLockedValue({ s in
+            defer { s.notice = nil }; return s.notice
+        }) {
+            out.append(number(.journal(notice), now: now, journaled: true))
+        }
+        checkFile(now: now)
+        if let back = retry(now: now) { out.append(back) }
+        return out
+    }
+
+    /// Takes a journal found damaged, or removed or replaced under the daemon, out of use; the attempt to
+    /// start a new one is due at once.
+    private func checkFile(now: Double) {
+        guard let journal = state.withLockedValue({ $0.outage == nil ? $0.journal : nil }) else { return }
+        let why: String
+        if let damage = journal.damaged {
+            why = damage.description
+        } else if !journal.isStillAtPath {
+            why = "\(journal.path) was removed or replaced while in use"
+        } else {
+            return
+        }
+        let damaged = journal.damaged != nil
+        journal.close()
+        state.withLockedValue { s in
+            s.journal = nil
+            s.setAside = damaged
+            s.outage = JournalOutage(reason: why, now: now, retryNow: true)
+        }
+        log("event journal \(journal.id) taken out of use: \(why)", .error)
+    }
+
+    /// When an attempt is due: opens the journal again if needed, and journals a JOURNAL event that says it
+    /// is on again and what it missed. nil when it is not due or failed (then the next one backs off).
+    private func retry(now: Double) -> PublishedEvent? {
+        guard let path else { return nil }
+        // Worked on a copy, the I/O outside the lock: only `stamp` and `upkeep` change the state, and the
+        // caller serializes them.
+        var s = state.withLockedValue { $0 }
+        defer { state.withLockedValue { $0 = s } }
+        do {
+            guard var outage = s.outage, outage.isDue(now) else { return nil }
+            var replaced: String?
+            let journal: EventJournal
+            do {
+                if let kept = s.journal {
+                    journal = kept
+                } else {
+                    let opened = try Self.open(path, limits: limits, state: &s, now: now, log: log)
+                    journal = opened.0
+                    replaced = opened.1
+                    s.seq = max(s.seq, try journal.lastSeq())
+                }
+            } catch {
+                outage.failed(error.description, now: now)
+                s.outage = outage
+                log("event journal still off: \(error.description); next attempt in \(Int(outage.retryIn(now) ?? 0)) s", .warning)
+                return nil
+            }
+            let seq = s.seq + 1
+            var message = replaced ?? "event journal \(journal.id) on again"
+            if replaced == nil, let previous = s.journalID, previous != journal.id {
+                message =
+                    "new event journal \(journal.id) started after seq \(journal.base): \(outage.reason); since positions from journal \(previous) are not in it"
+            }
+            if let gap = outage.missed {
+                message += "; seq \(gap.first)…\(gap.last) (\(gap.events) events) were published live only and are not in it"
+            }
+            let notice = JournalNotice(state: .on, journal: journal.id, notJournaled: outage.missed, message: message)
+            let line = EventEncoder.line(.journal(notice), stamp: EventStamp(boot: boot, seq: seq))
+            do {
+                try journal.append(seq: seq, boot: boot, eventClass: Event.Class.journal.rawValue, line: line, at: now)
+            } catch {
+                s.journal = journal
+                if error.kind == .corrupt {
+                    // Damaged as soon as opened: set it aside at the next attempt.
+                    journal.close()
+                    s.journal = nil
+                    s.setAside = true
+                }
+                outage.failed(error.description, now: now)
+                s.outage = outage
+                log("event journal still off: \(error.description); next attempt in \(Int(outage.retryIn(now) ?? 0)) s", .warning)
+                return nil
+            }
+            s.seq = seq
+            s.journal = journal
+            s.journalID = journal.id
+            s.outage = nil
+            s.lastGap = outage.missed
+            s.span = try? journal.span()
+            s.appendsSinceSpan = 0
+            log(message, .notice)
+            return PublishedEvent(event: .journal(notice), line: line, seq: seq, journaled: true)
+        }
+    }
+
+    /// Numbers `event` (the next seq) without journaling it (`journaled: false`), or with it already
+    /// journaled elsewhere.
+    private func number(_ event: Event, now: Double, journaled: Bool) -> PublishedEvent {
+        let seq = state.withLockedValue { s in
             s.seq += 1
-            return (s.seq, s.journal)
+            return s.seq
         }
         let line = EventEncoder.line(event, stamp: EventStamp(boot: boot, seq: seq))
+        guard journaled else { return PublishedEvent(event: event, line: line, seq: seq) }
+        return append(event, seq: seq, line: line, now: now)
+    }
+
+    /// Numbers and journals one event (or counts it as missed while the journal is off).
+    private func append(_ event: Event, now: Double) -> [PublishedEvent] {
+        let seq = state.withLockedValue { s in
+            s.seq += 1
+            return s.seq
+        }
+        let line = EventEncoder.line(event, stamp: EventStamp(boot: boot, seq: seq))
+        let published = append(event, seq: seq, line: line, now: now)
+        guard !published.journaled, let outage = state.withLockedValue({ $0.outage }), outage.missed == JournalGap(first: seq, last: seq),
+            outage.retries
+        else { return [published] }
+        // The journal just went off: say so to everyone watching, live (this event is not journaled either).
+        let retryIn = Int(outage.retryIn(now) ?? 0)
+        let notice = JournalNotice(
+            state: .off, message: "event journal off from seq \(seq): \(outage.reason); events are published live only; next attempt in \(retryIn) s")
+        return [published, number(.journal(notice), now: now, journaled: true)]
+    }
+
+    /// Journals `line` (numbered `seq`) unless the journal is off; a failure switches it off.
+    private func append(_ event: Event, seq: Int, line: String, now: Double) -> PublishedEvent {
+        let journal: EventJournal? = state.withLockedValue { s in
+            guard s.outage == nil, let j = s.journal else {
+                s.outage?.missed(seq)
+                return nil
+            }
+            return j
+        }
         guard let journal else { return PublishedEvent(event: event, line: line, seq: seq) }
         do {
             try journal.append(seq: seq, boot: boot, eventClass: event.eventClass.rawValue, line: line, at: now)
         } catch {
             state.withLockedValue { s in
-                s.journal = nil
-                s.offReason = error.description
+                var outage = JournalOutage(reason: error.description, now: now)
+                outage.missed(seq)
+                s.outage = outage
+                if error.kind == .corrupt {
+                    journal.close()
+                    s.journal = nil
+                    s.setAside = true
+                }
             }
-            log("event journal off: \(error.description); events are published live only from seq \(seq) on", .error)
+            log("event journal off: \(error.description); events are published live only from seq \(seq) on (next attempt in 1 s)", .error)
             return PublishedEvent(event: event, line: line, seq: seq)
         }
         let refresh = state.withLockedValue { s in

@@ -1,10 +1,13 @@
+import Dispatch
 import NIOConcurrencyHelpers
 import ScandCore
 import ScandProtocol
 import ScandImageIO
 
-/// Clients waiting for a SNAPSHOT. They are answered from the next frame the decode loop takes, on its
-/// thread: a preview costs one thumbnail and one JPEG per request, and nothing while nobody asks.
+/// Clients waiting for a SNAPSHOT. The decode loop offers each frame it takes; while someone waits and no
+/// snapshot is being made, the frame is handed to a queue of its own that shrinks, turns and encodes it
+/// (JPEG, base64, the JSON line) once for everyone waiting. The decode thread only hands over a reference:
+/// a flood of requests costs it nothing, and clients gone meanwhile get nothing made for them.
 final class SnapshotRequests: Sendable {
     /// The long side of a snapshot: enough to aim a camera, small enough to ask for 5 times a second.
     static let maxSide = 640
@@ -13,44 +16,73 @@ final class SnapshotRequests: Sendable {
 
     private struct Waiter {
         var since: ContinuousClock.Instant
-        var answer: @Sendable (Event) -> Void
+        var isWanted: @Sendable () -> Bool
+        var answer: @Sendable (String) -> Void
     }
-    private let waiting = NIOLockedValueBox<[Waiter]>([])
+    private struct State {
+        var waiting: [Waiter] = []
+        /// A frame is being made into a snapshot: the next one is taken after it.
+        var making = false
+        /// Snapshots made (each shared by all who waited for it).
+        var made = 0
+    }
+    private let state = NIOLockedValueBox(State())
+    private let queue = DispatchQueue(label: "scand-snapshot")
 
-    func add(_ answer: @escaping @Sendable (Event) -> Void) {
-        waiting.withLockedValue { $0.append(Waiter(since: .now, answer: answer)) }
+    func add(isWanted: @escaping @Sendable () -> Bool, answer: @escaping @Sendable (String) -> Void) {
+        state.withLockedValue { $0.waiting.append(Waiter(since: .now, isWanted: isWanted, answer: answer)) }
     }
 
-    /// Answers everyone waiting with `frame`, shrunk and turned as the decoder sees it.
-    func answer(with frame: Frame, transform: FrameTransform) {
-        let waiters = waiting.withLockedValue { w in
-            defer { w.removeAll() }; return w
+    /// Snapshots made so far.
+    var made: Int { state.withLockedValue { $0.made } }
+
+    /// Hands `frame` over to be made into a snapshot for everyone waiting, if anyone still wants one and no
+    /// snapshot is being made; the caller (the decode loop) goes on at once.
+    func offer(_ frame: Frame, transform: FrameTransform) {
+        let waiters: [Waiter]? = state.withLockedValue { s in
+            guard !s.making, !s.waiting.isEmpty else { return nil }
+            let taken = s.waiting
+            s.waiting.removeAll()
+            s.making = true
+            return taken
         }
-        guard !waiters.isEmpty else { return }
-        let event: Event
-        if let small = frame.thumbnail(maxSide: Self.maxSide) {
-            let oriented = small.oriented(by: transform)
-            let source = transform.orientedSize(width: frame.format.width, height: frame.format.height)
-            event = .snapshot(
-                Snapshot(
-                    frame: frame.sequence, width: oriented.width, height: oriented.height, sourceWidth: source.width,
-                    sourceHeight: source.height, mimeType: "image/jpeg", data: JPEGEncoder.encode(oriented, quality: 70)))
-        } else {
-            event = .error("no frame to show: the camera's \(frame.format.fourcc) frames have no luma scand reads")
+        guard let waiters else { return }
+        queue.async { [self] in
+            let wanted = waiters.filter { $0.isWanted() }
+            if !wanted.isEmpty {
+                let line = Self.snapshot(of: frame, transform: transform).line
+                for w in wanted { w.answer(line) }
+            }
+            state.withLockedValue { s in
+                s.making = false
+                if !wanted.isEmpty { s.made += 1 }
+            }
         }
-        for w in waiters { w.answer(event) }
+    }
+
+    /// `frame` shrunk and turned as the decoder sees it, as a SNAPSHOT (or why there is none).
+    static func snapshot(of frame: Frame, transform: FrameTransform) -> Event {
+        guard let small = frame.thumbnail(maxSide: maxSide) else {
+            return .error("no frame to show: the camera's \(frame.format.fourcc) frames have no luma scand reads")
+        }
+        let oriented = small.oriented(by: transform)
+        let source = transform.orientedSize(width: frame.format.width, height: frame.format.height)
+        return .snapshot(
+            Snapshot(
+                frame: frame.sequence, width: oriented.width, height: oriented.height, sourceWidth: source.width,
+                sourceHeight: source.height, mimeType: "image/jpeg", data: JPEGEncoder.encode(oriented, quality: 70)))
     }
 
     /// Tells requests that waited longer than `patience` for a frame why there is none.
     func expire(reason: @autoclosure () -> String) {
         let now = ContinuousClock.now
-        let late = waiting.withLockedValue { w in
-            let late = w.filter { now - $0.since >= Self.patience }
-            w.removeAll { now - $0.since >= Self.patience }
+        let late = state.withLockedValue { s in
+            let late = s.waiting.filter { now - $0.since >= Self.patience }
+            s.waiting.removeAll { now - $0.since >= Self.patience }
             return late
-        }
+        }.filter { $0.isWanted() }
         guard !late.isEmpty else { return }
-        let event = Event.error("no frame to show: \(reason())")
-        for w in late { w.answer(event) }
+        let line = Event.error("no frame to show: \(reason())").line
+        for w in late { w.answer(line) }
     }
 }

@@ -4,12 +4,19 @@ import ScandCore
 import ScandProtocol
 
 /// One socket client on its channel's event loop: admitted by uid (or refused with the reason), greeted with
-/// VERSION, answers the request lines `RequestLineDecoder` frames. A client that sends no request within the
-/// request timeout is closed: an idle connection must not hold a slot. Events reach it through its
-/// `Subscriber`, from any thread.
-final class ClientHandler: ChannelInboundHandler {
+/// VERSION, answers the request lines `RequestLineDecoder` frames, in the order they came (`ReplyOrder`):
+/// while answers that take time wait, the lines after them are held and the connection is not read. A
+/// client that sends no request within the request timeout is closed: an idle connection must not hold a
+/// slot. Events reach it through its `Subscriber`, from any thread.
+final class ClientHandler: ChannelDuplexHandler {
     typealias InboundIn = RequestLine
+    typealias OutboundIn = ByteBuffer
     typealias OutboundOut = ByteBuffer
+
+    /// Snapshots one connection may have waiting for a frame; more get an ERROR.
+    static let maxSnapshotsWaiting = 4
+    /// Answers one connection may have waiting (given or not) before it is no longer read.
+    static let maxAnswersWaiting = 32
 
     /// What every client of one server shares.
     struct Settings: Sendable {
@@ -25,12 +32,25 @@ final class ClientHandler: ChannelInboundHandler {
         var drops: RateLimitedLog
     }
 
+    /// A request line read, parsed or refused.
+    private enum Held {
+        case request(ClientRequest)
+        case refusal(String)
+
+        var kind: ReplyOrder.Kind { if case .request(.snapshot) = self { .snapshot } else { .other } }
+    }
+
     private let settings: Settings
     private var hub: EventHub { settings.hub }
     private var subscriber: Subscriber?
     private var credentials: PeerCredentials?
     private var idleTimer: Scheduled<Void>?
     private var closing = false
+    private var order = ReplyOrder(limit: ClientHandler.maxAnswersWaiting)
+    /// Lines read and not started yet (from `heldStart` on), and whether a read waits for them to go.
+    private var held: [Held] = []
+    private var heldStart = 0
+    private var readWaiting = false
 
     init(settings: Settings) {
         self.settings = settings
@@ -81,42 +101,94 @@ final class ClientHandler: ChannelInboundHandler {
             hub.remove(subscriber)
         }
         subscriber = nil
+        held = []
+        heldStart = 0
         context.fireChannelInactive()
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        guard !closing, let client = subscriber else { return }
+        guard !closing, subscriber != nil else { return }
         switch unwrapInboundIn(data) {
         case .tooLong:
             // The line is refused, the connection kept: what follows its newline is read normally.
-            client.send(Event.error("request longer than \(settings.maxRequestBytes) bytes refused").line)
+            held.append(.refusal("request longer than \(settings.maxRequestBytes) bytes refused"))
         case .line(let line):
             if line.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty { return }
             idleTimer?.cancel()
-            answer(to: line, from: client)
+            do { held.append(.request(try ClientRequest.parse(line))) } catch { held.append(.refusal(error.description)) }
+        }
+        startHeld(context: context)
+    }
+
+    /// The next read waits while lines are held: a client that pipelines faster than its answers come
+    /// is slowed down by its own socket buffer, not by the daemon's memory.
+    func read(context: ChannelHandlerContext) {
+        if heldStart < held.count { readWaiting = true } else { context.read() }
+    }
+
+    /// Starts the held requests that may start, in order; reads again once none is held.
+    private func startHeld(context: ChannelHandlerContext) {
+        while heldStart < held.count, let client = subscriber, order.mayStart(held[heldStart].kind) {
+            let next = held[heldStart]
+            heldStart += 1
+            start(next, from: client, context: context)
+        }
+        guard heldStart >= held.count else {
+            if heldStart > 1024 {
+                held.removeFirst(heldStart)
+                heldStart = 0
+            }
+            return
+        }
+        held.removeAll(keepingCapacity: true)
+        heldStart = 0
+        if readWaiting {
+            readWaiting = false
+            context.read()
         }
     }
 
-    /// Answers a request; the answers that take time (a snapshot, a new rect of interest) are sent when
-    /// ready, from whichever thread has them.
-    private func answer(to line: String, from client: Subscriber) {
+    /// Sends the answers that may go out now that `ticket` has its own.
+    private func deliver(_ ticket: Int, _ line: String) {
+        for ready in order.answer(ticket, line) { subscriber?.send(ready) }
+    }
+
+    /// An answer that comes later, from any thread: given on the loop, then the requests it held up start.
+    private func later(_ ticket: Int, context: ChannelHandlerContext) -> @Sendable (String) -> Void {
+        let loop = context.eventLoop
+        let bound = NIOLoopBound((self, context), eventLoop: loop)
+        return { line in
+            loop.execute {
+                let (handler, context) = bound.value
+                handler.deliver(ticket, line)
+                handler.startHeld(context: context)
+            }
+        }
+    }
+
+    /// Starts one request; the answers that take time (a snapshot, a new rect of interest) are given later.
+    private func start(_ held: Held, from client: Subscriber, context: ChannelHandlerContext) {
+        let ticket = order.reserve(held.kind)
         let request: ClientRequest
-        do { request = try ClientRequest.parse(line) } catch { return client.send(Event.error(error.description).line) }
+        switch held {
+        case .refusal(let message): return deliver(ticket, Event.error(message).line)
+        case .request(let r): request = r
+        }
         if request.changesSettings {
             guard let c = credentials, settings.admins.admits(uid: c.uid, primaryGroup: c.gid) else {
-                return client.send(Event.error(settings.admins.refusal(uid: credentials?.uid)).line)
+                return deliver(ticket, Event.error(settings.admins.refusal(uid: credentials?.uid)).line)
             }
         }
         let daemon = settings.daemon
         switch request {
         case .version:
-            client.send(versionLine)
+            deliver(ticket, versionLine)
         case .status:
-            client.send(Event.status(daemon.status()).line)
+            deliver(ticket, Event.status(daemon.status()).line)
         case .watch(let w):
             client.replay(nil)
             client.watch(w.enable ? w : nil)
-            client.send(Event.watch(w).line)
+            deliver(ticket, Event.watch(w).line)
             guard w.enable, let since = w.since else { return }
             switch daemon.events?.journal {
             case .success(let journal)?:
@@ -128,16 +200,20 @@ final class ClientHandler: ChannelInboundHandler {
                 client.send(Event.error("since \(since.json) cannot be answered: this daemon keeps no journal; live events follow").line)
             }
         case .snapshot:
-            daemon.snapshot { result in client.send(result.line) }
+            guard order.snapshotsWaiting <= Self.maxSnapshotsWaiting else {
+                let message = "\(Self.maxSnapshotsWaiting) snapshots already wait for a frame on this connection; read their answers first"
+                return deliver(ticket, Event.error(message).line)
+            }
+            daemon.snapshot({ !client.isClosing }, later(ticket, context: context))
         case .metrics:
-            client.send(Event.metrics(daemon.metrics()).line)
+            deliver(ticket, Event.metrics(daemon.metrics()).line)
         case .regionOfInterest:
-            client.send(Event.regionOfInterest(daemon.regionOfInterest()).line)
+            deliver(ticket, Event.regionOfInterest(daemon.regionOfInterest()).line)
         case .setRegionOfInterest(let rect):
-            let peer = client.peer, log = settings.log
+            let peer = client.peer, log = settings.log, answer = later(ticket, context: context)
             daemon.setRegionOfInterest(rect) { result in
                 if case .regionOfInterest = result { log("\(peer) set the rect of interest to \(rect)", .notice) }
-                client.send(result.line)
+                answer(result.line)
             }
         }
     }

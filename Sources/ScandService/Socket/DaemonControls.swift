@@ -9,8 +9,9 @@ public struct DaemonControls: Sendable {
     public var status: @Sendable () -> StatusReport
     /// The Prometheus text exposition.
     public var metrics: @Sendable () -> String
-    /// SNAPSHOT of the next frame, or an ERROR saying why there is none.
-    public var snapshot: @Sendable (_ answer: @escaping @Sendable (Event) -> Void) -> Void
+    /// SNAPSHOT of the next frame, or an ERROR saying why there is none, as a line encoded once for every
+    /// client waiting; `isWanted` turns false when the client is gone (nothing is made for it then).
+    public var snapshot: @Sendable (_ isWanted: @escaping @Sendable () -> Bool, _ answer: @escaping @Sendable (String) -> Void) -> Void
     /// The rect of interest in use.
     public var regionOfInterest: @Sendable () -> NormalizedRect
     /// Applies and keeps a new rect of interest; answers ROI, or an ERROR.

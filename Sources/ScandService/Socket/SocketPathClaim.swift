@@ -1,10 +1,49 @@
 import Foundation
 
-/// Taking a socket path over safely: a path another server answers on is refused (a second daemon must not
-/// take the first one's clients, nor have its socket deleted when the first one exits); a stale socket file
-/// that nobody answers on is removed; anything that is not a socket is left alone.
+/// Taking a socket path over safely: first an exclusive lock on `<path>.lock` (flock, held for the daemon's
+/// life and let go by the kernel when it ends), so that of daemons starting at once exactly one goes on and
+/// the others stop with the reason; then a path another server answers on is refused (a second daemon must
+/// not take the first one's clients, nor have its socket deleted when the first one exits); a stale socket
+/// file that nobody answers on is removed; anything that is not a socket is left alone.
 enum SocketPathClaim {
-    static func claim(_ path: String) throws(SocketServer.BindError) {
+    /// Claims `path`; returns the lock's descriptor, to keep open while the socket is served.
+    static func claim(_ path: String) throws(SocketServer.BindError) -> Int32 {
+        let lock = try self.lock(path)
+        do { try check(path) } catch {
+            close(lock)
+            throw error
+        }
+        return lock
+    }
+
+    /// Takes `<path>.lock` (the lock file stays: removing it would let two daemons lock two files), and
+    /// writes this daemon's pid into it for the next one's message.
+    static func lock(_ path: String) throws(SocketServer.BindError) -> Int32 {
+        let lockPath = path + ".lock"
+        try? FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        let fd = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        guard fd >= 0 else {
+            throw SocketServer.BindError(description: "cannot lock \(lockPath): \(String(cString: strerror(errno)).lowercased())")
+        }
+        guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
+            let e = errno
+            var bytes = [UInt8](repeating: 0, count: 32)
+            let n = bytes.withUnsafeMutableBytes { pread(fd, $0.baseAddress, $0.count, 0) }
+            close(fd)
+            guard e == EWOULDBLOCK else {
+                throw SocketServer.BindError(description: "cannot lock \(lockPath): \(String(cString: strerror(e)).lowercased())")
+            }
+            let pid = n > 0 ? Int(String(decoding: bytes[..<n], as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)) : nil
+            throw SocketServer.BindError(
+                description: "\(path) is in use: another scand\(pid.map { " (pid \($0))" } ?? "") holds \(lockPath); stop it first")
+        }
+        let text = Array("\(getpid())\n".utf8)
+        _ = ftruncate(fd, 0)
+        _ = text.withUnsafeBytes { pwrite(fd, $0.baseAddress, $0.count, 0) }
+        return fd
+    }
+
+    static func check(_ path: String) throws(SocketServer.BindError) {
         var st = stat()
         guard lstat(path, &st) == 0 else {
             if errno == ENOENT { return }

@@ -29,6 +29,8 @@ public final class SocketServer: Sendable {
     private let bound = NIOLockedValueBox<(channel: Channel?, file: FileIdentity?)>((nil, nil))
     /// The clients' channels, closed on stop: the shared event loops outlive the server.
     private let clients = NIOLockedValueBox<[ObjectIdentifier: any Channel]>([:])
+    /// The lock on `<path>.lock` taken by `claim`, held until `stop`.
+    private let claimed = NIOLockedValueBox<Int32?>(nil)
 
     public init(
         listener: Listener, hub: EventHub, maxRequestBytes: Int, requestTimeout: Duration = .seconds(5),
@@ -52,7 +54,8 @@ public final class SocketServer: Sendable {
     public func claim() throws {
         guard case .path(let path, let groupName) = listener else { return }
         if !groupName.isEmpty && getgrnam(groupName) == nil { throw BindError(description: "socket group '\(groupName)' does not exist") }
-        try SocketPathClaim.claim(path)
+        let lock = try SocketPathClaim.claim(path)
+        claimed.withLockedValue { $0 = lock }
     }
 
     /// Starts listening (after `claim`). Errors name the path and the cause; a missing group leaves no socket
@@ -93,12 +96,13 @@ public final class SocketServer: Sendable {
             // Bound here rather than by NIO, which would remove whatever socket is at the path when it closes:
             // the file is removed on exit only if it is still the one made here. Bound under a name of its own
             // and renamed into place once listening, so a client that sees the path can connect (when the path is
-            // too long for that name, bound in place).
-            let fresh = path + ".new"
+            // too long for that name, bound in place). The name is this process's own: no other daemon's
+            // staging can remove it.
+            let fresh = path + ".new.\(getpid())"
             let staging = fresh.utf8.count < 108 ? fresh : path
             let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
             guard fd >= 0 else { throw BindError(description: "cannot listen on \(path): \(String(cString: strerror(errno)))") }
-            if staging != path { unlink(staging) }  // a leftover of a daemon that died between bind and rename
+            if staging != path { unlink(staging) }  // a leftover of a process of this pid that died between bind and rename
             let e = UnixSocketAddress.bind(fd, to: staging)
             guard e == 0 else {
                 close(fd)
@@ -150,5 +154,10 @@ public final class SocketServer: Sendable {
         try? await channel?.close()
         for client in clients.withLockedValue({ Array($0.values) }) { try? await client.close() }
         if case .path(let path, _) = listener, let file, FileIdentity(path: path) == file { unlink(path) }
+        if let lock = claimed.withLockedValue({ l in
+            defer { l = nil }; return l
+        }) {
+            close(lock)
+        }
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import NIOCore
 import NIOEmbedded
+import NIOConcurrencyHelpers
 import Testing
 import ScandCore
 import ScandProtocol
@@ -13,16 +14,18 @@ import ScandProtocol
         let channel: EmbeddedChannel
         let hub: EventHub
 
-        init(maxClients: Int = 8, maxRequestBytes: Int = 64, hub: EventHub? = nil) throws {
+        init(maxClients: Int = 8, maxRequestBytes: Int = 64, hub: EventHub? = nil, controls: DaemonControls? = nil) throws {
             let hub = hub ?? EventHub(queueLimit: 16, maxClients: maxClients)
             self.hub = hub
             let log: @Sendable (String, LogLevel) -> Void = { _, _ in }
-            let controls = DaemonControls(
-                status: { StatusReport(device: nil, counters: FrameCounters(), clients: hub.counters, stdoutDropped: 0) },
-                metrics: { "scand_frames_captured_total 3\n" },
-                snapshot: { answer in answer(.error("no frame to show: test")) },
-                regionOfInterest: { .full },
-                setRegionOfInterest: { rect, answer in answer(.regionOfInterest(rect)) })
+            let controls =
+                controls
+                ?? DaemonControls(
+                    status: { StatusReport(device: nil, counters: FrameCounters(), clients: hub.counters, stdoutDropped: 0) },
+                    metrics: { "scand_frames_captured_total 3\n" },
+                    snapshot: { _, answer in answer(Event.error("no frame to show: test").line) },
+                    regionOfInterest: { .full },
+                    setRegionOfInterest: { rect, answer in answer(.regionOfInterest(rect)) })
             let settings = ClientHandler.Settings(
                 hub: hub, maxRequestBytes: maxRequestBytes, requestTimeout: .seconds(5), daemon: controls,
                 admins: AdminGroup(name: "root"), log: log,
@@ -38,6 +41,7 @@ import ScandProtocol
 
         /// Every line written to the client so far.
         func received() throws -> [String] {
+            channel.embeddedEventLoop.run()  // answers given later hop onto the loop
             var lines: [String] = []
             while let buffer = try channel.readOutbound(as: ByteBuffer.self) {
                 lines += String(buffer: buffer).split(separator: "\n").map(String.init)
@@ -130,5 +134,90 @@ import ScandProtocol
                 // An embedded channel has no SO_PEERCRED: an unknown peer is nobody's admin.
                 Event.error("changing settings needs membership of group 'root' (this client is not a member)").line
             ])
+    }
+
+    /// Answers that come later, kept by the test and given when it says.
+    final class LaterAnswers: Sendable {
+        let statusAsked = NIOLockedValueBox(0)
+        let snapshots = NIOLockedValueBox<[(wanted: @Sendable () -> Bool, answer: @Sendable (String) -> Void)]>([])
+
+        var controls: DaemonControls {
+            DaemonControls(
+                status: { [statusAsked] in
+                    statusAsked.withLockedValue { $0 += 1 }
+                    return StatusReport(device: nil, counters: FrameCounters(), clients: ClientCounters(), stdoutDropped: 0)
+                },
+                metrics: { "" },
+                snapshot: { [snapshots] wanted, answer in snapshots.withLockedValue { $0.append((wanted, answer)) } },
+                regionOfInterest: { .full },
+                setRegionOfInterest: { r, answer in answer(.regionOfInterest(r)) })
+        }
+
+        func answerSnapshot(_ i: Int, _ line: String) { snapshots.withLockedValue { $0[i] }.answer(line) }
+    }
+
+    /// Issue 25, 1: answers that come later, and in another order, still go out in the order asked, and a
+    /// request after them starts only once they are out (so that STATUS shows what they did).
+    @Test func answersGoOutInTheOrderTheRequestsCameAndLaterRequestsStartAfterThem() throws {
+        let later = LaterAnswers()
+        let client = try Client(controls: later.controls)
+        _ = try client.received()
+        try client.send("?SNAPSHOT;\n?SNAPSHOT;\n?STATUS;\n?VERSION;\n")
+        #expect(later.snapshots.withLockedValue { $0.count } == 2, "snapshots wait together")
+        later.answerSnapshot(1, "second")
+        client.channel.embeddedEventLoop.run()
+        #expect(try client.received().isEmpty, "the first answer holds the second back")
+        #expect(later.statusAsked.withLockedValue { $0 } == 0, "STATUS waits for the answers before it")
+        later.answerSnapshot(0, "first")
+        client.channel.embeddedEventLoop.run()
+        let lines = try client.received()
+        #expect(Array(lines.prefix(2)) == ["first", "second"])
+        #expect(lines.count == 4 && lines[2].hasPrefix(#"{"class":"STATUS""#) && lines[3] == Event.version(VersionInfo.banner).line, "\(lines)")
+        #expect(later.statusAsked.withLockedValue { $0 } == 1)
+    }
+
+    /// Issue 25, 2: a connection has at most four snapshots waiting; more get an ERROR, in their place.
+    @Test func aConnectionHasAtMostFourSnapshotsWaiting() throws {
+        let later = LaterAnswers()
+        let client = try Client(controls: later.controls)
+        _ = try client.received()
+        try client.send(String(repeating: "?SNAPSHOT;\n", count: 6) + "?VERSION;\n")
+        #expect(later.snapshots.withLockedValue { $0.count } == 4)
+        #expect(try client.received().isEmpty, "the first answer holds the rest back")
+        for i in 0..<4 { later.answerSnapshot(i, "snapshot \(i)") }
+        client.channel.embeddedEventLoop.run()
+        let tooMany = Event.error("4 snapshots already wait for a frame on this connection; read their answers first").line
+        #expect(
+            try client.received() == [
+                "snapshot 0", "snapshot 1", "snapshot 2", "snapshot 3", tooMany, tooMany, Event.version(VersionInfo.banner).line
+            ])
+        #expect(later.snapshots.withLockedValue { $0.allSatisfy { $0.wanted() } })
+        try client.channel.close().wait()
+        #expect(later.snapshots.withLockedValue { $0.allSatisfy { !$0.wanted() } }, "a closed client wants nothing more")
+    }
+
+    /// Lines pipelined behind an answer that waits are held, and the connection is not read meanwhile.
+    @Test func heldLinesStopReadingUntilTheyStart() throws {
+        let later = LaterAnswers()
+        let client = try Client(controls: later.controls)
+        _ = try client.received()
+        let reads = ReadCounter()
+        try client.channel.pipeline.syncOperations.addHandler(reads, position: .first)
+        try client.send("?SNAPSHOT;\n?STATUS;\n")
+        client.channel.read()
+        #expect(reads.count == 0, "a line is held: no read")
+        later.answerSnapshot(0, "snapshot")
+        client.channel.embeddedEventLoop.run()
+        #expect(reads.count == 1, "the held line started: the read waiting goes through")
+        #expect(try client.received().count == 2)
+    }
+
+    final class ReadCounter: ChannelOutboundHandler {
+        typealias OutboundIn = Any
+        var count = 0
+        func read(context: ChannelHandlerContext) {
+            count += 1
+            context.read()
+        }
     }
 }

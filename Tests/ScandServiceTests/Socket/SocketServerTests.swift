@@ -12,7 +12,7 @@ import ScandProtocol
     static func controls() -> DaemonControls {
         DaemonControls(
             status: { StatusReport(device: nil, counters: FrameCounters(), clients: ClientCounters(), stdoutDropped: 0) },
-            metrics: { "" }, snapshot: { $0(.error("none")) }, regionOfInterest: { .full },
+            metrics: { "" }, snapshot: { $1(Event.error("none").line) }, regionOfInterest: { .full },
             setRegionOfInterest: { r, answer in answer(.regionOfInterest(r)) })
     }
 
