@@ -17,7 +17,8 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.8.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.0"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.0.0"),
-        .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0")
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
+        .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0")
     ],
     targets: [
         // Native libraries, found through pkg-config: zxing-cpp 3.1.1 built from source by
@@ -38,6 +39,8 @@ let package = Package(
 
         // Pure Swift, no I/O: formats, geometry, detections, the JSON of events.
         .target(name: "ScandCore"),
+        // The configuration file: TOML 1.0 read by TOMLKit (over toml++), applied through ScandCore's settings table.
+        .target(name: "ScandConfigFile", dependencies: ["ScandCore", .product(name: "TOMLKit", package: "TOMLKit")]),
         .target(
             name: "ScandDecoding",
             dependencies: [
@@ -91,7 +94,7 @@ let package = Package(
             name: "ScandCommands",
             dependencies: [
                 "ScandCapture", "ScandService", "ScandMQTT", "ScandWeb",
-                "ScandCore", "ScandDecoding", "ScandImageIO",
+                "ScandCore", "ScandConfigFile", "ScandDecoding", "ScandImageIO",
                 .product(name: "ArgumentParser", package: "swift-argument-parser")
             ]),
         .executableTarget(name: "scand", dependencies: ["ScandCommands"]),
@@ -109,7 +112,7 @@ let package = Package(
         // owned by the test (with certificates and a subscriber), for the test targets only.
         .target(name: "ScandTestSupport", dependencies: ["ScandCore", "ScandDecoding", "ScandCapture"], path: "Tests/ScandTestSupport"),
 
-        .testTarget(name: "ScandCoreTests", dependencies: ["ScandCore"]),
+        .testTarget(name: "ScandCoreTests", dependencies: ["ScandCore", "ScandConfigFile"]),
         .testTarget(name: "ScandDecodingTests", dependencies: ["ScandDecoding", "ScandCore", "ScandTestSupport"]),
         .testTarget(
             name: "ScandCaptureTests",
@@ -133,7 +136,7 @@ let package = Package(
         .testTarget(
             name: "ScandWebTests",
             dependencies: [
-                "ScandWeb", "ScandCore",
+                "ScandWeb", "ScandCore", "ScandConfigFile",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HummingbirdWSTesting", package: "hummingbird-websocket"),
