@@ -142,9 +142,9 @@ struct ConfigFileError: Error, CustomStringConvertible {
 
     /// A configuration file for a command: defaults as `base`, the file over them; wrong files carry the
     /// path, the line and the reason.
-    static func load(_ path: String, over base: ScandConfig, groupExists: @escaping (String) -> Bool = { getgrnam($0) != nil }) throws(
-        ConfigFileError
-    ) -> ScandConfig {
+    static func load(
+        _ path: String, over base: ScandConfig, groupExists: @escaping (String) -> Bool = { getgrnam($0) != nil }
+    ) throws(ConfigFileError) -> ScandConfig {
         let bytes = try contents(of: path)
         do { return try base.applying(file: bytes, groupExists: groupExists) } catch {
             throw ConfigFileError(description: "\(path): \(error.description)")

@@ -28,7 +28,9 @@ extension ScandConfig {
             guard let setting = Setting.all.first(where: { $0.section == entry.section && $0.key == entry.key }) else {
                 let place = entry.section.isEmpty ? "outside any table" : "in [\(entry.section)]"
                 let keys = Setting.all.filter { $0.section == entry.section }.map(\.key)
-                throw ScandConfig.Problem(line: entry.line, message: "unknown key '\(entry.key)' \(place)\(keys.isEmpty ? "" : " (known: \(keys.joined(separator: ", ")))")")
+                throw ScandConfig.Problem(
+                    line: entry.line, message: "unknown key '\(entry.key)' \(place)\(keys.isEmpty ? "" : " (known: \(keys.joined(separator: ", ")))")"
+                )
             }
             do { try setting.apply(try SettingValue(toml: entry.value, as: setting.kind), to: &c, context: context) } catch {
                 throw ScandConfig.Problem(line: entry.line, message: "\(setting.key) \(error)")

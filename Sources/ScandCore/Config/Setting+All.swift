@@ -201,13 +201,16 @@ extension Setting {
                 }
                 c.kioskID = v.isEmpty ? nil : v
             }),
-        mqtt("username", "The user name the broker knows this kiosk by; empty: none.", { $0.username ?? "" }, { c, v in c.username = v.isEmpty ? nil : v }),
+        mqtt(
+            "username", "The user name the broker knows this kiosk by; empty: none.", { $0.username ?? "" },
+            { c, v in c.username = v.isEmpty ? nil : v }),
         mqttFile("password_file", "A file whose first line is the password (needs username); empty: none.", \.passwordFile),
         mqttFile("ca_file", "The CA that signed the broker's certificate: TLS on; empty: plain MQTT.", \.caFile),
         mqttFile("cert_file", "This kiosk's client certificate (with key_file and ca_file); empty: none.", \.certFile),
         mqttFile("key_file", "The client certificate's private key; empty: none.", \.keyFile),
         mqtt(
-            "state_file", "Where the last acknowledged position is kept; empty: position.json in $STATE_DIRECTORY, else "
+            "state_file",
+            "Where the last acknowledged position is kept; empty: position.json in $STATE_DIRECTORY, else "
                 + "/var/lib/scand-mqtt/position.json.", { $0.stateFile },
             { c, v throws(Problem) in c.stateFile = v.isEmpty ? "" : try absolutePath(.text(v), example: MQTTSettings.defaultStateFile) }),
         mqtt(
