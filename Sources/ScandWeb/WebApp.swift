@@ -4,6 +4,7 @@ import Hummingbird
 import HummingbirdWebSocket
 import Logging
 import NIOCore
+import ScandCore
 
 /// The routes of `scand web`: the page, the daemon's answers as JSON, the event WebSocket and /metrics.
 public enum WebApp {

@@ -1,6 +1,7 @@
 import Hummingbird
 import Logging
 import NIOCore
+import ScandCore
 import ServiceLifecycle
 import UnixSignals
 

@@ -16,9 +16,10 @@ import Testing
     @Test func readsTOML10AsAnyTOMLToolWritesIt() throws {
         let c = try ScandConfig().applying(
             toml: #"""
-                camera.fps = 15
+                service.state_directory = "/srv/scand"
                 socket = { max_clients = 8, queue_limit = 16 }
                 [camera]
+                fps = 15
                 device = """
                 /dev/v4l/by-id/usb-Acme"""
                 size = '640x480'
@@ -33,7 +34,7 @@ import Testing
                   'ITF=5',
                 ]
                 """#)
-        #expect(c.framesPerSecond == 15 && c.maxClients == 8 && c.clientQueueLimit == 16)
+        #expect(c.framesPerSecond == 15 && c.maxClients == 8 && c.clientQueueLimit == 16 && c.stateDirectory == "/srv/scand")
         #expect(c.device == "/dev/v4l/by-id/usb-Acme" && (c.width, c.height) == (640, 480))
         #expect(c.formats == BarcodeFormats(.qrCode).union(BarcodeFormats(.ean13)) && c.tracker.confirmations[.itf] == 5)
         #expect(c.regionOfInterest == (try NormalizedRect(x: 0.25, y: 0, width: 0.5, height: 1)))
@@ -43,7 +44,8 @@ import Testing
     @Test(arguments: [
         ("camera.fpz = 1", 1, "unknown key 'fpz' in [camera]"),
         ("# one\nsocket = { max_clients = 8, queue_limit = 0 }", 2, "queue_limit must be 1…100000, got 0"),
-        ("[camera]\ndevice = \"\"\"\n/dev/\nvideo0\"\"\"\nfps = -1", 5, "fps must be 0…1000, got -1"),
+        ("[camera]\ndevice = \"\"\"\n/dev/\\\n  video0\"\"\"\nfps = -1", 5, "fps must be 0…1000, got -1"),
+        ("[camera]\ndevice = \"\"\"\n/dev/\nvideo0\"\"\"\nfps = -1", 2, "device must not contain control characters, got U+000A"),
         ("[decoding]\nformats = [\n  \"qr\",\n  \"bogus\",\n]", 2, "unknown barcode format 'bogus'"),
         ("[decoding]\nroi = [\"0\", \"0\", \"1\", \"1\"]", 2, "roi must be an array of numbers, not a string at position 1"),
         ("[camera]\nfps = 99999999999999999999", 2, "out of range"),
@@ -51,7 +53,8 @@ import Testing
         ("[camera]\nfps = 1979-05-27", 2, "fps must be an integer, not a date"),
         ("[camera]\nfps = { x = 1 }", 2, "fps must be an integer, not a table"),
         ("fps = 15", 1, "unknown key 'fps' outside any table"),
-        ("[camera.lens]\nzoom = 2", 1, "unknown table [camera.lens]"),
+        ("[camera.lens]\nzoom = 2", 1, "unknown key 'lens' in [camera]"),
+        ("[cameras.lens]\nzoom = 2", 1, "unknown table [cameras]"),
         ("[[camera]]\nfps = 2", 1, "camera must be a table ([camera]), not an array"),
         ("[camera]\nfps = 15\n'fps' = 16", 3, "cannot redefine"),
         ("[socket]\npath = \"/run/x\\u0000zz\"", 2, "path must not contain control characters, got U+0000"),

@@ -54,8 +54,10 @@ import Testing
         case .number: values = [-1, 0, 0.25, 0.57, 2, 4000].map { .number($0) }
         case .boolean: values = [.boolean(true), .boolean(false)]
         case .texts:
-            values = [["qr"], ["qr", "EAN-13"], ["all"], [], ["bogus"], ["ITF=5"], ["ITF=5", "EAN-8=1"], ["ITF=0"], ["ITF"], [""], ["kiosk-7.local"]]
-                .map { .texts($0) }
+            values = [
+                ["qr"], ["qr", "EAN-13"], ["all"], [], ["bogus"], ["ITF=5"], ["ITF=5", "EAN-8=1"], ["ITF=0"], ["ITF"], ["a b"], ["kiosk-7.local"]
+            ]
+            .map { .texts($0) }
         case .numbers:
             values = [[0.1, 0.2, 0.5, 0.5], [0, 0, 1, 1], [0.5, 0.5, 0.9, 0.1], [0.5], [], [14], [6, 14], [13], [14.5], [82]].map { .numbers($0) }
         }
@@ -204,10 +206,11 @@ import Testing
                 Issue.record("config: [\(setting.section)] \(setting.key) is not documented")
                 continue
             }
-            let defaultText = setting.read(ScandConfig()).tomlText
+            let defaultValue = setting.read(ScandConfig())
+            let documented = try? ScandConfig().applying(toml: "[\(setting.section)]\n\(lines[at])")
             #expect(
-                lines[at] == "\(setting.key) = \(defaultText)",
-                "config: [\(setting.section)] \(setting.key) should be set to its default \(defaultText)")
+                documented.map(setting.read) == defaultValue,
+                "config: [\(setting.section)] \(lines[at]) should be set to its default \(defaultValue.tomlText)")
             // The comment lines just above the key state its range.
             let comment = lines[..<at].reversed().prefix { $0.hasPrefix("#") }.reversed().joined(separator: " ")
             let range: String?

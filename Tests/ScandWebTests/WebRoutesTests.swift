@@ -4,6 +4,7 @@ import Hummingbird
 import HummingbirdTesting
 import Logging
 import NIOCore
+import ScandCore
 import Testing
 @testable import ScandWeb
 
