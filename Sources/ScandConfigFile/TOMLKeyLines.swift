@@ -79,15 +79,20 @@ struct TOMLKeyLines {
                     record(table, at: at)
                     skipToLineEnd()
                 } else {
-                    let at = line
-                    let key = table + keyPath(until: "=")
-                    record(key, at: at)
-                    if peek == "=" { advance() }
-                    skipBlanks()
-                    value(key)
+                    keyValue(under: table)
                     skipToLineEnd()
                 }
             }
+        }
+
+        /// `key = value` under the table `path`: the key's line recorded, the value stepped over.
+        mutating func keyValue(under path: [String]) {
+            let at = line
+            let key = path + keyPath(until: "=")
+            record(key, at: at)
+            if peek == "=" { advance() }
+            skipBlanks()
+            value(key)
         }
 
         /// A dotted key up to `end` (not consumed for `=`, consumed for `]`), its parts unquoted.
@@ -140,12 +145,7 @@ struct TOMLKeyLines {
                     guard let c = peek else { return }
                     if c == "}" { advance(); return }
                     if c == "," || c == "\n" { advance(); continue }
-                    let at = line
-                    let key = path + keyPath(until: "=")
-                    record(key, at: at)
-                    if peek == "=" { advance() }
-                    skipBlanks()
-                    value(key)
+                    keyValue(under: path)
                 }
             default:
                 while let c = peek, !" \t\r\n,]}#".unicodeScalars.contains(c) { advance() }
