@@ -18,7 +18,8 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.8.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.0"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.0.0"),
-        .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0")
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
+        .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0")
     ],
     targets: [
         // Native libraries, found through pkg-config: zxing-cpp 3.1.1 built from source by
@@ -41,6 +42,8 @@ let package = Package(
         .target(name: "ScandCore"),
         // The socket protocol, both ways: requests, events and answers, each with one encoder and one decoder.
         .target(name: "ScandProtocol", dependencies: ["ScandCore"]),
+        // The configuration file: TOML 1.0 read by TOMLKit (over toml++), applied through ScandCore's settings table.
+        .target(name: "ScandConfigFile", dependencies: ["ScandCore", .product(name: "TOMLKit", package: "TOMLKit")]),
         .target(
             name: "ScandDecoding",
             dependencies: [
@@ -105,7 +108,7 @@ let package = Package(
             name: "ScandCommands",
             dependencies: [
                 "ScandCapture", "ScandService", "ScandMQTT", "ScandWeb",
-                "ScandCore", "ScandProtocol", "ScandClient", "ScandDecoding", "ScandImageIO",
+                "ScandCore", "ScandProtocol", "ScandClient", "ScandConfigFile", "ScandDecoding", "ScandImageIO",
                 .product(name: "ArgumentParser", package: "swift-argument-parser")
             ]),
         .executableTarget(name: "scand", dependencies: ["ScandCommands"]),
@@ -124,7 +127,7 @@ let package = Package(
         .target(
             name: "ScandTestSupport", dependencies: ["ScandCore", "ScandProtocol", "ScandDecoding", "ScandCapture"], path: "Tests/ScandTestSupport"),
 
-        .testTarget(name: "ScandCoreTests", dependencies: ["ScandCore", "ScandProtocol"]),
+        .testTarget(name: "ScandCoreTests", dependencies: ["ScandCore", "ScandProtocol", "ScandConfigFile"]),
         .testTarget(name: "ScandProtocolTests", dependencies: ["ScandProtocol", "ScandCore"]),
         .testTarget(
             name: "ScandClientTests",
@@ -155,7 +158,7 @@ let package = Package(
         .testTarget(
             name: "ScandWebTests",
             dependencies: [
-                "ScandWeb", "ScandCore", "ScandProtocol", "ScandClient", "ScandTestSupport",
+                "ScandWeb", "ScandCore", "ScandProtocol", "ScandClient", "ScandTestSupport", "ScandConfigFile",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HummingbirdWSTesting", package: "hummingbird-websocket"),

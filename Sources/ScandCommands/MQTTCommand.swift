@@ -70,26 +70,18 @@ struct MQTTCommand: ParsableCommand {
     }
 
     func resolvedSettings() throws(Problem) -> MQTTSettings {
-        var base = MQTTSettings()
-        base.socketPath = defaultSocketPath()
-        if let dir = ProcessInfo.processInfo.environment["STATE_DIRECTORY"], dir.hasPrefix("/") {
-            // systemd's StateDirectory= (the first, if several).
-            base.stateFile = String(dir.split(separator: ":").first ?? Substring(dir)) + "/position.json"
-        }
-        var settings = base
+        var settings = MQTTSettings()
         let path = config ?? (FileManager.default.fileExists(atPath: Self.defaultConfig) ? Self.defaultConfig : nil)
+        var file = ScandConfig()
         if let path {
-            guard let bytes = FileManager.default.contents(atPath: path) else {
-                throw Problem(description: "\(path): cannot read it: \(String(cString: strerror(errno)))")
-            }
-            do {
-                let text = try TOML.decode(Array(bytes))
-                settings = try base.applying(toml: text)
-            } catch let error as TOML.ParseError {
-                throw Problem(description: "\(path): \(error.description)")
-            } catch {
-                throw Problem(description: "\(path): \(error)")
-            }
+            do { file = try ConfigFileError.load(path, over: ScandConfig()) } catch { throw Problem(description: error.description) }
+            settings = file.mqtt
+        }
+        settings.socketPath = clientSocketPath(settings.socketPath, path == nil ? nil : file)
+        if settings.stateFile.isEmpty {
+            // systemd's StateDirectory= of scand-mqtt.service.
+            settings.stateFile =
+                ScandConfig.systemdStateDirectory(ProcessInfo.processInfo.environment).map { $0 + "/position.json" } ?? MQTTSettings.defaultStateFile
         }
         if let host { settings.host = host }
         if let port {
@@ -104,7 +96,7 @@ struct MQTTCommand: ParsableCommand {
         }
         if let socket { settings.socketPath = socket }
         if let stateFile { settings.stateFile = stateFile }
-        do { try settings.validate() } catch { throw Problem(description: error.description) }
+        do { try settings.validate() } catch { throw Problem(description: (path.map { "\($0): [mqtt] " } ?? "") + error.description) }
         return settings
     }
 
@@ -121,9 +113,8 @@ struct MQTTCommand: ParsableCommand {
 
     /// The first line of the password file.
     static func readPassword(_ path: String) throws(Problem) -> String {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw Problem(description: "password_file \(path): cannot read it: \(String(cString: strerror(errno)))")
-        }
+        let data: [UInt8]
+        do { data = try ConfigFileError.contents(of: path, what: "[mqtt] password_file") } catch { throw Problem(description: error.description) }
         let text = String(decoding: data, as: UTF8.self)
         return String(text.split(separator: "\n", maxSplits: 1, omittingEmptySubsequences: false).first ?? "")
             .trimmingCharacters(in: CharacterSet(charactersIn: "\r"))

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import ScandCapture
+import ScandConfigFile
 import ScandCore
 import ScandService
 
@@ -72,10 +73,7 @@ struct RunCommand: AsyncParsableCommand {
     func loadConfig() throws -> ScandConfig {
         var base = ScandConfig()
         if let config {
-            let bytes = try ConfigFileError.contents(of: config)
-            do { base = try base.applying(file: bytes, groupExists: { getgrnam($0) != nil }) } catch {
-                throw ConfigFileError(description: "\(config): \(error.description)")
-            }
+            base = try ConfigFileError.load(config, over: base)
         } else {
             // Without a file, a user who is not root gets a socket where they can create one (unless --socket).
             base.socketPath = defaultSocketPath()
@@ -112,14 +110,24 @@ struct ConfigFileError: Error, CustomStringConvertible {
     /// Far larger than any configuration: a device or a wrong path must not be read forever.
     static let maxBytes = 1 << 20
 
-    /// The file's bytes, or why they cannot be read, in words.
-    static func contents(of path: String) throws(ConfigFileError) -> [UInt8] {
-        func failure(_ reason: String) -> ConfigFileError { ConfigFileError(description: "\(path): cannot read the configuration file (\(reason))") }
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
+    /// The file's bytes, or why they cannot be read, in words. Only a regular file is read: a FIFO or a
+    /// device would block the start or a reload (opened without blocking, then refused), or never end.
+    static func contents(of path: String, what: String = "the configuration file") throws(ConfigFileError) -> [UInt8] {
+        func failure(_ reason: String) -> ConfigFileError { ConfigFileError(description: "\(path): cannot read \(what) (\(reason))") }
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
         guard fd >= 0 else { throw failure(String(cString: strerror(errno)).lowercased()) }
         defer { close(fd) }
         var st = stat()
-        if fstat(fd, &st) == 0, (st.st_mode & S_IFMT) == S_IFDIR { throw failure("it is a directory") }
+        guard fstat(fd, &st) == 0 else { throw failure(String(cString: strerror(errno)).lowercased()) }
+        switch st.st_mode & S_IFMT {
+        case S_IFREG: break
+        case S_IFDIR: throw failure("it is a directory")
+        case S_IFIFO: throw failure("it is a FIFO, not a regular file")
+        case S_IFCHR, S_IFBLK: throw failure("it is a device, not a regular file")
+        case S_IFSOCK: throw failure("it is a socket, not a regular file")
+        default: throw failure("not a regular file")
+        }
+        if st.st_size > maxBytes { throw failure("\(st.st_size) bytes, larger than \(maxBytes >> 20) MiB: not a configuration file") }
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 65536)
         while true {
@@ -131,12 +139,30 @@ struct ConfigFileError: Error, CustomStringConvertible {
             if bytes.count > maxBytes { throw failure("larger than \(maxBytes >> 20) MiB: not a configuration file") }
         }
     }
+
+    /// A configuration file for a command: defaults as `base`, the file over them; wrong files carry the
+    /// path, the line and the reason.
+    static func load(
+        _ path: String, over base: ScandConfig, groupExists: @escaping (String) -> Bool = { getgrnam($0) != nil }
+    ) throws(ConfigFileError) -> ScandConfig {
+        let bytes = try contents(of: path)
+        do { return try base.applying(file: bytes, groupExists: groupExists) } catch {
+            throw ConfigFileError(description: "\(path): \(error.description)")
+        }
+    }
 }
 
 /// A WIDTHxHEIGHT option (16…8192 each way), as the configuration file takes it.
 func sizeOption(_ text: String, option: String = "--size") throws -> (Int, Int) {
     guard let size = ScandConfig.parseSize(text) else { throw ValidationError("\(option) must be WIDTHxHEIGHT, e.g. 1280x720; got '\(text)'") }
     return size
+}
+
+/// Where a client (`scand web`, `scand mqtt`) looks for the daemon: its own setting, else where a daemon
+/// reading the same file would listen (`[socket] path`, by default /run/scand/scand.sock), else (no file,
+/// or `path = "none"`) as `scand watch` does.
+func clientSocketPath(_ own: String, _ file: ScandConfig?) -> String {
+    own.isEmpty ? (file?.socketPath ?? defaultSocketPath()) : own
 }
 
 /// Where the socket is when nothing says otherwise: /run/scand for root (as the systemd units have it),

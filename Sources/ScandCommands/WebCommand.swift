@@ -23,7 +23,7 @@ struct WebCommand: AsyncParsableCommand {
     @Option(name: .long, help: "The daemon's socket (default: as `scand watch`; /run/scand/scand.sock for root).")
     var socket: String?
 
-    @Option(name: .long, help: "A file with a [web] table: listen, socket, hosts.")
+    @Option(name: .long, help: "Configuration file; its [web] table: listen, socket, hosts.")
     var config: String?
 
     func validate() throws {
@@ -34,16 +34,12 @@ struct WebCommand: AsyncParsableCommand {
     func run() async throws {
         var settings = WebSettings(socket: defaultSocketPath())
         if let config {
-            do {
-                let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: config)))
-                let text: String
-                do { text = try TOML.decode(bytes) } catch { throw WebSettings.Problem(description: "\(config): \(error.description)") }
-                settings = try settings.reading(file: text, path: config)
-            } catch let problem as WebSettings.Problem {
-                OutputSinkLog.write(problem.description.escapingControlCharacters())
-                throw ExitCode(78)
+            do throws(ConfigFileError) {
+                let file = try ConfigFileError.load(config, over: ScandConfig())
+                settings = file.web
+                settings.socket = clientSocketPath(file.web.socket, file)
             } catch {
-                OutputSinkLog.write("\(config): cannot read: \((error as NSError).localizedDescription)".escapingControlCharacters())
+                OutputSinkLog.write(error.description.escapingControlCharacters())
                 throw ExitCode(78)
             }
         }

@@ -47,7 +47,7 @@ public struct Daemon: Sendable {
                     "stdout is not being read: \(limit) events wait there; further events for stdout are dropped while it stays full (STATUS counts them as stdoutDropped)",
                     .warning)
             })
-        let stateDirectory = config.stateDirectory ?? ProcessInfo.processInfo.environment["STATE_DIRECTORY"].flatMap { $0.isEmpty ? nil : $0 }
+        let stateDirectory = config.resolvedStateDirectory(environment: ProcessInfo.processInfo.environment)
         let events = EventLog(
             directory: stateDirectory, limits: .init(maxEvents: config.journalMaxEvents, maxAge: config.journalMaxAge.seconds),
             log: { stdout.log($0, $1) })
@@ -113,7 +113,7 @@ public struct Daemon: Sendable {
         services.append(
             .init(
                 service: SupervisorService(
-                    controller: controller, hub: hub, hangups: hangups, reload: { roi.applied(to: try reload()) },
+                    controller: controller, hub: hub, hangups: hangups, running: config, reload: { roi.applied(to: try reload()) },
                     output: output)))
         var logger = Logger(label: "scand")
         logger.logLevel = .warning
@@ -158,6 +158,8 @@ struct SupervisorService: Service {
     let controller: PipelineController
     let hub: EventHub
     let hangups: UnixSignalsSequence
+    /// The configuration the daemon started with: what a reload cannot apply stays as it is here.
+    let running: ScandConfig
     let reload: @Sendable () throws -> ScandConfig
     let output: OutputSink
 
@@ -190,10 +192,13 @@ struct SupervisorService: Service {
                     do {
                         let config = try reload()
                         let cameraChanges = await controller.apply(config)
+                        let unapplied = Setting.unappliedChanges(from: running, to: config)
                         output.log(
-                            cameraChanges.isEmpty
+                            (cameraChanges.isEmpty
                                 ? "configuration reloaded; capture continues"
-                                : "configuration reloaded; the camera restarted for \(cameraChanges.joined(separator: ", "))", .notice)
+                                : "configuration reloaded; the camera restarted for \(cameraChanges.joined(separator: ", "))")
+                                + (unapplied.isEmpty ? "" : "; not applied, these need a restart: \(unapplied.joined(separator: ", "))"),
+                            unapplied.isEmpty ? .notice : .warning)
                     } catch {
                         output.log("reload refused, the running configuration stays: \(error)", .error)
                     }

@@ -5,6 +5,7 @@ import HummingbirdWebSocket
 import Logging
 import NIOCore
 import ScandClient
+import ScandCore
 import ScandProtocol
 
 /// The routes of `scand web`: the page, the daemon's answers as JSON, the event WebSocket and /metrics.

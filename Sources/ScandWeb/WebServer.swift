@@ -2,6 +2,7 @@ import Hummingbird
 import Logging
 import NIOCore
 import ScandClient
+import ScandCore
 import ServiceLifecycle
 import UnixSignals
 

@@ -39,4 +39,46 @@ extension DaemonReliabilityTests {
         let help = try ScandBinary.run(["run", "--help"])
         #expect(help.status == 0 && help.stdout.contains("--fps <N>") && help.stdout.contains("([camera] fps, default: 0)"), "\(help.stdout)")
     }
+
+    /// A FIFO or a device given as the configuration is refused at once by every command that reads one:
+    /// opening a FIFO waits for a writer forever, and /dev/zero never ends.
+    @Test func onlyARegularFileIsReadAsAConfiguration() throws {
+        let fifo = dir + "/fifo.toml"
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let run = try DaemonProcess(["run", "--config", fifo, "--socket", "none"])
+        #expect(run.finish(seconds: 15) == 78, "scand run --config FIFO waits for a writer")
+        #expect(
+            run.stderr.contains { $0.contains("fifo.toml: cannot read the configuration file (it is a FIFO, not a regular file)") }, "\(run.stderr)")
+        for command in ["web", "mqtt"] {
+            let zero = try DaemonProcess([command, "--config", "/dev/zero"])
+            #expect(zero.finish(seconds: 15) == 78, "scand \(command) --config /dev/zero")
+            #expect(
+                zero.stderr.contains { $0.contains("/dev/zero: cannot read the configuration file (it is a device, not a regular file)") },
+                "\(zero.stderr)")
+            let directory = try DaemonProcess([command, "--config", dir])
+            #expect(directory.finish(seconds: 15) == 78)
+            #expect(directory.stderr.contains { $0.contains("cannot read the configuration file (it is a directory)") }, "\(directory.stderr)")
+        }
+        let password = e2e.write("[mqtt]\nusername = \"till\"\npassword_file = \"\(dir)/no-password\"\n", "password.toml")
+        let mqtt = try DaemonProcess(["mqtt", "--config", password, "--kiosk-id", "k"])
+        #expect(mqtt.finish(seconds: 15) == 78)
+        #expect(mqtt.stderr.contains { $0.contains("no-password: cannot read [mqtt] password_file (no such file or directory)") }, "\(mqtt.stderr)")
+    }
+
+    /// The web server's file goes through the daemon's table: TOML 1.0, line numbers, the same words.
+    @Test func theWebConfigurationIsReadThroughTheSettingsTable() throws {
+        let file = e2e.write("[web]\nhosts = [\n  \"kiosk.local\",\n  3,\n]\n", "web-bad.toml")
+        let web = try DaemonProcess(["web", "--config", file])
+        #expect(web.finish(seconds: 15) == 78)
+        #expect(
+            web.stderr.contains { $0.contains("web-bad.toml: line 2: hosts must be an array of strings, not an integer at position 2") },
+            "\(web.stderr)")
+    }
+
+    @Test func everySubcommandsHelpExitsZero() throws {
+        for command in [[], ["scan"], ["run"], ["watch"], ["web"], ["mqtt"], ["devices"], ["record"], ["encode"], ["synth"], ["bench"]] {
+            let help = try ScandBinary.run(command + ["--help"])
+            #expect(help.status == 0 && help.stdout.contains("USAGE:"), "scand \(command.joined()) --help: \(help.status) \(help.stderr)")
+        }
+    }
 }

@@ -38,4 +38,32 @@ extension DaemonReliabilityTests {
         daemon.signal(SIGTERM)
         #expect(daemon.finish() == 0)
     }
+
+    /// A reload names each changed setting it does not apply; a configuration replaced by a FIFO is refused
+    /// at once instead of blocking the reload, and SIGTERM still stops the daemon.
+    @Test func aReloadNamesWhatNeedsARestartAndNeverBlocksOnAFIFO() throws {
+        let sock = dir + "/reload3.sock"
+        let config = e2e.write("[decoding]\nformats = [\"QRCode\"]\n", "reload3.toml")
+        let daemon = try DaemonProcess(
+            ["run", "--config", config, "--socket", sock, "--source", "replay:" + (try e2e.recording(seconds: 30, name: "reload3.rec"))],
+            environment: ["STATE_DIRECTORY": ""])
+        #expect(daemon.wait { daemon.stdout.contains { $0.contains(#""class":"SCAN""#) } })
+        _ = e2e.write(
+            "[decoding]\nformats = [\"QRCode\"]\n[socket]\nmax_clients = 3\n[journal]\nmax_events = 50\n[service]\nstate_directory = \"\(dir)/elsewhere\"\n",
+            "reload3.toml")
+        daemon.signal(SIGHUP)
+        #expect(daemon.wait { daemon.stderr.contains { $0.contains("configuration reloaded") } }, "\(daemon.stderr)")
+        let line = daemon.stderr.first { $0.contains("configuration reloaded") } ?? ""
+        #expect(line.contains("capture continues; not applied, these need a restart: "), "\(line)")
+        #expect(line.contains("[socket] max_clients 64 → 3") && line.contains("[journal] max_events 100000 → 50"), "\(line)")
+        #expect(line.contains("[service] state_directory \"\" → \(dir)/elsewhere"), "\(line)")
+        #expect(!FileManager.default.fileExists(atPath: dir + "/elsewhere"), "the state directory was not switched")
+        // A FIFO in the file's place: refused at once, not waited on.
+        try FileManager.default.removeItem(atPath: config)
+        #expect(mkfifo(config, 0o600) == 0)
+        daemon.signal(SIGHUP)
+        #expect(daemon.wait { daemon.stderr.contains { $0.contains("reload refused") && $0.contains("it is a FIFO") } }, "\(daemon.stderr)")
+        daemon.signal(SIGTERM)
+        #expect(daemon.finish(seconds: 15) == 0)
+    }
 }

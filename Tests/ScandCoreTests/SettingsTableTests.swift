@@ -1,3 +1,4 @@
+import ScandConfigFile
 import Testing
 @testable import ScandCore
 
@@ -46,13 +47,17 @@ import Testing
         case .text:
             values = [
                 "/dev/video2", "video2", "", "640x480", "1280X720", "15x15", "8192x8192", "big", "none",
-                "/tmp/scand-settings.sock", "scand.sock", "/" + String(repeating: "s", count: 120), "kiosk", missingGroup
+                "/tmp/scand-settings.sock", "scand.sock", "/" + String(repeating: "s", count: 120), "kiosk", missingGroup,
+                "127.0.0.1:9000", "/tmp/\u{1}x"
             ].map { .text($0) }
         case .integer: values = [-1, 0, 1, 15].map { .integer($0) }
         case .number: values = [-1, 0, 0.25, 0.57, 2, 4000].map { .number($0) }
         case .boolean: values = [.boolean(true), .boolean(false)]
         case .texts:
-            values = [["qr"], ["qr", "EAN-13"], ["all"], [], ["bogus"], ["ITF=5"], ["ITF=5", "EAN-8=1"], ["ITF=0"], ["ITF"]].map { .texts($0) }
+            values = [
+                ["qr"], ["qr", "EAN-13"], ["all"], [], ["bogus"], ["ITF=5"], ["ITF=5", "EAN-8=1"], ["ITF=0"], ["ITF"], ["a b"], ["kiosk-7.local"]
+            ]
+            .map { .texts($0) }
         case .numbers:
             values = [[0.1, 0.2, 0.5, 0.5], [0, 0, 1, 1], [0.5, 0.5, 0.9, 0.1], [0.5], [], [14], [6, 14], [13], [14.5], [82]].map { .numbers($0) }
         }
@@ -185,15 +190,37 @@ import Testing
         #expect(words.contains("default: 1280x720") && help.split(separator: "\n").allSatisfy { $0.count < 80 })
     }
 
-    /// config/scand.toml, scand.toml(5), scand(8) and the README name every setting the table has.
-    @Test func theDocumentationNamesEverySetting() throws {
+    /// config/scand.toml (config/web.toml for `[web]`, which scand-web.service reads) documents every
+    /// setting the table has, set to its real default, with its range in the comment above it; scand.toml(5),
+    /// scand(8) and the README name each.
+    @Test func theDocumentationNamesEverySettingWithItsDefaultAndRange() throws {
         let root = #filePath.replacingOccurrences(of: "Tests/ScandCoreTests/SettingsTableTests.swift", with: "")
         func read(_ path: String) throws -> String { try String(contentsOfFile: root + path, encoding: .utf8) }
-        let shipped = try read("config/scand.toml"), manual = try read("packaging/man/scand.toml.5")
+        let shipped = try read("config/scand.toml"), web = try read("config/web.toml"), manual = try read("packaging/man/scand.toml.5")
         let daemonManual = try read("packaging/man/scand.8"), readme = try read("README.md")
         for setting in Setting.all {
-            let section = shipped.components(separatedBy: "[\(setting.section)]\n").last ?? ""
-            #expect(section.components(separatedBy: "\n[").first?.contains("\n\(setting.key) = ") == true, "config/scand.toml: \(setting.key)")
+            let file = setting.section == "web" ? web : shipped
+            let section = file.components(separatedBy: "\n[\(setting.section)]\n").dropFirst().first?.components(separatedBy: "\n[").first ?? ""
+            let lines = section.split(separator: "\n", omittingEmptySubsequences: false)
+            guard let at = lines.firstIndex(where: { $0.hasPrefix("\(setting.key) = ") }) else {
+                Issue.record("config: [\(setting.section)] \(setting.key) is not documented")
+                continue
+            }
+            let defaultValue = setting.read(ScandConfig())
+            let documented = try? ScandConfig().applying(toml: "[\(setting.section)]\n\(lines[at])")
+            #expect(
+                documented.map(setting.read) == defaultValue,
+                "config: [\(setting.section)] \(lines[at]) should be set to its default \(defaultValue.tomlText)")
+            // The comment lines just above the key state its range.
+            let comment = lines[..<at].reversed().prefix { $0.hasPrefix("#") }.reversed().joined(separator: " ")
+            let range: String?
+            switch setting.bounds {
+            case .integers(let r)?: range = "\(r.lowerBound)...\(r.upperBound)"
+            case .seconds(let r)?: range = "\(SettingValue.shortest(r.lowerBound))...\(SettingValue.shortest(r.upperBound))"
+            case .choices(let c)?: range = c.map(String.init).dropLast().joined(separator: ", ") + " or \(c.last!)"
+            case nil: range = nil
+            }
+            if let range { #expect(comment.contains(range), "config: [\(setting.section)] \(setting.key)'s comment should state \(range)") }
             #expect(manual.contains(".BR \(setting.key) "), "scand.toml.5: \(setting.key)")
             guard let flag = setting.commandLineName else { continue }
             #expect(readme.contains("[\(flag)"), "README synopsis: \(flag)")

@@ -1,44 +1,52 @@
+import ScandConfigFile
+import ScandCore
 import Testing
+
 @testable import ScandWeb
 
+/// The `[web]` table goes through the settings table like every other: the same parser, checks and line
+/// numbers as the daemon's file.
 @Suite struct WebSettingsTests {
-    let defaults = WebSettings(socket: "/run/scand/scand.sock")
+    func web(_ text: String) throws -> WebSettings { try ScandConfig().applying(toml: text).web }
 
     @Test func theWebTableSetsListenSocketAndHosts() throws {
-        let s = try defaults.reading(
-            file: """
-                # scand web
-                [web]
-                listen = "[::1]:9000"
-                socket = "/tmp/s.sock"
-                hosts = ["Kiosk.local", "scanner-3"]
-                """, path: "web.toml")
+        let s = try web(
+            """
+            # scand web
+            [web]
+            listen = "[::1]:9000"
+            socket = "/tmp/s.sock"
+            hosts = [
+                "Kiosk.local",
+                "scanner-3",
+            ]
+            """)
         #expect(s.listen == ListenAddress(host: "::1", port: 9000))
         #expect(s.listen.description == "[::1]:9000")
         #expect(s.socket == "/tmp/s.sock")
         #expect(s.hosts == ["kiosk.local", "scanner-3"])
-        #expect(try defaults.reading(file: "[web]\n", path: "web.toml") == defaults)
-        #expect(defaults.listen.description == "127.0.0.1:8088")
+        #expect(try web("[web]\n") == WebSettings())
+        #expect(WebSettings().listen.description == "127.0.0.1:8088")
     }
 
     @Test(
         arguments: [
-            ("[web]\nlisten = \"127.0.0.1\"\n", "web.toml: line 2: listen address must be HOST:PORT (127.0.0.1:8088, [::1]:8088), got '127.0.0.1'"),
-            ("[web]\nlisten = \"127.0.0.1:70000\"\n", "web.toml: line 2: listen port must be 0…65535, got 70000"),
-            ("[web]\nlisten = 8088\n", "web.toml: line 2: listen must be a string, got an integer"),
-            ("[web]\n\nsocket = \"scand.sock\"\n", "web.toml: line 3: socket must be an absolute path, got 'scand.sock'"),
-            ("[web]\nport = 1\n", "web.toml: line 2: unknown key 'port' in [web] (known: listen, socket, hosts)"),
-            ("[camera]\nfps = 30\n", "web.toml: line 1: unknown table [camera] (known: web)"),
-            ("listen = \"127.0.0.1:1\"\n", "web.toml: line 1: settings go in the [web] table"),
-            ("[web]\nhosts = [1]\n", "web.toml: line 2: hosts must be an array of host names"),
-            ("[web\n", nil)
-        ] as [(String, String?)])
-    func aWrongFileIsRefusedWithItsLineAndReason(file: String, message: String?) {
+            ("[web]\nlisten = \"127.0.0.1\"\n", "line 2: listen must be HOST:PORT (127.0.0.1:8088, [::1]:8088), got '127.0.0.1'"),
+            ("[web]\nlisten = \"127.0.0.1:70000\"\n", "line 2: listen must be 0…65535, got 70000"),
+            ("[web]\nlisten = 8088\n", "line 2: listen must be a string, not an integer"),
+            ("[web]\n\nsocket = \"scand.sock\"\n", "line 3: socket must be an absolute path (e.g. /run/scand/scand.sock), got 'scand.sock'"),
+            ("[web]\nport = 1\n", "line 2: unknown key 'port' in [web] (known: listen, socket, hosts)"),
+            ("[webb]\nlisten = \"127.0.0.1:1\"\n", "line 1: unknown table [webb]"),
+            ("listen = \"127.0.0.1:1\"\n", "line 1: unknown key 'listen' outside any table"),
+            ("[web]\nhosts = [1]\n", "line 2: hosts must be an array of strings, not an integer at position 1"),
+            ("[web]\nhosts = [\"a b\"]\n", "line 2: hosts must be host names (no spaces, '/' or ':'), got 'a b'"),
+            ("[web\n", "line 1, column ")
+        ] as [(String, String)])
+    func aWrongFileIsRefusedWithItsLineAndReason(file: String, message: String) {
         #expect {
-            _ = try defaults.reading(file: file, path: "web.toml")
+            _ = try web(file)
         } throws: { error in
-            let text = (error as? WebSettings.Problem)?.description ?? ""
-            return message.map { text == $0 } ?? text.hasPrefix("web.toml: line 1: ")
+            ((error as? ScandConfig.Problem)?.description ?? "").hasPrefix(message)
         }
     }
 

@@ -42,6 +42,9 @@ public struct ScandConfig: Sendable, Equatable {
     /// The event journal's bounds (in the state directory): events kept at most, and for how long.
     public var journalMaxEvents = 100_000
     public var journalMaxAge: Duration = .seconds(7 * 86_400)
+    // [web] and [mqtt]: read by `scand web` and `scand mqtt`; `scand run` checks them and leaves them be.
+    public var web = WebSettings()
+    public var mqtt = MQTTSettings()
 
     public init() {}
 
@@ -50,52 +53,27 @@ public struct ScandConfig: Sendable, Equatable {
 
     public struct Problem: Error, Equatable, CustomStringConvertible {
         public var line: Int
+        public var column: Int?
         public var message: String
-        public var description: String { "line \(line): \(message)" }
+        public var description: String { "line \(line)\(column.map { ", column \($0)" } ?? ""): \(message)" }
+
+        public init(line: Int, column: Int? = nil, message: String) {
+            (self.line, self.column, self.message) = (line, column, message)
+        }
     }
 
-    /// The bytes of a configuration file (UTF-8, LF or CRLF line ends, no byte-order mark) applied on top
-    /// of this configuration. `groupExists` says whether a `[socket] group` names a group of this system.
-    public func applying(file bytes: [UInt8], groupExists: @escaping (String) -> Bool = { _ in true }) throws(Problem) -> ScandConfig {
-        let text: String
-        do { text = try TOML.decode(bytes) } catch { throw Problem(line: error.line, message: error.message) }
-        return try applying(toml: text, groupExists: groupExists)
+    /// The tables of the file, in the order `Setting.all` declares them.
+    public static var sections: [String] { Setting.all.reduce(into: [String]()) { if !$0.contains($1.section) { $0.append($1.section) } } }
+
+    /// Where the daemon keeps what outlives it: `[service] state_directory`, else systemd's $STATE_DIRECTORY.
+    public func resolvedStateDirectory(environment: [String: String]) -> String? {
+        stateDirectory ?? Self.systemdStateDirectory(environment)
     }
 
-    /// A configuration file applied on top of this configuration, through `Setting.all` as the command line
-    /// is. Unknown tables and keys, wrong types and out-of-range values are refused with their line: a typo
-    /// must not silently fall back.
-    public func applying(toml text: String, groupExists: @escaping (String) -> Bool = { _ in true }) throws(Problem) -> ScandConfig {
-        let doc: TOML.Document
-        do { doc = try TOML.parse(text) } catch { throw Problem(line: error.line, message: error.message) }
-        let sections = Setting.all.reduce(into: [String]()) { if !$0.contains($1.section) { $0.append($1.section) } }
-        var given: [(Setting, TOML.Entry)] = []
-        for (table, entries) in doc.tables {
-            // `scand mqtt`'s table shares the file: checked here with its own rules, applied by the bridge.
-            if table == "mqtt" {
-                do { _ = try MQTTSettings().applying(toml: text) } catch { throw Problem(line: error.line, message: error.message) }
-                continue
-            }
-            guard table.isEmpty || sections.contains(table) else {
-                throw Problem(line: doc.tableLines[table] ?? 0, message: "unknown table [\(table)] (known: \(sections.joined(separator: ", ")))")
-            }
-            for (key, entry) in entries {
-                guard let setting = Setting.all.first(where: { $0.section == table && $0.key == key }) else {
-                    let place = table.isEmpty ? "outside any table" : "in [\(table)]"
-                    throw Problem(line: entry.line, message: "unknown key '\(key)' \(place)")
-                }
-                given.append((setting, entry))
-            }
-        }
-        var c = self
-        let context = Setting.Context(groupExists: groupExists)
-        // In the file's order, so that of two wrong lines the first is reported.
-        for (setting, entry) in given.sorted(by: { $0.1.line < $1.1.line }) {
-            do { try setting.apply(try SettingValue(toml: entry.value, as: setting.kind), to: &c, context: context) } catch {
-                throw Problem(line: entry.line, message: "\(setting.key) \(error)")
-            }
-        }
-        return c
+    /// systemd's StateDirectory= as a service sees it: $STATE_DIRECTORY is a colon-separated list when the unit
+    /// names several; the first absolute one, or nil.
+    public static func systemdStateDirectory(_ environment: [String: String]) -> String? {
+        environment["STATE_DIRECTORY"]?.split(separator: ":").first { $0.hasPrefix("/") }.map(String.init)
     }
 
     /// What about the camera differs from `old` ("size 1280x720 → 640x480", …): empty when a reload can keep

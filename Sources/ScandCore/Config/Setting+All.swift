@@ -108,7 +108,7 @@ extension Setting {
         Setting(
             section: "socket", key: "path", flag: "socket", kind: .text, valueName: "PATH|none",
             help: "Unix socket for subscribers, or none (without --config, a user other than root gets "
-                + "$XDG_RUNTIME_DIR/scand.sock; systemd's socket activation wins).",
+                + "$XDG_RUNTIME_DIR/scand.sock; systemd's socket activation wins).", reload: .restart,
             read: { .text($0.socketPath ?? "none") },
             write: { c, v, _ throws(Problem) in
                 if case .text("none") = v { c.socketPath = nil; return }
@@ -119,23 +119,25 @@ extension Setting {
                 guard path.utf8.count < 108 else { throw Problem("must be under 108 bytes (a Unix socket's limit), got \(path.utf8.count)") }
                 c.socketPath = path
             }),
-        .group("socket", "group", help: "Group of the socket file when scand creates it; empty: scand's own.", \.socketGroup),
-        .integer("socket", "max_clients", 1...10_000, help: "Subscribers at once.", \.maxClients),
-        .integer("socket", "max_clients_per_uid", 1...10_000, help: "Connections one user may hold at once.", \.maxClientsPerUID),
+        .group("socket", "group", help: "Group of the socket file when scand creates it; empty: scand's own.", reload: .restart, \.socketGroup),
+        .integer("socket", "max_clients", 1...10_000, help: "Subscribers at once.", reload: .restart, \.maxClients),
+        .integer("socket", "max_clients_per_uid", 1...10_000, help: "Connections one user may hold at once.", reload: .restart, \.maxClientsPerUID),
         .seconds(
             "socket", "request_timeout", flag: "request-timeout", 0.1...3600,
-            help: "Seconds a new socket connection may take to send its first request before it is closed.", \.requestTimeout),
+            help: "Seconds a new socket connection may take to send its first request before it is closed.", reload: .restart,
+            \.requestTimeout),
         .integer(
             "socket", "queue_limit", 1...100_000, help: "Lines waiting for one subscriber (and stdout) before it counts as stalled.",
-            \.clientQueueLimit),
-        .integer("socket", "max_request_bytes", 64...1_048_576, help: "Longest request line a client may send.", \.maxRequestBytes),
+            reload: .restart, \.clientQueueLimit),
+        .integer("socket", "max_request_bytes", 64...1_048_576, help: "Longest request line a client may send.", reload: .restart, \.maxRequestBytes),
         .group(
             "socket", "admin_group",
-            help: "Group whose members may change settings over the socket (?ROI=); empty: root and scand's own user only.", \.adminGroup),
+            help: "Group whose members may change settings over the socket (?ROI=); empty: root and scand's own user only.",
+            reload: .restart, \.adminGroup),
         Setting(
             section: "service", key: "state_directory", flag: "state-directory", kind: .text, valueName: "PATH",
             help: "Directory for what outlives a restart (the rect of interest set over the socket); empty: systemd's "
-                + "$STATE_DIRECTORY, else nothing is kept.",
+                + "$STATE_DIRECTORY, else nothing is kept.", reload: .restart,
             read: { .text($0.stateDirectory ?? "") },
             write: { c, v, _ throws(Problem) in
                 if case .text("") = v { c.stateDirectory = nil; return }
@@ -144,12 +146,114 @@ extension Setting {
         .integer(
             "journal", "max_events", 1...10_000_000,
             help: "Events the journal in the state directory keeps at most, for clients that reconnect with since.",
-            \.journalMaxEvents),
-        .seconds("journal", "max_age", 0...31_536_000, help: "Seconds the journal keeps an event at most.", \.journalMaxAge)
+            reload: .restart, \.journalMaxEvents),
+        .seconds("journal", "max_age", 0...31_536_000, help: "Seconds the journal keeps an event at most.", reload: .restart, \.journalMaxAge),
+
+        // `scand web` (its unit reads /etc/scand/web.toml).
+        Setting(
+            section: "web", key: "listen", flag: nil, kind: .text, valueName: "HOST:PORT",
+            help: "Where HTTP is served, HOST:PORT ([::1]:8088 for IPv6), port 0…65535.", reload: .otherCommand("scand web"),
+            read: { .text($0.web.listen.description) },
+            write: { c, v, _ throws(Problem) in
+                let text = try v.text()
+                do throws(ListenAddress.Problem) { c.web.listen = try ListenAddress(parsing: text) } catch {
+                    // "listen address must be …" as the table words it: "listen must be …".
+                    throw Problem(error.description.firstRange(of: "must ").map { String(error.description[$0.lowerBound...]) } ?? error.description)
+                }
+            }),
+        Setting(
+            section: "web", key: "socket", flag: nil, kind: .text, valueName: "PATH",
+            help: "The daemon's socket; empty: [socket] path, else as scand watch finds it.", reload: .otherCommand("scand web"),
+            read: { .text($0.web.socket) },
+            write: { c, v, _ throws(Problem) in c.web.socket = try socketPath(v) }),
+        Setting(
+            section: "web", key: "hosts", flag: nil, kind: .texts, valueName: "LIST",
+            help: "Host names the page may be reached by besides IP addresses and localhost.", reload: .otherCommand("scand web"),
+            read: { .texts($0.web.hosts) },
+            write: { c, v, _ throws(Problem) in
+                let hosts = try v.texts()
+                if let bad = hosts.first(where: isNotHostName) {
+                    throw Problem("must be host names (no spaces, '/' or ':'), got '\(bad.prefix(64))'")
+                }
+                c.web.hosts = hosts.map { $0.lowercased() }
+            }),
+
+        // `scand mqtt` (its unit reads /etc/scand/scand.toml).
+        mqtt(
+            "host", "The broker's host name or address.", { $0.host },
+            { c, v throws(Problem) in
+                guard !v.isEmpty, !v.contains(" ") else { throw Problem("must be a host name or address, got '\(v.prefix(64))'") }
+                c.host = v
+            }),
+        Setting(
+            section: "mqtt", key: "port", flag: nil, kind: .integer, bounds: .integers(0...65535), valueName: "N",
+            help: "The broker's port; 0: 8883 with TLS (ca_file), 1883 without.", reload: .otherCommand("scand mqtt"),
+            read: { .integer($0.mqtt.port ?? 0) },
+            write: { c, v, _ throws(Problem) in
+                let port = try v.integer()
+                c.mqtt.port = port == 0 ? nil : port
+            }),
+        mqtt(
+            "kiosk_id", "This kiosk's level in the topics; empty: the host name.", { $0.kioskID ?? "" },
+            { c, v throws(Problem) in
+                guard v.isEmpty || MQTTSettings.isValidKioskID(v) else {
+                    throw Problem("must be 1…64 letters, digits, '.', '_' or '-' (it is one level of the topics), got '\(v.prefix(64))'")
+                }
+                c.kioskID = v.isEmpty ? nil : v
+            }),
+        mqtt(
+            "username", "The user name the broker knows this kiosk by; empty: none.", { $0.username ?? "" },
+            { c, v in c.username = v.isEmpty ? nil : v }),
+        mqttFile("password_file", "A file whose first line is the password (needs username); empty: none.", \.passwordFile),
+        mqttFile("ca_file", "The CA that signed the broker's certificate: TLS on; empty: plain MQTT.", \.caFile),
+        mqttFile("cert_file", "This kiosk's client certificate (with key_file and ca_file); empty: none.", \.certFile),
+        mqttFile("key_file", "The client certificate's private key; empty: none.", \.keyFile),
+        mqtt(
+            "state_file",
+            "Where the last acknowledged position is kept; empty: position.json in $STATE_DIRECTORY, else "
+                + "/var/lib/scand-mqtt/position.json.", { $0.stateFile },
+            { c, v throws(Problem) in c.stateFile = v.isEmpty ? "" : try absolutePath(.text(v), example: MQTTSettings.defaultStateFile) }),
+        mqtt(
+            "socket", "The daemon's socket; empty: [socket] path, else as scand watch finds it.", { $0.socketPath },
+            { c, v throws(Problem) in c.socketPath = try socketPath(.text(v)) }),
+        .integer("mqtt", "keepalive", 5...3600, help: "Seconds between MQTT keepalive pings.", reload: .otherCommand("scand mqtt"), \.mqtt.keepalive),
+        .integer(
+            "mqtt", "max_in_flight", 2...100_000, help: "Publications awaiting the broker's acknowledgement at once.",
+            reload: .otherCommand("scand mqtt"), \.mqtt.maxInFlight)
     ]
 
     /// The setting a command-line flag (without dashes) sets.
     public static func named(flag: String) -> Setting? { all.first { $0.flag == flag } }
+
+    private static func isNotHostName(_ host: String) -> Bool {
+        host.isEmpty || host.unicodeScalars.contains { $0 == " " || $0 == "/" || $0 == ":" }
+    }
+
+    /// A text setting of `[mqtt]`.
+    private static func mqtt(
+        _ key: String, _ help: String, _ read: @escaping @Sendable (MQTTSettings) -> String,
+        _ write: @escaping @Sendable (inout MQTTSettings, String) throws(Problem) -> Void
+    ) -> Setting {
+        Setting(
+            section: "mqtt", key: key, flag: nil, kind: .text, valueName: "TEXT", help: help, reload: .otherCommand("scand mqtt"),
+            read: { .text(read($0.mqtt)) },
+            write: { c, v, _ throws(Problem) in try write(&c.mqtt, try v.text()) })
+    }
+
+    /// A file of `[mqtt]`: an absolute path, or empty for none.
+    private static func mqttFile(_ key: String, _ help: String, _ path: WritableKeyPath<MQTTSettings, String?> & Sendable) -> Setting {
+        mqtt(key, help, { $0[keyPath: path] ?? "" }) { c, v throws(Problem) in
+            c[keyPath: path] = v.isEmpty ? nil : try absolutePath(.text(v), example: "/etc/scand/" + key.prefix { $0 != "_" })
+        }
+    }
+
+    /// A client's idea of the daemon's socket: absolute, under 108 bytes, or empty for the default.
+    private static func socketPath(_ v: SettingValue) throws(Problem) -> String {
+        guard try !v.text().isEmpty else { return "" }
+        let path = try absolutePath(v, example: ScandConfig.systemSocketPath)
+        guard path.utf8.count < 108 else { throw Problem("must be under 108 bytes (a Unix socket's limit), got \(path.utf8.count)") }
+        return path
+    }
 
     private static func absolutePath(_ v: SettingValue, example: String, orNone: Bool = false) throws(Problem) -> String {
         let path = try v.text()

@@ -14,10 +14,21 @@ public struct Setting: Sendable {
     /// What the flag's value looks like in help (`N`, `WxH`); unused for a `.boolean` flag, which takes none.
     public let valueName: String
     public let help: String
+    /// What a SIGHUP does with a new value: `.live` applies it, `.restart` keeps the running one and says so.
+    public let reload: Reload
     /// The setting's value in a configuration, as the file would spell it: for defaults and round trips.
     public let read: @Sendable (ScandConfig) -> SettingValue
     /// Writes a value of the right kind within `bounds` into the configuration, refusing what else is wrong.
     let write: @Sendable (inout ScandConfig, SettingValue, Context) throws(Problem) -> Void
+
+    public enum Reload: Sendable, Equatable {
+        /// The daemon applies a new value on SIGHUP.
+        case live
+        /// The daemon keeps the value it started with until a restart (a reload names it).
+        case restart
+        /// Another command's setting (`scand web`, `scand mqtt`), read when that command starts.
+        case otherCommand(String)
+    }
 
     public enum Bounds: Sendable, Equatable {
         case integers(ClosedRange<Int>)
@@ -27,17 +38,32 @@ public struct Setting: Sendable {
 
     init(
         section: String, key: String, flag: String?, kind: SettingValue.Kind, bounds: Bounds? = nil, valueName: String, help: String,
+        reload: Reload = .live,
         read: @escaping @Sendable (ScandConfig) -> SettingValue,
         write: @escaping @Sendable (inout ScandConfig, SettingValue, Context) throws(Problem) -> Void
     ) {
         (self.section, self.key, self.flag, self.kind, self.bounds) = (section, key, flag, kind, bounds)
-        (self.valueName, self.help, self.read, self.write) = (valueName, help, read, write)
+        (self.valueName, self.help, self.reload, self.read, self.write) = (valueName, help, reload, read, write)
     }
 
     /// Checks a value (its kind, its bounds, then what `write` checks) and writes it into `config`. The
     /// problem reads after the setting's name, as the file and the command line both report it.
     public func apply(_ value: SettingValue, to config: inout ScandConfig, context: Context = Context()) throws(Problem) {
         guard value.kind == kind else { throw Problem("must be \(kind.expected), not \(value.kind.expected)") }
+        // No setting takes a control character: in a path one is a trap (a NUL cuts a socket path short at
+        // bind time; others make names no one can type or see).
+        let texts: [String]
+        switch value {
+        case .text(let s): texts = [s]
+        case .texts(let items): texts = items
+        default: texts = []
+        }
+        for text in texts {
+            if let bad = text.unicodeScalars.first(where: { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }) {
+                let code = String(bad.value, radix: 16, uppercase: true)
+                throw Problem("must not contain control characters, got U+\(String(repeating: "0", count: max(0, 4 - code.count)) + code)")
+            }
+        }
         switch (bounds, value) {
         case (.integers(let r), .integer(let n)) where !r.contains(n):
             throw Problem("must be \(r.lowerBound)…\(r.upperBound), got \(n)")
@@ -70,24 +96,35 @@ public struct Setting: Sendable {
     public var defaultText: String { read(ScandConfig()).commandLineText }
 
     public var commandLineName: String? { flag.map { "--" + $0 } }
+
+    /// The settings a reload from `running` to `new` changes but does not apply, as a log line names them:
+    /// `[socket] max_clients 64 → 8`.
+    public static func unappliedChanges(from running: ScandConfig, to new: ScandConfig) -> [String] {
+        all.filter { $0.reload == .restart && $0.read(running) != $0.read(new) }.map { s in
+            func text(_ v: SettingValue) -> String { v == .text("") ? "\"\"" : v.commandLineText }
+            return "[\(s.section)] \(s.key) \(text(s.read(running))) → \(text(s.read(new)))"
+        }
+    }
 }
 
 extension Setting {
     /// A whole number in `range`, kept at `path`.
     static func integer(
         _ section: String, _ key: String, flag: String? = nil, _ range: ClosedRange<Int>, valueName: String = "N",
-        help: String, _ path: WritableKeyPath<ScandConfig, Int> & Sendable
+        help: String, reload: Reload = .live, _ path: WritableKeyPath<ScandConfig, Int> & Sendable
     ) -> Setting {
         Setting(
-            section: section, key: key, flag: flag, kind: .integer, bounds: .integers(range), valueName: valueName, help: help,
+            section: section, key: key, flag: flag, kind: .integer, bounds: .integers(range), valueName: valueName, help: help, reload: reload,
             read: { .integer($0[keyPath: path]) },
             write: { c, value, _ throws(Problem) in c[keyPath: path] = try value.integer() })
     }
 
     /// The name of a group of this system (checked through the context), or empty for none.
-    static func group(_ section: String, _ key: String, help: String, _ path: WritableKeyPath<ScandConfig, String> & Sendable) -> Setting {
+    static func group(
+        _ section: String, _ key: String, help: String, reload: Reload = .live, _ path: WritableKeyPath<ScandConfig, String> & Sendable
+    ) -> Setting {
         Setting(
-            section: section, key: key, flag: nil, kind: .text, valueName: "NAME", help: help,
+            section: section, key: key, flag: nil, kind: .text, valueName: "NAME", help: help, reload: reload,
             read: { .text($0[keyPath: path]) },
             write: { c, v, context throws(Problem) in
                 let group = try v.text()
@@ -100,11 +137,11 @@ extension Setting {
 
     /// Seconds in `range`, kept as a `Duration` at millisecond resolution.
     static func seconds(
-        _ section: String, _ key: String, flag: String? = nil, _ range: ClosedRange<Double>, help: String,
+        _ section: String, _ key: String, flag: String? = nil, _ range: ClosedRange<Double>, help: String, reload: Reload = .live,
         _ path: WritableKeyPath<ScandConfig, Duration> & Sendable
     ) -> Setting {
         Setting(
-            section: section, key: key, flag: flag, kind: .number, bounds: .seconds(range), valueName: "S", help: help,
+            section: section, key: key, flag: flag, kind: .number, bounds: .seconds(range), valueName: "S", help: help, reload: reload,
             read: { .number($0[keyPath: path].inSeconds) },
             write: { c, value, _ throws(Problem) in c[keyPath: path] = Duration(roundingSeconds: try value.number()) })
     }

@@ -24,39 +24,6 @@ public enum SettingValue: Sendable, Equatable {
         }
     }
 
-    /// A file's value read as `kind`; an integer is also a number. Anything else is the wrong type.
-    public init(toml value: TOML.Value, as kind: Kind) throws(Setting.Problem) {
-        func wrong() -> Setting.Problem { Setting.Problem("must be \(kind.expected), not \(value.typeName)") }
-        func number(_ v: TOML.Value) -> Double? {
-            switch v {
-            case .integer(let n): Double(n)
-            case .float(let d): d
-            default: nil
-            }
-        }
-        switch (kind, value) {
-        case (.text, .string(let s)): self = .text(s)
-        case (.integer, .integer(let n)): self = .integer(n)
-        case (.number, _): guard let d = number(value) else { throw wrong() }; self = .number(d)
-        case (.boolean, .boolean(let b)): self = .boolean(b)
-        case (.texts, .array(let items)):
-            var out: [String] = []
-            for item in items {
-                guard case .string(let s) = item else { throw wrong() }
-                out.append(s)
-            }
-            self = .texts(out)
-        case (.numbers, .array(let items)):
-            var out: [Double] = []
-            for item in items {
-                guard let d = number(item) else { throw wrong() }
-                out.append(d)
-            }
-            self = .numbers(out)
-        default: throw wrong()
-        }
-    }
-
     /// A command-line value read as `kind`: lists are comma-separated ("qr,ean13", "0.5,0,0.5,1"; empty
     /// is the empty list). A `.boolean` flag takes no value and is `true` when given.
     public init(commandLine text: String, as kind: Kind) throws(Setting.Problem) {
@@ -133,7 +100,7 @@ public enum SettingValue: Sendable, Equatable {
     }
 
     /// "0.5", "2" (or "2.0" where TOML needs a float's point to read a number back as one).
-    static func shortest(_ d: Double, float: Bool = false) -> String {
+    public static func shortest(_ d: Double, float: Bool = false) -> String {
         if d == d.rounded(), abs(d) < 1e15 { return String(Int(d)) + (float ? ".0" : "") }
         return String(d)
     }

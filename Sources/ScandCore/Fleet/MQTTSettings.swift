@@ -1,6 +1,5 @@
-/// The `[mqtt]` table of the configuration file: where `scand mqtt` publishes and how it proves who it
-/// is. Only that table is read here (and `[socket] path` as the socket's default); the other tables are
-/// `scand run`'s.
+/// The `[mqtt]` table of the configuration file (read through `Setting.all`, as every table is): where
+/// `scand mqtt` publishes and how it proves who it is.
 public struct MQTTSettings: Sendable, Equatable {
     public var host = "localhost"
     /// nil: 8883 with TLS (`ca_file` set), 1883 without.
@@ -13,13 +12,17 @@ public struct MQTTSettings: Sendable, Equatable {
     public var caFile: String?
     public var certFile: String?
     public var keyFile: String?
-    /// Where the last acknowledged position is kept (StateDirectory= of scand-mqtt.service).
-    public var stateFile = "/var/lib/scand-mqtt/position.json"
-    public var socketPath = "/run/scand/scand.sock"
+    /// Where the last acknowledged position is kept; "" in a file: position.json in systemd's
+    /// $STATE_DIRECTORY (StateDirectory= of scand-mqtt.service), else `defaultStateFile`.
+    public var stateFile = ""
+    /// The daemon's socket; "" in a file: the file's `[socket] path`, else as `scand watch` finds it.
+    public var socketPath = ""
     public var keepalive = 30
     public var maxInFlight = 1000
 
     public init() {}
+
+    public static let defaultStateFile = "/var/lib/scand-mqtt/position.json"
 
     public var usesTLS: Bool { caFile != nil }
     public var effectivePort: Int { port ?? (usesTLS ? 8883 : 1883) }
@@ -30,62 +33,12 @@ public struct MQTTSettings: Sendable, Equatable {
         public var description: String { line > 0 ? "line \(line): \(message)" : message }
     }
 
-    static let keys: Set<String> = [
-        "host", "port", "kiosk_id", "username", "password_file", "ca_file", "cert_file", "key_file",
-        "state_file", "socket", "keepalive", "max_in_flight"
-    ]
-
     /// A kiosk id is one topic level: letters, digits, `.`, `_`, `-`, at most 64 (no `/`, `+`, `#`).
     public static func isValidKioskID(_ id: String) -> Bool {
         !id.isEmpty && id.utf8.count <= 64
             && id.utf8.allSatisfy {
                 (0x30...0x39).contains($0) || (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0) || $0 == 0x2D || $0 == 0x2E || $0 == 0x5F
             }
-    }
-
-    public func applying(toml text: String) throws(Problem) -> MQTTSettings {
-        let doc: TOML.Document
-        do { doc = try TOML.parse(text) } catch { throw Problem(line: error.line, message: error.message) }
-        var s = self
-        if case .string(let path)? = doc.tables["socket"]?["path"]?.value { s.socketPath = path }
-        let table = doc.tables["mqtt"] ?? [:]
-        for (key, entry) in table.sorted(by: { $0.value.line < $1.value.line }) where !Self.keys.contains(key) {
-            throw Problem(line: entry.line, message: "unknown key '\(key)' in [mqtt] (known: \(Self.keys.sorted().joined(separator: ", ")))")
-        }
-        func string(_ key: String) throws(Problem) -> (String, Int)? {
-            guard let e = table[key] else { return nil }
-            guard case .string(let v) = e.value else { throw Problem(line: e.line, message: "\(key) must be a string, not \(e.value.typeName)") }
-            guard !v.isEmpty else { throw Problem(line: e.line, message: "\(key) is empty (leave it out for the default)") }
-            return (v, e.line)
-        }
-        func int(_ key: String, _ range: ClosedRange<Int>) throws(Problem) -> Int? {
-            guard let e = table[key] else { return nil }
-            guard case .integer(let v) = e.value else { throw Problem(line: e.line, message: "\(key) must be an integer, not \(e.value.typeName)") }
-            guard range.contains(v) else { throw Problem(line: e.line, message: "\(key) must be \(range.lowerBound)…\(range.upperBound)") }
-            return v
-        }
-        if let (v, _) = try string("host") { s.host = v }
-        if let v = try int("port", 1...65535) { s.port = v }
-        if let (v, line) = try string("kiosk_id") {
-            guard Self.isValidKioskID(v) else {
-                throw Problem(line: line, message: "kiosk_id must be 1…64 letters, digits, '.', '_' or '-' (it is one level of the topics)")
-            }
-            s.kioskID = v
-        }
-        if let (v, _) = try string("username") { s.username = v }
-        if let (v, _) = try string("password_file") { s.passwordFile = v }
-        if let (v, _) = try string("ca_file") { s.caFile = v }
-        if let (v, _) = try string("cert_file") { s.certFile = v }
-        if let (v, _) = try string("key_file") { s.keyFile = v }
-        if let (v, _) = try string("state_file") { s.stateFile = v }
-        if let (v, line) = try string("socket") {
-            guard v.hasPrefix("/"), v.utf8.count < 108 else { throw Problem(line: line, message: "socket must be absolute and under 108 bytes") }
-            s.socketPath = v
-        }
-        if let v = try int("keepalive", 5...3600) { s.keepalive = v }
-        if let v = try int("max_in_flight", 2...100_000) { s.maxInFlight = v }
-        try s.validate(line: table["cert_file"]?.line ?? table["key_file"]?.line ?? 0)
-        return s
     }
 
     /// What no single key can check: a client certificate needs its key, and both need TLS.
