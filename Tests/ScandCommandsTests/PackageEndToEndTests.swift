@@ -30,7 +30,7 @@ import ScandTestSupport
         try ScandBinary.runTool("/usr/bin/dpkg-deb", ["-f", deb, name]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
-    @Test(.enabled(if: canPackage, "needs dpkg-dev and lintian (scripts/install-deps)"), .timeLimit(.minutes(60)))
+    @Test(.enabled(if: canPackage, "needs dpkg-dev and lintian (scripts/install-deps --tests)"), .timeLimit(.minutes(60)))
     func packageHasWhatDebianExpects() throws {
         let deb = try #require(Self.built.deb, "\(Self.built.log)")
         let size = (try FileManager.default.attributesOfItem(atPath: deb)[.size] as? Int) ?? .max
@@ -82,7 +82,7 @@ import ScandTestSupport
     }
 
     @Test(
-        .enabled(if: canPackage && canBoot, "needs qemu-system-x86 and debootstrap, run as root (scripts/install-deps)"),
+        .enabled(if: canPackage && canBoot, "needs qemu-system-x86 and debootstrap, run as root (scripts/install-deps --tests)"),
         .timeLimit(.minutes(60)))
     func installsAndServesOnBootedDebian() throws {
         let deb = try #require(Self.built.deb, "\(Self.built.log)")
