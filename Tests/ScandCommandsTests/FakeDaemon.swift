@@ -4,7 +4,8 @@ import Synchronization
 
 /// The daemon's side of the wire contract, served on a real Unix socket by the test: events numbered
 /// (boot, seq) or not at all (a daemon older than the journal), a `since` answered with what came after it
-/// (each marked replayed), then live events. It records every request it gets.
+/// (each marked replayed; a `since` from another boot gets an ERROR and everything), then live events. It
+/// records every request it gets.
 final class FakeDaemon: Sendable {
     let path: String
     let boot: String
@@ -88,13 +89,21 @@ final class FakeDaemon: Sendable {
         state.withLock { s in
             s.requests.append(text)
             _ = Self.write(fd, #"{"class":"WATCH","enable":true}"# + "\n")
-            var after = 0
-            if let r = text.range(of: #""since":"#), let end = text.range(of: "}", range: r.upperBound..<text.endIndex),
+            if numbered, let r = text.range(of: #""since":"#), let end = text.range(of: "}", range: r.upperBound..<text.endIndex),
                 let since = EventPosition.parse(json: String(text[r.upperBound...end.lowerBound]))
             {
-                after = since.seq
-            }
-            if after > 0 {
+                // As the daemon: after a position of this boot; for any other, an ERROR, then all it keeps.
+                var after = since.seq
+                if since.boot != boot {
+                    after = 0
+                    let what =
+                        s.events.isEmpty
+                        ? "which is empty; live events follow" : "it is not from this journal: the journal keeps seq 1…\(s.events.count)"
+                    _ = Self.write(
+                        fd,
+                        #"{"class":"ERROR","message":"since \#(since.json.replacingOccurrences(of: "\"", with: "\\\"")) is not in the journal, \#(what)"}"#
+                            + "\n")
+                }
                 for line in s.events.dropFirst(after) { _ = Self.write(fd, EventEnvelope.markingReplayed(line) + "\n") }
             }
             if let old = s.live { close(old) }

@@ -18,6 +18,15 @@ public struct MQTTSettings: Sendable, Equatable {
     public var socketPath = "/run/scand/scand.sock"
     public var keepalive = 30
     public var maxInFlight = 1000
+    /// Where a bridge without a state file starts: everything the daemon's journal keeps, or from now.
+    public var start = Start.all
+
+    public enum Start: String, Sendable, Equatable, CaseIterable {
+        /// Every event the journal keeps, then live.
+        case all
+        /// Live from the first event taken.
+        case now
+    }
 
     public init() {}
 
@@ -32,7 +41,7 @@ public struct MQTTSettings: Sendable, Equatable {
 
     static let keys: Set<String> = [
         "host", "port", "kiosk_id", "username", "password_file", "ca_file", "cert_file", "key_file",
-        "state_file", "socket", "keepalive", "max_in_flight"
+        "state_file", "socket", "keepalive", "max_in_flight", "start"
     ]
 
     /// A kiosk id is one topic level: letters, digits, `.`, `_`, `-`, at most 64 (no `/`, `+`, `#`).
@@ -83,7 +92,14 @@ public struct MQTTSettings: Sendable, Equatable {
             s.socketPath = v
         }
         if let v = try int("keepalive", 5...3600) { s.keepalive = v }
-        if let v = try int("max_in_flight", 2...100_000) { s.maxInFlight = v }
+        // MQTT packet ids are 16 bits: at most 65535 messages can await their PUBACK at once.
+        if let v = try int("max_in_flight", 2...65535) { s.maxInFlight = v }
+        if let (v, line) = try string("start") {
+            guard let start = Start(rawValue: v) else {
+                throw Problem(line: line, message: "start must be \"all\" or \"now\", not \"\(v.escapingControlCharacters())\"")
+            }
+            s.start = start
+        }
         try s.validate(line: table["cert_file"]?.line ?? table["key_file"]?.line ?? 0)
         return s
     }
