@@ -46,11 +46,13 @@ final class MQTTBridgeRunner {
     private var stateFileFailing = false
     private var brokerProblems: Set<String> = []
 
+    /// `acknowledged`: the state file's position (nil without one: `settings.start` says where to begin).
     init(settings: MQTTSettings, kioskID: String, password: String?, acknowledged: EventPosition?) {
         self.settings = settings
         self.kioskID = kioskID
         self.password = password
-        bridge = MQTTBridge(kioskID: kioskID, maxInFlight: settings.maxInFlight, release: ScandVersion.string, acknowledged: acknowledged)
+        bridge = MQTTBridge(
+            kioskID: kioskID, maxInFlight: settings.maxInFlight, release: ScandVersion.string, acknowledged: acknowledged, start: settings.start)
     }
 
     var brokerName: String { "\(settings.host):\(settings.effectivePort)" }
@@ -65,6 +67,8 @@ final class MQTTBridgeRunner {
         options.certFile = settings.certFile
         options.keyFile = settings.keyFile
         options.will = .init(topic: bridge.statusTopic, payload: bridge.offlinePayload, retain: true)
+        // libmosquitto sends the whole window at once, and again after a reconnection: the window bounds both.
+        options.maxInFlight = settings.maxInFlight
         let inbox = self.inbox
         let broker = brokerName
         let connection = try MQTTConnection(options) { event in
@@ -94,11 +98,15 @@ final class MQTTBridgeRunner {
         }
         defer { signals.forEach { $0.cancel() } }
 
-        OutputSinkLog.write(
-            "publishing to \(brokerName) as kiosk \(kioskID)\(bridge.acknowledged.map { ", resuming after \($0.json)" } ?? ""); state file \(settings.stateFile)",
-            .info)
+        let from: String
+        switch bridge.acknowledged {
+        case MQTTBridge.journalStart?: from = "from the oldest event the daemon's journal keeps"
+        case let position?: from = "resuming after \(position.json)"
+        case nil: from = "from now on (start = \"now\")"
+        }
+        OutputSinkLog.write("publishing to \(brokerName) as kiosk \(kioskID), \(from); state file \(settings.stateFile)", .info)
         try connection.start()
-        perform(bridge.start(), connection, subscription)
+        if let position = perform(bridge.start(), connection, subscription).last { save(position) }
         while true {
             var persist: EventPosition?
             for input in inbox.take() {
@@ -154,7 +162,8 @@ final class MQTTBridgeRunner {
                     persist += perform(bridge.handle(.publishFailed(ticket: ticket)), connection, subscription)
                 }
             case .publishStatus(let topic, let payload):
-                _ = try? connection.publish(topic: topic, payload: payload, retain: true)
+                let mid = try? connection.publish(topic: topic, payload: payload, retain: true)
+                persist += perform(bridge.handle(.statusPublished(mid: mid)), connection, subscription)
             case .persist(let position):
                 persist.append(position)
             case .log(let text):

@@ -14,6 +14,9 @@ struct MQTTCommand: ParsableCommand {
             with a retained scand/<kiosk-id>/status ({"state":"online"}, and {"state":"offline"} as the last will). \
             The last event the broker acknowledged is kept in the state file; after a broker outage, a crash or a \
             daemon restart the bridge resumes from it with `since` (a scand whose events carry boot and seq). \
+            Without a state file it publishes everything the daemon's journal keeps first ([mqtt] start = "all"), \
+            or starts with the next event (start = "now"); a state file it cannot read is an error in the log, \
+            and the bridge resumes from the journal's oldest event. \
             Settings come from the [mqtt] table of the configuration file; the options below override it. \
             Exit status: 0 on SIGTERM or SIGINT, 78 for a wrong configuration.
             """
@@ -53,8 +56,10 @@ struct MQTTCommand: ParsableCommand {
         }
         var acknowledged: EventPosition?
         do { acknowledged = try MQTTStateFile.read(settings.stateFile) } catch {
-            // Nothing to resume from: live from now on, and the next acknowledgement rewrites the file.
-            OutputSinkLog.write("\(error.description); starting live", .error)
+            // Never live only: what the broker may lack is sent again, at the cost of duplicates.
+            OutputSinkLog.write(
+                "\(error.description); resuming from the oldest event the daemon's journal keeps (the broker may get some events twice)", .error)
+            acknowledged = MQTTBridge.journalStart
         }
         let runner = MQTTBridgeRunner(settings: settings, kioskID: kiosk, password: password, acknowledged: acknowledged)
         let status: Int32

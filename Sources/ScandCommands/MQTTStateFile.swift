@@ -9,14 +9,24 @@ enum MQTTStateFile {
         var description: String
     }
 
-    /// nil when there is no file yet.
+    /// nil when there is no file yet (ENOENT); any other failure to read it is a Problem, never "no file".
     static func read(_ path: String) throws(Problem) -> EventPosition? {
-        guard FileManager.default.fileExists(atPath: path) else { return nil }
-        guard let data = FileManager.default.contents(atPath: path) else {
+        // O_NONBLOCK: a FIFO put there answers at once (and is no position) instead of hanging the start.
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        guard fd >= 0 else {
+            if errno == ENOENT { return nil }
             throw Problem(description: "state file \(path): cannot read it: \(String(cString: strerror(errno)))")
         }
-        guard let position = EventPosition.parse(json: String(decoding: data, as: UTF8.self)) else {
-            throw Problem(description: "state file \(path): not a position ({\"boot\":\"…\",\"seq\":N})")
+        defer { close(fd) }
+        // A position is under 100 bytes: read at most 4 KiB of whatever is there.
+        var data = [UInt8](repeating: 0, count: 4096)
+        let n = data.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+        guard n >= 0 else { throw Problem(description: "state file \(path): cannot read it: \(String(cString: strerror(errno)))") }
+        data.removeSubrange(n...)
+        let text = String(decoding: data, as: UTF8.self)
+        guard let position = EventPosition.parse(json: text) else {
+            let held = String(text.prefix(64)).escapingControlCharacters()
+            throw Problem(description: "state file \(path): not a position ({\"boot\":\"…\",\"seq\":N}) but '\(held)'")
         }
         return position
     }

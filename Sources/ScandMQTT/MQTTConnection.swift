@@ -73,6 +73,9 @@ public final class MQTTConnection: @unchecked Sendable {
             }
             try check(rc, "setting the last will on \(will.topic)")
         }
+        // Sent and unacknowledged at once (MOSQ_OPT_SEND_MAXIMUM, applied to MQTT 3.1.1 too): the rest wait in
+        // the client's queue, and a reconnection sends again at most this many.
+        try check(mosquitto_int_option(handle, MOSQ_OPT_SEND_MAXIMUM, Int32(min(max(1, options.maxInFlight), 65535))), "setting max in flight")
         let (low, high) = (options.reconnectDelayMin, options.reconnectDelayMax)
         try check(mosquitto_reconnect_delay_set(handle, UInt32(max(1, low)), UInt32(max(low, high)), true), "setting the reconnect delay")
     }
@@ -101,13 +104,17 @@ public final class MQTTConnection: @unchecked Sendable {
     }
 
     /// Queues a message; returns its message id, which `delivered` reports once the broker has it (QoS 1).
-    /// While disconnected libmosquitto keeps QoS 1 messages and sends them on reconnection.
+    /// libmosquitto owns a QoS 1 message from here: it keeps it while disconnected and sends it (again, with
+    /// DUP) after every reconnection until its PUBACK comes; do not publish it twice.
     @discardableResult
     public func publish(topic: String, payload: String, qos: Int32 = 1, retain: Bool = false) throws(MQTTError) -> Int32 {
         var mid: Int32 = 0
         let rc = payload.utf8CString.withUnsafeBufferPointer { p in
             mosquitto_publish(handle, &mid, topic, Int32(p.count - 1), p.baseAddress, qos, retain)
         }
+        // While disconnected, 2.0.11 answers MOSQ_ERR_NO_CONN for a QoS 1 message it has queued all the same
+        // (lib/actions.c queues it, then fails to write it) and sends it once connected: taken, not refused.
+        if rc == MOSQ_ERR_NO_CONN.rawValue && qos > 0 { return mid }
         try check(rc, "publishing to \(topic)")
         return mid
     }

@@ -27,6 +27,8 @@ public struct MQTTOptions: Sendable, Equatable {
     public var keyFile: String?
     /// Published by the broker when the connection is lost without a DISCONNECT.
     public var will: Will?
+    /// QoS 1 messages sent and awaiting their PUBACK at once; later ones wait in libmosquitto's queue.
+    public var maxInFlight = 20
     /// Seconds between reconnection attempts: doubling from the first to the second.
     public var reconnectDelayMin = 1
     public var reconnectDelayMax = 30

@@ -35,6 +35,22 @@ public struct Daemon: Sendable {
         self.init(config: config, reload: reload, listener: listener, makePipeline: builder.pipeline(for:output:metrics:))
     }
 
+    /// The start-up line that says where what outlives a restart is kept, or that nothing is and why.
+    static func stateSummary(directory: String?, journal: JournalStatus) -> String {
+        guard let directory else {
+            return
+                "no state directory ([service] state_directory, or systemd's $STATE_DIRECTORY): no event journal, so a `since` and the MQTT bridge cannot resume, and a rect of interest set over the socket lasts until the next restart"
+        }
+        let kept: String
+        switch journal {
+        case .on(let span, _):
+            kept = "event journal \((directory as NSString).appendingPathComponent(EventLog.fileName)) (\(span?.summary ?? "empty"))"
+        case .off(let reason, _): kept = "event journal off (\(reason))"
+        }
+        return
+            "state directory \(directory): \(kept); a rect of interest set over the socket is kept in \(RegionOfInterestStore(directory: directory).path)"
+    }
+
     /// Runs until SIGTERM/SIGINT or until the source ends. Returns a failure to report, if any.
     public func run(stdout: OutputSink = .standard()) async throws -> String? {
         let hub = EventHub(queueLimit: config.clientQueueLimit, maxClients: config.maxClients, maxClientsPerUID: config.maxClientsPerUID)
@@ -51,6 +67,7 @@ public struct Daemon: Sendable {
         let events = EventLog(
             directory: stateDirectory, limits: .init(maxEvents: config.journalMaxEvents, maxAge: config.journalMaxAge.seconds),
             log: { stdout.log($0, $1) })
+        stdout.log(Self.stateSummary(directory: stateDirectory, journal: events.status), stateDirectory == nil ? .warning : .info)
         // Every published event passes here, one at a time: numbered, journaled, encoded once, then
         // handed to stdout and the socket's clients.
         let publish: @Sendable (PublishedEvent) -> Void = { published in

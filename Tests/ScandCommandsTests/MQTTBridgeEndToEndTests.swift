@@ -15,8 +15,9 @@ final class MQTTBridgeEndToEndTests {
     deinit { try? FileManager.default.removeItem(atPath: dir) }
 
     var stateFile: String { dir + "/position.json" }
+    static let fromJournalStart = #"?WATCH={"enable":true,"since":\#(MQTTBridge.journalStart.json)};"#
 
-    func config(port: Int, kiosk: String = "till-1") throws -> String {
+    func config(port: Int, kiosk: String = "till-1", start: String = "all") throws -> String {
         let path = dir + "/scand.toml"
         try """
         [camera]
@@ -26,8 +27,13 @@ final class MQTTBridgeEndToEndTests {
         port = \(port)
         kiosk_id = "\(kiosk)"
         keepalive = 5
+        start = "\(start)"
         """.write(toFile: path, atomically: true, encoding: .utf8)
         return path
+    }
+
+    func stateFileHolds(_ position: EventPosition) -> Bool {
+        (try? String(contentsOfFile: stateFile, encoding: .utf8)) == position.json + "\n"
     }
 
     /// `scand mqtt`, started as systemd would: nothing blocked, so SIGTERM reaches it.
@@ -54,7 +60,7 @@ final class MQTTBridgeEndToEndTests {
         let bridge = try bridge(try config(port: broker.port), socket: daemon.path)
         defer { bridge.signal(SIGKILL); _ = bridge.finish() }
         #expect(bridge.wait { daemon.requests.count == 1 })
-        #expect(daemon.requests.first == #"?WATCH={"enable":true};"#, "no state file yet: live")
+        #expect(daemon.requests.first == Self.fromJournalStart, "no state file yet: the whole journal")
         #expect(office.wait { $0.contains { $0.hasPrefix(#"scand/till-1/status {"state":"online","kiosk":"till-1""#) } })
         daemon.publish(20)
         #expect(office.wait { Self.seqs($0).count == 20 })
@@ -112,6 +118,92 @@ final class MQTTBridgeEndToEndTests {
         #expect(office.wait { $0.last == #"scand/till-1/status {"state":"offline","kiosk":"till-1"}"# })
     }
 
+    @Test func aNewBridgePublishesWhatTheJournalKeepsThenGoesLive() throws {
+        let broker = try MosquittoBroker()
+        let office = try subscriber(broker, "office-new")
+        let daemon = try FakeDaemon(path: dir + "/scand.sock")
+        daemon.publish(12)  // before the bridge's first start
+        let bridge = try bridge(try config(port: broker.port), socket: daemon.path)
+        defer { bridge.signal(SIGTERM); _ = bridge.finish() }
+        #expect(office.wait { Self.seqs($0).count == 12 }, "\(bridge.stderr)")
+        daemon.publish(3)
+        #expect(office.wait { Self.seqs($0).count == 15 })
+        #expect(Self.seqs(office.lines) == Array(1...15))
+        #expect(daemon.requests == [Self.fromJournalStart])
+        #expect(bridge.stderr.contains { $0.contains("publishing everything the daemon's journal keeps, then live events") }, "\(bridge.stderr)")
+        #expect(bridge.wait { self.stateFileHolds(EventPosition(boot: daemon.boot, seq: 15)) })
+    }
+
+    @Test func aBridgeStoppedBeforeItsFirstAcknowledgementBeginsThereAgain() throws {
+        let broker = try MosquittoBroker()
+        let office = try subscriber(broker, "office-unacknowledged")
+        broker.stop()  // no CONNACK for the first bridge, ever
+        let daemon = try FakeDaemon(path: dir + "/scand.sock")
+        daemon.publish(10)
+        let configPath = try config(port: broker.port)
+        let first = try bridge(configPath, socket: daemon.path)
+        #expect(first.wait { self.stateFileHolds(MQTTBridge.journalStart) }, "written before anything else")
+        #expect(first.wait { daemon.requests.count == 1 })
+        usleep(500_000)  // the events are taken, and wait for a broker
+        first.signal(SIGTERM)
+        #expect(first.finish() == 0)
+        #expect(first.stderr.contains { $0.contains("events were not acknowledged: they come again with since next time") }, "\(first.stderr)")
+        try broker.start()
+        let second = try bridge(configPath, socket: daemon.path)
+        defer { second.signal(SIGTERM); _ = second.finish() }
+        #expect(office.wait { Self.seqs($0).count == 10 }, "\(second.stderr)")
+        #expect(daemon.requests == [Self.fromJournalStart, Self.fromJournalStart])
+    }
+
+    @Test func aBridgeStartedNowSkipsTheJournalAndResumesFromItsFirstEvent() throws {
+        let broker = try MosquittoBroker()
+        let office = try subscriber(broker, "office-now")
+        broker.stop()
+        let daemon = try FakeDaemon(path: dir + "/scand.sock")
+        daemon.publish(5)  // from before the bridge: not wanted
+        let configPath = try config(port: broker.port, start: "now")
+        let first = try bridge(configPath, socket: daemon.path)
+        #expect(first.wait { daemon.requests.count == 1 })
+        #expect(daemon.requests.first == #"?WATCH={"enable":true};"#)
+        #expect(!FileManager.default.fileExists(atPath: stateFile))
+        daemon.publish(20)
+        #expect(first.wait { self.stateFileHolds(EventPosition(boot: daemon.boot, seq: 5)) }, "where it began, before any PUBACK")
+        first.signal(SIGTERM)
+        #expect(first.finish() == 0)
+        try broker.start()
+        let second = try bridge(configPath, socket: daemon.path)
+        defer { second.signal(SIGTERM); _ = second.finish() }
+        #expect(office.wait { Self.seqs($0).count == 20 }, "\(second.stderr)")
+        #expect(Self.seqs(office.lines) == Array(6...25))
+        #expect(daemon.requests.last == #"?WATCH={"enable":true,"since":\#(EventPosition(boot: daemon.boot, seq: 5).json)};"#)
+    }
+
+    @Test(arguments: ["{\"boot\":\"12", "garbage\u{1B}[2J", ""])
+    func aCorruptStateFileIsALoudErrorAndTheBridgeResumesFromTheOldestEvent(_ content: String) throws {
+        try content.write(toFile: stateFile, atomically: true, encoding: .utf8)
+        let broker = try MosquittoBroker()
+        let office = try subscriber(broker, "office-corrupt")
+        let daemon = try FakeDaemon(path: dir + "/scand.sock")
+        daemon.publish(8)
+        let bridge = try bridge(try config(port: broker.port, start: "now"), socket: daemon.path)
+        defer { bridge.signal(SIGTERM); _ = bridge.finish() }
+        #expect(office.wait { Self.seqs($0).count == 8 }, "\(bridge.stderr)")
+        let complaint = bridge.stderr.first { $0.contains("state file \(stateFile): not a position") }
+        #expect(complaint?.contains("resuming from the oldest event the daemon's journal keeps") == true, "\(bridge.stderr)")
+        #expect(!(complaint ?? "").contains("\u{1B}"), "escaped")
+        #expect(bridge.wait { self.stateFileHolds(EventPosition(boot: daemon.boot, seq: 8)) })
+    }
+
+    @Test func anUnreadableStateFileIsNeverTakenForNone() throws {
+        try FileManager.default.createDirectory(atPath: stateFile, withIntermediateDirectories: true)  // read() fails: EISDIR
+        let daemon = try FakeDaemon(path: dir + "/scand.sock")
+        let bridge = try bridge(try config(port: try MosquittoBroker.freePort(), start: "now"), socket: daemon.path)
+        defer { bridge.signal(SIGTERM); _ = bridge.finish() }
+        #expect(bridge.wait { daemon.requests.count == 1 })
+        #expect(daemon.requests == [Self.fromJournalStart], "not live")
+        #expect(bridge.stderr.contains { $0.contains("cannot read it") && $0.contains("resuming from the oldest event") }, "\(bridge.stderr)")
+    }
+
     @Test func aDaemonWithoutNumberedEventsIsBridgedLiveWithAWarning() throws {
         let broker = try MosquittoBroker()
         let office = try subscriber(broker, "office-old")
@@ -122,7 +214,7 @@ final class MQTTBridgeEndToEndTests {
         daemon.publish(3)
         #expect(office.wait { $0.filter { $0.hasPrefix("scand/old-till/events/scan ") }.count == 3 })
         #expect(bridge.stderr.contains { $0.contains("carry no boot and seq") })
-        #expect(!FileManager.default.fileExists(atPath: stateFile))
+        #expect(try String(contentsOfFile: stateFile, encoding: .utf8) == MQTTBridge.journalStart.json + "\n", "nothing else to resume from")
     }
 
     @Test func aWrongConfigurationIsRefusedWithItsLine() throws {

@@ -25,13 +25,6 @@ final class MQTTFleetEndToEndTests {
             try DaemonProcess(["run", "--socket", socket, "--state-directory", state, "--lost-after", "0.1"] + source)
         }
 
-        /// A position from no journal: the daemon answers its `since` with an ERROR and everything it keeps,
-        /// so the bridge misses nothing however late it subscribes.
-        func seedStateFile() throws {
-            try (EventPosition(boot: String(repeating: "0", count: 32), seq: 1).json + "\n").write(
-                toFile: stateFile, atomically: true, encoding: .utf8)
-        }
-
         func bridge() throws -> SpawnedProcess {
             try SpawnedProcess(ScandBinary.path, ["mqtt", "--config", config, "--socket", socket, "--state-file", stateFile])
         }
@@ -60,7 +53,7 @@ final class MQTTFleetEndToEndTests {
         #expect(office.awaitSubscribed(port: broker.port, probeTopic: "scand/probe"))
         let till = try kiosk("till-7", port: broker.port)
         let recording = try FleetRecordings.till(tickets: 30, leadIn: 1, to: dir + "/till.rec")
-        try till.seedStateFile()
+        // No state file: the bridge publishes everything the journal keeps, however late it subscribes.
         var bridge = try till.bridge()
         defer { bridge.signal(SIGKILL); _ = bridge.finish() }
         let first = try till.daemon(["--replay-pace", "recorded", "--source", "replay:" + recording])
@@ -103,7 +96,6 @@ final class MQTTFleetEndToEndTests {
         #expect(office.awaitSubscribed(port: broker.port, probeTopic: "scand/probe"))
         let recording = try FleetRecordings.till(tickets: 5, leadIn: 1, to: dir + "/three.rec")
         let kiosks = try ["north", "south", "west"].map { try kiosk($0, port: broker.port) }
-        for k in kiosks { try k.seedStateFile() }
         let bridges = try kiosks.map { try $0.bridge() }
         defer { for b in bridges { b.signal(SIGTERM); _ = b.finish() } }
         let daemons = try kiosks.map { try $0.daemon(["--replay-pace", "recorded", "--source", "replay:" + recording]) }

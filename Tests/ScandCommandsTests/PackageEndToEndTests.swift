@@ -5,7 +5,8 @@ import ScandTestSupport
 /// The .deb, proven on a booted Debian 12: `scripts/package` builds it (release build, Swift runtime and
 /// zxing-cpp linked statically), lintian checks it, and `scripts/vm/run-in-debian-vm` boots a Debian 12 root
 /// built with debootstrap (systemd as PID 1, the vivid camera, no Swift, no network), where
-/// `scripts/vm/package-e2e-guest.sh` installs it with apt and drives the service.
+/// `scripts/vm/package-e2e-guest.sh` installs it with apt and drives the service, reboots, upgrades to a newer
+/// build and purges.
 @Suite(.serialized) struct PackageEndToEndTests {
     static let root = VividEndToEndTests.root
     static func executable(_ path: String) -> Bool { FileManager.default.isExecutableFile(atPath: path) }
@@ -26,11 +27,32 @@ import ScandTestSupport
         return (r.status == 0 && deb.hasSuffix(".deb") ? deb : nil, r.stdout + r.stderr)
     }()
 
+    /// The same build stamped as a newer version (`scripts/package --version`), for `apt upgrade`.
+    static func upgrade(of deb: String, into dir: String) throws -> String {
+        let version = try field(deb, "Version") + "+e2e1"
+        let r = try ScandBinary.runTool(root.appendingPathComponent("scripts/package").path, ["--output", dir, "--version", version])
+        guard r.status == 0, let path = r.lines.last, path.hasSuffix("_\(version)_amd64.deb") else {
+            throw CocoaError(.fileWriteUnknown, userInfo: [NSLocalizedDescriptionKey: "scripts/package --version failed: \(r.stdout)\(r.stderr)"])
+        }
+        return path
+    }
+
+    /// `journal: "state":"on",…,"first":1,"last":42,…` (the guest's journal_span) as (first, last).
+    static func span(_ lines: [String]?) -> (first: Int, last: Int)? {
+        guard let line = lines?.last(where: { $0.hasPrefix("journal: ") && $0.contains(#""state":"on""#) }) else { return nil }
+        func number(_ key: String) -> Int? {
+            guard let r = line.range(of: #""\#(key)":"#) else { return nil }
+            return Int(line[r.upperBound...].prefix { $0.isNumber })
+        }
+        guard let first = number("first"), let last = number("last") else { return nil }
+        return (first, last)
+    }
+
     static func field(_ deb: String, _ name: String) throws -> String {
         try ScandBinary.runTool("/usr/bin/dpkg-deb", ["-f", deb, name]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
-    @Test(.enabled(if: canPackage, "needs dpkg-dev and lintian (scripts/install-deps)"), .timeLimit(.minutes(60)))
+    @Test(.enabled(if: canPackage, "needs dpkg-dev and lintian (scripts/install-deps --tests)"), .timeLimit(.minutes(60)))
     func packageHasWhatDebianExpects() throws {
         let deb = try #require(Self.built.deb, "\(Self.built.log)")
         let size = (try FileManager.default.attributesOfItem(atPath: deb)[.size] as? Int) ?? .max
@@ -67,6 +89,7 @@ import ScandTestSupport
         let unit = try ScandBinary.runTool("/bin/sh", ["-c", "dpkg-deb --fsys-tarfile '\(deb)' | tar -xOf - ./lib/systemd/system/scand.service"])
             .stdout
         #expect(unit.contains("ExecStart=/usr/bin/scand run"))
+        #expect(unit.contains("\nStateDirectory=scand\n"), "the journal and the rect of interest outlive a restart")
         let webUnit = try ScandBinary.runTool(
             "/bin/sh", ["-c", "dpkg-deb --fsys-tarfile '\(deb)' | tar -xOf - ./lib/systemd/system/scand-web.service"]
         ).stdout
@@ -82,13 +105,14 @@ import ScandTestSupport
     }
 
     @Test(
-        .enabled(if: canPackage && canBoot, "needs qemu-system-x86 and debootstrap, run as root (scripts/install-deps)"),
+        .enabled(if: canPackage && canBoot, "needs qemu-system-x86 and debootstrap, run as root (scripts/install-deps --tests)"),
         .timeLimit(.minutes(60)))
     func installsAndServesOnBootedDebian() throws {
         let deb = try #require(Self.built.deb, "\(Self.built.log)")
         let dir = ScandBinary.temporaryDirectory()
+        let upgrade = try Self.upgrade(of: deb, into: dir + "/upgrade")
         // Three scenes, each a QR code left and right (payloads name the scene and the side).
-        var inputs = [deb]
+        var inputs = [deb, dir + "/upgrade"]
         for scene in ["a", "b", "c"] {
             let path = "\(dir)/frames-\(scene).raw"
             let synth = try ScandBinary.run([
@@ -137,10 +161,32 @@ import ScandTestSupport
             "\(s.lines["reload"] ?? [])")
         #expect(texts("reload") == ["frames-c right"], "\(s.lines["reload"] ?? [])")
 
-        // restart: a new process, scanning again (the new ROI kept).
+        // The state directory: where the start-up line says, a DynamicUser's, with the journal in it.
+        let persisted = s.lines["persisted"] ?? []
+        #expect(
+            persisted.contains {
+                $0.hasPrefix("state directory /var/lib/scand: event journal /var/lib/scand/journal.sqlite (journal keeps seq 1…")
+                    && $0.hasSuffix("a rect of interest set over the socket is kept in /var/lib/scand/roi")
+            }, "\(persisted)")
+        #expect(persisted.contains("private/scand") && persisted.contains("journal.sqlite"), "\(persisted)")
+
+        // A rect set over the socket, and a client cut off across a restart that comes back with since.
+        let leftHalf = #""class":"ROI","roi":[0,0,0.5,1]"#
+        #expect((s.lines["roi"] ?? []).contains { $0.contains(leftHalf) }, "\(s.lines["roi"] ?? [])")
+        let cutOff = try #require((s.lines["roi"] ?? []).first { $0.hasPrefix("cut-off ") }?.split(separator: " "), "\(s.lines["roi"] ?? [])")
         #expect(s.status["restart"] == 0)
-        #expect((s.lines["restart"] ?? []).contains("active") && (s.lines["restart"] ?? []).contains("new-pid yes"))
-        #expect(texts("restart") == ["frames-a right"], "\(s.lines["restart"] ?? [])")
+        let restart = s.lines["restart"] ?? []
+        #expect(restart.contains("active") && restart.contains("new-pid yes"), "\(restart)")
+        #expect(restart.contains { $0.contains(leftHalf) }, "the rect set over the socket outlived the restart: \(restart)")
+        let replayed = s.events("since").filter { $0["seq"] != nil }
+        let after = (Int(cutOff[2]) ?? 0) + 1
+        #expect(replayed.map { $0["seq"] as? Int ?? 0 } == Array(after..<after + replayed.count), "every event after the cut-off once, in order")
+        #expect(replayed.contains { $0["text"] as? String == "frames-a left" && $0["replayed"] as? Bool == true }, "\(s.lines["since"] ?? [])")
+        #expect(texts("since").isSubset(of: ["frames-b left", "frames-a left"]), "the left half only: \(texts("since"))")
+        let spans = ["persisted", "restart", "reboot", "rebooted", "upgrade"].map { Self.span(s.lines[$0]) }
+        #expect(spans.allSatisfy { $0?.first == 1 }, "one journal from the install on: \(spans)")
+        let lasts = spans.map { $0?.last ?? 0 }
+        #expect(lasts == lasts.sorted() && lasts.first! < lasts.last!, "the journal grows: \(lasts)")
 
         // unplug and replug: lost, back, scanning; the service never stopped.
         let unplug = s.events("unplug")
@@ -150,15 +196,38 @@ import ScandTestSupport
         let backAt = try #require(
             unplug.indices.first { $0 > lostAt && unplug[$0]["state"] as? String == "streaming" },
             "\(s.lines["unplug"] ?? [])")
-        #expect(unplug[backAt...].contains { $0["class"] as? String == "SCAN" && $0["text"] as? String == "frames-b right" })
+        #expect(unplug[backAt...].contains { $0["class"] as? String == "SCAN" && $0["text"] as? String == "frames-c left" })
         #expect(s.lines["unplug"]?.last { !$0.isEmpty } == "active")
+
+        // A reboot: the service is back from boot on, with its journal and its rect; since from before it.
+        let rebooted = s.lines["rebooted"] ?? []
+        #expect(Array(rebooted.prefix(2)) == ["active", "active"], "\(rebooted)")
+        #expect(rebooted.contains { $0.hasPrefix("state directory /var/lib/scand: event journal") } && rebooted.contains("journal.sqlite"))
+        #expect(rebooted.contains { $0.contains(leftHalf) }, "\(rebooted)")
+        let beforeReboot = try #require(rebooted.first { $0.hasPrefix("since ") }?.split(separator: " "))
+        let afterReboot = s.events("rebooted").filter { $0["seq"] != nil }
+        #expect((afterReboot.first?["seq"] as? Int) == (Int(beforeReboot[2]) ?? 0) + 1, "\(rebooted)")
+        #expect(afterReboot.contains { $0["text"] as? String == "frames-b left" }, "\(rebooted)")
+
+        // apt upgrade to a newer build: the edited conffile and the journal are kept.
+        #expect(s.status["upgrade"] == 0, "\(s.lines["upgrade"] ?? [])")
+        let upgraded = s.lines["upgrade"] ?? []
+        let newVersion = try Self.field(upgrade, "Version")
+        #expect(upgraded.contains("version \(newVersion)"), "\(upgraded)")
+        #expect(upgraded.contains("roi = [0.5, 0.0, 0.5, 1.0]"), "the admin's edit stays: \(upgraded)")
+        #expect(!upgraded.contains { $0.contains(".dpkg-") }, "\(upgraded)")
+        let beforeUpgrade = try #require(upgraded.first { $0.hasPrefix("since ") }?.split(separator: " "))
+        let afterUpgrade = s.events("upgrade").filter { $0["seq"] != nil }
+        #expect((afterUpgrade.first?["seq"] as? Int) == (Int(beforeUpgrade[2]) ?? 0) + 1, "\(upgraded)")
+        #expect(afterUpgrade.contains { $0["text"] as? String == "frames-c left" }, "\(upgraded)")
 
         // Hardening as the booted system rates it.
         let security = try #require(s.lines["security"]?.first { $0.contains("Overall exposure level") }, "\(s.lines["security"] ?? [])")
         let score = Double(security.split(separator: ":").last?.split(separator: " ").first ?? "") ?? 99
         #expect(score <= 2.0, "\(security)")
 
-        // purge: nothing named scand is left; the group stays, as Debian policy keeps system groups.
+        // purge: nothing named scand is left (the state in /var/lib/private neither); the group stays, as
+        // Debian policy keeps system groups.
         #expect(s.status["purge"] == 0)
         let purge = (s.lines["purge"] ?? []).filter { !$0.isEmpty }
         #expect(purge.first { $0.hasPrefix("package:") } == "package: not-installed" || purge.contains("package: none"), "\(purge)")

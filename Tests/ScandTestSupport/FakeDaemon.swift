@@ -155,8 +155,17 @@ public final class FakeDaemon: Sendable {
                 return
             }
             _ = Self.write(fd, Event.watch(watch).line)
-            if let since = watch.since {
-                for line in s.events.dropFirst(since.seq) { _ = Self.write(fd, EventEnvelope.markingReplayed(line)) }
+            if numbered, let since = watch.since {
+                // As the daemon: what came after a position of this boot; for any other, an ERROR, then all it keeps.
+                var after = since.seq
+                if since.boot != boot {
+                    after = 0
+                    let what =
+                        s.events.isEmpty
+                        ? "which is empty; live events follow" : "it is not from this journal: the journal keeps seq 1…\(s.events.count)"
+                    _ = Self.write(fd, Event.error("since \(since.json) is not in the journal, \(what)").line)
+                }
+                for line in s.events.dropFirst(after) { _ = Self.write(fd, EventEnvelope.markingReplayed(line)) }
             }
             s.watchers.insert(fd)
         }

@@ -1,10 +1,13 @@
 #!/bin/sh
 # Guest side of PackageEndToEndTests, on a booted Debian 12 (systemd, no Swift, no network): installs
-# /vm-input/scand_*.deb with apt, then checks the service with vivid's looped HDMI camera. Prints sections
-# "=== NAME" and "=== NAME-status N" that the host test parses. Frames: /vm-input/frames-{a,b,c}.raw, each
-# with one QR code in the left half of the frame and one in the right half, different payloads per file.
+# /vm-input/scand_*.deb with apt, then checks the service with vivid's looped HDMI camera; reboots (exit
+# 100: run-in-debian-vm runs it again with VM_BOOT=2), checks what outlived the reboot, upgrades to
+# /vm-input/upgrade/scand_*.deb and purges. Prints sections "=== NAME" and "=== NAME-status N" that the host
+# test parses. Frames: /vm-input/frames-{a,b,c}.raw, each with one QR code in the left half of the frame
+# and one in the right half, different payloads per file.
 set -u
 SOCK=/run/scand/scand.sock
+KEEP=/var/lib/vm-test  # what the second boot needs from the first
 now() { date +%s.%N; }
 since() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.1f", b - a }'; }
 await() {  # FILE PATTERN SECONDS: until FILE has a line matching PATTERN
@@ -23,9 +26,95 @@ watch_as() {  # USER OUT CLASSES: a subscriber running as USER with USER's group
   sleep 2  # subscribed before the scene changes
 }
 unwatch() { kill "$WATCHER" 2> /dev/null; wait "$WATCHER" 2> /dev/null; }
+request() {  # LINE: one raw request as root (an admin); the answers that come within 3 s
+  (printf '%s\n' "$1"; sleep 3) | nc -q 0 -U $SOCK
+}
+subscribe() {  # REQUEST OUT: a raw subscriber as root, in the background
+  (printf '%s\n' "$1"; sleep 900) | nc -q 0 -U $SOCK > "$2" 2>&1 &
+  WATCHER=$!
+  sleep 2
+}
+journal_span() { request '?STATUS;' | sed -n 's/.*"journal":{\([^}]*\)}.*/journal: \1/p'; }
+position() {  # FILE: "BOOT SEQ" of the last numbered event in it
+  grep '"seq":' "$1" | tail -n 1 | sed -n 's/.*"boot":"\([0-9a-f]*\)","seq":\([0-9]*\).*/\1 \2/p'
+}
+watch_since() {  # BOOT SEQ: the WATCH request that resumes after that event
+  printf '?WATCH={"enable":true,"since":{"boot":"%s","seq":%s}};' "$1" "$2"
+}
+await_active() {
+  i=0
+  while [ "$(systemctl is-active scand)" != active ] && [ $i -lt 120 ]; do sleep 1; i=$((i + 1)); done
+}
+camera() {
+  modprobe vivid && udevadm settle && sh /vm-input/vivid-setup.sh > /tmp/setup.log 2>&1 ||
+    { echo "camera setup failed"; cat /tmp/setup.log; exit 1; }
+}
 
-modprobe vivid && udevadm settle && sh /vm-input/vivid-setup.sh > /tmp/setup.log 2>&1 ||
-  { echo "camera setup failed"; cat /tmp/setup.log; exit 1; }
+# After the reboot the first part asked for: what outlived it, an upgrade, a purge.
+second_boot() {
+  camera
+  stream /vm-input/frames-b.raw
+  echo "=== rebooted"
+  await_active
+  systemctl is-active scand.service scand.socket
+  journalctl -b -u scand -o cat --no-pager | grep -m 1 '^state directory'
+  ls /var/lib/scand
+  journal_span
+  request '?ROI;' | grep '"class":"ROI"'
+  read -r boot seq < $KEEP/before-reboot
+  echo "since $boot $seq"
+  subscribe "$(watch_since "$boot" "$seq")" /tmp/reboot.out
+  await /tmp/reboot.out 'frames-b left' 120
+  sleep 2
+  unwatch
+  cat /tmp/reboot.out
+
+  echo "=== upgrade"
+  set -- $(position /tmp/reboot.out)
+  journal_span
+  mkdir -p /tmp/upgrade && cp /vm-input/upgrade/scand_*.deb /tmp/upgrade/
+  DEBIAN_FRONTEND=noninteractive apt-get install -y /tmp/upgrade/scand_*.deb > /tmp/upgrade.log 2>&1
+  echo "=== upgrade-status $?"
+  tail -n 3 /tmp/upgrade.log
+  echo "version $(dpkg-query -W -f='${Version}' scand)"
+  grep '^roi = ' /etc/scand/scand.toml
+  ls /etc/scand
+  await_active
+  sleep 3
+  journal_span
+  echo "since $1 $2"
+  subscribe "$(watch_since "$1" "$2")" /tmp/upgrade.out
+  stream /vm-input/frames-c.raw
+  await /tmp/upgrade.out 'frames-c left' 120
+  unwatch
+  cat /tmp/upgrade.out
+
+  echo "=== security"
+  systemd-analyze security --no-pager scand.service | tail -n 1
+
+  echo "=== purge"
+  kill "$STREAMER" 2> /dev/null
+  DEBIAN_FRONTEND=noninteractive apt-get purge -y scand > /tmp/purge.log 2>&1
+  echo "=== purge-status $?"
+  systemctl daemon-reload
+  echo "package: $(dpkg-query -W -f='${db:Status-Status}' scand 2> /dev/null || echo none)"
+  echo "units: $(systemctl list-units --all --no-legend 'scand*' | wc -l)"
+  echo "processes: $(cat /proc/[0-9]*/comm 2> /dev/null | grep -c '^scand$')"
+  getent group scand-clients
+  # Every file or directory named after scand outside the test's own folders (/var/lib's state too).
+  find / -xdev \( -path /vm-input -o -path /home -o -path /tmp -o -path /proc -o -path /sys -o -path $KEEP \) -prune \
+    -o -name '*scand*' -print
+  find /run -name '*scand*'
+  echo "=== end"
+  exit 0
+}
+case ${VM_BOOT:-1} in
+1) ;;
+2) second_boot ;;
+*) echo "an unexpected boot ${VM_BOOT}"; exit 1 ;;
+esac
+
+camera
 stream /vm-input/frames-a.raw
 
 echo "=== install"
@@ -81,18 +170,43 @@ sleep 10  # frames keep coming: the left code would have been read by now if the
 unwatch
 cat /tmp/reload.out
 
+echo "=== persisted"
+journalctl -u scand -o cat --no-pager | grep -m 1 '^state directory'
+readlink /var/lib/scand
+ls /var/lib/scand
+journal_span
+
+echo "=== roi"
+request '?ROI={"x":0,"y":0,"w":0.5,"h":1};' | grep '"class":"ROI"'
+# A client that stands at some event when the daemon restarts, and comes back with since.
+subscribe '?WATCH={"enable":true};' /tmp/before.out
+stream /vm-input/frames-b.raw
+await /tmp/before.out 'frames-b left' 120
+unwatch
+set -- $(position /tmp/before.out)
+echo "cut-off $1 $2"
+
 echo "=== restart"
 pid=$(systemctl show -P MainPID scand)
 systemctl restart scand
 echo "=== restart-status $?"
 systemctl is-active scand
 echo "new-pid $([ "$pid" != "$(systemctl show -P MainPID scand)" ] && echo yes || echo no)"
-watch_as kiosk /tmp/restart.out SCAN  # the scene in view was read before this subscription: a new one
+request '?ROI;' | grep '"class":"ROI"'
+# With no client connected: only the journal (and the daemon's stdout) has what follows.
 stream /vm-input/frames-a.raw
-await /tmp/restart.out 'frames-a right' 120
+i=0
+while ! journalctl -u scand -o cat --no-pager _PID="$(systemctl show -P MainPID scand)" | grep -q 'frames-a left' &&
+  [ $i -lt 120 ]; do sleep 1; i=$((i + 1)); done
 sleep 5
+journal_span
+
+echo "=== since"
+subscribe "$(watch_since "$1" "$2")" /tmp/since.out
+await /tmp/since.out 'frames-a left' 60
+sleep 2
 unwatch
-cat /tmp/restart.out
+cat /tmp/since.out
 
 echo "=== unplug"
 watch_as kiosk /tmp/unplug.out DEVICE,SCAN
@@ -106,7 +220,7 @@ for try in 1 2 3; do
   stream /vm-input/frames-a.raw
 done
 sleep 3
-stream /vm-input/frames-b.raw
+stream /vm-input/frames-c.raw
 i=0
 until awk '/"state":"lost"/ { lost = 1 } lost && /"class":"SCAN"/ { found = 1 } END { exit !found }' /tmp/unplug.out ||
   [ $i -ge 120 ]; do sleep 1; i=$((i + 1)); done
@@ -114,24 +228,9 @@ unwatch
 cat /tmp/unplug.out
 systemctl is-active scand
 
-echo "=== journal"
-journalctl -u scand -u scand.socket --no-pager | grep -v 'thread priority' | tail -n 30
-
-echo "=== security"
-systemd-analyze security --no-pager scand.service | tail -n 1
-
-echo "=== purge"
+echo "=== reboot"
+journal_span
+position /tmp/unplug.out > $KEEP/before-reboot
+cat $KEEP/before-reboot
 kill "$STREAMER" 2> /dev/null
-DEBIAN_FRONTEND=noninteractive apt-get purge -y scand > /tmp/purge.log 2>&1
-echo "=== purge-status $?"
-systemctl daemon-reload
-echo "package: $(dpkg-query -W -f='${db:Status-Status}' scand 2> /dev/null || echo none)"
-echo "units: $(systemctl list-units --all --no-legend 'scand*' | wc -l)"
-echo "processes: $(cat /proc/[0-9]*/comm 2> /dev/null | grep -c '^scand$')"
-getent group scand-clients
-# Every file or directory named after scand outside the test's own folders.
-find / -xdev \( -path /vm-input -o -path /home -o -path /tmp -o -path /proc -o -path /sys \) -prune \
-  -o -name '*scand*' -print
-find /run -name '*scand*'
-echo "=== end"
-exit 0
+exit 100

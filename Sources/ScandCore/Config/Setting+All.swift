@@ -218,8 +218,16 @@ extension Setting {
             { c, v throws(Problem) in c.socketPath = try socketPath(.text(v)) }),
         .integer("mqtt", "keepalive", 5...3600, help: "Seconds between MQTT keepalive pings.", reload: .otherCommand("scand mqtt"), \.mqtt.keepalive),
         .integer(
-            "mqtt", "max_in_flight", 2...100_000, help: "Publications awaiting the broker's acknowledgement at once.",
-            reload: .otherCommand("scand mqtt"), \.mqtt.maxInFlight)
+            "mqtt", "max_in_flight", 2...65535,
+            help: "Publications awaiting the broker's acknowledgement at once (MQTT packet ids are 16 bits).",
+            reload: .otherCommand("scand mqtt"), \.mqtt.maxInFlight),
+        mqtt(
+            "start", "Where a bridge without a state file starts: all (everything the journal keeps, then live) or now.",
+            { $0.start.rawValue },
+            { c, v throws(Problem) in
+                guard let start = MQTTSettings.Start(rawValue: v) else { throw Problem("must be \"all\" or \"now\", not \"\(v.escapingControlCharacters())\"") }
+                c.start = start
+            })
     ]
 
     /// The setting a command-line flag (without dashes) sets.

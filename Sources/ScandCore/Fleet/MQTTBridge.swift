@@ -5,6 +5,11 @@
 /// driver stops reading the socket (the daemon then drops the connection once its queue for us is full;
 /// its journal keeps the rest), and when half of it is acknowledged the bridge reads again, or subscribes
 /// again `since` the last event it took. A broker down for hours costs the window, never more.
+///
+/// Retransmission has one owner, the MQTT client: each event is handed to it once (it keeps QoS 1 messages
+/// while disconnected and sends again, after each reconnection, those still unacknowledged); only an
+/// event the client refused outright is handed over again, on the next connection. So the client holds
+/// at most the window, and a reconnection repeats at most the window.
 public struct MQTTBridge: Sendable {
     public enum Input: Sendable, Equatable {
         /// The socket is connected and the WATCH request sent.
@@ -13,10 +18,12 @@ public struct MQTTBridge: Sendable {
         case line(String)
         /// The daemon closed the connection (or it broke).
         case daemonClosed
-        /// `publish` with this ticket was handed to the MQTT client as message `mid`.
+        /// `publish` with this ticket was handed to the MQTT client as message `mid` (queued while disconnected).
         case published(ticket: Int, mid: Int32)
-        /// The MQTT client refused the message (no connection, …): it is published again on `brokerConnected`.
+        /// The MQTT client refused the message outright: it is handed over again on `brokerConnected`.
         case publishFailed(ticket: Int)
+        /// The retained status went to the client as message `mid`; nil: refused.
+        case statusPublished(mid: Int32?)
         /// The broker acknowledged message `mid` (PUBACK).
         case acknowledged(mid: Int32)
         case brokerConnected
@@ -31,7 +38,7 @@ public struct MQTTBridge: Sendable {
         case resumeReading
         /// Publish at QoS 1, then report `published` or `publishFailed` with the ticket.
         case publish(ticket: Int, topic: String, payload: String)
-        /// Publish the retained status (QoS 1); its acknowledgement is not tracked.
+        /// Publish the retained status (QoS 1), then report `statusPublished`.
         case publishStatus(topic: String, payload: String)
         /// Write this position to the state file: every event up to it was acknowledged.
         case persist(EventPosition)
@@ -43,34 +50,46 @@ public struct MQTTBridge: Sendable {
         var position: EventPosition?
         var topic: String
         var payload: String
-        /// Message ids it was published as (again after a reconnection).
-        var mids: [Int32] = []
+        /// The message id the client took it as; nil until then (or after the client refused it).
+        var mid: Int32?
         var acknowledged = false
     }
+
+    /// The position before every event of any journal: a `since` no daemon holds (its boot is no random
+    /// one), which the daemon answers with an ERROR and everything its journal keeps, then live events.
+    /// A new bridge starts from it, and so does one whose state file cannot be read.
+    public static let journalStart = EventPosition(boot: String(repeating: "0", count: 32), seq: 1)
 
     public let kioskID: String
     public let maxInFlight: Int
     let release: String
-    /// The last position persisted (or read from the state file at start).
+    /// The last position persisted (or read from the state file at start); nil only for a bridge started
+    /// `now` that has not taken an event yet.
     public private(set) var acknowledged: EventPosition?
     /// The last numbered event taken from the daemon: where a new subscription starts.
     public private(set) var received: EventPosition?
     private var window: [Entry] = []
     private var tickets: [Int32: Int] = [:]
     private var nextTicket = 1
-    private var brokerUp = false
+    /// The retained status the client holds unacknowledged: it sends it again itself, so no second one.
+    private var statusMid: Int32?
     private var daemonOpen = false
     private var paused = false
     /// After an ERROR (a `since` the journal no longer holds), numbering may start over: take what comes.
     private var acceptAnySeq = false
+    /// The current subscription asked for the whole journal: its ERROR is the expected answer.
+    private var subscribedFromJournalStart = false
     private var warnedUnnumbered = false
 
-    public init(kioskID: String, maxInFlight: Int = 1000, release: String, acknowledged: EventPosition?) {
+    /// `acknowledged`: the state file's position; nil without one, when `start` says where to begin.
+    public init(
+        kioskID: String, maxInFlight: Int = 1000, release: String, acknowledged: EventPosition?, start: MQTTSettings.Start = .all
+    ) {
         self.kioskID = kioskID
         self.maxInFlight = max(2, maxInFlight)
         self.release = release
-        self.acknowledged = acknowledged
-        self.received = acknowledged
+        self.acknowledged = acknowledged ?? (start == .all ? Self.journalStart : nil)
+        self.received = self.acknowledged
     }
 
     public var inFlight: Int { window.count }
@@ -80,13 +99,26 @@ public struct MQTTBridge: Sendable {
     public var offlinePayload: String { #"{"state":"offline","kiosk":"\#(kioskID)"}"# }
     public func topic(forClass eventClass: String) -> String { "scand/\(kioskID)/events/\(eventClass.lowercased())" }
 
-    /// The request that (re)starts the subscription: live only until there is a position to resume from.
+    /// The request that (re)starts the subscription: `since` the last event taken, live only for a bridge
+    /// started `now` before its first event.
     public var watchRequest: String {
         guard let received else { return #"?WATCH={"enable":true};"# }
         return #"?WATCH={"enable":true,"since":\#(received.json)};"#
     }
 
-    public mutating func start() -> [Action] { [.subscribe(request: watchRequest)] }
+    /// Subscribes; a bridge starting from the journal's start writes that down first, so that one stopped
+    /// before its first acknowledgement begins there again.
+    public mutating func start() -> [Action] {
+        var actions: [Action] = []
+        if acknowledged == Self.journalStart { actions.append(.persist(Self.journalStart)) }
+        actions.append(subscribe())
+        return actions
+    }
+
+    private mutating func subscribe() -> Action {
+        subscribedFromJournalStart = received == Self.journalStart
+        return .subscribe(request: watchRequest)
+    }
 
     public mutating func handle(_ input: Input) -> [Action] {
         switch input {
@@ -102,30 +134,36 @@ public struct MQTTBridge: Sendable {
             guard !paused else { return [] }
             return [
                 .log("the daemon closed the connection; subscribing again \(received.map { "since \($0.json)" } ?? "live")"),
-                .subscribe(request: watchRequest)
+                subscribe()
             ]
         case .published(let ticket, let mid):
             guard let i = index(of: ticket) else { return [] }
-            window[i].mids.append(mid)
+            window[i].mid = mid
             tickets[mid] = ticket
             return []
         case .publishFailed:
-            return []  // published again when the broker is back
+            return []  // handed over again when the broker is back
+        case .statusPublished(let mid):
+            statusMid = mid
+            return []
         case .acknowledged(let mid):
+            if mid == statusMid {
+                statusMid = nil
+                return []
+            }
             guard let ticket = tickets.removeValue(forKey: mid), let i = index(of: ticket) else { return [] }
             window[i].acknowledged = true
             return advance()
         case .brokerConnected:
-            brokerUp = true
-            var actions: [Action] = [.publishStatus(topic: statusTopic, payload: onlinePayload)]
-            // Everything not acknowledged: what the client refused while the broker was away, and what it
-            // had sent when the connection broke (libmosquitto may resend those too: a duplicate, never a loss).
-            for entry in window where !entry.acknowledged {
+            var actions: [Action] = []
+            // An online status still unacknowledged is sent again by the client; a new one would pile up.
+            if statusMid == nil { actions.append(.publishStatus(topic: statusTopic, payload: onlinePayload)) }
+            // Only what the client refused: what it took, it sends again itself (once per reconnection).
+            for entry in window where entry.mid == nil && !entry.acknowledged {
                 actions.append(.publish(ticket: entry.ticket, topic: entry.topic, payload: entry.payload))
             }
             return actions
         case .brokerDisconnected:
-            brokerUp = false
             return []
         }
     }
@@ -139,16 +177,28 @@ public struct MQTTBridge: Sendable {
             return []
         case "ERROR":
             acceptAnySeq = true
-            return [.log("scand: \(Self.message(ofError: envelope.liveLine))")]
+            let message = Self.message(ofError: envelope.liveLine)
+            if subscribedFromJournalStart {
+                subscribedFromJournalStart = false
+                return [.log("publishing everything the daemon's journal keeps, then live events (scand: \(message))")]
+            }
+            return [.log("scand: \(message)")]
         default:
             break
         }
         var actions: [Action] = []
         if let position = envelope.position {
-            if let received, position.seq <= received.seq, !acceptAnySeq {
+            if let received, received != Self.journalStart, position.seq <= received.seq, !acceptAnySeq {
                 return []  // already taken (a replay overlapping what came live)
             }
             acceptAnySeq = false
+            if acknowledged == nil {
+                // Started `now`: the first event taken is where this bridge began; one stopped before its
+                // first acknowledgement resumes just before it.
+                let began = position.seq > 1 ? EventPosition(boot: position.boot, seq: position.seq - 1) : Self.journalStart
+                acknowledged = began
+                actions.append(.persist(began))
+            }
             received = position
         } else if !warnedUnnumbered {
             warnedUnnumbered = true
@@ -160,7 +210,8 @@ public struct MQTTBridge: Sendable {
         let entry = Entry(ticket: nextTicket, position: envelope.position, topic: topic(forClass: envelope.eventClass), payload: envelope.liveLine)
         nextTicket += 1
         window.append(entry)
-        if brokerUp { actions.append(.publish(ticket: entry.ticket, topic: entry.topic, payload: entry.payload)) }
+        // Handed to the client at once, connected or not: it keeps QoS 1 messages until it can send them.
+        actions.append(.publish(ticket: entry.ticket, topic: entry.topic, payload: entry.payload))
         if window.count >= maxInFlight && !paused {
             paused = true
             actions.append(.pauseReading(inFlight: window.count))
@@ -180,7 +231,7 @@ public struct MQTTBridge: Sendable {
         var newest: EventPosition?
         while let head = window.first, head.acknowledged {
             if let p = head.position { newest = p }
-            for mid in head.mids { tickets.removeValue(forKey: mid) }
+            if let mid = head.mid { tickets.removeValue(forKey: mid) }
             window.removeFirst()
         }
         if let newest {
@@ -189,7 +240,7 @@ public struct MQTTBridge: Sendable {
         }
         if paused && window.count <= maxInFlight / 2 {
             paused = false
-            actions.append(daemonOpen ? .resumeReading : .subscribe(request: watchRequest))
+            actions.append(daemonOpen ? .resumeReading : subscribe())
         }
         return actions
     }

@@ -19,6 +19,15 @@ public struct MQTTSettings: Sendable, Equatable {
     public var socketPath = ""
     public var keepalive = 30
     public var maxInFlight = 1000
+    /// Where a bridge without a state file starts: everything the daemon's journal keeps, or from now.
+    public var start = Start.all
+
+    public enum Start: String, Sendable, Equatable, CaseIterable {
+        /// Every event the journal keeps, then live.
+        case all
+        /// Live from the first event taken.
+        case now
+    }
 
     public init() {}
 

@@ -26,27 +26,55 @@ import Testing
         return mids
     }
 
-    @Test func startsLiveWithoutAPositionAndSinceTheStateFilesOne() {
+    @Test func aNewBridgeWritesDownAndAsksForTheWholeJournalAndAResumedOneSinceItsPosition() {
         var fresh = MQTTBridge(kioskID: "till-1", release: "0.1.0", acknowledged: nil)
-        #expect(fresh.start() == [.subscribe(request: #"?WATCH={"enable":true};"#)])
+        let start = MQTTBridge.journalStart
+        #expect(fresh.start() == [.persist(start), .subscribe(request: #"?WATCH={"enable":true,"since":\#(start.json)};"#)])
         var resumed = MQTTBridge(kioskID: "till-1", release: "0.1.0", acknowledged: EventPosition(boot: Self.boot, seq: 41))
         #expect(resumed.start() == [.subscribe(request: #"?WATCH={"enable":true,"since":{"boot":"\#(Self.boot)","seq":41}};"#)])
+        var now = MQTTBridge(kioskID: "till-1", release: "0.1.0", acknowledged: nil, start: .now)
+        #expect(now.start() == [.subscribe(request: #"?WATCH={"enable":true};"#)])
+    }
+
+    @Test func theJournalsAnswerToANewBridgeIsExpectedAndEverythingItReplaysIsTaken() {
+        var b = MQTTBridge(kioskID: "k", release: "0", acknowledged: nil)
+        _ = b.start()
+        _ = b.handle(.daemonConnected)
+        let error = b.handle(
+            .line(
+                #"{"class":"ERROR","message":"since … is not in the journal (it is not from this journal): the journal keeps seq 1…3 since x; replaying all of those"}"#
+            ))
+        guard case .log(let text)? = error.first else { Issue.record("\(error)"); return }
+        #expect(text.hasPrefix("publishing everything the daemon's journal keeps, then live events"))
+        for seq in 1...3 { #expect(b.handle(.line(Self.line(seq))).count == 1, "seq \(seq) taken") }
+        #expect(b.received?.seq == 3)
+    }
+
+    @Test func aBridgeStartedNowWritesDownWhereItBeganAtItsFirstEvent() {
+        var b = MQTTBridge(kioskID: "k", release: "0", acknowledged: nil, start: .now)
+        _ = b.start()
+        _ = b.handle(.daemonConnected)
+        let first = b.handle(.line(Self.line(8)))
+        #expect(first.first == .persist(EventPosition(boot: Self.boot, seq: 7)))
+        #expect(b.handle(.line(Self.line(9))).count == 1, "only once")
+        // Stopped before any PUBACK: the next start asks since the event before the first one taken.
+        var next = MQTTBridge(kioskID: "k", release: "0", acknowledged: b.acknowledged, start: .now)
+        #expect(next.start() == [.subscribe(request: #"?WATCH={"enable":true,"since":{"boot":"\#(Self.boot)","seq":7}};"#)])
     }
 
     @Test func publishesEventsUnderTheKioskTopicsAndAnnouncesItselfOnline() {
-        var b = MQTTBridge(kioskID: "till-1", release: "0.1.0", acknowledged: nil)
+        var b = MQTTBridge(kioskID: "till-1", release: "0.1.0", acknowledged: EventPosition(boot: Self.boot, seq: 1))
         _ = b.handle(.daemonConnected)
         #expect(b.handle(.line(#"{"class":"VERSION","boot":"\#(Self.boot)","release":"0.1.0"}"#)).isEmpty)
         #expect(b.handle(.line(#"{"class":"WATCH","enable":true}"#)).isEmpty)
-        // Before the broker is there, events wait in the window.
-        #expect(b.handle(.line(Self.line(1))).isEmpty)
-        let connected = b.handle(.brokerConnected)
+        // Before the broker is there too: the client keeps QoS 1 messages until it can send them.
+        #expect(b.handle(.line(Self.line(2))) == [.publish(ticket: 1, topic: "scand/till-1/events/scan", payload: Self.line(2))])
         #expect(
-            connected == [
+            b.handle(.brokerConnected) == [
                 .publishStatus(topic: "scand/till-1/status", payload: #"{"state":"online","kiosk":"till-1","release":"0.1.0"}"#),
-                .publish(ticket: 1, topic: "scand/till-1/events/scan", payload: Self.line(1))
-            ])
-        #expect(b.handle(.line(Self.line(2, "LOST"))) == [.publish(ticket: 2, topic: "scand/till-1/events/lost", payload: Self.line(2, "LOST"))])
+                .publish(ticket: 1, topic: "scand/till-1/events/scan", payload: Self.line(2))
+            ], "not taken by the client yet: handed over now")
+        #expect(b.handle(.line(Self.line(3, "LOST"))) == [.publish(ticket: 2, topic: "scand/till-1/events/lost", payload: Self.line(3, "LOST"))])
         #expect(b.offlinePayload == #"{"state":"offline","kiosk":"till-1"}"#)
     }
 
@@ -106,26 +134,39 @@ import Testing
         #expect(b.received?.seq == 1)
     }
 
-    @Test func whatIsNotAcknowledgedIsPublishedAgainWhenTheBrokerIsBack() {
-        var b = Self.connected()
+    @Test func whatTheClientTookIsNeverHandedOverTwiceOnlyWhatItRefused() {
+        var b = Self.connected(acknowledged: EventPosition(boot: Self.boot, seq: 1))
         var mid: Int32 = 1
-        let first = Self.publishAll(b.handle(.line(Self.line(1))), &b, nextMid: &mid)
-        let second = Self.publishAll(b.handle(.line(Self.line(2))), &b, nextMid: &mid)
-        _ = b.handle(.acknowledged(mid: first[0]))
-        _ = b.handle(.brokerDisconnected)
-        #expect(b.handle(.line(Self.line(3))).isEmpty)  // the client is not connected: held
-        let back = b.handle(.brokerConnected)
-        #expect(
-            Array(back.dropFirst()) == [
-                .publish(ticket: 2, topic: "scand/k/events/scan", payload: Self.line(2)),
-                .publish(ticket: 3, topic: "scand/k/events/scan", payload: Self.line(3))
-            ])
-        let again = Self.publishAll(Array(back.dropFirst()), &b, nextMid: &mid)
-        // The PUBACK of either copy of message 2 will do; the other is then ignored.
-        #expect(b.handle(.acknowledged(mid: second[0])) == [.persist(EventPosition(boot: Self.boot, seq: 2))])
-        #expect(b.handle(.acknowledged(mid: again[0])).isEmpty)
-        #expect(b.handle(.acknowledged(mid: again[1])) == [.persist(EventPosition(boot: Self.boot, seq: 3))])
+        let taken = Self.publishAll(b.handle(.line(Self.line(2))), &b, nextMid: &mid)
+        let refused = b.handle(.line(Self.line(3)))
+        #expect(refused == [.publish(ticket: 2, topic: "scand/k/events/scan", payload: Self.line(3))])
+        _ = b.handle(.publishFailed(ticket: 2))
+        // Any number of reconnections: the client sends message 2 again itself; only the refused one comes back.
+        for _ in 0..<50 {
+            _ = b.handle(.brokerDisconnected)
+            let back = b.handle(.brokerConnected)
+            #expect(back.filter { if case .publish = $0 { true } else { false } } == refused)
+        }
+        let again = Self.publishAll(refused, &b, nextMid: &mid)
+        #expect(b.handle(.brokerConnected).filter { if case .publish = $0 { true } else { false } }.isEmpty)
+        #expect(b.handle(.acknowledged(mid: taken[0])) == [.persist(EventPosition(boot: Self.boot, seq: 2))])
+        #expect(b.handle(.acknowledged(mid: again[0])) == [.persist(EventPosition(boot: Self.boot, seq: 3))])
         #expect(b.inFlight == 0)
+    }
+
+    @Test func anOnlineStatusNotYetAcknowledgedIsNotPublishedAgain() {
+        var b = MQTTBridge(kioskID: "k", release: "0", acknowledged: EventPosition(boot: Self.boot, seq: 1))
+        let status = MQTTBridge.Action.publishStatus(topic: "scand/k/status", payload: b.onlinePayload)
+        #expect(b.handle(.brokerConnected) == [status])
+        _ = b.handle(.statusPublished(mid: 7))
+        for _ in 0..<50 {
+            _ = b.handle(.brokerDisconnected)
+            #expect(b.handle(.brokerConnected).isEmpty, "the client sends message 7 again itself")
+        }
+        #expect(b.handle(.acknowledged(mid: 7)).isEmpty)
+        #expect(b.handle(.brokerConnected) == [status], "acknowledged: the next connection says online anew")
+        _ = b.handle(.statusPublished(mid: nil))
+        #expect(b.handle(.brokerConnected) == [status], "refused: tried again")
     }
 
     @Test func linesWithoutAPositionAreForwardedLiveWithOneWarning() {
@@ -139,7 +180,7 @@ import Testing
         var mid: Int32 = 1
         let mids = Self.publishAll([first[1]], &b, nextMid: &mid)
         #expect(b.handle(.acknowledged(mid: mids[0])).isEmpty)  // nothing to persist
-        #expect(b.watchRequest == #"?WATCH={"enable":true};"#)
+        #expect(b.received == MQTTBridge.journalStart, "nothing to resume from but the journal's start")
     }
 
     @Test func aLineThatIsNoEventIsLoggedEscaped() {
