@@ -46,7 +46,7 @@ import Testing
         case .text:
             values = [
                 "/dev/video2", "video2", "", "640x480", "1280X720", "15x15", "8192x8192", "big", "none",
-                "/tmp/scand-settings.sock", "scand.sock", "/" + String(repeating: "s", count: 120), "kiosk", missingGroup
+                "/tmp/scand-settings.sock", "scand.sock", "/" + String(repeating: "s", count: 120), "kiosk", missingGroup, "MJPG"
             ].map { .text($0) }
         case .integer: values = [-1, 0, 1, 15].map { .integer($0) }
         case .number: values = [-1, 0, 0.25, 0.57, 2, 4000].map { .number($0) }

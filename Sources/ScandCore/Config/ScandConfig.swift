@@ -10,6 +10,11 @@ public struct ScandConfig: Sendable, Equatable {
     public var framesPerSecond: Int?
     public var transform = FrameTransform.identity
     public var frameTimeoutMilliseconds = 3000
+    /// The pixel format to capture in (`[camera] pixel_format`); nil: scand's choice (`PixelFormatChoice`).
+    public var pixelFormat: FourCC?
+    /// `[camera.controls]`: V4L2 controls by their v4l2-ctl names, set at open and after every replug, in
+    /// the file's order; checked against the camera's own ranges when it is opened.
+    public var cameraControls: [CameraControlSetting] = []
     // [decoding]
     public var formats = BarcodeFormats.all
     public var regionOfInterest = NormalizedRect.full
@@ -76,6 +81,7 @@ public struct ScandConfig: Sendable, Equatable {
                 do { _ = try MQTTSettings().applying(toml: text) } catch { throw Problem(line: error.line, message: error.message) }
                 continue
             }
+            if table == Self.controlsTable { continue }
             guard table.isEmpty || sections.contains(table) else {
                 throw Problem(line: doc.tableLines[table] ?? 0, message: "unknown table [\(table)] (known: \(sections.joined(separator: ", ")))")
             }
@@ -88,6 +94,7 @@ public struct ScandConfig: Sendable, Equatable {
             }
         }
         var c = self
+        if let controls = doc.tables[Self.controlsTable] { c.cameraControls = try Self.cameraControls(controls) }
         let context = Setting.Context(groupExists: groupExists)
         // In the file's order, so that of two wrong lines the first is reported.
         for (setting, entry) in given.sorted(by: { $0.1.line < $1.1.line }) {
@@ -98,6 +105,27 @@ public struct ScandConfig: Sendable, Equatable {
         return c
     }
 
+    static let controlsTable = "camera.controls"
+
+    /// `[camera.controls]`'s entries in the file's order: each an integer, true or false, or a menu item's name.
+    static func cameraControls(_ entries: [String: TOML.Entry]) throws(Problem) -> [CameraControlSetting] {
+        var out: [CameraControlSetting] = []
+        for (name, entry) in entries.sorted(by: { $0.value.line < $1.value.line }) {
+            let value: CameraControlValue
+            switch entry.value {
+            case .integer(let n): value = .integer(n)
+            case .boolean(let b): value = .boolean(b)
+            case .string(let s): value = .text(s)
+            default:
+                throw Problem(
+                    line: entry.line,
+                    message: "\(name) in [\(controlsTable)] must be an integer, true or false, or a menu item's name, not \(entry.value.typeName)")
+            }
+            out.append(CameraControlSetting(name: name, value: value))
+        }
+        return out
+    }
+
     /// What about the camera differs from `old` ("size 1280x720 → 640x480", …): empty when a reload can keep
     /// capture running and only change how frames are decoded and tracked.
     public func cameraChanges(from old: ScandConfig) -> [String] {
@@ -106,6 +134,10 @@ public struct ScandConfig: Sendable, Equatable {
         if device != old.device { changes.append("device \(old.device) → \(device)") }
         if (width, height) != (old.width, old.height) { changes.append("size \(old.width)x\(old.height) → \(width)x\(height)") }
         if framesPerSecond != old.framesPerSecond { changes.append("fps \(fps(old.framesPerSecond)) → \(fps(framesPerSecond))") }
+        if cameraControls != old.cameraControls { changes.append("camera controls") }
+        if pixelFormat != old.pixelFormat {
+            changes.append("pixel_format \(old.pixelFormat?.description ?? "auto") → \(pixelFormat?.description ?? "auto")")
+        }
         if frameTimeoutMilliseconds != old.frameTimeoutMilliseconds {
             changes.append("frame_timeout_ms \(old.frameTimeoutMilliseconds) → \(frameTimeoutMilliseconds)")
         }

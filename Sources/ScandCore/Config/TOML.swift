@@ -77,7 +77,14 @@ public enum TOML {
             if scanner.peek == "[" {
                 scanner.advance()
                 scanner.skipSpaces()
-                let name = scanner.bareKey()
+                var name = scanner.bareKey()
+                // A dotted header names a table inside another (`[camera.controls]`).
+                while !name.isEmpty, scanner.peek == "." {
+                    scanner.advance()
+                    let part = scanner.bareKey()
+                    name += part.isEmpty ? "" : "." + part
+                    if part.isEmpty { name = "" }
+                }
                 scanner.skipSpaces()
                 guard !name.isEmpty, scanner.peek == "]" else { throw ParseError(line: line, message: "malformed table header") }
                 scanner.advance()
