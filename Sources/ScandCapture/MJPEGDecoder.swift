@@ -4,14 +4,17 @@ import ScandCore
 /// libjpeg-turbo's decompressor for MJPEG frames, straight to 8-bit grey: only the Y component is decoded,
 /// no chroma is upsampled or converted. A frame that is corrupt or cut short (webcams send them) is refused
 /// with its reason, never half-decoded: libjpeg-turbo's warnings stop the decode too.
-/// Not thread-safe: one per thread that decodes (the hand-off's consumer makes its own).
+/// After a failure the decompressor is made anew: libjpeg-turbo 2.1's handle can stay broken by some
+/// corrupt input ("Bogus marker length" for every later frame). Not thread-safe: one per thread that decodes (the hand-off's consumer makes its own).
 public final class MJPEGDecoder {
-    private let handle: tjhandle
+    private var handle: tjhandle
 
-    public init() {
-        // tjInitDecompress fails only when malloc does.
+    public init() { handle = Self.makeHandle() }
+
+    // tjInitDecompress fails only when malloc does.
+    private static func makeHandle() -> tjhandle {
         guard let handle = tjInitDecompress() else { fatalError("tjInitDecompress: \(String(cString: tjGetErrorStr()))") }
-        self.handle = handle
+        return handle
     }
 
     deinit { tjDestroy(handle) }
@@ -24,14 +27,20 @@ public final class MJPEGDecoder {
             return "no room for a \(width)x\(height) picture"
         }
         var w: Int32 = 0, h: Int32 = 0, subsampling: Int32 = 0, colorspace: Int32 = 0
-        guard tjDecompressHeader3(handle, source, UInt(jpeg.count), &w, &h, &subsampling, &colorspace) == 0 else { return lastError }
+        guard tjDecompressHeader3(handle, source, UInt(jpeg.count), &w, &h, &subsampling, &colorspace) == 0 else { return failed() }
         guard Int(w) == width, Int(h) == height else { return "a \(w)x\(h) picture in a \(width)x\(height) stream" }
         let flags = TJFLAG_STOPONWARNING
         guard tjDecompress2(handle, source, UInt(jpeg.count), out, w, Int32(width), h, Int32(TJPF_GRAY.rawValue), flags) == 0 else {
-            return lastError
+            return failed()
         }
         return nil
     }
 
-    private var lastError: String { String(cString: tjGetErrorStr2(handle)) }
+    /// The reason of the last failure; the handle is replaced by a fresh one.
+    private func failed() -> String {
+        let reason = String(cString: tjGetErrorStr2(handle))
+        tjDestroy(handle)
+        handle = Self.makeHandle()
+        return reason
+    }
 }

@@ -123,7 +123,7 @@ import ScandTestSupport
         #expect(unplug[..<lostAt].contains { $0["class"] as? String == "SCAN" })
         #expect(unplug[backAt...].contains { $0["class"] as? String == "SCAN" }, "scans resume after the camera returns")
         // [camera.controls]: brightness set at open, changed behind scand's back, set again after the replug.
-        let controls = (s.lines["unplug"] ?? []).filter { $0.hasPrefix("control ") }
-        #expect(controls == ["control at-open 140", "control changed 50", "control after-replug 140"], "\(controls)")
+        let applied = (s.lines["unplug"] ?? []).filter { $0.hasPrefix("control ") }
+        #expect(applied == ["control at-open 140", "control changed 50", "control after-replug 140"], "\(applied)")
     }
 }
