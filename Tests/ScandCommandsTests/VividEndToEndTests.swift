@@ -78,12 +78,13 @@ import ScandTestSupport
         // Its controls, as v4l2-ctl names them, with the driver's ranges and current values.
         let controls = capture["controls"] as? [[String: Any]] ?? []
         let brightness = try #require(controls.first { $0["name"] as? String == "brightness" }, "\(controls)")
-        #expect(brightness["min"] as? Int == 0 && brightness["max"] as? Int == 255 && brightness["value"] is Int)
+        // vivid moves brightness's range with the input: 384…639 on HDMI 0.
+        #expect(brightness["min"] as? Int == 384 && brightness["max"] as? Int == 639 && brightness["value"] is Int, "\(brightness)")
 
         // A value outside a control's range: one clear message naming the control and its range.
         let refused = s.events("badcontrol").first { $0["class"] as? String == "DEVICE" && $0["state"] as? String == "waiting" }
         let message = refused?["message"] as? String ?? ""
-        #expect(message.contains("camera control 'brightness': 999 is out of range; it takes 0…255"), "\(s.lines["badcontrol"] ?? [])")
+        #expect(message.contains("camera control 'brightness': 999 is out of range; it takes 384…639"), "\(s.lines["badcontrol"] ?? [])")
 
         // run: payloads from inside the rect of interest only, corners inside it, counters that add up.
         #expect(s.status["run"] == 0, "\(s.lines["run"] ?? [])")
@@ -124,6 +125,6 @@ import ScandTestSupport
         #expect(unplug[backAt...].contains { $0["class"] as? String == "SCAN" }, "scans resume after the camera returns")
         // [camera.controls]: brightness set at open, changed behind scand's back, set again after the replug.
         let applied = (s.lines["unplug"] ?? []).filter { $0.hasPrefix("control ") }
-        #expect(applied == ["control at-open 140", "control changed 50", "control after-replug 140"], "\(applied)")
+        #expect(applied == ["control at-open 520", "control changed 400", "control after-replug 520"], "\(applied)")
     }
 }

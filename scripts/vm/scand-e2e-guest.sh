@@ -60,13 +60,14 @@ kill $HOLDER 2> /dev/null; wait $HOLDER 2> /dev/null
 echo "=== unplug"
 OUT=/tmp/unplug.out
 # [camera.controls]: set at open, and again after the replug (the test changes it in between).
-printf '[socket]\npath = "none"\n[camera.controls]\nbrightness = 140\ncontrast = 130\n' > /tmp/controls.toml
+# vivid moves brightness's range with the input: 384...639 on HDMI 0 (input 3).
+printf '[socket]\npath = "none"\n[camera.controls]\nbrightness = 520\ncontrast = 130\n' > /tmp/controls.toml
 control() { echo "control $1 $(v4l2-ctl -d /dev/video0 -C brightness | awk '{print $2}')" >> /tmp/controls.out; }
 scand run --config /tmp/controls.toml --device /dev/video0 --frame-timeout 1500 > /tmp/unplug.out 2> /tmp/unplug.err &
 SCAND=$!
 await '"class":"SCAN"' 1 90
 control at-open
-v4l2-ctl -d /dev/video0 -c brightness=50
+v4l2-ctl -d /dev/video0 -c brightness=400
 control changed
 v4l2-ctl -d /dev/video0 -c disconnect=1
 echo "--- disconnected" > /dev/console
