@@ -30,6 +30,9 @@ let package = Package(
         .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
         .systemLibrary(name: "CZBar", pkgConfig: "zbar", providers: [.apt(["libzbar-dev"])]),
         .systemLibrary(name: "CMosquitto", pkgConfig: "libmosquitto", providers: [.apt(["libmosquitto-dev"])]),
+        // libjpeg-turbo's TurboJPEG: MJPEG frames to grey; libv4lconvert only for `scand bench mjpeg`'s comparison.
+        .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
+        .systemLibrary(name: "CV4LConvert", pkgConfig: "libv4lconvert", providers: [.apt(["libv4l-dev"])]),
         // The only C++ in the package: a C API over zxing-cpp with fork isolation.
         // It also runs stb_image, in the same sandboxed children: image files are hostile input too.
         .target(name: "ScandZXingShim", dependencies: ["CZXing", "CSTB"]),
@@ -54,7 +57,7 @@ let package = Package(
         .target(
             name: "ScandCapture",
             dependencies: [
-                "ScandCore", "ScandV4L2Shim",
+                "ScandCore", "ScandV4L2Shim", "CTurboJPEG",
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio")
             ]),
         // The daemon's event journal: append-only SQLite (WAL) in its state directory.
@@ -116,7 +119,7 @@ let package = Package(
         .target(
             name: "ScandBench",
             dependencies: [
-                "ScandCapture", "ScandService", "ScandJournal", "CZBar",
+                "ScandCapture", "ScandService", "ScandJournal", "CZBar", "CV4LConvert",
                 "ScandCore", "ScandProtocol", "ScandDecoding", "ScandImageIO",
                 .product(name: "ArgumentParser", package: "swift-argument-parser")
             ]),

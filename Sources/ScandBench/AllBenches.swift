@@ -5,7 +5,7 @@ import ArgumentParser
 struct AllBenches: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "all",
-        abstract: "Run every benchmark (frames, compare, preview, photos when present, journal) and print their tables."
+        abstract: "Run every benchmark (frames, compare, preview, photos when present, journal, mjpeg) and print their tables."
     )
 
     @Option(name: .long, help: "Seconds per frame size and scene in the frames benchmark.")
@@ -39,9 +39,11 @@ struct AllBenches: ParsableCommand {
         var photos = try PhotosBench.parse([])
         photos.root = root
         let journal = try JournalBench.parse([])
+        var mjpeg = try MJPEGBench.parse([])
+        mjpeg.seconds = seconds
         let benches: [(name: String, report: () throws -> BenchReport?)] = [
             ("frames", { try frames.report() }), ("compare", { try compare.report() }), ("preview", { try preview.report() }),
-            ("photos", { try photos.report() }), ("journal", { try journal.report() })
+            ("photos", { try photos.report() }), ("journal", { try journal.report() }), ("mjpeg", { try mjpeg.report() })
         ]
         for bench in benches {
             guard let r = try bench.report() else {

@@ -4,7 +4,7 @@ import Glibc
 public struct CaptureError: Error, CustomStringConvertible, Equatable, Sendable {
     public enum Kind: String, Sendable {
         case noSuchDevice, permissionDenied, busy, notACaptureDevice, noUsableFormat, disconnected, noFrames, io,
-            badRecording, truncatedRecording, endOfStream
+            badRecording, truncatedRecording, endOfStream, badControl
     }
 
     public var kind: Kind
@@ -54,6 +54,8 @@ public struct CaptureError: Error, CustomStringConvertible, Equatable, Sendable 
             return "\(path): the recording breaks off \(detail)"
         case .endOfStream:
             return "\(path): end of recording"
+        case .badControl:
+            return "\(path): \(detail)"
         }
     }
 }

@@ -9,12 +9,16 @@ public struct CaptureCounters: Sendable, Equatable {
     public var dropped = 0
     /// Frames the decoder took.
     public var taken = 0
+    /// Compressed frames the decoder took that were corrupt or cut short, and skipped.
+    public var corrupt = 0
     public init() {}
 }
 
 /// Hands the newest frame to the decoder through an `AsyncStream` that buffers one frame. While the decoder
 /// is busy, each new frame replaces the one waiting, which is counted as dropped and let go at once, giving
 /// its shared memory back to the decoder: the decoder always works on the latest picture, never a backlog.
+/// Compressed (MJPEG) frames are decoded to grey as the consumer takes them, on its thread: a frame that is
+/// dropped is never decoded, and one that does not decode is counted as corrupt and skipped.
 public final class FrameHandOff: Sendable {
     private struct State {
         var counters = CaptureCounters()
@@ -28,6 +32,8 @@ public final class FrameHandOff: Sendable {
     private let stream: AsyncStream<Frame>
     private let continuation: AsyncStream<Frame>.Continuation
     private let state = NIOLockedValueBox(State())
+    /// Where decoded compressed frames go (the decoder's shared memory); nil: into arrays.
+    private let decodedMemory = NIOLockedValueBox<FrameMemoryAllocator?>(nil)
 
     public init() {
         (stream, continuation) = AsyncStream.makeStream(of: Frame.self, bufferingPolicy: .bufferingNewest(1))
@@ -71,6 +77,12 @@ public final class FrameHandOff: Sendable {
         put(frame)
     }
 
+    /// Decodes compressed frames into memory from `allocate` (the decoder's shared memory, which its
+    /// processes read in place) rather than into arrays.
+    public func decodeCompressed(into allocate: @escaping FrameMemoryAllocator) {
+        decodedMemory.withLockedValue { $0 = allocate }
+    }
+
     /// No more frames will come; the consumer drains what is waiting, then its loop ends.
     public func finish() {
         continuation.finish()
@@ -82,6 +94,8 @@ public final class FrameHandOff: Sendable {
     public struct Frames: AsyncSequence, AsyncIteratorProtocol {
         let handOff: FrameHandOff
         var base: AsyncStream<Frame>.Iterator
+        /// Made with the first compressed frame; lives as long as the consumer's loop.
+        var jpeg: MJPEGDecoder?
 
         public func makeAsyncIterator() -> Frames { self }
 
@@ -89,12 +103,23 @@ public final class FrameHandOff: Sendable {
             await next(isolation: nil)
         }
 
+        /// The next frame, compressed ones decoded to grey here, in the consumer's isolation (its thread).
         public mutating func next(isolation actor: isolated (any Actor)?) async -> Frame? {
-            guard let frame = await base.next(isolation: actor) else { return nil }
-            handOff.took()
-            return frame
+            while let frame = await base.next(isolation: actor) {
+                handOff.took()
+                guard frame.format.isCompressed else { return frame }
+                let decoder = jpeg ?? MJPEGDecoder()
+                jpeg = decoder
+                if let grey = FrameDecompression.grey(of: frame, with: decoder, into: handOff.decodedMemory.withLockedValue { $0 }) {
+                    return grey
+                }
+                handOff.corrupted()
+            }
+            return nil
         }
     }
+
+    private func corrupted() { state.withLockedValue { $0.counters.corrupt += 1 } }
 
     private func took() {
         state.withLockedValue { s in

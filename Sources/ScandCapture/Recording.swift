@@ -1,23 +1,29 @@
 import Glibc
 import ScandCore
 
-/// scand's recording of raw frames: a first line `SCANDREC1 {json header}` naming the format, then per
-/// frame 8 bytes of capture time (µs, little endian), 8 bytes of sequence number and `imageSize` bytes.
-/// `scand record` writes it, `scand run --source replay:FILE` plays it back through the same pipeline.
+/// scand's recording of frames. Version 1, for raw frames: a first line `SCANDREC1 {json header}` naming
+/// the format, then per frame 8 bytes of capture time (µs, little endian), 8 bytes of sequence number and
+/// `imageSize` bytes. Version 2, for compressed frames (MJPEG) whose size varies: `SCANDREC2 {json header}`
+/// with `imageSize` the largest frame, then per frame the same 16 bytes, 4 bytes of length (little endian)
+/// and that many bytes, as the camera sent them. `scand record` and `scand synth` write them, `scand run
+/// --source replay:FILE` plays both back through the same pipeline.
 public enum Recording {
     static let magic = "SCANDREC1 "
+    static let compressedMagic = "SCANDREC2 "
 
+    /// The header line of a recording of frames in `f`: version 2 for compressed formats, else 1.
     public static func header(_ f: FrameFormat) -> String {
         let json = JSONValue.object([
             ("pixelformat", .string(f.fourcc.description)), ("width", .int(f.width)), ("height", .int(f.height)),
             ("bytesPerLine", .int(f.bytesPerLine)), ("imageSize", .int(f.imageSize))
         ])
-        return magic + json.serialized() + "\n"
+        return (f.isCompressed ? compressedMagic : magic) + json.serialized() + "\n"
     }
 
     /// Parses the header line; the inverse of `header`.
     public static func parseHeader(_ line: String) -> FrameFormat? {
-        guard line.hasPrefix(magic) else { return nil }
+        let compressed = line.hasPrefix(compressedMagic)
+        guard line.hasPrefix(magic) || compressed else { return nil }
         let body = line.dropFirst(magic.count)
         func int(_ key: String) -> Int? {
             guard let r = body.range(of: "\"\(key)\":") else { return nil }
@@ -29,10 +35,11 @@ public enum Recording {
         }
         guard let fourcc = string("pixelformat"), let w = int("width"), let h = int("height"),
             let bpl = int("bytesPerLine"), let size = int("imageSize"),
-            w > 0, h > 0, w <= 16384, h <= 16384, bpl > 0, size > 0, size <= 512 << 20
+            w > 0, h > 0, w <= 16384, h <= 16384, bpl >= 0, size > 0, size <= 512 << 20
         else { return nil }
         let f = FrameFormat(fourcc: FourCC(fourcc), width: w, height: h, bytesPerLine: bpl, imageSize: size)
-        return f.lumaLayout != nil && f.isComplete(size) ? f : nil
+        if compressed { return f.isCompressed ? f : nil }
+        return bpl > 0 && f.lumaLayout != nil && f.isComplete(size) ? f : nil
     }
 
     /// Appends frames to a file.
@@ -55,12 +62,25 @@ public enum Recording {
         deinit { fclose(file) }
 
         public func append(_ frame: Frame) throws(CaptureError) {
-            guard frame.bytes.count >= format.imageSize else { throw CaptureError(.io, path: path, detail: "short frame") }
+            let bytes = frame.bytes
+            if format.isCompressed {
+                guard !raw else { throw CaptureError(.io, path: path, detail: "compressed frames need a recording's frame lengths") }
+                guard !bytes.isEmpty, bytes.count <= format.imageSize else {
+                    throw CaptureError(.io, path: path, detail: "a frame of \(bytes.count) bytes, the recording allows 1…\(format.imageSize)")
+                }
+            } else {
+                guard bytes.count >= format.imageSize else { throw CaptureError(.io, path: path, detail: "short frame") }
+            }
             if !raw {
                 var stamp = frame.timestampMicroseconds.littleEndian, seq = frame.sequence.littleEndian
-                try write(withUnsafeBytes(of: &stamp) { Array($0) } + withUnsafeBytes(of: &seq) { Array($0) })
+                var head = withUnsafeBytes(of: &stamp) { Array($0) } + withUnsafeBytes(of: &seq) { Array($0) }
+                if format.isCompressed {
+                    var length = UInt32(bytes.count).littleEndian
+                    head += withUnsafeBytes(of: &length) { Array($0) }
+                }
+                try write(head)
             }
-            try write(Array(frame.bytes.prefix(format.imageSize)))
+            try write(format.isCompressed ? bytes : Array(bytes.prefix(format.imageSize)))
         }
 
         public func finish() throws(CaptureError) {
@@ -120,7 +140,7 @@ public final class ReplaySource: FrameSource {
             let format = Recording.parseHeader(String(decoding: line.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
         else {
             fclose(f)
-            throw CaptureError(.badRecording, path: name, detail: "missing or malformed SCANDREC1 header")
+            throw CaptureError(.badRecording, path: name, detail: "missing or malformed SCANDREC1 or SCANDREC2 header")
         }
         offset = ftell(f)
         framesRead = 0
@@ -129,7 +149,7 @@ public final class ReplaySource: FrameSource {
         var st = stat()
         if fstat(fileno(f), &st) == 0, (st.st_mode & S_IFMT) == S_IFREG {
             let after = Int(st.st_size) - offset
-            if after > 0 && after < 16 + format.imageSize {
+            if after > 0 && !format.isCompressed && after < 16 + format.imageSize {
                 fclose(f)
                 throw CaptureError(
                     .truncatedRecording, path: name,
@@ -158,7 +178,7 @@ public final class ReplaySource: FrameSource {
         }
         pending = nil
         let time = pace == .lockstep ? frame.stamp : Monotonic.microseconds()
-        if let memory = lumaMemory?(format.width * format.height) {
+        if !format.isCompressed, let memory = lumaMemory?(format.width * format.height) {
             defer { scratch = frame.bytes }
             if let captured = frame.bytes.withUnsafeBytes({
                 Frame.capturingLuma(of: $0, format: format, into: memory, sequence: frame.sequence, timestampMicroseconds: time)
@@ -173,24 +193,36 @@ public final class ReplaySource: FrameSource {
     /// `.truncatedRecording`, saying where, when the file ends inside a frame.
     private func readFrame(_ format: FrameFormat) throws(CaptureError) -> (bytes: [UInt8], sequence: UInt64, stamp: UInt64) {
         guard let file else { throw CaptureError(.io, path: name, detail: "not open") }
-        var head = [UInt8](repeating: 0, count: 16)
-        let n = fread(&head, 1, 16, file)
+        // Version 2 (compressed frames) adds each frame's length to its header.
+        let headSize = format.isCompressed ? 20 : 16
+        var head = [UInt8](repeating: 0, count: headSize)
+        let n = fread(&head, 1, headSize, file)
         if n == 0 { throw CaptureError(.endOfStream, path: name) }
-        guard n == 16 else {
+        guard n == headSize else {
             throw CaptureError(
-                .truncatedRecording, path: name, detail: "in frame \(framesRead + 1) at byte \(offset): \(n) of its 16 header bytes are there")
+                .truncatedRecording, path: name,
+                detail: "in frame \(framesRead + 1) at byte \(offset): \(n) of its \(headSize) header bytes are there")
+        }
+        var size = format.imageSize
+        if format.isCompressed {
+            size = head[16..<20].enumerated().reduce(0) { $0 | Int($1.element) << (8 * $1.offset) }
+            guard (1...format.imageSize).contains(size) else {
+                throw CaptureError(
+                    .badRecording, path: name,
+                    detail: "frame \(framesRead + 1) at byte \(offset) declares \(size) bytes, the header allows 1…\(format.imageSize)")
+            }
         }
         var bytes = scratch
         scratch = []  // so that reading into it does not copy it
-        if bytes.count != format.imageSize { bytes = [UInt8](repeating: 0, count: format.imageSize) }
+        if bytes.count != size { bytes = [UInt8](repeating: 0, count: size) }
         let got = fread(&bytes, 1, bytes.count, file)
         guard got == bytes.count else {
             throw CaptureError(
                 .truncatedRecording, path: name,
-                detail: "in frame \(framesRead + 1) at byte \(offset): \(got) of its \(format.imageSize) image bytes are there")
+                detail: "in frame \(framesRead + 1) at byte \(offset): \(got) of its \(size) image bytes are there")
         }
         framesRead += 1
-        offset += 16 + format.imageSize
+        offset += headSize + size
         let stamp = head[0..<8].enumerated().reduce(UInt64(0)) { $0 | UInt64($1.element) << (8 * UInt64($1.offset)) }
         let seq = head[8..<16].enumerated().reduce(UInt64(0)) { $0 | UInt64($1.element) << (8 * UInt64($1.offset)) }
         return (bytes, seq, stamp)

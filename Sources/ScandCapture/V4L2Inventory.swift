@@ -10,7 +10,9 @@ public enum V4L2Inventory {
     public typealias SizeInfo = CameraInfo.Size
 
     /// Every /dev/video* node, with its stable names and, when it can be opened, what it offers.
-    public static func devices(devRoot: String = "/dev") -> [DeviceInfo] {
+    /// - Parameters: request: the size and rate to say which pixel format scand would choose for; controls:
+    ///   whether to list each camera's controls too.
+    public static func devices(devRoot: String = "/dev", request: V4L2Source.Request = .init(), controls: Bool = false) -> [DeviceInfo] {
         let nodes = listDirectory(devRoot).filter { $0.hasPrefix("video") }.sorted { a, b in
             (Int(a.dropFirst(5)) ?? 0, a) < (Int(b.dropFirst(5)) ?? 0, b)
         }
@@ -23,7 +25,7 @@ public enum V4L2Inventory {
         }
         return nodes.map { node in
             let path = devRoot + "/" + node
-            return inspect(path: path, stableNames: (links[resolve(path) ?? path] ?? []).sorted())
+            return inspect(path: path, stableNames: (links[resolve(path) ?? path] ?? []).sorted(), request: request, controls: controls)
         }
     }
 
@@ -34,7 +36,7 @@ public enum V4L2Inventory {
         return String(cString: p)
     }
 
-    static func inspect(path: String, stableNames: [String]) -> DeviceInfo {
+    static func inspect(path: String, stableNames: [String], request: V4L2Source.Request, controls: Bool) -> DeviceInfo {
         var info = DeviceInfo(path: path, stableNames: stableNames, driver: "", card: "", busInfo: "", isCapture: false, formats: [])
         let fd = scand_v4l2_open(path, 1)
         guard fd >= 0 else {
@@ -52,8 +54,24 @@ public enum V4L2Inventory {
         info.busInfo = String(fixedCString: cap.bus_info)
         let caps = cap.capabilities & UInt32(V4L2_CAP_DEVICE_CAPS) != 0 ? cap.device_caps : cap.capabilities
         info.isCapture = caps & UInt32(V4L2_CAP_VIDEO_CAPTURE) != 0
-        if info.isCapture { info.formats = formats(fd: fd) }
+        if info.isCapture {
+            info.formats = formats(fd: fd)
+            info.choice = choice(among: info.formats, for: request)
+            if controls { info.controls = V4L2Controls.list(fd: fd) }
+        }
         return info
+    }
+
+    /// What `V4L2Source` captures in for `request`, from the formats a camera lists.
+    public static func choice(among formats: [FormatInfo], for request: V4L2Source.Request) -> PixelFormatChoice? {
+        let offers = formats.map { f in
+            PixelFormatChoice.Offer(
+                fourcc: f.fourcc, emulated: f.emulated,
+                framesPerSecond: f.sizes.first { $0.width == request.width && $0.height == request.height }?.framesPerSecond)
+        }
+        return PixelFormatChoice.choose(
+            from: offers, width: request.width, height: request.height, framesPerSecond: request.framesPerSecond,
+            override: request.pixelFormat)
     }
 
     static func formats(fd: Int32) -> [FormatInfo] {

@@ -3,8 +3,10 @@ import ScandCore
 import ScandV4L2Shim
 
 /// A V4L2 camera through libv4l2: non-blocking open, poll with a timeout, mmap streaming with few
-/// buffers (latency), YUYV preferred. Frames are copied out of the driver's buffer once and the
-/// buffer is queued again at once, so the driver never starves while the decoder works.
+/// buffers (latency), YUYV preferred, MJPEG when the camera sends the asked size at a better rate only so
+/// (`PixelFormatChoice`). Frames are copied out of the driver's buffer once (their luma, or an MJPEG frame's
+/// bytes, decoded later by the hand-off only if the decoder takes it) and the buffer is queued again at
+/// once, so the driver never starves while the decoder works.
 public final class V4L2Source: FrameSource {
     public struct Request: Sendable, Equatable {
         public var width: Int
@@ -12,11 +14,20 @@ public final class V4L2Source: FrameSource {
         /// nil: the camera's highest rate at that size.
         public var framesPerSecond: Int?
         public var bufferCount: Int
-        public init(width: Int = 1280, height: Int = 720, framesPerSecond: Int? = nil, bufferCount: Int = 3) {
+        /// The configuration's `pixel_format`; nil: scand's choice.
+        public var pixelFormat: FourCC?
+        /// `[camera.controls]`, set at every open (so after every replug too).
+        public var controls: [CameraControlSetting]
+        public init(
+            width: Int = 1280, height: Int = 720, framesPerSecond: Int? = nil, bufferCount: Int = 3, pixelFormat: FourCC? = nil,
+            controls: [CameraControlSetting] = []
+        ) {
             self.width = width
             self.height = height
             self.framesPerSecond = framesPerSecond
             self.bufferCount = bufferCount
+            self.pixelFormat = pixelFormat
+            self.controls = controls
         }
     }
 
@@ -28,6 +39,8 @@ public final class V4L2Source: FrameSource {
     private var format: FrameFormat?
     private var lumaMemory: FrameMemoryAllocator?
     public private(set) var framesPerSecond: Double?
+    /// The pixel format chosen at the last open, and why.
+    public private(set) var choice: PixelFormatChoice?
 
     public init(path: String, request: Request = Request()) {
         self.name = path
@@ -45,6 +58,7 @@ public final class V4L2Source: FrameSource {
             try checkCapabilities()
             let f = try negotiateFormat()
             framesPerSecond = try? negotiateRate()
+            try V4L2Controls.apply(request.controls, fd: fd, path: name)
             try startStreaming(f)
             format = f
             return f
@@ -73,7 +87,9 @@ public final class V4L2Source: FrameSource {
         // A frame the driver marked bad (or cut short) is not worth decoding, nor copying.
         let usable = buf.flags & UInt32(V4L2_BUF_FLAG_ERROR) == 0 && format.isComplete(used)
         var frame: Frame?
-        if usable, let allocate = lumaMemory, let memory = allocate(format.width * format.height) {
+        if usable, format.isCompressed {
+            frame = Frame(format: format, bytes: Array(driver), sequence: UInt64(buf.sequence), timestampMicroseconds: stamp)
+        } else if usable, let allocate = lumaMemory, let memory = allocate(format.width * format.height) {
             frame = Frame.capturingLuma(of: driver, format: format, into: memory, sequence: UInt64(buf.sequence), timestampMicroseconds: stamp)
         }
         if usable, frame == nil {
@@ -115,13 +131,19 @@ public final class V4L2Source: FrameSource {
         }
     }
 
-    /// The first of scand's preferred formats the camera offers (natively or through libv4lconvert), at the
-    /// requested size or the nearest the driver picks.
+    /// The format `PixelFormatChoice` picks from what the camera offers (natively or through libv4lconvert),
+    /// at the requested size or the nearest the driver picks.
     private func negotiateFormat() throws(CaptureError) -> FrameFormat {
-        let offered = V4L2Inventory.formats(fd: fd).map(\.fourcc)
-        guard let choice = FourCC.preferred.first(where: offered.contains) else {
-            throw CaptureError(.noUsableFormat, path: name, detail: "offers \(offered.map(\.description).joined(separator: ", "))")
+        let formats = V4L2Inventory.formats(fd: fd)
+        guard let picked = V4L2Inventory.choice(among: formats, for: request) else {
+            let offered = formats.map(\.fourcc.description).joined(separator: ", ")
+            if let wanted = request.pixelFormat {
+                throw CaptureError(.noUsableFormat, path: name, detail: "pixel_format \(wanted) asked for; the camera offers \(offered)")
+            }
+            throw CaptureError(.noUsableFormat, path: name, detail: "offers \(offered)")
         }
+        self.choice = picked
+        let choice = picked.fourcc
         var fmt = v4l2_format()
         fmt.type = V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue
         fmt.fmt.pix.width = UInt32(request.width)
@@ -131,6 +153,12 @@ public final class V4L2Source: FrameSource {
         let r = scand_v4l2_ioctl(fd, SCAND_VIDIOC_S_FMT, &fmt)
         if r < 0 { throw CaptureError.from(errno: -r, path: name, during: "VIDIOC_S_FMT") }
         let got = FourCC(rawValue: fmt.fmt.pix.pixelformat)
+        if got.isCompressed {
+            let w = Int(fmt.fmt.pix.width), h = Int(fmt.fmt.pix.height)
+            guard w > 0, h > 0 else { throw CaptureError(.noUsableFormat, path: name, detail: "driver chose \(got) \(w)x\(h)") }
+            let size = Int(fmt.fmt.pix.sizeimage)
+            return .compressed(got, width: w, height: h, maxBytes: size > 0 ? size : w * h * 2)
+        }
         let f = FrameFormat(
             fourcc: got, width: Int(fmt.fmt.pix.width), height: Int(fmt.fmt.pix.height),
             bytesPerLine: Int(fmt.fmt.pix.bytesperline), imageSize: Int(fmt.fmt.pix.sizeimage))

@@ -12,10 +12,28 @@ struct BenchLauncher: ParsableCommand {
     @Argument(parsing: .captureForPassthrough, help: "Arguments for scand-bench (see scand bench --help).")
     var arguments: [String] = []
 
+    /// What `scand bench --help` says when scand-bench is not there to say it.
+    static let help = """
+        USAGE: scand bench [all|frames|compare|preview|photos|journal|mjpeg] [OPTIONS]
+
+        Measure scand against other readers; with no benchmark named, runs them all and prints their tables.
+          frames    decoded and dropped frames per second of the live pipeline at several frame sizes
+          compare   scand, zxing-cpp's defaults and libzbar on the same generated camera frames
+          preview   what the setup page's live preview costs the daemon
+          photos    real photos (../shared/testdata), when present
+          journal   the event journal's append and replay rates
+          mjpeg     MJPEG natively (libjpeg-turbo, grey) against libv4lconvert converting every frame
+        """
+
     func run() throws {
         let exe = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
         let bench = URL(fileURLWithPath: exe).deletingLastPathComponent().appendingPathComponent("scand-bench").path
         guard FileManager.default.isExecutableFile(atPath: bench) else {
+            // Help needs no benchmark: say what there is and how to get it built.
+            if arguments.contains(where: { ["-h", "--help", "help"].contains($0) }) {
+                print(Self.help + "\n\n(scand-bench, which runs them, is not built beside \(exe): `swift build --product scand-bench` builds it.)")
+                return
+            }
             printErr("no scand-bench beside \(exe) to run the benchmarks (`swift build --product scand-bench` builds it there)")
             throw ExitCode(1)
         }

@@ -7,17 +7,27 @@ import ScandProtocol
 struct DevicesCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "devices",
-        abstract: "List video capture devices with their stable names, formats, sizes and frame rates."
+        abstract: "List video capture devices with their stable names, formats, sizes and frame rates, and the format scand captures in."
     )
 
     @Flag(name: .long, help: "One JSON object instead of text.")
     var json = false
 
+    @Flag(name: .long, help: "Also list each camera's controls (for [camera.controls]) with their ranges and current values.")
+    var controls = false
+
+    @Option(name: .long, help: "The capture size to say which pixel format scand chooses for.")
+    var size: String = "1280x720"
+
+    @Option(name: .long, help: "The frame rate to say which pixel format scand chooses for (default: the highest).")
+    var fps: Int?
+
     @Option(name: .long, help: "Device directory (tests).")
     var devRoot: String = "/dev"
 
     func run() throws {
-        let devices = V4L2Inventory.devices(devRoot: devRoot)
+        let (w, h) = try sizeOption(size)
+        let devices = V4L2Inventory.devices(devRoot: devRoot, request: .init(width: w, height: h, framesPerSecond: fps), controls: controls)
         if json {
             print(Event.devices(devices).line)
             return
@@ -39,6 +49,14 @@ struct DevicesCommand: ParsableCommand {
                 let rates = s.framesPerSecond.map { $0 == $0.rounded() ? String(Int($0)) : String(format: "%.2f", $0) }
                 lines.append("    \(s.width)x\(s.height)" + (rates.isEmpty ? "" : " @ \(rates.joined(separator: ", ")) fps"))
             }
+        }
+        if let c = d.choice { lines.append("  scand captures \(c.fourcc): \(c.reason)") }
+        if !d.controls.isEmpty { lines.append("  controls ([camera.controls] name = value):") }
+        for c in d.controls {
+            let state = [c.readOnly ? "read-only" : nil, c.inactive ? "inactive" : nil].compactMap { $0 }
+            lines.append(
+                "    \(c.name) = \(c.value.map(String.init) ?? "?")  (\(c.range); default \(c.defaultValue))"
+                    + (state.isEmpty ? "" : " " + state.joined(separator: ", ")))
         }
         return lines.joined(separator: "\n")
     }

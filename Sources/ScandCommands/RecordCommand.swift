@@ -3,8 +3,8 @@ import ScandCapture
 import ScandCore
 import ScandService
 
-/// `scand record`: saves raw frames with their format, for replay (`scand run --source replay:FILE`) and
-/// for bug reports.
+/// `scand record`: saves frames as the camera sends them (raw, or MJPEG's JPEG frames) with their format, for
+/// replay (`scand run --source replay:FILE`) and for bug reports.
 struct RecordCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "record",
@@ -23,13 +23,17 @@ struct RecordCommand: ParsableCommand {
     @Option(name: .long, help: "Frame rate (default: the camera's highest at that size).")
     var fps: Int?
 
+    @Option(name: .long, help: "Pixel format (YUYV, MJPG, …; default: what `scand run` would choose).")
+    var pixelFormat: String?
+
     @Argument(help: "Output file.")
     var output: String
 
     func run() throws {
         let (w, h) = try sizeOption(size)
         guard frames >= 1 else { throw ValidationError("--frames must be at least 1") }
-        let source = V4L2Source(path: device, request: .init(width: w, height: h, framesPerSecond: fps))
+        let source = V4L2Source(
+            path: device, request: .init(width: w, height: h, framesPerSecond: fps, pixelFormat: pixelFormat.map { FourCC($0.uppercased()) }))
         do {
             let format = try source.open()
             defer { source.close() }

@@ -8,7 +8,7 @@ import ScandDecoding
 struct SynthCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "synth",
-        abstract: "Write generated YUYV frames holding known codes.",
+        abstract: "Write generated YUYV or MJPEG frames holding known codes.",
         discussion: "--code FORMAT:TEXT@X,Y places a code centred at X,Y (0…1 of the frame); repeat it for several."
     )
 
@@ -26,6 +26,9 @@ struct SynthCommand: ParsableCommand {
 
     @Option(name: .long, help: "Pixels per module.")
     var moduleSize: Int = 4
+
+    @Option(name: .long, help: "YUYV, or MJPG: JPEG frames as a webcam's MJPEG stream sends them (libjpeg-turbo, 4:2:2).")
+    var pixelFormat: String = "YUYV"
 
     @Flag(name: .long, help: "Frames back to back without header (v4l2-ctl's raw format).")
     var raw = false
@@ -56,6 +59,11 @@ struct SynthCommand: ParsableCommand {
     func run() throws {
         let (w, h) = try sizeOption(size)
         guard frames >= 1, fps >= 1 else { throw ValidationError("--frames and --fps must be at least 1") }
+        let fourcc = FourCC(pixelFormat.uppercased())
+        guard fourcc == .yuyv || fourcc == .mjpeg, pixelFormat.utf8.count <= 4 else {
+            throw ValidationError("--pixel-format must be YUYV or MJPG; got '\(pixelFormat)'")
+        }
+        if fourcc == .mjpeg && raw { throw ValidationError("--raw writes YUYV only: MJPEG frames need the recording's frame lengths") }
         var page = LumaImage(width: w, height: h, fill: 235)
         for spec in code {
             let p = try Self.parse(spec)
@@ -65,10 +73,13 @@ struct SynthCommand: ParsableCommand {
             }
             page.paste(symbol, x: Int(p.x * Double(w)) - symbol.width / 2, y: Int(p.y * Double(h)) - symbol.height / 2)
         }
-        let writer = try Recording.Writer(path: output, format: .packed(.yuyv, width: w, height: h), raw: raw)
+        let picture = fourcc == .mjpeg ? MJPEGEncoder().frame(page) : Frame.yuyv(page)
+        let writer = try Recording.Writer(path: output, format: picture.format, raw: raw)
         let interval = UInt64(1_000_000 / fps)
         for i in 0..<frames {
-            try writer.append(Frame.yuyv(page, sequence: UInt64(i), timestampMicroseconds: UInt64(i) * interval))
+            var frame = picture
+            (frame.sequence, frame.timestampMicroseconds) = (UInt64(i), UInt64(i) * interval)
+            try writer.append(frame)
         }
         try writer.finish()
     }

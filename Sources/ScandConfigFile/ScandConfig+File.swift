@@ -8,16 +8,21 @@ extension ScandConfig {
     public func applying(file bytes: [UInt8], groupExists: @escaping (String) -> Bool = { _ in true }) throws(ScandConfig.Problem) -> ScandConfig {
         let sections = ScandConfig.sections
         let doc: ConfigDocument
-        do { doc = try ConfigDocument(bytes: bytes, sections: sections) } catch {
+        do { doc = try ConfigDocument(bytes: bytes, sections: sections + [ScandConfig.controlsTable]) } catch {
             throw ScandConfig.Problem(line: error.line, column: error.column, message: error.message)
         }
         let known = sections.joined(separator: ", ")
         var c = self
         let context = Setting.Context(groupExists: groupExists)
         let unknownTables = doc.unknownTables[...]
+        var controls: [CameraControlSetting] = []
         for entry in doc.entries {
             if let table = unknownTables.first, table.line <= entry.line {
                 throw ScandConfig.Problem(line: table.line, message: "unknown table [\(table.name)] (known: \(known))")
+            }
+            if entry.section == ScandConfig.controlsTable {
+                controls.append(CameraControlSetting(name: entry.key, value: try Self.cameraControl(entry)))
+                continue
             }
             guard entry.section.isEmpty || sections.contains(entry.section) else {
                 throw ScandConfig.Problem(line: entry.line, message: "unknown table [\(entry.section)] (known: \(known))")
@@ -37,7 +42,21 @@ extension ScandConfig {
             }
         }
         if let table = unknownTables.first { throw ScandConfig.Problem(line: table.line, message: "unknown table [\(table.name)] (known: \(known))") }
+        if !controls.isEmpty { c.cameraControls = controls }
         return c
+    }
+
+    /// One entry of `[camera.controls]`: an integer, true or false, or a menu item's name.
+    private static func cameraControl(_ entry: ConfigDocument.Entry) throws(ScandConfig.Problem) -> CameraControlValue {
+        switch entry.value {
+        case .integer(let n): return .integer(n)
+        case .boolean(let b): return .boolean(b)
+        case .string(let s): return .text(s)
+        default:
+            throw ScandConfig.Problem(
+                line: entry.line,
+                message: "\(entry.key) in [\(controlsTable)] must be an integer, true or false, or a menu item's name, not \(entry.value.typeName)")
+        }
     }
 
     /// A configuration file's text applied on top of this configuration (see `applying(file:)`).

@@ -152,6 +152,10 @@ public struct FrameCounters: Sendable, Equatable {
     public var latencyP50Milliseconds: Double?
     public var latencyP99Milliseconds: Double?
     public var workerRestarts = 0
+    /// Compressed (MJPEG) frames that were corrupt or cut short, and skipped.
+    public var corrupt = 0
+    /// The rect of interest's sharpness (`FocusMeasure`) in a recent frame: higher is sharper.
+    public var focusSharpness: Double?
 
     public init() {}
 }

@@ -177,6 +177,8 @@ public enum EventEncoder {
             ("capture", .bool(d.isCapture))
         ]
         if let p = d.problem { fields.append(("message", .string(p))) }
+        if let c = d.choice { fields.append(("choice", .object([("pixelformat", .string(c.fourcc.description)), ("reason", .string(c.reason))]))) }
+        if !d.controls.isEmpty { fields.append(("controls", .array(d.controls.map { .object(controlFields($0)) }))) }
         fields.append(
             (
                 "formats",
@@ -200,6 +202,26 @@ public enum EventEncoder {
         return fields
     }
 
+    private static func controlFields(_ c: CameraControl) -> [(String, JSONValue)] {
+        let type: String
+        switch c.kind {
+        case .integer: type = "int"
+        case .boolean: type = "bool"
+        case .menu: type = "menu"
+        case .button: type = "button"
+        case .other: type = "other"
+        }
+        var fields: [(String, JSONValue)] = [("name", .string(c.name)), ("label", .string(c.label)), ("type", .string(type))]
+        fields += [("min", .int(c.minimum)), ("max", .int(c.maximum)), ("step", .int(c.step)), ("default", .int(c.defaultValue))]
+        if let v = c.value { fields.append(("value", .int(v))) }
+        if case .menu(let items) = c.kind {
+            fields.append(("menu", .array(items.sorted { $0.key < $1.key }.map { .object([("index", .int($0.key)), ("name", .string($0.value))]) })))
+        }
+        if c.readOnly { fields.append(("readOnly", .bool(true))) }
+        if c.inactive { fields.append(("inactive", .bool(true))) }
+        return fields
+    }
+
     private static func counterFields(_ c: FrameCounters) -> [(String, JSONValue)] {
         var fields: [(String, JSONValue)] = [
             ("captured", .int(c.captured)), ("dropped", .int(c.dropped)), ("decoded", .int(c.decoded)),
@@ -209,6 +231,9 @@ public enum EventEncoder {
         if let p = c.latencyP50Milliseconds { fields.append(("latencyP50Ms", .number(p, places: 1))) }
         if let p = c.latencyP99Milliseconds { fields.append(("latencyP99Ms", .number(p, places: 1))) }
         fields.append(("workerRestarts", .int(c.workerRestarts)))
+        // Only MJPEG streams have frames that do not decode.
+        if c.corrupt > 0 { fields.append(("corrupt", .int(c.corrupt))) }
+        if let f = c.focusSharpness { fields.append(("focus", .number(f, places: 1))) }
         return fields
     }
 }

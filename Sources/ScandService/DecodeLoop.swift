@@ -26,6 +26,8 @@ actor DecodeLoop {
     private var lastScene: SceneSignature?
     private var lastFound = false
     private var processes = DecoderProcessWatch()
+    /// When the focus figure was last taken (frame time, µs): a few times a second is enough for a person.
+    private var focusTakenAt: UInt64?
     /// When the last frame was done with: LOST events are due from the clock after `idleTick` without one.
     private var lastFrameDone = ContinuousClock.now
     static let idleTick = Duration.milliseconds(100)
@@ -82,6 +84,7 @@ actor DecodeLoop {
     private func process(_ frame: Frame) {
         defer { lastFrameDone = .now }
         snapshots.offer(frame, transform: decoder.transform)
+        takeFocus(of: frame)
         let scene = SceneSignature(frame: frame)
         if skipStaticScenes, !lastFound, tracker.visible.isEmpty, let last = lastScene, scene.isStatic(comparedTo: last) {
             write(tracker.tick(at: .microseconds(frame.timestampMicroseconds)), frame: (frame, frame.format.width, frame.format.height))
@@ -114,6 +117,23 @@ actor DecodeLoop {
         metrics.decoded(
             seconds: spent, codes: result.detections.count, scans: events.filter { if case .scan = $0 { true } else { false } }.count,
             failed: !result.failures.isEmpty, latency: latency)
+    }
+
+    /// The sharpness of the rect of interest, on the frame as it came (the rect mapped back through the
+    /// orientation), at most 4 times a second.
+    private func takeFocus(of frame: Frame) {
+        let now = frame.timestampMicroseconds
+        if let last = focusTakenAt, now >= last, now - last < 250_000 { return }
+        focusTakenAt = now
+        let w = frame.format.width, h = frame.format.height, t = decoder.transform
+        let oriented = t.orientedSize(width: w, height: h)
+        let r = decoder.regionOfInterest.pixelRect(width: oriented.width, height: oriented.height)
+        let corners = [Point(Double(r.x), Double(r.y)), Point(Double(r.maxX), Double(r.maxY))].map {
+            t.invert($0, width: Double(w), height: Double(h))
+        }
+        let x0 = Int(min(corners[0].x, corners[1].x)), y0 = Int(min(corners[0].y, corners[1].y))
+        let x1 = Int(max(corners[0].x, corners[1].x)), y1 = Int(max(corners[0].y, corners[1].y))
+        metrics.focus(FocusMeasure.sharpness(of: frame, in: PixelRect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)))
     }
 
     private func write(_ events: [TrackEvent], frame: (Frame, Int, Int)?) {

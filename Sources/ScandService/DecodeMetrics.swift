@@ -10,6 +10,7 @@ final class DecodeMetrics: Sendable {
         var decoded = 0, failed = 0, codes = 0, scans = 0, skippedStatic = 0, workerRestarts = 0
         var decodeSeconds = 0.0
         var latencies = LatencyWindow()
+        var focus: Double?
         /// When the frame being decoded was taken (0: idle), `Monotonic` microseconds.
         var decodingSince: UInt64 = 0
     }
@@ -20,10 +21,11 @@ final class DecodeMetrics: Sendable {
         state.withLockedValue { s in
             let p = s.latencies.percentiles([0.5, 0.99])
             var c = FrameCounters()
-            (c.captured, c.dropped) = (capture.captured, capture.dropped)
+            (c.captured, c.dropped, c.corrupt) = (capture.captured, capture.dropped, capture.corrupt)
             (c.decoded, c.failed, c.skippedStatic, c.codes, c.scans) = (s.decoded, s.failed, s.skippedStatic, s.codes, s.scans)
             c.decodeMillisecondsMean = s.decodeSeconds * 1000 / Double(max(1, s.decoded))
             (c.latencyP50Milliseconds, c.latencyP99Milliseconds, c.workerRestarts) = (p[0], p[1], s.workerRestarts)
+            c.focusSharpness = s.focus
             return c
         }
     }
@@ -35,6 +37,9 @@ final class DecodeMetrics: Sendable {
     func decodeEnded() { state.withLockedValue { $0.decodingSince = 0 } }
 
     func skippedStaticScene() { state.withLockedValue { $0.skippedStatic += 1 } }
+
+    /// The rect of interest's sharpness in the latest frame measured.
+    func focus(_ sharpness: Double?) { state.withLockedValue { $0.focus = sharpness } }
 
     func failedFrame() { state.withLockedValue { $0.failed += 1 } }
 

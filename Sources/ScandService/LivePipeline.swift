@@ -45,6 +45,7 @@ public final class LivePipeline: Sendable {
                     output.log(reason, status.failed ? .error : status.state == .stopped ? .notice : .warning)
                 }
             })
+        if let allocate = decoder.frameMemory { capture.handOff.decodeCompressed(into: allocate) }
         decodeLoop = DecodeLoop(
             decoder: decoder, tracker: tracker, device: device, output: output, metrics: metrics, snapshots: snapshots,
             daemonMetrics: daemonMetrics, clock: clock)

@@ -36,7 +36,11 @@ public struct PipelineBuilder: Sendable {
             switch source {
             case .replay(let path, let pace): ReplaySource(path: path, pace: pace)
             case .camera:
-                V4L2Source(path: config.device, request: .init(width: config.width, height: config.height, framesPerSecond: config.framesPerSecond))
+                V4L2Source(
+                    path: config.device,
+                    request: .init(
+                        width: config.width, height: config.height, framesPerSecond: config.framesPerSecond, pixelFormat: config.pixelFormat,
+                        controls: config.cameraControls))
             }
         let lockstep = lockstep
         return LivePipeline(

@@ -74,6 +74,17 @@ import ScandTestSupport
         #expect(capture["driver"] as? String == "vivid")
         let formats = (capture["formats"] as? [[String: Any]] ?? []).compactMap { $0["pixelformat"] as? String }
         #expect(formats.contains("YUYV"))
+        #expect((capture["choice"] as? [String: Any])?["pixelformat"] as? String == "YUYV", "vivid sends YUYV: no MJPEG to choose")
+        // Its controls, as v4l2-ctl names them, with the driver's ranges and current values.
+        let controls = capture["controls"] as? [[String: Any]] ?? []
+        let brightness = try #require(controls.first { $0["name"] as? String == "brightness" }, "\(controls)")
+        // vivid moves brightness's range with the input: 384…639 on HDMI 0.
+        #expect(brightness["min"] as? Int == 384 && brightness["max"] as? Int == 639 && brightness["value"] is Int, "\(brightness)")
+
+        // A value outside a control's range: one clear message naming the control and its range.
+        let refused = s.events("badcontrol").first { $0["class"] as? String == "DEVICE" && $0["state"] as? String == "waiting" }
+        let message = refused?["message"] as? String ?? ""
+        #expect(message.contains("camera control 'brightness': 999 is out of range; it takes 384…639"), "\(s.lines["badcontrol"] ?? [])")
 
         // run: payloads from inside the rect of interest only, corners inside it, counters that add up.
         #expect(s.status["run"] == 0, "\(s.lines["run"] ?? [])")
@@ -112,5 +123,8 @@ import ScandTestSupport
         let backAt = try #require(unplug.indices.first { $0 > lostAt && unplug[$0]["state"] as? String == "streaming" }, "\(states)")
         #expect(unplug[..<lostAt].contains { $0["class"] as? String == "SCAN" })
         #expect(unplug[backAt...].contains { $0["class"] as? String == "SCAN" }, "scans resume after the camera returns")
+        // [camera.controls]: brightness set at open, changed behind scand's back, set again after the replug.
+        let applied = (s.lines["unplug"] ?? []).filter { $0.hasPrefix("control ") }
+        #expect(applied == ["control at-open 520", "control changed 400", "control after-replug 520"], "\(applied)")
     }
 }

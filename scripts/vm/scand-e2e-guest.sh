@@ -12,7 +12,17 @@ stream() {  # loop the generated frames into the HDMI output; they come back on 
 stream
 sleep 1
 echo "=== devices"
-scand devices --json
+scand devices --json --controls
+
+echo "=== badcontrol"
+# A value outside the control's range: the camera is not used, and the DEVICE event says which control and its range.
+printf '[socket]\npath = "none"\n[camera.controls]\nbrightness = 999\n' > /tmp/bad.toml
+OUT=/tmp/badcontrol.out
+scand run --config /tmp/bad.toml --device /dev/video0 > "$OUT" 2> /dev/null &
+SCAND=$!
+i=0; while ! grep -q '"state":"waiting"' "$OUT" 2> /dev/null && [ $i -lt 60 ]; do sleep 1; i=$((i + 1)); done
+kill -INT $SCAND; wait $SCAND
+cat "$OUT"
 
 echo "=== run"
 scand run --device /dev/video0 --frames 40 --roi 0.5,0,0.5,1 2> /tmp/run.err
@@ -49,9 +59,16 @@ kill $HOLDER 2> /dev/null; wait $HOLDER 2> /dev/null
 
 echo "=== unplug"
 OUT=/tmp/unplug.out
-scand run --device /dev/video0 --frame-timeout 1500 > /tmp/unplug.out 2> /tmp/unplug.err &
+# [camera.controls]: set at open, and again after the replug (the test changes it in between).
+# vivid moves brightness's range with the input: 384...639 on HDMI 0 (input 3).
+printf '[socket]\npath = "none"\n[camera.controls]\nbrightness = 520\ncontrast = 130\n' > /tmp/controls.toml
+control() { echo "control $1 $(v4l2-ctl -d /dev/video0 -C brightness | awk '{print $2}')" >> /tmp/controls.out; }
+scand run --config /tmp/controls.toml --device /dev/video0 --frame-timeout 1500 > /tmp/unplug.out 2> /tmp/unplug.err &
 SCAND=$!
 await '"class":"SCAN"' 1 90
+control at-open
+v4l2-ctl -d /dev/video0 -c brightness=400
+control changed
 v4l2-ctl -d /dev/video0 -c disconnect=1
 echo "--- disconnected" > /dev/console
 # vivid comes back once every handle is closed: the streamer's and scand's (scand closes on the error).
@@ -61,9 +78,11 @@ sleep 3  # longer than forget_after: the same codes are new scans when they come
 stream
 await '"state":"streaming"' 2 60
 await '"class":"SCAN"' $(($(count '"class":"SCAN"') + 1)) 90
+control after-replug
 kill -TERM $SCAND; wait $SCAND
 echo "=== unplug-status $?"
 cat /tmp/unplug.out
+cat /tmp/controls.out
 sed 's/^/stderr: /' /tmp/unplug.err | head -5
 kill $STREAMER 2> /dev/null
 exit 0

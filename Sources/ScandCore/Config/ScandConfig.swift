@@ -10,6 +10,11 @@ public struct ScandConfig: Sendable, Equatable {
     public var framesPerSecond: Int?
     public var transform = FrameTransform.identity
     public var frameTimeoutMilliseconds = 3000
+    /// The pixel format to capture in (`[camera] pixel_format`); nil: scand's choice (`PixelFormatChoice`).
+    public var pixelFormat: FourCC?
+    /// `[camera.controls]`: V4L2 controls by their v4l2-ctl names, set at open and after every replug, in
+    /// the file's order; checked against the camera's own ranges when it is opened.
+    public var cameraControls: [CameraControlSetting] = []
     // [decoding]
     public var formats = BarcodeFormats.all
     public var regionOfInterest = NormalizedRect.full
@@ -76,6 +81,9 @@ public struct ScandConfig: Sendable, Equatable {
         environment["STATE_DIRECTORY"]?.split(separator: ":").first { $0.hasPrefix("/") }.map(String.init)
     }
 
+    /// `[camera.controls]`: V4L2 controls by their v4l2-ctl names (`cameraControls`), not rows of `Setting.all`.
+    public static let controlsTable = "camera.controls"
+
     /// What about the camera differs from `old` ("size 1280x720 → 640x480", …): empty when a reload can keep
     /// capture running and only change how frames are decoded and tracked.
     public func cameraChanges(from old: ScandConfig) -> [String] {
@@ -84,6 +92,10 @@ public struct ScandConfig: Sendable, Equatable {
         if device != old.device { changes.append("device \(old.device) → \(device)") }
         if (width, height) != (old.width, old.height) { changes.append("size \(old.width)x\(old.height) → \(width)x\(height)") }
         if framesPerSecond != old.framesPerSecond { changes.append("fps \(fps(old.framesPerSecond)) → \(fps(framesPerSecond))") }
+        if cameraControls != old.cameraControls { changes.append("camera controls") }
+        if pixelFormat != old.pixelFormat {
+            changes.append("pixel_format \(old.pixelFormat?.description ?? "auto") → \(pixelFormat?.description ?? "auto")")
+        }
         if frameTimeoutMilliseconds != old.frameTimeoutMilliseconds {
             changes.append("frame_timeout_ms \(old.frameTimeoutMilliseconds) → \(frameTimeoutMilliseconds)")
         }

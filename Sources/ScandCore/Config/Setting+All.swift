@@ -45,6 +45,20 @@ extension Setting {
         .integer(
             "camera", "frame_timeout_ms", flag: "frame-timeout", 100...600_000, valueName: "MS",
             help: "Milliseconds without a frame before the camera counts as lost.", \.frameTimeoutMilliseconds),
+        Setting(
+            section: "camera", key: "pixel_format", flag: "pixel-format", kind: .text, valueName: "FOURCC|auto",
+            help: "Pixel format to capture in (YUYV, MJPG, GREY, NV12, …); auto: raw when the camera sends the size at its rate so, else MJPEG.",
+            read: { .text($0.pixelFormat?.description ?? "auto") },
+            write: { c, v, _ throws(Problem) in
+                let text = try v.text()
+                if text == "auto" { c.pixelFormat = nil; return }
+                let fourcc = FourCC(text.uppercased())
+                guard text.utf8.count <= 4, fourcc.isCompressed || FourCC.preferred.contains(fourcc) else {
+                    let known = ([FourCC.mjpeg] + FourCC.preferred).map(\.description).joined(separator: ", ")
+                    throw Problem("must be auto or one of \(known), got '\(text)'")
+                }
+                c.pixelFormat = fourcc
+            }),
 
         Setting(
             section: "decoding", key: "formats", flag: "formats", kind: .texts, valueName: "LIST",

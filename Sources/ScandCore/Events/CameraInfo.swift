@@ -37,6 +37,10 @@ public struct CameraInfo: Sendable, Equatable {
     public var formats: [Format]
     /// Why the device could not be inspected, when it could not.
     public var problem: String?
+    /// What `scand run` captures in at the size asked (`scand devices --size`), and why.
+    public var choice: PixelFormatChoice?
+    /// Its V4L2 controls with their ranges and values (`scand devices --controls`).
+    public var controls: [CameraControl] = []
 
     public init(
         path: String, stableNames: [String], driver: String, card: String, busInfo: String, isCapture: Bool, formats: [Format],

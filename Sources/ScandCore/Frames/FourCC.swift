@@ -21,6 +21,10 @@ public struct FourCC: Sendable, Hashable, CustomStringConvertible {
     public static let yu12 = FourCC("YU12")
     public static let yv12 = FourCC("YV12")
     public static let mjpeg = FourCC("MJPG")
+    public static let jpeg = FourCC("JPEG")
+
+    /// A compressed format: frames vary in size and are decoded to grey before the decoder sees them.
+    public var isCompressed: Bool { self == .mjpeg || self == .jpeg }
 
     /// Formats scand decodes from directly, best first: each has its luma as 8-bit samples at a fixed stride.
     public static let preferred: [FourCC] = [.yuyv, .grey, .nv12, .yu12, .nv21, .yv12, .uyvy]

@@ -22,6 +22,15 @@ public struct FrameFormat: Sendable, Hashable, CustomStringConvertible {
         return FrameFormat(fourcc: fourcc, width: width, height: height, bytesPerLine: width * bpp, imageSize: width * height * bpp)
     }
 
+    /// A compressed frame (MJPEG) of at most `maxBytes`: its size varies from frame to frame, and its luma is
+    /// there only once it is decoded.
+    public static func compressed(_ fourcc: FourCC, width: Int, height: Int, maxBytes: Int) -> FrameFormat {
+        FrameFormat(fourcc: fourcc, width: width, height: height, bytesPerLine: 0, imageSize: maxBytes)
+    }
+
+    /// Whether frames hold a compressed picture of varying size (MJPEG, JPEG) rather than samples.
+    public var isCompressed: Bool { fourcc.isCompressed }
+
     /// Where the Y samples are: first sample's byte offset and the distance between samples in a row.
     /// nil for formats scand cannot read the luma of in place.
     public var lumaLayout: (offset: Int, pixelStride: Int)? {
@@ -35,6 +44,7 @@ public struct FrameFormat: Sendable, Hashable, CustomStringConvertible {
 
     /// Whether `count` bytes hold a whole frame of this format.
     public func isComplete(_ count: Int) -> Bool {
+        if isCompressed { return count > 0 && count <= imageSize }
         guard let layout = lumaLayout, width > 0, height > 0 else { return false }
         let needed = (height - 1) * bytesPerLine + layout.offset + (width - 1) * layout.pixelStride + 1
         return count >= needed

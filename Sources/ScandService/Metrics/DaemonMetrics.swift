@@ -9,10 +9,11 @@ import Synchronization
 /// (a camera change on reload starts a new pipeline from zero: a counter going back counts as a restart).
 public final class DaemonMetrics: Sendable {
     private let registry = PrometheusCollectorRegistry()
-    private let captured: Counter, dropped: Counter, decoded: Counter, skipped: Counter, restarts: Counter
+    private let captured: Counter, dropped: Counter, decoded: Counter, skipped: Counter, restarts: Counter, corrupt: Counter
     private let decodeDuration: DurationHistogram
     private let scanLatency: DurationHistogram
     private let cameraUp: Gauge
+    private let focus: Gauge
     private let subscribers: Gauge
     /// The pipeline's counters as the Prometheus counters last took them.
     private let taken = Mutex(FrameCounters())
@@ -27,6 +28,7 @@ public final class DaemonMetrics: Sendable {
         decoded = counter("frames_decoded", "Frames the decoder finished.")
         skipped = counter("frames_skipped", "Frames not decoded because the scene had not changed since a decode that found nothing.")
         restarts = counter("decoder_restarts", "Decoder processes replaced after they crashed, hung or ended.")
+        corrupt = counter("frames_corrupt", "MJPEG frames that were corrupt or cut short, skipped.")
         let milliseconds = [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000].map { Duration.milliseconds($0) }
         decodeDuration = registry.makeDurationHistogram(
             descriptor: MetricNameDescriptor(
@@ -41,6 +43,10 @@ public final class DaemonMetrics: Sendable {
             descriptor: MetricNameDescriptor(
                 namespace: "scand", metricName: "camera_up", unitName: "",
                 helpText: "1 while the camera streams, 0 otherwise."))
+        focus = registry.makeGauge(
+            descriptor: MetricNameDescriptor(
+                namespace: "scand", metricName: "focus_sharpness", unitName: "",
+                helpText: "Sharpness of the rect of interest (mean gradient energy of its luma): higher is sharper."))
         subscribers = registry.makeGauge(
             descriptor: MetricNameDescriptor(
                 namespace: "scand", metricName: "subscribers", unitName: "",
@@ -74,9 +80,11 @@ public final class DaemonMetrics: Sendable {
             advance(decoded, counters.decoded, last.decoded)
             advance(skipped, counters.skippedStatic, last.skippedStatic)
             advance(restarts, counters.workerRestarts, last.workerRestarts)
+            advance(corrupt, counters.corrupt, last.corrupt)
             last = counters
         }
         cameraUp.set(to: cameraStreaming ? 1.0 : 0.0)
+        focus.set(to: counters.focusSharpness ?? 0)
         subscribers.set(to: Double(watching))
         return registry.emitToString()
     }

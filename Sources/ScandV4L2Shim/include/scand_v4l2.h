@@ -33,5 +33,9 @@ extern const unsigned long SCAND_VIDIOC_DQBUF;
 extern const unsigned long SCAND_VIDIOC_STREAMON;
 extern const unsigned long SCAND_VIDIOC_STREAMOFF;
 extern const unsigned long SCAND_VIDIOC_S_INPUT;
+extern const unsigned long SCAND_VIDIOC_QUERYCTRL;
+extern const unsigned long SCAND_VIDIOC_QUERYMENU;
+extern const unsigned long SCAND_VIDIOC_G_CTRL;
+extern const unsigned long SCAND_VIDIOC_S_CTRL;
 
 #endif
