@@ -41,7 +41,7 @@ struct AllBenches: ParsableCommand {
         let journal = try JournalBench.parse([])
         let benches: [(name: String, report: () throws -> BenchReport?)] = [
             ("frames", { try frames.report() }), ("compare", { try compare.report() }), ("preview", { try preview.report() }),
-            ("photos", { try photos.report() }), ("journal", { try journal.report() })
+            ("photos", { try photos.report() }), ("journal", { try journal.report() }), ("till", { try TillBench.parse([]).report() })
         ]
         for bench in benches {
             guard let r = try bench.report() else {
