@@ -43,7 +43,8 @@ struct AllBenches: ParsableCommand {
         mjpeg.seconds = seconds
         let benches: [(name: String, report: () throws -> BenchReport?)] = [
             ("frames", { try frames.report() }), ("compare", { try compare.report() }), ("preview", { try preview.report() }),
-            ("photos", { try photos.report() }), ("journal", { try journal.report() }), ("mjpeg", { try mjpeg.report() })
+            ("photos", { try photos.report() }), ("journal", { try journal.report() }), ("mjpeg", { try mjpeg.report() }),
+            ("till", { try TillBench.parse([]).report() })
         ]
         for bench in benches {
             guard let r = try bench.report() else {

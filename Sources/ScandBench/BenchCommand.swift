@@ -6,7 +6,10 @@ public struct BenchCommand: ParsableCommand {
     public static let configuration = CommandConfiguration(
         commandName: "scand bench",
         abstract: "Measure scand against other readers.",
-        subcommands: [AllBenches.self, PhotosBench.self, FramesBench.self, CompareBench.self, PreviewBench.self, JournalBench.self, MJPEGBench.self],
+        subcommands: [
+            AllBenches.self, PhotosBench.self, FramesBench.self, CompareBench.self, PreviewBench.self, JournalBench.self, MJPEGBench.self,
+            TillBench.self
+        ],
         defaultSubcommand: AllBenches.self
     )
 

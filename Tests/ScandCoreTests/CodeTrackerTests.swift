@@ -45,8 +45,10 @@ import Testing
         #expect(summary(t.observe([code("a", x: 10)], at: ms(3100))) == ["SCAN 2 a"])
     }
 
-    @Test func twoIdenticalCodesAreTwoTracks() {
-        var t = CodeTracker()
+    @Test func twoIdenticalCodesAreTwoTracksWithoutTheDuplicateFilter() {
+        var settings = TrackerSettings()
+        settings.duplicateFilter = .zero
+        var t = CodeTracker(settings: settings)
         #expect(summary(t.observe([code("same", x: 10), code("same", x: 500)], at: ms(0))) == ["SCAN 1 same", "SCAN 2 same"])
         // They keep their ids as they move a little, whichever order zxing reports them in.
         #expect(t.observe([code("same", x: 505), code("same", x: 15)], at: ms(33)).isEmpty)
@@ -67,24 +69,6 @@ import Testing
         var s = CodeTracker()
         #expect(s.observe([code("12", x: 10, format: .code128)], at: ms(0)).isEmpty)
         #expect(s.observe([code("12", x: 10, format: .code128)], at: ms(33)).count == 1)
-    }
-
-    @Test func anEANWaitsOneFrameForItsAddOnAndKeepsIt() {
-        var t = CodeTracker()
-        // The add-on reads a frame after the main number: one SCAN, with it.
-        #expect(t.observe([code("9780306406157", x: 10, format: .ean13)], at: ms(0)).isEmpty)
-        #expect(summary(t.observe([code("978030640615751299", x: 12, format: .ean13)], at: ms(33))) == ["SCAN 1 978030640615751299"])
-        // A frame that misses the add-on is the same code, still with it.
-        #expect(t.observe([code("9780306406157", x: 14, format: .ean13)], at: ms(66)).isEmpty)
-        #expect(summary(t.tick(at: ms(66 + 500))) == ["LOST 1 978030640615751299"])
-        // Without an add-on the SCAN comes at the second read; read with one, at the first.
-        var u = CodeTracker()
-        #expect(u.observe([code("4006381333931", x: 10, format: .ean13)], at: ms(0)).isEmpty)
-        #expect(summary(u.observe([code("4006381333931", x: 10, format: .ean13)], at: ms(33))) == ["SCAN 1 4006381333931"])
-        #expect(summary(u.observe([code("400638133393112", x: 400, format: .ean13)], at: ms(66))) == ["SCAN 2 400638133393112"])
-        var quick = CodeTracker()
-        quick.settings.waitForAddOn = false
-        #expect(summary(quick.observe([code("4006381333931", x: 10, format: .ean13)], at: ms(0))) == ["SCAN 1 4006381333931"])
     }
 
     @Test func updatesAreRateLimited() {

@@ -101,6 +101,25 @@ extension Setting {
         .seconds(
             "tracking", "forget_after", flag: "forget-after", 0...3600,
             help: "Seconds after LOST within which the same code shown again is not a new SCAN.", \.tracker.forgetAfter),
+        .seconds(
+            "tracking", "duplicate_filter", flag: "duplicate-filter", 0...3600,
+            help: "Seconds since a scanned code was last seen within which the same format and text is that code; 0: off.",
+            \.tracker.duplicateFilter),
+        .seconds(
+            "tracking", "add_on_wait", flag: "add-on-wait", 0...10,
+            help: "Seconds an EAN/UPC code that may carry an add-on waits for it before SCAN; 0: none.", \.tracker.addOnWait),
+        Setting(
+            section: "tracking", key: "add_on_prefixes", flag: nil, kind: .texts, valueName: "LIST",
+            help: "EAN/UPC number prefixes that wait for an add-on, or all.",
+            read: { .texts($0.tracker.addOnPrefixes) },
+            write: { c, v, _ throws(Problem) in
+                let prefixes = try v.texts()
+                let valid = prefixes.allSatisfy { p in p == "all" || (1...12).contains(p.count) && p.utf8.allSatisfy { (0x30...0x39).contains($0) } }
+                guard valid else {
+                    throw Problem("must be digit prefixes of 1…12 digits or all, got \(v.commandLineText)")
+                }
+                c.tracker.addOnPrefixes = prefixes
+            }),
         Setting(
             section: "tracking", key: "update_interval", flag: "update-interval", kind: .number, bounds: .seconds(0...3600), valueName: "S",
             help: "Emit UPDATE events with new corners at most this often per code, in seconds; 0: none.",

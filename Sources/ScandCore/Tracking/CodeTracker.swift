@@ -1,18 +1,26 @@
 /// Turns per-frame detections into events a kiosk acts on (ML Kit's stream mode, VisionKit's
 /// add/update/remove): each code in view keeps a tracking id while it stays in view, matched by payload
-/// and position, so two identical codes side by side are two codes. A struct with no I/O: time is
-/// passed in (the frame's capture time), so tests replay exact sequences.
+/// and place (for a linear code, the extent of its bars along the code, not the thin box of the scan lines
+/// that read it), so that one item gives one SCAN. A struct with no I/O: time is passed in (the frame's
+/// capture time), so tests replay exact sequences.
 public struct CodeTracker: Sendable {
     struct Track: Sendable {
         var id: Int
+        /// The newest read, with the add-on the code is reported with (if any).
         var detection: Detection
+        var firstSeen: Duration
         var lastSeen: Duration
         /// Agreeing reads so far (for confirmation).
         var reads: Int
+        /// Reads per EAN-2/EAN-5 add-on: one is reported only when two reads agree.
+        var addOnVotes: [String: Int] = [:]
+        /// SCAN sent.
         var confirmed: Bool
         var lastUpdate: Duration
         /// Set when the track was lost; it may come back within the forget time.
         var lostAt: Duration?
+        /// Joined into a scanned code of the same format and text (the duplicate filter): dropped silently.
+        var absorbed = false
     }
 
     public var settings: TrackerSettings
@@ -33,16 +41,16 @@ public struct CodeTracker: Sendable {
     public mutating func observe(_ detections: [Detection], at now: Duration) -> [TrackEvent] {
         var events: [TrackEvent] = []
         var matched = Set<Int>()
-        for d in sequences.add(detections, at: now) {
-            if let i = match(d, excluding: matched) {
+        for d in Self.oneReadPerCode(sequences.add(detections, at: now)) {
+            if let i = match(d, excluding: matched) ?? twin(of: d, excluding: matched, at: now) {
                 matched.insert(i)
                 events += seen(i, d, at: now)
-            } else if let i = revive(d, excluding: matched, at: now) {
-                matched.insert(i)
-                events += seen(i, d, at: now)
+            } else if twin(of: d, excluding: [], at: now) != nil {
+                // A second code of a scanned code's format and text in this frame: the duplicate filter's.
+                continue
             } else {
                 disagree(with: d)
-                tracks.append(Track(id: nextID, detection: d, lastSeen: now, reads: 0, confirmed: false, lastUpdate: now, lostAt: nil))
+                tracks.append(Track(id: nextID, detection: d, firstSeen: now, lastSeen: now, reads: 0, confirmed: false, lastUpdate: now))
                 nextID += 1
                 matched.insert(tracks.count - 1)
                 events += seen(tracks.count - 1, d, at: now)
@@ -56,27 +64,66 @@ public struct CodeTracker: Sendable {
         expire(at: now)
     }
 
-    /// An existing live track with the same payload near where the code was (an EAN/UPC's add-on read in one
-    /// frame and not in another does not make it another code).
+    /// A frame's reads of one linear code on several scan lines (zxing reports lines too far apart as separate
+    /// results, and passes over crops add more) become one read: with an add-on if a line read one (none if
+    /// lines disagree on it), its outline around all of them.
+    static func oneReadPerCode(_ detections: [Detection]) -> [Detection] {
+        var out: [Detection] = []
+        var addOns: [Set<String>] = []
+        for d in detections {
+            guard d.format.isLinear,
+                let i = out.indices.first(where: {
+                    out[$0].format == d.format && out[$0].mainBytes == d.mainBytes
+                        && BarsSpan(out[$0].corners, axisOf: out[$0].corners).sameBars(as: BarsSpan(d.corners, axisOf: out[$0].corners))
+                })
+            else {
+                out.append(d)
+                addOns.append(Set([d.addOn].compactMap { $0 }))
+                continue
+            }
+            let span = BarsSpan(out[i].corners, axisOf: out[i].corners)
+            out[i].corners = span.union(BarsSpan(d.corners, axisOf: out[i].corners))
+            out[i].lineCount += d.lineCount
+            if let a = d.addOn { addOns[i].insert(a) }
+            guard out[i].format.mainNumberLength != nil else { continue }
+            let main = Array(out[i].mainBytes)
+            out[i].bytes = addOns[i].count == 1 ? main + Array(addOns[i].first!.utf8) : main
+            out[i].text = String(decoding: out[i].bytes, as: UTF8.self)
+        }
+        return out
+    }
+
+    /// An existing live track of the same code in the same place: a matrix symbol within about its own size of
+    /// where it was, a linear code whose bars cover about the same extent along it.
     private func match(_ d: Detection, excluding used: Set<Int>) -> Int? {
         var best: (Int, Double)?
         for (i, t) in tracks.enumerated()
-        where !used.contains(i) && t.lostAt == nil
-            && t.detection.format == d.format && t.detection.mainBytes == d.mainBytes
-        {
-            let distance = t.detection.corners.center.distance(to: d.corners.center)
-            // A code moves between frames: allow about its own size.
-            guard distance <= max(t.detection.corners.diagonal, d.corners.diagonal) * 1.5 + 8 else { continue }
+        where !used.contains(i) && !t.absorbed && t.lostAt == nil && t.detection.format == d.format && t.detection.mainBytes == d.mainBytes {
+            let distance: Double
+            if d.format.isLinear {
+                let was = BarsSpan(t.detection.corners, axisOf: t.detection.corners)
+                let now = BarsSpan(d.corners, axisOf: t.detection.corners)
+                guard now.follows(was) else { continue }
+                distance = now.distances(to: was).along + max(0, now.distances(to: was).acrossGap)
+            } else {
+                distance = t.detection.corners.center.distance(to: d.corners.center)
+                // A code moves between frames: allow about its own size.
+                guard distance <= max(t.detection.corners.diagonal, d.corners.diagonal) * 1.5 + 8 else { continue }
+            }
             if best == nil || distance < best!.1 { best = (i, distance) }
         }
         return best?.0
     }
 
-    /// A lost, confirmed track with the same payload that is still within the forget time.
-    private func revive(_ d: Detection, excluding used: Set<Int>, at now: Duration) -> Int? {
+    /// A scanned code of the same format and main number, anywhere in the frame, that this read belongs to: one
+    /// lost less than `forgetAfter` ago, or one seen less than `duplicateFilter` ago.
+    private func twin(of d: Detection, excluding used: Set<Int>, at now: Duration) -> Int? {
         tracks.indices.first { i in
-            !used.contains(i) && tracks[i].confirmed && tracks[i].lostAt.map { now - $0 < settings.forgetAfter } == true
-                && tracks[i].detection.format == d.format && tracks[i].detection.mainBytes == d.mainBytes
+            let t = tracks[i]
+            guard !used.contains(i), t.confirmed, !t.absorbed, t.detection.format == d.format, t.detection.mainBytes == d.mainBytes else {
+                return false
+            }
+            return t.lostAt.map { now - $0 < settings.forgetAfter } == true || now - t.lastSeen < settings.duplicateFilter
         }
     }
 
@@ -93,33 +140,65 @@ public struct CodeTracker: Sendable {
 
     private mutating func seen(_ i: Int, _ d: Detection, at now: Duration) -> [TrackEvent] {
         let wasLost = tracks[i].lostAt != nil
-        var d = d
-        if d.addOn == nil, tracks[i].detection.addOn != nil {
-            // Once read, the add-on stays part of the code when a frame misses it.
-            (d.text, d.bytes) = (tracks[i].detection.text, tracks[i].detection.bytes)
-        }
-        tracks[i].detection = d
+        if let a = d.addOn { tracks[i].addOnVotes[a, default: 0] += 1 }
+        tracks[i].detection = withAgreedAddOn(d, tracks[i])
         tracks[i].lastSeen = now
         tracks[i].lostAt = nil
         tracks[i].reads += 1
-        if !tracks[i].confirmed {
-            guard tracks[i].reads >= settings.confirmationsNeeded(for: d) else { return [] }
-            tracks[i].confirmed = true
-            tracks[i].lastUpdate = now
-            return [.scan(id: tracks[i].id, d)]
-        }
+        if !tracks[i].confirmed { return confirmIfReady(i, at: now) }
         if wasLost { tracks[i].lastUpdate = now }
         guard let interval = settings.updateInterval, now - tracks[i].lastUpdate >= interval, !wasLost else { return [] }
         tracks[i].lastUpdate = now
-        return [.update(id: tracks[i].id, d)]
+        return [.update(id: tracks[i].id, tracks[i].detection)]
+    }
+
+    /// `d` with the add-on two reads of the track agreed on (the most read one), else without one.
+    private func withAgreedAddOn(_ d: Detection, _ t: Track) -> Detection {
+        guard d.format.mainNumberLength != nil else { return d }
+        var d = d
+        let main = Array(d.mainBytes)
+        d.bytes = main + Array((Self.agreedAddOn(t.addOnVotes) ?? "").utf8)
+        d.text = String(decoding: d.bytes, as: UTF8.self)
+        return d
+    }
+
+    static func agreedAddOn(_ votes: [String: Int]) -> String? {
+        guard let best = votes.max(by: { $0.value < $1.value }), best.value >= 2,
+            votes.filter({ $0.value == best.value }).count == 1
+        else { return nil }
+        return best.key
+    }
+
+    /// SCAN once the reads agree and an EAN/UPC code that may carry an add-on has it agreed or has waited
+    /// `addOnWait`; a code scanned while another of its format and text was seen within the duplicate filter
+    /// is that code instead.
+    private mutating func confirmIfReady(_ i: Int, at now: Duration) -> [TrackEvent] {
+        let t = tracks[i]
+        guard !t.confirmed, !t.absorbed, t.lostAt == nil, t.reads >= settings.confirmationsNeeded(for: t.detection) else { return [] }
+        let mayCarryAddOn = settings.addOnWait > .zero && (settings.waitsForAddOn(t.detection) || !t.addOnVotes.isEmpty)
+        if mayCarryAddOn, t.detection.addOn == nil, now - t.firstSeen < settings.addOnWait { return [] }
+        if let j = twin(of: t.detection, excluding: [i], at: now) {
+            tracks[i].absorbed = true
+            if tracks[j].lastSeen < t.lastSeen {
+                tracks[j].detection = t.detection
+                tracks[j].lastSeen = t.lastSeen
+                tracks[j].lostAt = nil
+            }
+            return []
+        }
+        tracks[i].confirmed = true
+        tracks[i].lastUpdate = now
+        return [.scan(id: t.id, t.detection)]
     }
 
     private mutating func expire(at now: Duration) -> [TrackEvent] {
         var events: [TrackEvent] = []
+        // Codes that waited out the add-on wait since their last read.
+        for i in tracks.indices where !tracks[i].confirmed { events += confirmIfReady(i, at: now) }
         var keep: [Track] = []
-        for var t in tracks {
+        for var t in tracks where !t.absorbed {
             if let lostAt = t.lostAt {
-                if now - lostAt < settings.forgetAfter { keep.append(t) }
+                if now - lostAt < settings.forgetAfter || now - t.lastSeen < settings.duplicateFilter { keep.append(t) }
                 continue
             }
             guard now - t.lastSeen >= settings.lostAfter else {

@@ -3,26 +3,64 @@ public struct TrackerSettings: Sendable, Equatable {
     /// A code not seen for this long is LOST.
     public var lostAfter: Duration = .milliseconds(500)
     /// A code shown again within this time after it was lost is the same scan (no new SCAN); after it, a
-    /// new one. zbarcam hard-codes 2 s; Scandit calls it the duplicate filter.
+    /// new one. zbarcam hard-codes 2 s.
     public var forgetAfter: Duration = .seconds(2)
-    /// Agreeing reads needed before SCAN, per format. Formats without a strong checksum need more:
+    /// A code read while a scanned code of the same format and text was seen less than this long ago is that
+    /// code, wherever it is in the frame: no second SCAN (Scandit's codeDuplicateFilter, Dynamsoft's
+    /// duplicateForgetTime). It catches what tracking by place loses: one code read on scan lines far apart,
+    /// a jump between frames, and two identical codes in view at once (one item at a till). 1 s: longer than
+    /// any gap between decoded frames, shorter than `lostAfter` + `forgetAfter`, so that those alone decide
+    /// when an item shown again is scanned again. 0 turns it off (identical codes in view are then two codes).
+    public var duplicateFilter: Duration = .seconds(1)
+    /// Agreeing reads needed before SCAN, per format. Formats without a check digit need more:
     /// misreads are worse than a slow read.
     public var confirmations: [BarcodeFormat: Int] = [.codabar: 3, .itf: 3, .code39: 3, .ean8: 2, .upcE: 2]
     /// Linear reads of at most this many characters need at least two agreeing reads whatever the format.
     public var shortLinearLength = 4
     /// UPDATE events with new corners for clients that draw overlays, at most this often per code; nil: none.
     public var updateInterval: Duration? = nil
-    /// An EAN/UPC code read without an add-on needs a second read before its SCAN, so that an EAN-2/EAN-5
-    /// add-on (a book's price, a periodical's issue) read a frame later is part of it, not a second scan.
-    public var waitForAddOn = true
+    /// An EAN/UPC code that may carry an EAN-2/EAN-5 add-on waits this long from its first read for the add-on
+    /// before its SCAN (zxing reads the add-on on the same scan line, so it usually comes in the same frame or
+    /// the next two; 100 ms is 3 frames at 30 fps, about what a hand scanner's supplemental search takes). An
+    /// add-on read twice alike ends the wait at once. 0: no wait (an add-on read later rides on UPDATE/LOST).
+    public var addOnWait: Duration = .milliseconds(100)
+    /// Which EAN/UPC codes wait: main numbers (padded with zeros to 13 digits) starting with one of these,
+    /// the prefixes that carry add-ons (Zebra's "smart supplemental" list: books 978/979, periodicals 977, 414,
+    /// 419, 434, 439, 491, 378, 379); "all" for every EAN/UPC code. A code read with an add-on waits anyway.
+    /// Other codes, the great majority at a till, are scanned at once.
+    public var addOnPrefixes: [String] = ["378", "379", "414", "419", "434", "439", "491", "977", "978", "979"]
     /// Parts of a structured-append sequence wait this long for the rest.
     public var sequenceTimeout: Duration = .seconds(5)
 
     public init() {}
 
+    /// Agreeing reads before a SCAN: the format's count, and at least two for what a single read cannot
+    /// vouch for (short linear reads, symbols with little error correction).
     public func confirmationsNeeded(for d: Detection) -> Int {
-        var base = max(1, confirmations[d.format] ?? 1)
-        if waitForAddOn, d.format.mainNumberLength != nil, d.addOn == nil { base = max(2, base) }
-        return d.format.isLinear && d.bytes.count <= shortLinearLength ? max(2, base) : base
+        var n = max(1, confirmations[d.format] ?? 1)
+        if d.format.isLinear && d.mainBytes.count <= shortLinearLength { n = max(2, n) }
+        if Self.hasWeakErrorCorrection(d) { n = max(2, n) }
+        return n
+    }
+
+    /// Error correction too weak to trust one read: PDF417 levels 0–2 (2 to 8 correction codewords, below
+    /// the specification's minimum for all but the smallest symbols; zxing's PDF417 reader also tries up to
+    /// 100 guesses for ambiguous codewords, and a weak level lets a wrong guess pass) and Micro QR level L.
+    /// `ecLevel` is what zxing reports; the count of corrected errors is not carried. QR Model 2 at L keeps at least 7 correction codewords per block and a
+    /// BCH-protected format: not slowed down.
+    public static func hasWeakErrorCorrection(_ d: Detection) -> Bool {
+        switch d.format {
+        case .pdf417: Int(d.ecLevel).map { $0 <= 2 } ?? false
+        case .microQRCode: d.ecLevel == "L"
+        default: false
+        }
+    }
+
+    /// Whether an EAN/UPC code read without an add-on waits for one (see `addOnWait`).
+    public func waitsForAddOn(_ d: Detection) -> Bool {
+        guard addOnWait > .zero, let length = d.format.mainNumberLength, d.mainBytes.count == length else { return false }
+        if addOnPrefixes.contains("all") { return true }
+        let gtin13 = String(repeating: "0", count: max(0, 13 - length)) + String(decoding: d.mainBytes, as: UTF8.self)
+        return addOnPrefixes.contains { !$0.isEmpty && gtin13.hasPrefix($0) }
     }
 }
