@@ -101,7 +101,8 @@ let package = Package(
             dependencies: [
                 "ScandCapture", "ScandService", "ScandJournal", "CZBar",
                 "ScandCore", "ScandDecoding", "ScandImageIO",
-                .product(name: "ArgumentParser", package: "swift-argument-parser")
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio")
             ]),
         .executableTarget(name: "scand-bench", dependencies: ["ScandBench"]),
 
