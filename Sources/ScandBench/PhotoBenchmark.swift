@@ -99,7 +99,8 @@ public struct PhotoBenchmark: Sendable {
         csv.split(whereSeparator: \.isNewline).dropFirst().compactMap { line in
             let fields = line.split(separator: ",", maxSplits: 3, omittingEmptySubsequences: false)
             guard fields.count >= 3, !fields[0].isEmpty else { return nil }
-            var sample = Sample(path: (root as NSString).appendingPathComponent(String(fields[0])), expectedText: fields[2].isEmpty ? nil : String(fields[2]))
+            var sample = Sample(
+                path: (root as NSString).appendingPathComponent(String(fields[0])), expectedText: fields[2].isEmpty ? nil : String(fields[2]))
             if fields.count > 3, fields[3].contains("removing I/O/Q") { sample.ignoredCharacters = ["I", "O", "Q"] }
             return sample
         }
@@ -204,7 +205,8 @@ public struct PhotoBenchmark: Sendable {
     /// What the live pipeline reports (SCAN) for `image` held still for `heldFrames` frames, in lockstep: every
     /// frame is decoded or skipped as a static scene, none dropped.
     static func held(_ image: LumaImage, frames: Int = heldFrames, decoder: ZXingDecoder) -> [Detection] {
-        let frame = Frame(format: .packed(.grey, width: image.width, height: image.height), bytes: image.pixels, sequence: 0, timestampMicroseconds: 0)
+        let frame = Frame(
+            format: .packed(.grey, width: image.width, height: image.height), bytes: image.pixels, sequence: 0, timestampMicroseconds: 0)
         let scans = NIOLockedValueBox<[Detection]>([])
         var options = CaptureSession.Options()
         options.lossless = true

@@ -112,7 +112,9 @@ public struct ExtraPassSchedule: Sendable {
         hadCandidates = hasCandidates
         if !still { triedWhileStill = [] }
         var kinds: Set<Kind> = []
-        if still, let k = Kind.allCases.first(where: { !triedWhileStill.contains($0) && applies($0, formats, candidates: hadCandidates, still: true) }) {
+        if still,
+            let k = Kind.allCases.first(where: { !triedWhileStill.contains($0) && applies($0, formats, candidates: hadCandidates, still: true) })
+        {
             kinds.insert(k)
             sinceLast = 0
         } else {

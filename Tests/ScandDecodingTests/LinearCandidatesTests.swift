@@ -41,7 +41,8 @@ import ScandTestSupport
     @Test func aCheckDigitlessReadOfTheTurnedCropsAloneNeedsASecondRead() {
         func found(_ format: BarcodeFormat, _ text: String, _ role: DecodePass.Role) -> DecodeReport.Found {
             DecodeReport.Found(
-                detection: Detection(format: format, text: text, bytes: Array(text.utf8), corners: Quadrilateral([Point(0, 0), Point(9, 0), Point(9, 9), Point(0, 9)])),
+                detection: Detection(
+                    format: format, text: text, bytes: Array(text.utf8), corners: Quadrilateral([Point(0, 0), Point(9, 0), Point(9, 9), Point(0, 9)])),
                 role: role)
         }
         let once = [found(.codabar, "A123B", .still(.uprightLinear)), found(.ean13, "4006381333931", .still(.uprightLinear))]
@@ -55,7 +56,8 @@ import ScandTestSupport
 /// A live scene held still gets every expensive pass before it rests.
 @Suite struct HeldStillSceneTests {
     @Test func aStillSceneGetsEachExpensivePassOnceWhateverTheBudget() throws {
-        let frame = Frame.yuyv(Scene.page(width: 640, height: 480, [(Scene.symbol(.dataMatrix, "patch", module: 1).inverted(), x: 500, y: 100, degrees: 0)]))
+        let frame = Frame.yuyv(
+            Scene.page(width: 640, height: 480, [(Scene.symbol(.dataMatrix, "patch", module: 1).inverted(), x: 500, y: 100, degrees: 0)]))
         var decoder = FrameDecoder(decoder: ZXingDecoder(passTimeoutMilliseconds: 2000, worker: DecoderWorker(lanes: 1)))
         decoder.extraPassBudgetMilliseconds = 0
         _ = try decoder.decode(frame)
