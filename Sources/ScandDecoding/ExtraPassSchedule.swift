@@ -82,7 +82,7 @@ public struct ExtraPassSchedule: Sendable {
             return
         }
         fruitlessTurns += kinds.count
-        if fruitlessTurns >= Kind.allCases.count {
+        if fruitlessTurns >= max(1, roundLength) {
             gap = min(Self.maxGap, gap * 2)
             fruitlessTurns = 0
         }
@@ -92,6 +92,8 @@ public struct ExtraPassSchedule: Sendable {
     private(set) var triedWhileStill: Set<Kind> = []
     /// Whether the last frame had code-like patches (the upright kinds apply only then).
     private var hadCandidates = false
+    /// Kinds that apply to a moving scene as the last frame was: one round of them that found nothing doubles `gap`.
+    private var roundLength = Kind.allCases.count
 
     /// Whether every kind that applies to a still scene has run since it last moved: a still scene whose
     /// decodes found nothing may then rest.
@@ -110,6 +112,7 @@ public struct ExtraPassSchedule: Sendable {
         budget: Double, still: Bool = false
     ) -> (passes: [Extra], kinds: Set<Kind>) {
         hadCandidates = hasCandidates
+        roundLength = Kind.allCases.filter { applies($0, formats, candidates: hasCandidates, still: false) }.count
         if !still { triedWhileStill = [] }
         var kinds: Set<Kind> = []
         if still,
