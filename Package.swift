@@ -121,7 +121,8 @@ let package = Package(
             dependencies: [
                 "ScandCapture", "ScandService", "ScandJournal", "CZBar", "CV4LConvert",
                 "ScandCore", "ScandProtocol", "ScandDecoding", "ScandImageIO",
-                .product(name: "ArgumentParser", package: "swift-argument-parser")
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio")
             ]),
         .executableTarget(name: "scand-bench", dependencies: ["ScandBench"]),
 

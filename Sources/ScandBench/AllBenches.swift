@@ -48,7 +48,7 @@ struct AllBenches: ParsableCommand {
         ]
         for bench in benches {
             guard let r = try bench.report() else {
-                print("\n## \(bench.name)\n\nskipped: no photos under \(root ?? PhotoBenchmark.defaultRoot())")
+                print("\n## \(bench.name)\n\nskipped: no photos under \(root ?? PhotoBenchmark.defaultRoots().joined(separator: " or "))")
                 continue
             }
             print("\n## \(r.name)\n\n" + r.table)

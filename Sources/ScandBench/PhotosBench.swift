@@ -6,66 +6,83 @@ import ScandCore
 struct PhotosBench: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "photos",
-        abstract: "Correct payloads and misreads per folder of real photos: scand, zxing's default hints, zbarimg."
+        abstract: "Correct payloads and misreads per folder of real photos: scand, zxing's default hints, zbarimg, in one run."
     )
 
-    @Option(name: .long, help: "Folder of photo folders (default: ../shared/testdata/zxing-cpp-1.4.0-samples).")
+    @Option(
+        name: .long,
+        help: "Folder of photo folders, or of photos with a gt.csv (default: ../shared/testdata/zxing-cpp-1.4.0-samples and quagga2-dev).")
     var root: String?
 
     @Option(name: .long, help: "Also write the table as JSON to this file.")
     var json: String?
 
     func run() throws {
-        guard let report = try report() else { throw ValidationError("no photo folders under '\(root ?? PhotoBenchmark.defaultRoot())'") }
+        guard let report = try report() else {
+            throw ValidationError("no photos under '\(root ?? PhotoBenchmark.defaultRoots().joined(separator: "' or '"))'")
+        }
         try report.emit(json: json)
     }
 
     /// nil when there are no photos.
     func report() throws -> BenchReport? {
-        let root = root ?? PhotoBenchmark.defaultRoot()
-        let folders = PhotoBenchmark.load(root: root)
-        guard !folders.isEmpty else { return nil }
         let readers = PhotoBenchmark.Reader.allCases.filter { $0 != .zbarimg || ZBarImg.available }
         let bench = PhotoBenchmark()
-        var rows: [[PhotoBenchmark.Score]] = []
-        for (folder, samples) in folders {
-            rows.append(readers.map { bench.score($0, folder: folder, samples: samples) })
-        }
-        let value = JSONValue.array(
-            rows.flatMap { row in
+        var tables: [String] = []
+        var values: [JSONValue] = []
+        for root in root.map({ [$0] }) ?? PhotoBenchmark.defaultRoots() {
+            let folders = PhotoBenchmark.load(root: root)
+            guard !folders.isEmpty else { continue }
+            let set = (root as NSString).lastPathComponent
+            var rows: [[PhotoBenchmark.Score]] = []
+            for (folder, samples) in folders {
+                rows.append(readers.map { bench.score($0, folder: folder, samples: samples) })
+            }
+            tables.append("### \(set)\n\n" + Self.table(readers: readers, rows: rows))
+            values += rows.flatMap { row in
                 zip(readers, row).map { reader, s in
                     JSONValue.object([
-                        ("folder", .string(s.folder)), ("reader", .string(reader.rawValue)), ("images", .int(s.images)),
-                        ("correct", .int(s.correct)), ("misreads", .int(s.misreads)), ("failures", .int(s.failures)),
+                        ("set", .string(set)), ("folder", .string(s.folder)), ("reader", .string(reader.rawValue)), ("images", .int(s.images)),
+                        ("correct", .int(s.correct)), ("misreads", .int(s.misreads)), ("wrongMainNumbers", .int(s.wrongMainNumbers)),
+                        ("negativeReads", .int(s.negativeReads)), ("failures", .int(s.failures)),
                         ("seconds", JSONValue.number(s.seconds, places: 2)),
                         ("cpuSeconds", JSONValue.number(s.cpuSeconds, places: 2))
                     ])
                 }
-            })
-        return BenchReport(name: "photos", table: Self.table(readers: readers, rows: rows), rows: value)
+            }
+        }
+        guard !tables.isEmpty else { return nil }
+        return BenchReport(name: "photos", table: tables.joined(separator: "\n\n"), rows: .array(values))
     }
 
-    /// A Markdown table: per reader "correct (misreads, failures)".
+    /// A Markdown table: per reader "found / misreads / wrong main numbers / reads on photos without a code /
+    /// crashed".
     static func table(readers: [PhotoBenchmark.Reader], rows: [[PhotoBenchmark.Score]]) -> String {
-        var lines = ["| folder | images | " + readers.map { "\($0.rawValue): found / misreads / crashed" }.joined(separator: " | ") + " |"]
+        var lines = [
+            "| folder | images | " + readers.map { "\($0.rawValue): found / misreads / wrong main / on negatives / crashed" }.joined(separator: " | ")
+                + " |"
+        ]
         lines.append("|---|---|" + readers.map { _ in "---|" }.joined())
+        func cell(_ s: PhotoBenchmark.Score, bold: Bool = false) -> String {
+            (bold ? "**\(s.correct)**" : "\(s.correct)") + " / \(s.misreads) / \(s.wrongMainNumbers) / \(s.negativeReads) / \(s.failures)"
+        }
         var totals = readers.map { _ in PhotoBenchmark.Score(folder: "total") }
         for row in rows {
-            lines.append(
-                "| \(row[0].folder) | \(row[0].images) | " + row.map { "\($0.correct) / \($0.misreads) / \($0.failures)" }.joined(separator: " | ")
-                    + " |")
+            lines.append("| \(row[0].folder) | \(row[0].images) | " + row.map { cell($0) }.joined(separator: " | ") + " |")
             for (i, s) in row.enumerated() {
                 totals[i].images += s.images
                 totals[i].correct += s.correct
                 totals[i].misreads += s.misreads
+                totals[i].wrongMainNumbers += s.wrongMainNumbers
+                totals[i].negativeReads += s.negativeReads
                 totals[i].failures += s.failures
                 totals[i].seconds += s.seconds
                 totals[i].cpuSeconds += s.cpuSeconds
             }
         }
-        lines.append(
-            "| **total** | \(totals[0].images) | " + totals.map { "**\($0.correct)** / \($0.misreads) / \($0.failures)" }.joined(separator: " | ")
-                + " |")
+        if rows.count > 1 {
+            lines.append("| **total** | \(totals[0].images) | " + totals.map { cell($0, bold: true) }.joined(separator: " | ") + " |")
+        }
         lines.append("| seconds | | " + totals.map { String(format: "%.1f", $0.seconds) }.joined(separator: " | ") + " |")
         lines.append("| CPU seconds | | " + totals.map { String(format: "%.1f", $0.cpuSeconds) }.joined(separator: " | ") + " |")
         return lines.joined(separator: "\n")

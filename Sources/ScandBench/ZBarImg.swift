@@ -41,6 +41,11 @@ enum ZBarImg {
     static func expectedSpellings(_ expected: String) -> [String] {
         var out = [expected, expected.filter { $0 != "(" && $0 != ")" }]
         if let upcA = expandUPCE(expected) { out.append(upcA) }
+        // quagga2's Codabar answers keep the start and stop characters, which zxing leaves out.
+        let codabarGuards = Set("ABCD")
+        if expected.count > 2, let first = expected.first, let last = expected.last, codabarGuards.contains(first), codabarGuards.contains(last) {
+            out.append(String(expected.dropFirst().dropLast()))
+        }
         return out
     }
 
@@ -57,6 +62,11 @@ enum ZBarImg {
         default: body = "\(c[0])\(c[1])\(c[2])\(c[3])\(c[4])0000\(c[5])"
         }
         return ns + body + check
+    }
+
+    /// The payload of an EAN/UPC symbol (zbar reports add-ons as symbols of their own, EAN-2 and EAN-5).
+    static func mainNumber(_ text: String, type: String) -> String? {
+        ["EAN-13", "EAN-8", "UPC-A", "UPC-E", "ISBN-10", "ISBN-13"].contains(type.uppercased()) ? text : nil
     }
 
     static func parse(_ xml: String) -> [PhotoBenchmark.Read] {
@@ -78,7 +88,8 @@ enum ZBarImg {
                 let text = String(decoding: bytes, as: UTF8.self)
                 reads.append(.init(text: text, bytes: bytes, equivalents: conventions(text, type: type)))
             } else {
-                reads.append(.init(text: body, bytes: Array(body.utf8), equivalents: conventions(body, type: type)))
+                reads.append(
+                    .init(text: body, bytes: Array(body.utf8), equivalents: conventions(body, type: type), mainNumber: mainNumber(body, type: type)))
             }
             rest = rest[close.upperBound...]
         }

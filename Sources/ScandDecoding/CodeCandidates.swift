@@ -152,22 +152,53 @@ public struct CodeCandidates: Sendable {
         guard !wanted.isEmpty else { return [] }
         var out: [DecodePass] = []
         for c in candidates {
-            let side = Int(Double(max(c.bounds.width, c.bounds.height)) * 1.5) + 8
-            let degrees = c.coherence > 0.2 && abs(c.degrees) >= 1 ? c.degrees : 0
-            func pass(_ formats: BarcodeFormats, dx: Int, dy: Int, upscale: Int) -> DecodePass? {
-                let cx = c.bounds.x + c.bounds.width / 2 + dx, cy = c.bounds.y + c.bounds.height / 2 + dy
-                let crop = PixelRect(x: cx - side / 2, y: cy - side / 2, width: side, height: side).intersection(region)
-                guard crop.width >= 24, crop.height >= 24 else { return nil }
-                var p = DecodePass(.candidateCrop, label: label, crop: crop, formats: formats)
-                p.tryRotate = false
+            guard var p = upright(c, region: region, role: .candidateCrop, label: label, formats: wanted) else { continue }
+            p.tryRotate = false
+            out.append(p)
+            let upscale = min(3, 600 / max(1, side(c))), fine = wanted.intersection(Self.smallModuleFormats)
+            if !fine.isEmpty, upscale > 1 {
+                p.formats = fine
                 p.upscale = upscale
-                p.rotationDegrees = degrees
-                return p
+                out.append(p)
             }
-            if let p = pass(wanted, dx: 0, dy: 0, upscale: 1) { out.append(p) }
-            let upscale = min(3, 600 / max(1, side)), fine = wanted.intersection(Self.smallModuleFormats)
-            if !fine.isEmpty, upscale > 1, let p = pass(fine, dx: 0, dy: 0, upscale: upscale) { out.append(p) }
         }
         return out
+    }
+
+    /// Crops around candidates up to this many pixels a side are read again enlarged for the linear formats.
+    public static let enlargeLinearUpTo = 320
+
+    /// Passes over each candidate for the linear formats: the same crop turned back by the candidate's angle.
+    /// zxing's linear reader needs one scan line across the whole symbol, which a code tilted by 20–40° lacks in
+    /// the rows and columns it scans; turned back (modulo 90°) its bars stand upright or lie flat, and zxing's
+    /// rotation reads the latter. With `upscale` 2, only crops up to `enlargeLinearUpTo` a side: a small code's
+    /// narrow bars can be about a pixel wide, too fine for zxing's edge finding once turned (resampled).
+    public static func linearPasses(
+        for candidates: [Candidate], region: PixelRect, formats: BarcodeFormats, upscale: Int = 1, role: DecodePass.Role, label: String
+    ) -> [DecodePass] {
+        let wanted = formats.intersection(.linear)
+        guard !wanted.isEmpty else { return [] }
+        return candidates.compactMap { c in
+            guard var p = upright(c, region: region, role: role, label: label, formats: wanted) else { return nil }
+            guard upscale == 1 || side(c) <= enlargeLinearUpTo else { return nil }
+            p.tryRotate = true
+            p.tryHarder = true
+            p.upscale = upscale
+            return p
+        }
+    }
+
+    /// The side of the square crop around `c`: its patch and half as much again (codes' quiet zones).
+    static func side(_ c: Candidate) -> Int { Int(Double(max(c.bounds.width, c.bounds.height)) * 1.5) + 8 }
+
+    /// A square crop around `c` with a margin, turned back by its angle when the edges agree on one.
+    static func upright(_ c: Candidate, region: PixelRect, role: DecodePass.Role, label: String, formats: BarcodeFormats) -> DecodePass? {
+        let side = side(c)
+        let cx = c.bounds.x + c.bounds.width / 2, cy = c.bounds.y + c.bounds.height / 2
+        let crop = PixelRect(x: cx - side / 2, y: cy - side / 2, width: side, height: side).intersection(region)
+        guard crop.width >= 24, crop.height >= 24 else { return nil }
+        var p = DecodePass(role, label: label, crop: crop, formats: formats)
+        p.rotationDegrees = c.coherence > 0.2 && abs(c.degrees) >= 1 ? c.degrees : 0
+        return p
     }
 }

@@ -11,6 +11,15 @@ public struct ExtraPassSchedule: Sendable {
         case rotated
         /// zxing's pyramid: codes too large or too blurred for full resolution.
         case downscaled
+        /// Linear codes tilted by 20–40°: crops turned upright around code-like patches
+        /// (`CodeCandidates.linearPasses`); only while there are such patches.
+        case uprightLinear
+        /// Small linear codes: those crops enlarged twice, around small patches nothing read.
+        case enlargedLinear
+        /// The linear formats over the whole region searched harder (every few rows instead of a few near the
+        /// middle) and turned: codes the bands' one attempt a row misses. Dear over a 720p frame, so only in a
+        /// still scene's round (`still`), where it runs once.
+        case harderLinear
     }
 
     /// How many kinds there are: a code only one of them reads is found within this many frames.
@@ -73,38 +82,74 @@ public struct ExtraPassSchedule: Sendable {
             return
         }
         fruitlessTurns += kinds.count
-        if fruitlessTurns >= Kind.allCases.count {
+        if fruitlessTurns >= max(1, roundLength) {
             gap = min(Self.maxGap, gap * 2)
             fruitlessTurns = 0
         }
     }
 
-    /// The extra passes for this frame, and their kinds.
-    mutating func next(region: PixelRect, formats: BarcodeFormats, budget: Double) -> (passes: [Extra], kinds: Set<Kind>) {
-        sinceLast += 1
-        guard sinceLast >= gap else { return ([], []) }
-        sinceLast = 0
+    /// Kinds run since the scene last moved (see `next`'s `still`).
+    private(set) var triedWhileStill: Set<Kind> = []
+    /// Whether the last frame had code-like patches (the upright kinds apply only then).
+    private var hadCandidates = false
+    /// Kinds that apply to a moving scene as the last frame was: one round of them that found nothing doubles `gap`.
+    private var roundLength = Kind.allCases.count
+
+    /// Whether every kind that applies to a still scene has run since it last moved: a still scene whose
+    /// decodes found nothing may then rest.
+    func triedEveryKind(formats: BarcodeFormats) -> Bool {
+        Kind.allCases.allSatisfy { triedWhileStill.contains($0) || !applies($0, formats, candidates: hadCandidates, still: true) }
+    }
+
+    /// The extra passes for this frame, and their kinds. `still`: the scene is the one the last decoded frame
+    /// showed. A still scene gets, frame after frame and whatever the budget, each kind it has not had since it
+    /// last moved (a code held still that only one of them reads is found before the scene rests); a moving
+    /// one gets one kind in turn every `gap` frames, within the budget.
+    /// `hasCandidates`: whether the frame has code-like patches not read elsewhere, which `candidates` finds
+    /// (called only for a kind that needs them).
+    mutating func next(
+        region: PixelRect, formats: BarcodeFormats, hasCandidates: Bool = false, candidates: () -> [CodeCandidates.Candidate] = { [] },
+        budget: Double, still: Bool = false
+    ) -> (passes: [Extra], kinds: Set<Kind>) {
+        hadCandidates = hasCandidates
+        roundLength = Kind.allCases.filter { applies($0, formats, candidates: hasCandidates, still: false) }.count
+        if !still { triedWhileStill = [] }
         var kinds: Set<Kind> = []
-        for _ in Kind.allCases {
-            let k = Kind.allCases[turn % Kind.allCases.count]
-            turn += 1
-            if !kinds.contains(k), applies(k, formats), affordable(k, budget: budget) {
-                kinds.insert(k)
-                break
+        if still,
+            let k = Kind.allCases.first(where: { !triedWhileStill.contains($0) && applies($0, formats, candidates: hadCandidates, still: true) })
+        {
+            kinds.insert(k)
+            sinceLast = 0
+        } else {
+            sinceLast += 1
+            guard sinceLast >= gap else { return ([], []) }
+            sinceLast = 0
+            for _ in Kind.allCases {
+                let k = Kind.allCases[turn % Kind.allCases.count]
+                turn += 1
+                if applies(k, formats, candidates: hadCandidates, still: false), affordable(k, budget: budget) {
+                    kinds.insert(k)
+                    break
+                }
             }
         }
-        return (kinds.sorted { $0.rawValue < $1.rawValue }.flatMap { passes($0, region: region, formats: formats) }, kinds)
+        if still { triedWhileStill.formUnion(kinds) }
+        let found = kinds.contains(.uprightLinear) || kinds.contains(.enlargedLinear) ? candidates() : []
+        return (kinds.sorted { $0.rawValue < $1.rawValue }.flatMap { passes($0, region: region, formats: formats, candidates: found) }, kinds)
     }
 
-    private func applies(_ k: Kind, _ formats: BarcodeFormats) -> Bool {
-        switch k {
+    private func applies(_ k: Kind, _ formats: BarcodeFormats, candidates: Bool, still: Bool) -> Bool {
+        let linear = !formats.intersection(.linear).isEmpty
+        return switch k {
         case .inverted: true
-        case .rotated: !formats.intersection(.linear).isEmpty
+        case .rotated: linear
         case .downscaled: !formats.intersection(.matrix).isEmpty
+        case .uprightLinear, .enlargedLinear: linear && candidates
+        case .harderLinear: linear && still
         }
     }
 
-    private mutating func passes(_ k: Kind, region: PixelRect, formats: BarcodeFormats) -> [Extra] {
+    private mutating func passes(_ k: Kind, region: PixelRect, formats: BarcodeFormats, candidates: [CodeCandidates.Candidate]) -> [Extra] {
         switch k {
         case .inverted:
             // The shim's inversion: zxing's own leaves out linear codes and PDF417.
@@ -125,6 +170,17 @@ public struct ExtraPassSchedule: Sendable {
             p.tryHarder = false
             p.tryRotate = false
             p.tryDownscale = true
+            return [Extra(kind: k, pass: p)]
+        case .uprightLinear, .enlargedLinear:
+            let enlarged = k == .enlargedLinear
+            return CodeCandidates.linearPasses(
+                for: candidates, region: region, formats: formats, upscale: enlarged ? 2 : 1, role: .extra(k),
+                label: enlarged ? "live extra enlarged linear" : "live extra upright linear"
+            ).map { Extra(kind: k, pass: $0) }
+        case .harderLinear:
+            var p = DecodePass(.extra(k), label: "live extra harder linear", crop: region, formats: formats.intersection(.linear))
+            p.tryHarder = true
+            p.tryRotate = true
             return [Extra(kind: k, pass: p)]
         }
     }

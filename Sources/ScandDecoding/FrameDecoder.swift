@@ -36,6 +36,13 @@ public struct FrameDecoder: Sendable {
     /// Candidate patches whose crops read nothing, and the frame until which they rest.
     private var fruitless: [(bounds: PixelRect, until: Int)] = []
     private var frameCount = 0
+    /// Set by the caller before each frame: whether the scene is the one the last decoded frame showed
+    /// (`SceneSignature.isStatic`). A still scene gets each expensive pass it has not had since it last moved,
+    /// one a frame and whatever the budget, so that a code held still is read as `scand scan` reads it.
+    public var sceneIsStill = false
+    /// Whether every expensive pass that applies has run since the scene last moved: a still scene whose
+    /// decodes found nothing may rest from then on.
+    public var hasTriedEveryPass: Bool { schedule.triedEveryKind(formats: formats) }
     /// Frames a fruitless patch rests: a textured surface is not cropped on every turn.
     static let fruitlessRest = 15
     private var candidateFinder: CodeCandidates = {
@@ -143,17 +150,19 @@ public struct FrameDecoder: Sendable {
         frameCount += 1
         let now = frameCount
         fruitless.removeAll { $0.until <= now }
-        let known = readElsewhere, resting = fruitless.map(\.bounds)
+        let known = readElsewhere, resting = fruitless.map(\.bounds), finder = candidateFinder
         var patches: [PixelRect] = []
+        var unread = 0
         let candidates =
-            formats.intersection(CodeCandidates.formats).isEmpty
+            formats.intersection(CodeCandidates.formats.union(.linear)).isEmpty
             ? []
-            : candidateFinder.find(
+            : finder.find(
                 in: buffer, width: width, height: height, rowStride: rowStride, pixelStride: pixelStride, region: region,
                 excluding: { bounds in
                     patches.append(bounds)
-                    return known.contains { bounds.contains($0.corners.center) }
-                        || resting.contains { $0.contains(bounds.center) }
+                    if known.contains(where: { bounds.contains($0.corners.center) }) { return true }
+                    unread += 1
+                    return resting.contains { $0.contains(bounds.center) }
                 })
         let candidatePasses = CodeCandidates.passes(for: candidates, region: region, formats: formats, label: "live upright crop")
         // A code-like patch that was not in view last frame (a code being shown) may be one only an expensive pass
@@ -161,7 +170,14 @@ public struct FrameDecoder: Sendable {
         let before = lastPatches
         if candidates.contains(where: { c in !before.contains { $0.contains(c.bounds.center) } }) { schedule.wake() }
         lastPatches = patches
-        let (extras, kinds) = schedule.next(region: region, formats: formats, budget: extraPassBudgetMilliseconds)
+        // The upright linear kinds read every unread patch, resting or not (a patch rests from the matrix crops).
+        let (extras, kinds) = schedule.next(
+            region: region, formats: formats, hasCandidates: unread > 0,
+            candidates: {
+                finder.find(
+                    in: buffer, width: width, height: height, rowStride: rowStride, pixelStride: pixelStride, region: region,
+                    excluding: { bounds in known.contains { bounds.contains($0.corners.center) } })
+            }, budget: extraPassBudgetMilliseconds, still: sceneIsStill)
         lastExtras = kinds
         let passes = Self.passes(region: region, formats: formats) + candidatePasses + tracked.passes(region: region) + extras.map(\.pass)
         lastPasses = passes

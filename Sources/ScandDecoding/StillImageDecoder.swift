@@ -1,8 +1,8 @@
 import ScandCore
 
 /// Finds every code in a still image: the still-image strategy's passes over the rect of interest and crops
-/// turned upright around patches that look like matrix codes (`CodeCandidates`), run isolated, merged into
-/// one list of symbols in full-image pixels.
+/// turned upright around patches that look like codes (`CodeCandidates`), run isolated, merged into one list
+/// of symbols in full-image pixels.
 public struct StillImageDecoder: Sendable {
     public var strategy: StillImageStrategy
     public var decoder: ZXingDecoder
@@ -26,11 +26,26 @@ public struct StillImageDecoder: Sendable {
                 in: $0, width: image.width, height: image.height, rowStride: image.width, pixelStride: 1, region: region,
                 excluding: { bounds in found.contains { bounds.contains($0.corners.center) } })
         }
-        let more = decoder.decode(
+        let linear = CodeCandidates.linearPasses(
+            for: candidates, region: region, formats: strategy.formats, role: .still(.uprightLinear), label: "still upright linear")
+        var more = decoder.decode(
             image,
             passes: strategy.followUps(region: region, found: found)
-                + CodeCandidates.passes(for: candidates, region: region, formats: strategy.formats, label: "candidate"))
-        report.found = merger.merge(report.found + more.found, detection: \.detection)
+                + CodeCandidates.passes(for: candidates, region: region, formats: strategy.formats, label: "candidate") + linear)
+        // Small patches that still read nothing, or only a payload without a check that wants a second read: enlarged
+        // for the linear formats.
+        let read = found + StillImageStrategy.confirmed(more.found).map(\.detection)
+        let unread = candidates.filter { c in !read.contains { c.bounds.contains($0.corners.center) } }
+        let enlarged = CodeCandidates.linearPasses(
+            for: unread, region: region, formats: strategy.formats, upscale: 2, role: .still(.enlargedLinear), label: "still enlarged linear")
+        if !enlarged.isEmpty {
+            let late = decoder.decode(image, passes: enlarged)
+            more.found += late.found
+            more.failures += late.failures
+            more.notes += late.notes
+            more.passesRun += late.passesRun
+        }
+        report.found = merger.merge(StillImageStrategy.confirmed(report.found + more.found), detection: \.detection)
         report.failures += more.failures
         report.notes += more.notes
         report.passesRun += more.passesRun

@@ -6,8 +6,9 @@ import ScandCore
 /// inverted matrix codes (1.4 needed a pass for each of those faults), so a still gets that pass with EAN
 /// add-ons read; then an inverted copy for the formats zxing's own inversion leaves out (linear codes and
 /// PDF417, measured: `HandledFaultsTests`), and, in a small image where nothing was read, the EAN/UPC formats
-/// enlarged twice. `StillImageDecoder` adds crops turned upright around patches that look like matrix codes,
-/// for tilted codes zxing's detectors still miss.
+/// enlarged twice. `StillImageDecoder` adds crops turned upright around patches that look like codes, for
+/// tilted codes zxing's detectors still miss: read for the matrix and the linear formats, and enlarged twice
+/// for the linear ones around small patches that nothing read.
 public struct StillImageStrategy: Sendable {
     public var formats: BarcodeFormats
 
@@ -19,6 +20,10 @@ public struct StillImageStrategy: Sendable {
         case inverted
         /// EAN/UPC enlarged twice in a small image where nothing was read.
         case enlarged
+        /// The linear formats in a crop turned upright around a busy patch (`CodeCandidates.linearPasses`).
+        case uprightLinear
+        /// The same crop enlarged twice, around a small patch that no pass read.
+        case enlargedLinear
     }
 
     public init(formats: BarcodeFormats = .all) {
@@ -35,6 +40,22 @@ public struct StillImageStrategy: Sendable {
 
     /// Formats zxing's `tryInvert` does not read light-on-dark.
     public static let notSelfInverting = BarcodeFormats.linear.union(BarcodeFormats(.pdf417))
+
+    /// Linear formats whose symbols carry no check that zxing verifies: one misread bar gives another valid
+    /// payload.
+    public static let unchecked = BarcodeFormats([.codabar, .code39, .itf])
+
+    /// Reads to keep: a read in one of these formats that only the turned or enlarged crops made (no check, and
+    /// a resampled image) is kept when a second pass read the same payload, so that a texture read once as a
+    /// Codabar is not reported.
+    public static func confirmed(_ found: [DecodeReport.Found]) -> [DecodeReport.Found] {
+        found.filter { f in
+            guard f.role == .still(.uprightLinear) || f.role == .still(.enlargedLinear), Self.unchecked.contains(f.detection.format) else {
+                return true
+            }
+            return found.filter { $0.detection.format == f.detection.format && $0.detection.bytes == f.detection.bytes }.count >= 2
+        }
+    }
 
     /// zxing's defaults, with EAN add-ons read.
     public func firstPass(region: PixelRect) -> DecodePass {

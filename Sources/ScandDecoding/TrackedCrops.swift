@@ -55,7 +55,9 @@ struct TrackedCrops: Sendable {
         entries.removeAll { e in e.misses > Self.keepForMisses || regular.contains { $0.isSameSymbol(as: e.last) } }
         for f in found where f.role.isExtra && entries.count < Self.maxEntries {
             let d = f.detection
-            guard let template = extras.first(where: { $0.role == f.role && $0.formats.contains(d.format) }),
+            // Of several passes of one role (the upright crops around each patch), the one whose crop holds the code.
+            let fitting = extras.filter { $0.role == f.role && $0.formats.contains(d.format) }
+            guard let template = fitting.first(where: { $0.crop.contains(d.corners.center) }) ?? fitting.first,
                 !regular.contains(where: { $0.isSameSymbol(as: d) }),
                 !entries.contains(where: { $0.last.isSameSymbol(as: d) })
             else { continue }

@@ -20,7 +20,8 @@ actor DecodeLoop {
     private let snapshots: SnapshotRequests
     private let daemonMetrics: DaemonMetrics?
     private let clock: @Sendable () -> Duration?
-    /// Skip frames of a static scene whose last decode found nothing (an idle kiosk costs next to no CPU).
+    /// Skip frames of a static scene whose last decode found nothing, once the decoder has tried every pass on
+    /// it (an idle kiosk costs next to no CPU).
     private let skipStaticScenes: Bool
     /// The last decoded frame's scene, and whether that decode found anything.
     private var lastScene: SceneSignature?
@@ -86,12 +87,16 @@ actor DecodeLoop {
         snapshots.offer(frame, transform: decoder.transform)
         takeFocus(of: frame)
         let scene = SceneSignature(frame: frame)
-        if skipStaticScenes, !lastFound, tracker.visible.isEmpty, let last = lastScene, scene.isStatic(comparedTo: last) {
+        let still = lastScene.map { scene.isStatic(comparedTo: $0) } ?? false
+        // A static scene rests once every expensive pass has had its turn on it: a code held still that only one
+        // of them reads (turned, tilted, small, …) is found first.
+        if skipStaticScenes, still, !lastFound, tracker.visible.isEmpty, decoder.hasTriedEveryPass {
             write(tracker.tick(at: .microseconds(frame.timestampMicroseconds)), frame: (frame, frame.format.width, frame.format.height))
             metrics.skippedStaticScene()
             return
         }
         lastScene = scene
+        decoder.sceneIsStill = skipStaticScenes && still
         let started = Monotonic.microseconds()
         metrics.decodeStarted(at: started)
         defer { metrics.decodeEnded() }
