@@ -143,7 +143,7 @@ let package = Package(
         .testTarget(
             name: "ScandCaptureTests",
             dependencies: [
-                "ScandCapture", "ScandCore", "ScandTestSupport",
+                "ScandCapture", "ScandCore", "ScandConfigFile", "ScandTestSupport",
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio")
             ]),
         .testTarget(

@@ -43,9 +43,9 @@ public struct Daemon: Sendable {
         }
         let kept: String
         switch journal {
-        case .on(let span, _):
+        case .on(let span, _, _, _):
             kept = "event journal \((directory as NSString).appendingPathComponent(EventLog.fileName)) (\(span?.summary ?? "empty"))"
-        case .off(let reason, _): kept = "event journal off (\(reason))"
+        case .off(let reason, _, _, _): kept = "event journal off (\(reason))"
         }
         return
             "state directory \(directory): \(kept); a rect of interest set over the socket is kept in \(RegionOfInterestStore(directory: directory).path)"

@@ -1,5 +1,6 @@
 import Testing
 import ScandCore
+import ScandConfigFile
 
 /// `[camera.controls]`: names as v4l2-ctl gives them, values checked against the camera's own ranges, and
 /// the configuration file's table.

@@ -19,7 +19,7 @@ import Testing
             self.path = path
             let controls = DaemonControls(
                 status: { StatusReport(device: nil, counters: FrameCounters(), clients: ClientCounters(), stdoutDropped: 0) },
-                metrics: { "scand_up 1\n" }, snapshot: { $0(.error("no frame to show yet")) }, regionOfInterest: { .full },
+                metrics: { "scand_up 1\n" }, snapshot: { _, answer in answer(Event.error("no frame to show yet").line) }, regionOfInterest: { .full },
                 setRegionOfInterest: { r, answer in answer(.regionOfInterest(r)) })
             server = SocketServer(listener: .path(path, group: ""), hub: hub, maxRequestBytes: 4096, daemon: controls, log: { _, _ in })
         }

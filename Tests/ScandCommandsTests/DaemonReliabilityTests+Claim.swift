@@ -27,7 +27,7 @@ extension DaemonReliabilityTests {
             #expect(loser.finish() == 1)
             #expect(loser.stderr.contains { $0.contains("\(sock) is in use: another scand") }, "\(loser.stderr)")
         }
-        #expect(serverPID(sock) == running[0].process.processIdentifier, "the daemon left is the one answering")
+        #expect(serverPID(sock) == running[0].process.pid, "the daemon left is the one answering")
         #expect(status(sock) != nil)
         running[0].signal(SIGTERM)
         #expect(running[0].finish() == 0)

@@ -1,5 +1,6 @@
 import Foundation
 import ScandCore
+import ScandProtocol
 import Testing
 
 /// Issue 25, 1: many `?ROI=` pipelined on several connections at once.

@@ -3,6 +3,7 @@ import Testing
 import ScandCapture
 import ScandCore
 import ScandDecoding
+import ScandProtocol
 import ScandTestSupport
 @testable import ScandService
 

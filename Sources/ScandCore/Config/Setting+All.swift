@@ -258,7 +258,9 @@ extension Setting {
             "start", "Where a bridge without a state file starts: all (everything the journal keeps, then live) or now.",
             { $0.start.rawValue },
             { c, v throws(Problem) in
-                guard let start = MQTTSettings.Start(rawValue: v) else { throw Problem("must be \"all\" or \"now\", not \"\(v.escapingControlCharacters())\"") }
+                guard let start = MQTTSettings.Start(rawValue: v) else {
+                    throw Problem("must be \"all\" or \"now\", not \"\(v.escapingControlCharacters())\"")
+                }
                 c.start = start
             })
     ]

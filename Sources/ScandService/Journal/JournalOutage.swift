@@ -1,4 +1,5 @@
 import ScandCore
+import ScandProtocol
 
 /// A stretch of time the journal is off: why, which events it missed, and when to try again. Attempts back
 /// off from 1 s to a minute, so a disk that stays full costs one try a minute; time is what the caller says

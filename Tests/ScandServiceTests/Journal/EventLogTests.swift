@@ -2,6 +2,7 @@ import Foundation
 import NIOConcurrencyHelpers
 import ScandCore
 import ScandJournal
+import ScandProtocol
 import ScandTestSupport
 import Testing
 
