@@ -29,12 +29,26 @@ struct HostCheck<Context: RequestContext>: RouterMiddleware {
     /// Whether a page at `origin` may ask: this server's own page (`http://` or `https://` and the Host the
     /// request names) or an origin of `origins`. Any other scheme (an extension's, `file://`, an app's) and
     /// `null` (a sandboxed or local page) are refused: such a page could read live scans. Clients that are no
-    /// browser page send no Origin at all.
+    /// browser page send no Origin, or (WebSocket client libraries, swift-websocket's among them) the
+    /// `ws://`/`wss://` address they asked for: no browser sends that as a page's origin, so it is accepted
+    /// when it names the same host as Host.
     static func sameSite(origin: String, authority: String, origins: Set<String> = []) -> Bool {
         let lower = origin.lowercased()
         if origins.contains(where: { $0.lowercased() == lower }) { return true }
         guard !authority.isEmpty else { return false }
-        return lower == "http://\(authority.lowercased())" || lower == "https://\(authority.lowercased())"
+        let own = authority.lowercased()
+        if lower == "http://\(own)" || lower == "https://\(own)" { return true }
+        for scheme in ["ws://", "wss://"] where lower.hasPrefix(scheme) {
+            let named = lower.dropFirst(scheme.count)
+            return named == own || named == Self.hostPart(of: own) || Self.hostPart(of: String(named)) == Self.hostPart(of: own)
+        }
+        return false
+    }
+
+    /// `host` of `host[:port]` (an IPv6 address keeps its brackets).
+    static func hostPart(of authority: String) -> Substring {
+        if authority.hasPrefix("["), let end = authority.firstIndex(of: "]") { return authority[...end] }
+        return authority.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
     }
 
     /// Whether a request naming `authority` (`host[:port]`) is served: an IPv4 address, a bracketed IPv6

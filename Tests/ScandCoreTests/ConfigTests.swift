@@ -221,7 +221,9 @@ import Testing
         ("[mqtt]\nkiosk_id = \"#\"", 2, "kiosk_id must be"),
         ("[mqtt]\nsocket = \"relative.sock\"", 2, "socket must be an absolute path"),
         ("[mqtt]\nca_file = \"ca.pem\"", 2, "ca_file must be an absolute path"),
-        ("[mqtt]\nhost = \"\"", 2, "host must be a host name")
+        ("[mqtt]\nhost = \"\"", 2, "host must be a host name"),
+        ("[mqtt]\nstart = \"later\"", 2, #"start must be "all" or "now", not "later""#),
+        ("[mqtt]\nmax_in_flight = 65536", 2, "max_in_flight must be 2…65535")
     ])
     func refusesWrongFilesWithLineAndReason(_ text: String, _ line: Int, _ reason: String) {
         #expect { try ScandConfig().applying(toml: text) } throws: { e in
@@ -255,6 +257,11 @@ import Testing
         #expect(try ScandConfig().applying(toml: "").mqtt.effectivePort == 1883)
         #expect(try ScandConfig().applying(toml: "[mqtt]\nport = 0\nkiosk_id = \"\"").mqtt == MQTTSettings())
         #expect(throws: MQTTSettings.Problem.self) { try c.mqtt.applying { $0.keyFile = nil }.validate() }
+    }
+
+    @Test func aNewBridgeStartsWithTheWholeJournalUnlessToldNow() throws {
+        #expect(try ScandConfig().applying(toml: "").mqtt.start == .all)
+        #expect(try ScandConfig().applying(toml: "[mqtt]\nstart = \"now\"").mqtt.start == .now)
     }
 }
 

@@ -111,12 +111,14 @@ import ScandTestSupport
         #expect(pipeline.statsEvent().line.contains(#""captured":30"#))
     }
 
-    @Test func aStaticSceneWithoutCodesIsNotDecodedAgain() async throws {
+    @Test func aStaticSceneWithoutCodesRestsOnceEveryPassHadItsTurn() async throws {
         let empty = try recording([], frames: 20, name: "empty")
         let (_, idle) = await run(empty, pace: .recorded)
         let c = idle.counters
-        // Frames that arrive while the first decode starts the decoder processes are dropped, not decoded.
-        #expect(c.decoded == 1 && c.skippedStatic + c.dropped == 19 && c.skippedStatic >= 10, "\(c)")
+        // A held scene gets a frame for each kind of expensive pass (a code held still may need one), then
+        // rests: the rest of its frames are skipped. Frames that arrive while a decode runs are dropped.
+        #expect(c.decoded >= 1 && c.decoded <= 8 && c.skippedStatic >= 10, "\(c)")
+        #expect(c.decoded + c.skippedStatic + c.dropped == 20, "\(c)")
         // A scene that holds a code keeps being decoded (the tracker needs its sightings).
         let busy = try recording([(.qrCode, "seen", 320, 240)], frames: 10, name: "busy")
         let (_, reading) = await run(busy, pace: .recorded)
