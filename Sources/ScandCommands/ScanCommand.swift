@@ -3,12 +3,15 @@ import Foundation
 import ScandCore
 
 struct ScanCommand: ParsableCommand {
+    /// zbarimg's status for a bad command line (other commands keep sysexits' 64).
+    static let usageStatus: Int32 = 1
+
     static let configuration = CommandConfiguration(
         commandName: "scan",
         abstract: "Decode every barcode in still images (PNG, JPEG, PGM/PPM).",
         discussion: """
-            Prints one JSON object per code found, one per line. Exit status: 0 when a code was found, \
-            4 when none was, 2 when an input could not be read, 64 for bad options.
+            Prints one JSON object per code found, one per line. Exit status as zbarimg's: 0 when every \
+            image held a code, 4 when one or more held none, 2 when an input could not be read, 1 for bad options.
             """
     )
 

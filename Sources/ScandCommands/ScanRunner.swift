@@ -5,8 +5,9 @@ import ScandProtocol
 import ScandDecoding
 import ScandImageIO
 
-/// `scand scan`: decodes still images and prints one SCAN object per code. Exit status as zbarimg's:
-/// 0 when something was found, 4 when nothing was, 2 when an input could not be read.
+/// `scand scan`: decodes still images and prints one SCAN object per code. Exit status as zbarimg's, which
+/// scripts test: 0 when every image held a code, 4 when one or more held none, 2 when an input could not be
+/// read (ahead of 4).
 public struct ScanRunner: Sendable {
     public enum ExitStatus: Int32, Sendable {
         case found = 0
@@ -25,7 +26,7 @@ public struct ScanRunner: Sendable {
     public init() {}
 
     public func run(files: [String], output: OutputSink) -> ExitStatus {
-        var found = false, unreadable = false
+        var everyFileHadACode = true, unreadable = false
         let still = StillImageDecoder(formats: formats, decoder: decoder)
         for file in files {
             let image: LumaImage
@@ -43,7 +44,7 @@ public struct ScanRunner: Sendable {
             for d in report.detections {
                 output.event(.imageScan(ImageCode(file: file, detection: d, imageWidth: image.width, imageHeight: image.height)))
             }
-            found = found || !report.detections.isEmpty
+            if report.detections.isEmpty { everyFileHadACode = false }
             if let target = annotatePath {
                 do {
                     try annotate(file: file, detections: report.detections, to: annotationPath(target, for: file, of: files.count))
@@ -54,7 +55,7 @@ public struct ScanRunner: Sendable {
             }
         }
         if unreadable { return .unreadable }
-        return found ? .found : .nothingFound
+        return everyFileHadACode ? .found : .nothingFound
     }
 
     func annotationPath(_ target: String, for file: String, of count: Int) -> String {

@@ -42,7 +42,8 @@ extension ScandCommand {
                 let safe = message.split(separator: "\n", omittingEmptySubsequences: false).map { String($0).escapingControlCharacters() }
                 OutputSink.writeAll(code.isSuccess ? 1 : 2, safe.joined(separator: "\n") + "\n")
             }
-            Foundation.exit(code.rawValue)
+            let scan = (arguments ?? Array(CommandLine.arguments.dropFirst())).first == ScanCommand.configuration.commandName
+            Foundation.exit(scan && code == .validationFailure ? ScanCommand.usageStatus : code.rawValue)
         }
     }
 }
