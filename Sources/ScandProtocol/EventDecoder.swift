@@ -24,7 +24,7 @@ public enum EventDecoder {
             throw Problem("scand sent an event of unknown class \(ClientRequest.quoted(fields.class))")
         }
         let stamp = fields.boot.map { EventStamp(boot: $0, seq: fields.seq, replayed: fields.replayed ?? false) }
-        return ReceivedEvent(eventClass: eventClass, stamp: stamp, event: try fields.event(eventClass), line: line)
+        return ReceivedEvent(eventClass: eventClass, stamp: stamp, event: try fields.event(eventClass), code: try fields.code(eventClass), line: line)
     }
 
     /// The keys of every answer to a request (JSONDecoder skips the others).
@@ -40,8 +40,13 @@ public enum EventDecoder {
         var zxing: String?
         // ERROR
         var message: String?
-        // METRICS
+        // METRICS; SCAN
         var text: String?
+        // SCAN, UPDATE, LOST
+        var id: Int?
+        var format: String?
+        /// A code's camera; STATUS's `device` is an object, read as nil here.
+        var device: StringIfString?
         // ROI
         var roi: [Double]?
         // SNAPSHOT
@@ -58,9 +63,23 @@ public enum EventDecoder {
         var formats: [String]?
         var since: Since?
 
+        struct StringIfString: Decodable {
+            var value: String?
+            init(from decoder: any Decoder) throws { value = try? decoder.singleValueContainer().decode(String.self) }
+        }
+
         struct Since: Decodable {
             var boot: String
             var seq: Int
+        }
+
+        func code(_ eventClass: Event.Class) throws(Problem) -> ReceivedCode? {
+            // `scand scan`'s SCAN lines name a file, not a tracked code: no id.
+            guard [.scan, .update, .lost].contains(eventClass), let id else { return nil }
+            guard let format, let barcodeFormat = BarcodeFormat(name: format), eventClass != .scan || text != nil else {
+                throw Problem("scand sent a \(eventClass.rawValue) without its fields")
+            }
+            return ReceivedCode(id: id, format: barcodeFormat, text: text, device: device?.value)
         }
 
         func event(_ eventClass: Event.Class) throws(Problem) -> Event? {

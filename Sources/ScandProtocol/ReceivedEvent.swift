@@ -9,13 +9,16 @@ public struct ReceivedEvent: Sendable, Equatable {
     /// VERSION, WATCH, ERROR, ROI, SNAPSHOT and METRICS, decoded; nil for the others (events and STATUS),
     /// which clients pass on as `line`.
     public var event: Event?
+    /// SCAN, UPDATE and LOST: the code's id, format and text.
+    public var code: ReceivedCode?
     /// The line, without its newline.
     public var line: String
 
-    public init(eventClass: Event.Class, stamp: EventStamp?, event: Event?, line: String) {
+    public init(eventClass: Event.Class, stamp: EventStamp?, event: Event?, code: ReceivedCode? = nil, line: String) {
         self.eventClass = eventClass
         self.stamp = stamp
         self.event = event
+        self.code = code
         self.line = line
     }
 
