@@ -84,4 +84,19 @@ extension DaemonEndToEndTests {
         daemon.signal(SIGTERM)
         #expect(daemon.finish() == 0)
     }
+
+    /// A daemon that is not root picks a socket path of its own, and says which.
+    @Test(.enabled(if: getuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv")))
+    func aDaemonThatIsNotRootSaysWhereItsSocketIs() throws {
+        chmod(dir, 0o755)
+        let replay = try recording(seconds: 3, name: "nobody.rec")
+        let daemon = try DaemonProcess(
+            [
+                "--reuid=65534", "--regid=65534", "--clear-groups", "/usr/bin/env", "-u", "XDG_RUNTIME_DIR", ScandBinary.path, "run", "--source",
+                "replay:" + replay
+            ],
+            executable: "/usr/bin/setpriv")
+        #expect(daemon.finish(seconds: 60) == 0, "\(daemon.stderr)")
+        #expect(daemon.stderr.contains("scand: serving clients on /tmp/scand-65534.sock (mode 0660)"), "\(daemon.stderr)")
+    }
 }

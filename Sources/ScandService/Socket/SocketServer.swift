@@ -85,6 +85,7 @@ public final class SocketServer: Sendable {
             let channel = try await bootstrap.withBoundSocket(fd).get()
             widenBacklog(fd)
             bound.withLockedValue { $0.channel = channel }
+            log("serving clients on the socket systemd passed (scand.socket)", .info)
         case .path(let path, let groupName):
             var gid: gid_t?
             if !groupName.isEmpty {
@@ -129,6 +130,8 @@ public final class SocketServer: Sendable {
                 }
                 let file = FileIdentity(path: path)  // after chmod, chown and rename, which change it
                 bound.withLockedValue { $0 = (channel, file) }
+                // Where clients connect: a daemon not run by root picks its own path (XDG_RUNTIME_DIR or /tmp).
+                log("serving clients on \(path) (mode 0660" + (groupName.isEmpty ? ")" : ", group \(groupName))"), .info)
             } catch let error as BindError {
                 throw error
             } catch {
