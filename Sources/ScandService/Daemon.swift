@@ -65,7 +65,7 @@ public struct Daemon: Sendable {
             })
         let stateDirectory = config.resolvedStateDirectory(environment: ProcessInfo.processInfo.environment)
         let events = EventLog(
-            directory: stateDirectory, limits: .init(maxEvents: config.journalMaxEvents, maxAge: config.journalMaxAge.seconds),
+            directory: stateDirectory, limits: .init(maxEvents: config.journalMaxEvents, maxAge: config.journalMaxAge.inSeconds),
             log: { stdout.log($0, $1) })
         stdout.log(Self.stateSummary(directory: stateDirectory, journal: events.status), stateDirectory == nil ? .warning : .info)
         // Every published event passes here, one at a time: numbered, journaled, encoded once, then

@@ -149,8 +149,8 @@ extension Setting {
 
 extension Duration {
     /// Seconds as a number, as the file and the command line write durations.
-    var inSeconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
+    public var inSeconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
 
     /// A duration in whole milliseconds: 0.57 s is 570 ms, not the 569 that truncating 569.99… would give.
-    init(roundingSeconds s: Double) { self = .milliseconds(Int((s * 1000).rounded())) }
+    public init(roundingSeconds s: Double) { self = .milliseconds(Int((s * 1000).rounded())) }
 }

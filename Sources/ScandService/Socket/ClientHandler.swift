@@ -87,7 +87,7 @@ final class ClientHandler: ChannelDuplexHandler {
         let timeout = settings.requestTimeout
         idleTimer = context.eventLoop.assumeIsolated().scheduleTask(in: TimeAmount(timeout)) { [self] in
             guard !closing else { return }
-            let reason = "no request within \(timeout.seconds) s; closing the connection"
+            let reason = "no request within \(timeout.inSeconds) s; closing the connection"
             hub.countTimeout()
             settings.idleClosed("\(peer) closed: \(reason)")
             close(after: .error(reason), context: context)
@@ -241,11 +241,6 @@ extension TimeAmount {
         let c = d.components
         self = .nanoseconds(c.seconds * 1_000_000_000 + c.attoseconds / 1_000_000_000)
     }
-}
-
-extension Duration {
-    /// In seconds, for messages.
-    var seconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
 }
 
 /// Linux's `struct ucred` (SO_PEERCRED), which Swift's Glibc module does not export.
