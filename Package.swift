@@ -158,7 +158,9 @@ let package = Package(
         .testTarget(name: "ScandMQTTTests", dependencies: ["ScandMQTT", "ScandTestSupport"]),
         .testTarget(
             name: "ScandCommandsTests",
-            dependencies: ["ScandCommands", "ScandDecoding", "ScandImageIO", "ScandCore", "CSTB", "ScandTestSupport", "scand"]),
+            dependencies: [
+                "ScandCommands", "ScandClient", "ScandProtocol", "ScandDecoding", "ScandImageIO", "ScandCore", "CSTB", "ScandTestSupport", "scand"
+            ]),
         .testTarget(
             name: "ScandWebTests",
             dependencies: [

@@ -5,17 +5,24 @@ import ScandCore
 import ScandProtocol
 import ScandService
 
-/// `scand watch`: the command-line subscriber. Prints the daemon's events, one JSON object per line.
+/// `scand watch`: the command-line subscriber. Prints the daemon's events, one JSON object per line, or
+/// the text of each scan (`--raw`), or runs a command for each scan (`--exec`); for shell scripts it can wait
+/// for the daemon and resume after a restart (`--reconnect`), stop after `--count` scans or give up after
+/// `--timeout` seconds without one.
 struct WatchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "watch",
-        abstract: "Subscribe to a running scand and print its events.",
+        abstract: "Subscribe to a running scand and print its events (or the text of each scan).",
         discussion: """
-            Exit status: 0 when the daemon closes the connection, 64 when it refuses the request, 69 when no daemon is \
-            running, 75 when it refuses the connection (too many clients: try again later), 77 without permission. \
-            A refusal prints the daemon's reason.
+            Exit status: 0 after --count scans (or --status), 4 when --timeout passed without a scan, 64 when the \
+            daemon refuses the request (or bad options), 69 when no daemon is running or it went away (without \
+            --reconnect), 75 when it refuses the connection (too many clients: try again later), 77 without \
+            permission. A refusal prints the daemon's reason.
             """
     )
+
+    /// No scan within `--timeout`: as zbarimg's "no code found".
+    static let timeoutStatus: Int32 = 4
 
     @Option(name: .long, help: "The daemon's socket (default: where `scand run` puts it for this user; /run/scand/scand.sock for root).")
     var socket: String = defaultSocketPath()
@@ -29,9 +36,51 @@ struct WatchCommand: AsyncParsableCommand {
     @Flag(name: .long, help: "Print one STATUS object and exit.")
     var status = false
 
+    @Flag(name: .long, help: "Print only the text of each SCAN, one per line (control characters escaped), as zbarcam --raw.")
+    var raw = false
+
+    @Flag(
+        name: .long,
+        help: "Wait for the daemon, and when it goes away come back and resume where it stopped (nothing twice, nothing lost that its journal keeps)."
+    )
+    var reconnect = false
+
+    @Option(name: .long, help: "Exit 0 after N scans.")
+    var count: Int?
+
+    @Option(name: .long, help: "Exit \(timeoutStatus) when S seconds pass without a scan.")
+    var timeout: Double?
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "For each scan, run CMD (its words, no shell) with the scan in its environment: SCAND_TEXT, SCAND_FORMAT, SCAND_ID, SCAND_DEVICE, SCAND_BOOT, SCAND_SEQ, SCAND_JSON. One at a time; replaces printing.",
+            valueName: "CMD"))
+    var exec: String?
+
+    @Flag(name: .long, help: "Run the --exec command with /bin/sh -c (the payload is still only in the environment).")
+    var shell = false
+
+    @Option(name: .long, help: "Seconds an --exec command may run before it is ended (SIGTERM, then SIGKILL 2 s later).")
+    var execTimeout: Double = 30
+
+    func validate() throws {
+        if raw, exec != nil { throw ValidationError("--raw prints each scan and --exec runs a command for it: choose one") }
+        if raw || exec != nil, classes != nil { throw ValidationError("--raw and --exec take SCAN events only: leave out --classes") }
+        if let count, count < 1 { throw ValidationError("--count must be 1 or more") }
+        if let timeout, !(timeout > 0 && timeout <= 86400 * 365) { throw ValidationError("--timeout must be a number of seconds above 0") }
+        if !(execTimeout > 0 && execTimeout <= 86400) { throw ValidationError("--exec-timeout must be 0…86400 seconds, above 0") }
+        if shell, exec == nil { throw ValidationError("--shell goes with --exec") }
+        if let exec, exec.allSatisfy(\.isWhitespace) { throw ValidationError("--exec needs a command") }
+        if count != nil || timeout != nil, let asked = try watch().classes, !asked.contains(.scan) {
+            throw ValidationError("--count and --timeout count SCAN events: add SCAN to --classes")
+        }
+    }
+
     /// The WATCH the options ask for.
     func watch() throws -> ClientRequest.Watch {
         var watch = ClientRequest.Watch(enable: true)
+        if raw || exec != nil { watch.classes = [.scan] }
         if let classes {
             let names = classes.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).uppercased() }
             watch.classes = Set(
@@ -60,26 +109,31 @@ struct WatchCommand: AsyncParsableCommand {
                     defer { group.cancelAll() }
                     return try await client.request(.status)
                 }
-                Self.print(answer)
+                Self.print(answer.line)
                 return
             }
-            let subscription = EventSubscription(socketPath: socket, watch: watch, reconnect: false)
-            try await withThrowingTaskGroup(of: Void.self) { group in
-                group.addTask { await subscription.run() }
-                for try await element in subscription {
-                    if case .event(let line) = element { Self.print(line) }
-                }
-            }
+            let output: WatchPrinter.Output = raw ? .raw : exec != nil ? .exec : .json
+            let printer = WatchPrinter(output: output, classes: watch.classes, count: count)
+            let hook = exec.map { ScanHook(command: $0, shell: shell, timeout: Duration(roundingSeconds: execTimeout)) }
+            let subscription = EventSubscription(socketPath: socket, watch: watch, reconnect: reconnect)
+            let idle = timeout.map { Duration(roundingSeconds: $0) }
+            try await WatchSession(subscription: subscription, printer: printer, hook: hook, idleLimit: idle, clock: ContinuousClock()).run()
         } catch let error as DaemonError {
             OutputSinkLog.write(error.description.escapingControlCharacters())
             throw ExitCode(Self.exitCode(error))
+        } catch let error as WatchSessionError.DaemonWentAway {
+            OutputSinkLog.write(error.description)
+            throw ExitCode(69)
+        } catch is WatchSessionError.NothingCame {
+            OutputSinkLog.write("no scan came within \(timeout ?? 0) s", .notice)
+            throw ExitCode(Self.timeoutStatus)
         }
     }
 
     /// Unbuffered: a pipe reader sees each event at once. The daemon escapes control characters already;
     /// escaping again here means nothing a barcode holds reaches the terminal raw, whoever wrote the line.
-    static func print(_ line: ReceivedEvent) {
-        OutputSink.writeAll(1, line.line.escapingControlCharacters() + "\n")
+    static func print(_ line: String) {
+        OutputSink.writeAll(1, line.escapingControlCharacters() + "\n")
     }
 
     /// sysexits: 64 a refused request or an unusable path, 69 no daemon, 75 a refused connection (try later),

@@ -1,0 +1,80 @@
+import NIOConcurrencyHelpers
+import ScandClient
+import ScandProtocol
+import ScandService
+
+/// One run of `scand watch`'s subscription: each element through the `WatchPrinter`, its actions carried
+/// out in order (an `--exec` command runs to its end before the next scan is taken: the subscription's
+/// bounded buffer is the queue, and past it the subscription is made again `since` the last scan taken, so
+/// a slow command loses nothing the journal keeps). Ends after `--count` scans; throws `NothingCame` after
+/// `idleLimit` without a scan, `DaemonWentAway` when the daemon closes the connection and there is no
+/// reconnecting.
+struct WatchSession<C: Clock<Duration>> {
+    let subscription: EventSubscription
+    var printer: WatchPrinter
+    let hook: ScanHook?
+    let idleLimit: Duration?
+    let clock: C
+
+    func run() async throws {
+        let lastScan = NIOLockedValueBox(clock.now)
+        try await withThrowingTaskGroup(of: Bool.self) { group in
+            // The subscription's own task ends after the sequence is finished: not the session's end.
+            group.addTask {
+                await subscription.run()
+                return false
+            }
+            group.addTask { [printer] in
+                var printer = printer
+                for try await element in subscription {
+                    for action in printer.take(element) {
+                        switch action {
+                        case .print(let text):
+                            OutputSink.writeAll(1, text + "\n")
+                        case .warn(let message):
+                            OutputSinkLog.write(message.escapingControlCharacters(), .warning)
+                        case .run(let code, let line):
+                            guard let hook else { continue }
+                            let outcome = await hook.run(for: code, line: line)
+                            let what = "--exec for SCAN \(code.id)" + (line.position.map { " (seq \($0.seq))" } ?? "")
+                            OutputSinkLog.write("\(what) \(outcome)", outcome == .exited(0) ? .info : .warning)
+                        case .finished:
+                            throw Finished()
+                        }
+                    }
+                    if case .event(let line) = element, line.eventClass == .scan, line.code != nil {
+                        lastScan.withLockedValue { $0 = clock.now }
+                    }
+                }
+                // The sequence ends without an error only when the daemon closed and there is no reconnecting.
+                throw WatchSessionError.DaemonWentAway()
+            }
+            if let idleLimit {
+                group.addTask {
+                    while true {
+                        let deadline = lastScan.withLockedValue { $0 }.advanced(by: idleLimit)
+                        if clock.now >= deadline { throw WatchSessionError.NothingCame() }
+                        try await clock.sleep(until: deadline, tolerance: nil)
+                    }
+                }
+            }
+            defer { group.cancelAll() }
+            do {
+                while let ended = try await group.next(), !ended {}
+            } catch is Finished {}
+        }
+    }
+
+    private struct Finished: Error {}
+}
+
+/// How a `WatchSession` ends other than after `--count` scans.
+enum WatchSessionError {
+    struct NothingCame: Error {}
+
+    struct DaemonWentAway: Error, CustomStringConvertible {
+        var description: String {
+            "scand closed the connection (it stopped or restarted); `scand watch --reconnect` waits for it and resumes"
+        }
+    }
+}

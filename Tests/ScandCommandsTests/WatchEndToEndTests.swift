@@ -1,0 +1,132 @@
+import Foundation
+import ScandProtocol
+import ScandTestSupport
+import Testing
+
+/// `scand watch` for shell scripts, against the real daemon: `--raw`, `--count`, `--timeout`, `--exec`,
+/// a daemon that goes away, and `--reconnect` across a restart (nothing printed twice, nothing lost).
+@Suite(.serialized) struct WatchEndToEndTests {
+    let e2e = DaemonEndToEndTests()
+    var dir: String { e2e.dir }
+
+    /// The daemon on a till of QR codes with `texts`, numbered in a journal under `state`.
+    func daemon(_ texts: [String], socket: String, state: String, leadIn: Double = 2, name: String) throws -> DaemonProcess {
+        let till = try FleetRecordings.till(texts: texts, leadIn: leadIn, tail: 1, to: "\(dir)/\(name).rec")
+        return try DaemonProcess([
+            "run", "--socket", socket, "--state-directory", state, "--replay-pace", "recorded", "--source", "replay:" + till
+        ])
+    }
+
+    func watch(_ arguments: [String]) throws -> SpawnedProcess {
+        try SpawnedProcess(ScandBinary.path, ["watch"] + arguments)
+    }
+
+    /// The texts of the SCAN lines a daemon printed, in order.
+    static func scanned(_ lines: [String]) -> [String] {
+        lines.compactMap { line in (try? EventDecoder.decode(line)).flatMap { $0.eventClass == .scan ? $0.code?.text : nil } }
+    }
+
+    @Test func rawPrintsTheTextOfEachScanAndCountEndsIt() throws {
+        let sock = dir + "/raw.sock"
+        let texts = ["ticket-1", "two words", "tab\there"]
+        let daemon = try daemon(texts + ["ticket-4"], socket: sock, state: dir + "/raw-state", name: "raw")
+        #expect(daemon.wait { FileManager.default.fileExists(atPath: sock) })
+        let raw = try watch(["--socket", sock, "--raw", "--count", "3"])
+        let json = try watch(["--socket", sock, "--classes", "SCAN", "--count", "1"])
+        #expect(raw.finish(seconds: 60) == 0, "\(raw.stderr)")
+        #expect(raw.stdout == ["ticket-1", "two words", #"tab\u0009here"#], "only the texts, control bytes escaped: \(raw.stdout)")
+        #expect(json.finish(seconds: 60) == 0, "\(json.stderr)")
+        #expect(json.stdout.count == 1 && json.stdout[0].hasPrefix(#"{"class":"SCAN""#), "no VERSION or WATCH line: \(json.stdout)")
+        daemon.signal(SIGTERM)
+        #expect(daemon.finish() == 0)
+    }
+
+    @Test func aDaemonThatGoesAwayIsAnErrorWithoutReconnect() throws {
+        let sock = dir + "/away.sock"
+        let daemon = try daemon(
+            Array(repeating: "x", count: 30).enumerated().map { "item-\($0.offset)" }, socket: sock, state: dir + "/away", name: "away")
+        #expect(daemon.wait { FileManager.default.fileExists(atPath: sock) })
+        let watcher = try watch(["--socket", sock, "--raw"])
+        #expect(watcher.wait { watcher.stdout.count >= 1 })
+        daemon.signal(SIGTERM)
+        #expect(daemon.finish() == 0)
+        #expect(watcher.finish() == 69)
+        #expect(watcher.stderr.contains { $0.contains("scand closed the connection") && $0.contains("--reconnect") }, "\(watcher.stderr)")
+    }
+
+    @Test func timeoutExitsFourWhenNoScanCame() throws {
+        let sock = dir + "/quiet.sock"
+        let daemon = try daemon([], socket: sock, state: dir + "/quiet", leadIn: 20, name: "quiet")
+        #expect(daemon.wait { FileManager.default.fileExists(atPath: sock) })
+        let started = Date()
+        let watcher = try watch(["--socket", sock, "--raw", "--timeout", "1.5"])
+        #expect(watcher.finish(seconds: 30) == 4, "\(watcher.stderr)")
+        #expect(Date().timeIntervalSince(started) >= 1.5)
+        #expect(watcher.stdout.isEmpty && watcher.stderr.contains { $0.contains("no scan came within 1.5 s") }, "\(watcher.stderr)")
+        daemon.signal(SIGTERM)
+        #expect(daemon.finish() == 0)
+    }
+
+    /// The daemon is not there yet, comes, stops in the middle of a till and comes back (the same journal):
+    /// the watcher prints every scan of both daemons once, in order.
+    @Test func reconnectWaitsForTheDaemonAndResumesAcrossARestart() throws {
+        let sock = dir + "/again.sock", state = dir + "/again"
+        let watcher = try watch(["--socket", sock, "--raw", "--reconnect"])
+        #expect(watcher.wait(seconds: 10) { watcher.stderr.contains { $0.contains("scand is not running") && $0.contains("trying again") } })
+        let first = try daemon((1...12).map { "first-\($0)" }, socket: sock, state: state, leadIn: 1, name: "first")
+        #expect(watcher.wait(seconds: 60) { watcher.stdout.count >= 3 }, "\(watcher.stdout) \(watcher.stderr)")
+        first.signal(SIGTERM)  // mid-till: what it scans before it stops reaches the watcher only from the journal
+        #expect(first.finish() == 0)
+        let second = try daemon((1...3).map { "second-\($0)" }, socket: sock, state: state, leadIn: 1, name: "second")
+        #expect(watcher.wait(seconds: 60) { watcher.stdout.last == "second-3" }, "\(watcher.stdout)")
+        let expected = Self.scanned(first.stdout) + Self.scanned(second.stdout)
+        #expect(expected.count >= 6 && expected.last == "second-3", "\(expected)")
+        #expect(watcher.stdout == expected, "every scan once, in order: \(watcher.stdout) against \(expected)")
+        #expect(watcher.stderr.contains { $0.contains("subscribed again") }, "\(watcher.stderr)")
+        watcher.signal(SIGTERM)
+        #expect(watcher.finish() != 0)
+        second.signal(SIGTERM)
+        #expect(second.finish() == 0)
+    }
+
+    @Test func execRunsTheCommandForEachScanWithThePayloadOnlyInItsEnvironment() throws {
+        let sock = dir + "/exec.sock"
+        let hostile = #"a'b"c $(touch \#(dir)/pwned) ;x"#
+        let daemon = try daemon(["ticket-1", hostile, "slow", "ticket-4"], socket: sock, state: dir + "/exec", name: "exec")
+        #expect(daemon.wait { FileManager.default.fileExists(atPath: sock) })
+        let log = dir + "/exec.log", script = dir + "/hook.sh"
+        try """
+        #!/bin/sh
+        printf '%s|%s|%s|%s\\n' "$SCAND_TEXT" "$SCAND_FORMAT" "$SCAND_ID" "$SCAND_SEQ" >> \(log)
+        [ "$SCAND_TEXT" = slow ] && exec sleep 30
+        [ "$SCAND_TEXT" = ticket-1 ] && exit 3
+        exit 0
+        """.write(toFile: script, atomically: true, encoding: .utf8)
+        chmod(script, 0o755)
+        let watcher = try watch(["--socket", sock, "--count", "4", "--exec", script, "--exec-timeout", "1"])
+        #expect(watcher.finish(seconds: 90) == 0, "\(watcher.stderr)")
+        let runs = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n").map {
+            $0.split(separator: "|", omittingEmptySubsequences: false)
+        }
+        #expect(runs.map { String($0[0]) } == ["ticket-1", hostile, "slow", "ticket-4"], "one run per scan, in order: \(runs)")
+        #expect(runs.allSatisfy { $0[1] == "QRCode" && Int($0[2]) != nil && Int($0[3]) != nil })
+        #expect(!FileManager.default.fileExists(atPath: dir + "/pwned"), "the payload never reaches a shell")
+        #expect(watcher.stdout.isEmpty, "--exec replaces printing")
+        let status = watcher.stderr
+        #expect(status.contains { $0.contains("--exec for SCAN") && $0.hasSuffix("exited 3") }, "\(status)")
+        #expect(status.contains { $0.contains("took longer than 1.0 s and was ended") }, "\(status)")
+        #expect(status.filter { $0.hasSuffix("exited 0") }.count == 2, "\(status)")
+        daemon.signal(SIGTERM)
+        #expect(daemon.finish() == 0)
+    }
+
+    @Test func optionsThatContradictAreRefused() throws {
+        for arguments in [
+            ["--raw", "--exec", "true"], ["--raw", "--classes", "LOST"], ["--count", "0"], ["--timeout", "-1"], ["--shell"],
+            ["--classes", "LOST", "--count", "2"]
+        ] {
+            let r = try ScandBinary.run(["watch", "--socket", dir + "/none.sock"] + arguments)
+            #expect(r.status == 64, "\(arguments): \(r.stderr)")
+        }
+    }
+}
