@@ -93,8 +93,9 @@ public final class MQTTConnection: @unchecked Sendable {
         try state.withLock { (s: inout State) throws(MQTTError) in
             guard s == .idle else { throw MQTTError("the MQTT connection was started already") }
             let rc = mosquitto_connect_async(handle, options.host, Int32(options.port), Int32(options.keepalive))
-            // A refused or unreachable broker is retried by the loop; a name that does not resolve is not.
-            if rc == MOSQ_ERR_EAI.rawValue || rc == MOSQ_ERR_INVAL.rawValue {
+            // A refused or unreachable broker is retried by the loop, and so is a name that does not resolve
+            // (yet: at boot the network or DNS may come after the bridge); only an invalid argument is final.
+            if rc == MOSQ_ERR_INVAL.rawValue {
                 throw MQTTError("cannot connect to \(options.host):\(options.port): \(Self.describe(rc))")
             }
             if rc != MOSQ_ERR_SUCCESS.rawValue { callbacks.handler(.problem("connecting to \(options.host):\(options.port): \(Self.describe(rc))")) }

@@ -80,6 +80,18 @@ struct MQTTConnectionTests {
         #expect(log.wait { !$0.problems.isEmpty || $0.all.contains { if case .disconnected = $0 { true } else { false } } })
         #expect(log.connections == 0)
     }
+
+    /// At boot the bridge may start before DNS answers: a name that does not resolve is a problem the loop
+    /// tries again, never the configuration error that would keep the service stopped.
+    @Test func aBrokerNameThatDoesNotResolveIsTriedAgainNotRefused() throws {
+        var options = MQTTOptions(host: "no-such-broker.invalid", port: 1883, clientID: "unresolved")
+        options.reconnectDelayMax = 1
+        let (c, log) = try connection(options)
+        try c.start()
+        #expect(log.wait(seconds: 10) { $0.problems.contains { $0.contains("no-such-broker.invalid:1883") } }, "\(log.all)")
+        #expect(log.connections == 0)
+        c.disconnect()
+    }
 }
 
 @Suite(.serialized, .enabled(if: MosquittoBroker.isInstalled && TestCertificates.opensslAvailable, "needs mosquitto and openssl"))
