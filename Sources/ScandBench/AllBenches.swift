@@ -5,7 +5,7 @@ import ArgumentParser
 struct AllBenches: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "all",
-        abstract: "Run every benchmark (frames, compare, preview, photos when present, journal, mjpeg) and print their tables."
+        abstract: "Run every benchmark (frames, compare, preview, photos when present, till, journal, mjpeg) and print their tables."
     )
 
     @Option(name: .long, help: "Seconds per frame size and scene in the frames benchmark.")
@@ -20,7 +20,7 @@ struct AllBenches: ParsableCommand {
     @Option(name: .long, help: "Frames of the compare benchmark.")
     var compareFrames: Int = 180
 
-    @Option(name: .long, help: "Folder of photo folders (default: ../shared/testdata/zxing-cpp-1.4.0-samples; skipped when absent).")
+    @Option(name: .long, help: "Folder of photo folders (default: ../shared/testdata/zxing-cpp-1.4.0-samples and ../shared/testdata/quagga2-dev; skipped when absent).")
     var root: String?
 
     @Option(name: .long, help: "Also write every table as one JSON object to this file.")

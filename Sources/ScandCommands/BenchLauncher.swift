@@ -14,13 +14,14 @@ struct BenchLauncher: ParsableCommand {
 
     /// What `scand bench --help` says when scand-bench is not there to say it.
     static let help = """
-        USAGE: scand bench [all|frames|compare|preview|photos|journal|mjpeg] [OPTIONS]
+        USAGE: scand bench [all|frames|compare|preview|photos|till|journal|mjpeg] [OPTIONS]
 
         Measure scand against other readers; with no benchmark named, runs them all and prints their tables.
           frames    decoded and dropped frames per second of the live pipeline at several frame sizes
           compare   scand, zxing-cpp's defaults and libzbar on the same generated camera frames
           preview   what the setup page's live preview costs the daemon
-          photos    real photos (../shared/testdata), when present
+          photos    real photos (../shared/testdata: zxing-cpp's samples, quagga2's), with zbarimg and zxing-cpp's defaults
+          till      held items at a kiosk camera: SCANs per item, duplicates, misreads, frames to the first SCAN
           journal   the event journal's append and replay rates
           mjpeg     MJPEG natively (libjpeg-turbo, grey) against libv4lconvert converting every frame
         """

@@ -13,7 +13,8 @@ struct WebCommand: AsyncParsableCommand {
         abstract: "Serve the setup page (live preview, rect of interest, scans, status) and /metrics over HTTP.",
         discussion: """
             Talks to a running scand through its socket. Setting the rect of interest needs membership of the \
-            daemon's admin group ([socket] admin_group). Exit status 78 for a wrong configuration file.
+            daemon's admin group ([socket] admin_group). Exit status 78 for a wrong configuration file, 1 when it \
+            cannot listen, 64 for bad options.
             """
     )
 

@@ -81,4 +81,19 @@ extension DaemonReliabilityTests {
             #expect(help.status == 0 && help.stdout.contains("USAGE:"), "scand \(command.joined()) --help: \(help.status) \(help.stderr)")
         }
     }
+
+    /// `scand bench --help` says what there is even where scand-bench is not built; running one cannot.
+    @Test func benchHelpWorksWithoutTheBenchBinary() throws {
+        let alone = dir + "/alone"
+        try FileManager.default.createDirectory(atPath: alone, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: ScandBinary.path, toPath: alone + "/scand")
+        let help = try ScandBinary.runTool(alone + "/scand", ["bench", "--help"])
+        #expect(help.status == 0, "\(help.stderr)")
+        for bench in ["frames", "compare", "preview", "photos", "till", "journal", "mjpeg"] {
+            #expect(help.stdout.contains("\n  \(bench) "), "\(bench) in: \(help.stdout)")
+        }
+        #expect(help.stdout.contains("swift build --product scand-bench"))
+        let run = try ScandBinary.runTool(alone + "/scand", ["bench", "till"])
+        #expect(run.status == 1 && run.stderr.contains("no scand-bench beside"), "\(run.stderr)")
+    }
 }
