@@ -20,7 +20,10 @@ struct AllBenches: ParsableCommand {
     @Option(name: .long, help: "Frames of the compare benchmark.")
     var compareFrames: Int = 180
 
-    @Option(name: .long, help: "Folder of photo folders (default: ../shared/testdata/zxing-cpp-1.4.0-samples and ../shared/testdata/quagga2-dev; skipped when absent).")
+    @Option(
+        name: .long,
+        help: "Folder of photo folders (default: ../shared/testdata/zxing-cpp-1.4.0-samples and ../shared/testdata/quagga2-dev; skipped when absent)."
+    )
     var root: String?
 
     @Option(name: .long, help: "Also write every table as one JSON object to this file.")
