@@ -63,6 +63,16 @@ extension DaemonReliabilityTests {
         let mqtt = try DaemonProcess(["mqtt", "--config", password, "--kiosk-id", "k"])
         #expect(mqtt.finish(seconds: 15) == 78)
         #expect(mqtt.stderr.contains { $0.contains("no-password: cannot read [mqtt] password_file (no such file or directory)") }, "\(mqtt.stderr)")
+        // A regular file far larger than any configuration (a log, an image given by mistake) is not read whole.
+        let huge = dir + "/huge.toml"
+        try Data(repeating: UInt8(ascii: "#"), count: (1 << 20) + 1).write(to: URL(fileURLWithPath: huge))
+        for command in ["run", "web", "mqtt"] {
+            let big = try DaemonProcess([command, "--config", huge] + (command == "run" ? ["--socket", "none"] : []))
+            #expect(big.finish(seconds: 15) == 78, "scand \(command) --config huge.toml")
+            #expect(
+                big.stderr.contains { $0.contains("huge.toml: cannot read the configuration file (1048577 bytes, larger than 1 MiB") },
+                "\(big.stderr)")
+        }
     }
 
     /// The web server's file goes through the daemon's table: TOML 1.0, line numbers, the same words.
