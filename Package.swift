@@ -3,7 +3,6 @@ import PackageDescription
 
 let package = Package(
     name: "scand",
-    platforms: [.macOS(.v14)],
     products: [
         .executable(name: "scand", targets: ["scand"]),
         .executable(name: "scand-bench", targets: ["scand-bench"])

@@ -34,9 +34,6 @@ public final class DecoderWorker: Sendable {
         reader.withLockedValue { h in (0..<lanes).map { szx_worker_pid(h.pointer, Int32($0)) }.filter { $0 > 0 } }
     }
 
-    /// The first lane's process id while one runs.
-    public var processID: Int32? { processIDs.first }
-
     /// How many worker processes have been started: one per lane used in a healthy run, one more after each crash.
     public var generation: Int { Int(szx_worker_generation(handle.pointer)) }
 

@@ -11,7 +11,7 @@ import Testing
     func ms(_ n: Int) -> Duration { .milliseconds(n) }
 
     func summary(_ events: [TrackEvent]) -> [String] {
-        events.map { "\($0.className) \($0.id) \($0.detection.text)" }
+        events.map { "\($0.kind) \($0.id) \($0.detection.text)" }
     }
 
     @Test func oneScanWhileInViewThenLost() {
@@ -93,5 +93,16 @@ import Testing
         #expect(events.first?.detection.sequence?.index == -1)
         // All three still in view: no more events.
         #expect(t.observe([p0, p1, p2], at: ms(66)).isEmpty)
+    }
+}
+
+extension TrackEvent {
+    /// The event's kind, for the tests' readable transcripts.
+    var kind: String {
+        switch self {
+        case .scan: "SCAN"
+        case .update: "UPDATE"
+        case .lost: "LOST"
+        }
     }
 }

@@ -6,7 +6,7 @@ import Testing
     func ms(_ n: Int) -> Duration { .milliseconds(n) }
 
     func summary(_ events: [TrackEvent]) -> [String] {
-        events.map { "\($0.className) \($0.id) \($0.detection.text)" }
+        events.map { "\($0.kind) \($0.id) \($0.detection.text)" }
     }
 
     /// A linear read: the thin box of the scan lines that agreed, from x0 to x1 between rows y0 and y1.

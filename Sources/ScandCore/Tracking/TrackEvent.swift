@@ -19,12 +19,4 @@ public enum TrackEvent: Sendable, Equatable {
         case .scan(_, let d), .update(_, let d), .lost(_, let d): d
         }
     }
-
-    public var className: String {
-        switch self {
-        case .scan: "SCAN"
-        case .update: "UPDATE"
-        case .lost: "LOST"
-        }
-    }
 }
