@@ -70,10 +70,3 @@ struct DaemonLineReader {
         return banner
     }
 }
-
-extension TimeAmount {
-    init(_ d: Duration) {
-        let c = d.components
-        self = .nanoseconds(c.seconds * 1_000_000_000 + c.attoseconds / 1_000_000_000)
-    }
-}

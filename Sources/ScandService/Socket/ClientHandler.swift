@@ -236,13 +236,6 @@ final class ClientHandler: ChannelDuplexHandler {
     }
 }
 
-extension TimeAmount {
-    init(_ d: Duration) {
-        let c = d.components
-        self = .nanoseconds(c.seconds * 1_000_000_000 + c.attoseconds / 1_000_000_000)
-    }
-}
-
 /// Linux's `struct ucred` (SO_PEERCRED), which Swift's Glibc module does not export.
 struct PeerCredentials: Sendable {
     var pid: Int32 = 0
