@@ -32,10 +32,13 @@ public struct JournalSpan: Sendable, Equatable {
     public var summary: String { "journal keeps seq \(first)…\(last) since \(UTCTime.iso8601(oldestTime))" }
 }
 
-/// UTC times as scand writes them (`2026-11-22T12:54:35.578Z`), without Foundation.
+/// UTC times as scand writes them (`2026-11-22T12:54:35.578Z`), without Foundation: the one formatter of
+/// events' times and the journal's.
 public enum UTCTime {
+    /// Milliseconds truncated, as gpsd writes times (half a microsecond added first, so that a time read
+    /// back from its decimal text, 0.578 s stored as 0.57799…, keeps its millisecond).
     public static func iso8601(_ secondsSince1970: Double) -> String {
-        let totalMilliseconds = Int((secondsSince1970 * 1000).rounded())
+        let totalMilliseconds = Int((secondsSince1970 * 1000 + 0.0005).rounded(.down))
         let (days, msOfDay) = floorDivide(totalMilliseconds, 86_400_000)
         // Howard Hinnant's days-to-civil: proleptic Gregorian calendar, valid for any day count here.
         let z = days + 719_468
