@@ -84,7 +84,8 @@ enum ZBarImg {
             else { break }
             let body = String(rest[cdata.upperBound..<close.lowerBound])
             // zbar writes payloads with control characters (a GS in GS1 data) as base64.
-            if isBase64, let bytes = Base64.decode(body.filter { !$0.isWhitespace }) {
+            if isBase64, let data = Data(base64Encoded: body, options: .ignoreUnknownCharacters) {
+                let bytes = [UInt8](data)
                 let text = String(decoding: bytes, as: UTF8.self)
                 reads.append(.init(text: text, bytes: bytes, equivalents: conventions(text, type: type)))
             } else {

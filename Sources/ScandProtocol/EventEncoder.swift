@@ -62,7 +62,7 @@ public enum EventEncoder {
             fields += [
                 ("frame", .int(Int(truncatingIfNeeded: s.frame))), ("width", .int(s.width)), ("height", .int(s.height)),
                 ("sourceWidth", .int(s.sourceWidth)), ("sourceHeight", .int(s.sourceHeight)), ("mime", .string(s.mimeType)),
-                ("data", .string(Base64.encode(s.data)))
+                ("data", .string(Data(s.data).base64EncodedString()))
             ]
         case .regionOfInterest(let r):
             fields.append(("roi", rect(r)))
@@ -83,7 +83,7 @@ public enum EventEncoder {
         var fields: [(String, JSONValue)] = [
             ("format", .string(d.format.name)),
             ("text", .string(d.text)),
-            ("bytes", .string(Base64.encode(d.bytes))),
+            ("bytes", .string(Data(d.bytes).base64EncodedString())),
             ("corners", cornersInPixels(d))
         ]
         if let normalized = normalizedCorners(d, frameWidth: frameWidth, frameHeight: frameHeight) { fields.append(("normalized", normalized)) }

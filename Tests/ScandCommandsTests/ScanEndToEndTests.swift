@@ -31,7 +31,7 @@ import ScandTestSupport
         #expect(qr["class"] as? String == "SCAN")
         #expect(qr["file"] as? String == path)
         #expect(qr["text"] as? String == "https://example.org/a")
-        #expect(Base64.decode(qr["bytes"] as! String) == Array("https://example.org/a".utf8))
+        #expect(Data(base64Encoded: qr["bytes"] as! String).map { [UInt8]($0) } == Array("https://example.org/a".utf8))
         let corners = try #require(qr["corners"] as? [[Double]])
         #expect(corners.count == 4 && corners.allSatisfy { $0.count == 2 })
         #expect(corners.allSatisfy { abs($0[0] - 220) < 120 && abs($0[1] - 200) < 120 })

@@ -31,17 +31,6 @@ import Testing
         #expect(JSONValue.double(.nan).serialized() == "null")
     }
 
-    @Test func base64MatchesRFC4648Vectors() {
-        let vectors = ["": "", "f": "Zg==", "fo": "Zm8=", "foo": "Zm9v", "foob": "Zm9vYg==", "fooba": "Zm9vYmE=", "foobar": "Zm9vYmFy"]
-        for (plain, encoded) in vectors {
-            #expect(Base64.encode(Array(plain.utf8)) == encoded)
-            #expect(Base64.decode(encoded) == Array(plain.utf8))
-        }
-        let all = (0...255).map { UInt8($0) }
-        #expect(Base64.decode(Base64.encode(all)) == all)
-        #expect(Base64.decode("not*base64") == nil)
-    }
-
     @Test func detectionFieldsOmitWhatDoesNotApply() {
         let d = Detection(
             format: .qrCode, text: "hi", bytes: Array("hi".utf8),
