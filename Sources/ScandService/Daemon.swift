@@ -137,7 +137,7 @@ public struct Daemon: Sendable {
         let group = ServiceGroup(configuration: .init(services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
         try await group.run()
         // STATS and the last events reach a stdout that is read; one that is not cannot hold up the exit.
-        console.drain(within: .seconds(1))
+        await console.drain(within: .seconds(1))
         return controller.current.failure
     }
 }

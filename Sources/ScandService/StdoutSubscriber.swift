@@ -61,14 +61,14 @@ public final class StdoutSubscriber: Sendable {
     public var dropped: Int { state.withLockedValue { $0.dropped } }
 
     /// Waits until every queued line is written, for at most `limit` (a stdout nobody reads never empties).
-    /// Returns whether it emptied.
+    /// Returns whether it emptied. Suspends between looks: the daemon's shutdown runs on the cooperative pool.
     @discardableResult
-    public func drain(within limit: Duration) -> Bool {
-        let deadline = ContinuousClock.now + limit
-        while ContinuousClock.now < deadline {
+    public func drain<C: Clock<Duration>>(within limit: Duration, clock: C = ContinuousClock()) async -> Bool {
+        let deadline = clock.now.advanced(by: limit)
+        while clock.now < deadline {
             if state.withLockedValue({ $0.lines.isEmpty && !$0.writing }) { return true }
-            usleep(5_000)
+            try? await clock.sleep(for: .milliseconds(5))
         }
-        return false
+        return state.withLockedValue { $0.lines.isEmpty && !$0.writing }
     }
 }

@@ -7,22 +7,22 @@ import ScandProtocol
 @Suite struct StdoutSubscriberTests {
     /// A stdout nobody reads: the writer blocks in its first line, what fits waits, the rest is dropped and
     /// counted, the drop is reported once, and publishing never blocks.
-    @Test func aStdoutNobodyReadsNeverBlocksThePublisher() {
+    @Test func aStdoutNobodyReadsNeverBlocksThePublisher() async {
         let never = DispatchSemaphore(value: 0)
         let reports = LivePipelineTests.Lines()
         let console = StdoutSubscriber(limit: 8, write: { _ in never.wait() }, onFirstDrop: { reports.event(.error("dropped")) })
         for i in 0..<100 { console.publish(Event.error("line \(i)").line) }
         #expect(console.dropped >= 100 - 8 - 1 && console.dropped <= 100 - 8)
         #expect(reports.all == [Event.error("dropped").line])
-        #expect(!console.drain(within: .milliseconds(50)))
+        #expect(!(await console.drain(within: .milliseconds(50))))
         never.signal()
     }
 
-    @Test func aReadStdoutGetsEveryLineInOrder() {
+    @Test func aReadStdoutGetsEveryLineInOrder() async {
         let written = LivePipelineTests.Lines()
         let console = StdoutSubscriber(limit: 1000, write: { written.event($0) }, onFirstDrop: {})
         for i in 0..<500 { console.publish(Event.error("line \(i)").line) }
-        #expect(console.drain(within: .seconds(10)))
+        #expect(await console.drain(within: .seconds(10)))
         #expect(written.all == (0..<500).map { Event.error("line \($0)").line } && console.dropped == 0)
     }
 }
