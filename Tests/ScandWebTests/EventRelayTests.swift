@@ -32,7 +32,7 @@ import Testing
         try await app.test(.live) { client in
             #expect(await Eventually.check { daemon.watcherCount == 1 })
             #expect(
-                try daemon.requests.map { try ClientRequest.parse($0) } == [.watch(.init(enable: true, classes: [.scan, .update, .lost, .device]))])
+                try daemon.requests.map { try ClientRequest.parse($0) } == [.watch(EventRelay.watch)])
             // Two pages, one subscription.
             async let second: [String] = Self.receive(client, count: 2)
             try await client.ws("/ws") { inbound, _, _ in
