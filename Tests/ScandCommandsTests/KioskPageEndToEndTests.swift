@@ -77,4 +77,63 @@ import Testing
         #expect(status == 0, "\(browser.stdout)\(browser.stderr)\nscand web: \(web.stderr.suffix(20))\nscand: \(daemon.stderr.suffix(20))")
         #expect(webStatus == 0, "scand web stops cleanly on SIGTERM with event streams open: \(web.stderr.suffix(10))")
     }
+
+    /// `[web] token` on the real binaries, asked as a client (curl) would: every request needs it, each way
+    /// of sending it works, an allowed origin reads with it, and no log line of scand web holds it.
+    @Test(.enabled(if: WebEndToEndTests.executable("/usr/bin/curl"), "needs curl"), .timeLimit(.minutes(3)))
+    func theTokenIsAskedOfEveryRequestAndNeverLogged() throws {
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let recording = try recording(count: 20)
+        let socket = dir + "/scand.sock", state = dir + "/state"
+        try FileManager.default.createDirectory(atPath: state, withIntermediateDirectories: true)
+        let daemon = try DaemonProcess([
+            "run", "--source", "replay:" + recording, "--replay-pace", "recorded", "--socket", socket, "--state-directory", state
+        ])
+        defer {
+            daemon.signal(SIGTERM)
+            _ = daemon.finish()
+        }
+        try #require(daemon.wait { FileManager.default.fileExists(atPath: socket) }, "\(daemon.stderr)")
+        let token = "kiosk-7_Token.0123456789abcdef", wrong = "kiosk-7_Token.0123456789abcdeX"
+        let config = dir + "/web.toml"
+        try """
+        [web]
+        allowed_origins = ["http://localhost:3000"]
+        token = "\(token)"
+        """.write(toFile: config, atomically: true, encoding: .utf8)
+        let port = try #require(WebEndToEndTests.freePort())
+        let url = "http://127.0.0.1:\(port)/"
+        let web = try DaemonProcess(["web", "--config", config, "--listen", "127.0.0.1:\(port)", "--socket", socket])
+        defer {
+            web.signal(SIGTERM)
+            _ = web.finish()
+        }
+        try #require(web.wait { web.stderr.contains { $0.contains("serving \(url)") } }, "\(web.stderr)")
+        func curl(_ arguments: [String]) throws -> String {
+            try ScandBinary.runTool("/usr/bin/curl", ["-sS", "-i", "--max-time", "10"] + arguments).stdout
+        }
+        #expect(try curl([url + "api/status"]).hasPrefix("HTTP/1.1 401"))
+        #expect(try curl(["-H", "Authorization: Bearer \(wrong)", url + "api/status"]).contains(#"{"message":"wrong token"}"#))
+        var status = ""
+        // Until the daemon has journaled a scan, to resume from before it.
+        web.wait {
+            status = (try? curl(["-H", "Authorization: Bearer \(token)", url + "api/status"])) ?? ""
+            return status.contains(#""scans":"#) && !status.contains(#""scans":0"#)
+        }
+        #expect(status.hasPrefix("HTTP/1.1 200"), "\(status)")
+        #expect(try curl(["-H", "Cookie: scand_token=\(token)", url + "metrics"]).hasPrefix("HTTP/1.1 200"))
+        let page = try curl([url + "?token=\(token)"])
+        #expect(page.hasPrefix("HTTP/1.1 303") && page.lowercased().contains("set-cookie: scand_token=\(token.lowercased()); path=/; httponly; samesite=strict"), "\(page)")
+        // The allowed origin's EventSource way: the token in the query, from the journal's start.
+        let boot = try #require(status.firstRange(of: #""boot":""#).map { String(status[$0.upperBound...].prefix(32)) })
+        let events = try ScandBinary.runTool(
+            "/usr/bin/curl",
+            ["-sS", "-i", "-N", "--max-time", "3", "-H", "Origin: http://localhost:3000", url + "events?token=\(token)&classes=SCAN,DEVICE&lastEventId=\(boot):1"]
+        ).stdout
+        #expect(events.hasPrefix("HTTP/1.1 200") && events.lowercased().contains("access-control-allow-origin: http://localhost:3000"), "\(events)")
+        #expect(events.contains("event: SCAN\nid: \(boot):") && events.contains(#""replayed":true"#), "\(events)")
+        #expect(try curl(["-H", "Origin: http://localhost:3000", url + "events?token=\(wrong)"]).hasPrefix("HTTP/1.1 401"))
+        let log = web.stderr.joined(separator: "\n")
+        #expect(!log.contains("Token.0123"), "scand web logged a token: \(log)")
+    }
 }
