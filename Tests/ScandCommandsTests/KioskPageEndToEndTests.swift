@@ -114,18 +114,20 @@ import Testing
         }
         #expect(try curl([url + "api/status"]).hasPrefix("HTTP/1.1 401"))
         #expect(try curl(["-H", "Authorization: Bearer \(wrong)", url + "api/status"]).contains(#"{"message":"wrong token"}"#))
-        var status = ""
+        var status = "", fields: [String: Any] = [:]
         // Until the daemon has journaled a scan, to resume from before it.
         web.wait {
             status = (try? curl(["-H", "Authorization: Bearer \(token)", url + "api/status"])) ?? ""
-            return status.contains(#""scans":"#) && !status.contains(#""scans":0"#)
+            let body = status.components(separatedBy: "\r\n\r\n").last ?? ""
+            fields = (try? JSONSerialization.jsonObject(with: Data(body.utf8))) as? [String: Any] ?? [:]
+            return (fields["scans"] as? Int ?? 0) > 0
         }
         #expect(status.hasPrefix("HTTP/1.1 200"), "\(status)")
         #expect(try curl(["-H", "Cookie: scand_token=\(token)", url + "metrics"]).hasPrefix("HTTP/1.1 200"))
         let page = try curl([url + "?token=\(token)"])
         #expect(page.hasPrefix("HTTP/1.1 303") && page.lowercased().contains("set-cookie: scand_token=\(token.lowercased()); path=/; httponly; samesite=strict"), "\(page)")
         // The allowed origin's EventSource way: the token in the query, from the journal's start.
-        let boot = try #require(status.firstRange(of: #""boot":""#).map { String(status[$0.upperBound...].prefix(32)) })
+        let boot = try #require((fields["journal"] as? [String: Any])?["boot"] as? String, "\(status)")
         let events = try ScandBinary.runTool(
             "/usr/bin/curl",
             ["-sS", "-i", "-N", "--max-time", "3", "-H", "Origin: http://localhost:3000", url + "events?token=\(token)&classes=SCAN,DEVICE&lastEventId=\(boot):1"]

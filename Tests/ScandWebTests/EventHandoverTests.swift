@@ -1,3 +1,4 @@
+import Foundation
 import ScandCore
 import ScandProtocol
 import Testing
@@ -11,11 +12,17 @@ import Testing
     static let newBoot = "0123456789abcdef0123456789abcdef"
     let scans = ClientRequest.Watch(enable: true, classes: [.scan])
 
-    /// A SCAN (or `eventClass`) line numbered `seq`, replayed or live.
+    /// A SCAN (or UPDATE) line numbered `seq`, replayed or live, as the daemon's encoder writes it.
     static func line(_ seq: Int, _ eventClass: Event.Class = .scan, replayed: Bool = false, boot: String = boot) -> ReceivedEvent {
-        let text =
-            #"{"class":"\#(eventClass.rawValue)","boot":"\#(boot)","seq":\#(seq),"id":\#(seq),"format":"QRCode","text":"t\#(seq)"\#(replayed ? #","replayed":true"# : "")}"#
-        return try! EventDecoder.decode(text)
+        let text = "t\(seq)"
+        let detection = Detection(
+            format: .qrCode, text: text, bytes: Array(text.utf8),
+            corners: Quadrilateral([Point(10, 10), Point(50, 10), Point(50, 50), Point(10, 50)]))
+        let code = TrackedCode(
+            id: seq, device: "/dev/video0", time: Date(timeIntervalSince1970: 1_795_352_075), frame: UInt64(seq), detection: detection,
+            frameWidth: 640, frameHeight: 480)
+        let line = EventEncoder.line(eventClass == .update ? .update(code) : .scan(code), stamp: EventStamp(boot: boot, seq: seq))
+        return try! EventDecoder.decode(replayed ? EventEnvelope.markingReplayed(line) : line)
     }
 
     static func position(_ seq: Int, boot: String = boot) -> EventPosition { EventPosition(boot: boot, seq: seq) }
