@@ -33,7 +33,7 @@ enum EventStreamRoute {
         let start = EventHandover(watch: asked.watch, since: asked.since, relayed: latest)
         let catchingUp = start.phase != .live
         if let refusal = limits.admit(catchingUp: catchingUp) {
-            // `items` goes unread and is released with this scope, which unsubscribes it.
+            end()
             var response = WebApp.json(.serviceUnavailable, message: refusal)
             response.headers[.retryAfter] = "5"
             return response
