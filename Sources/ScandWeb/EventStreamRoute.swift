@@ -38,7 +38,8 @@ enum EventStreamRoute {
             response.headers[.retryAfter] = "5"
             return response
         }
-        // A client that goes away ends its stream at once, not at the next write.
+        // A closed connection ends the stream without waiting for the next event. (A client that only
+        // goes away half-closes it; the next write, a keepalive at the latest, finds out.)
         channel.closeFuture.whenComplete { _ in end() }
         metrics.eventStreams.increment()
         let headers: HTTPFields = [

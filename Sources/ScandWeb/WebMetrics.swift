@@ -34,7 +34,8 @@ public final class WebMetrics: Sendable {
         eventStreams = registry.makeGauge(descriptor: name("event_streams", "", "Clients of scand web's /events (Server-Sent Events)."))
         eventStreamsDropped = registry.makeCounter(
             descriptor: name("event_streams_dropped", "total", "/events clients disconnected for not keeping up (they resume from the journal)."))
-        let refused = name("requests_refused", "total", "Requests refused: another host (host), another site's page (origin), no or a wrong token (token).")
+        let refused = name(
+            "requests_refused", "total", "Requests refused: another host (host), another site's page (origin), no or a wrong token (token).")
         refusedHost = registry.makeCounter(descriptor: refused, labels: [("reason", "host")])
         refusedOrigin = registry.makeCounter(descriptor: refused, labels: [("reason", "origin")])
         refusedToken = registry.makeCounter(descriptor: refused, labels: [("reason", "token")])

@@ -21,7 +21,7 @@ import Testing
     }
 
     @Test(.enabled(if: WebEndToEndTests.hasBrowser, "needs chromium, chromium-driver and selenium (scripts/install-deps)"), .timeLimit(.minutes(5)))
-    func theKioskPageGetsEveryScanOnceFromAnAllowedOriginAndNoneFromAnother() throws {
+    func theKioskPageGetsEveryScanOnceFromAnAllowedOriginAndNoneFromAnother() async throws {
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let recording = try recording(count: 120)
         let socket = dir + "/scand.sock", state = dir + "/state"
@@ -62,12 +62,14 @@ import Testing
             ])
         // The script asks for scand web to go away under the page and come back, once.
         var restarts: [Int32] = []
-        Eventually.wait(seconds: 240) { !browser.isRunning || browser.stdout.contains("restart scand web") }
+        // Suspending waits: the browser takes tens of seconds, and the cooperative pool is 2 threads here.
+        await Eventually.check(seconds: 240, poll: .milliseconds(100)) { !browser.isRunning || browser.stdout.contains("restart scand web") }
         if browser.stdout.contains("restart scand web") {
             web.signal(SIGTERM)
             restarts.append(web.finish())
             web = try startWeb()
         }
+        await Eventually.check(seconds: 240, poll: .milliseconds(100)) { !browser.isRunning }
         let status = browser.wait()
         print("browser test:\n\(browser.stdout.joined(separator: "\n"))\n\(browser.stderr.joined(separator: "\n"))")
         web.signal(SIGTERM)
@@ -125,12 +127,17 @@ import Testing
         #expect(status.hasPrefix("HTTP/1.1 200"), "\(status)")
         #expect(try curl(["-H", "Cookie: scand_token=\(token)", url + "metrics"]).hasPrefix("HTTP/1.1 200"))
         let page = try curl([url + "?token=\(token)"])
-        #expect(page.hasPrefix("HTTP/1.1 303") && page.lowercased().contains("set-cookie: scand_token=\(token.lowercased()); path=/; httponly; samesite=strict"), "\(page)")
+        #expect(
+            page.hasPrefix("HTTP/1.1 303")
+                && page.lowercased().contains("set-cookie: scand_token=\(token.lowercased()); path=/; httponly; samesite=strict"), "\(page)")
         // The allowed origin's EventSource way: the token in the query, from the journal's start.
         let boot = try #require((fields["journal"] as? [String: Any])?["boot"] as? String, "\(status)")
         let events = try ScandBinary.runTool(
             "/usr/bin/curl",
-            ["-sS", "-i", "-N", "--max-time", "3", "-H", "Origin: http://localhost:3000", url + "events?token=\(token)&classes=SCAN,DEVICE&lastEventId=\(boot):1"]
+            [
+                "-sS", "-i", "-N", "--max-time", "3", "-H", "Origin: http://localhost:3000",
+                url + "events?token=\(token)&classes=SCAN,DEVICE&lastEventId=\(boot):1"
+            ]
         ).stdout
         #expect(events.hasPrefix("HTTP/1.1 200") && events.lowercased().contains("access-control-allow-origin: http://localhost:3000"), "\(events)")
         #expect(events.contains("event: SCAN\nid: \(boot):") && events.contains(#""replayed":true"#), "\(events)")

@@ -73,7 +73,9 @@ import Testing
                 #expect(response.headers[.accessControlAllowOrigin] == nil)
                 #expect(WebRoutesTests.message(response)?.contains("allowed_origins") == true)
             }
-            try await client.execute(uri: "/events", method: .options, headers: [.origin: "http://localhost:3001", .accessControlRequestMethod: "GET"]) {
+            try await client.execute(
+                uri: "/events", method: .options, headers: [.origin: "http://localhost:3001", .accessControlRequestMethod: "GET"]
+            ) {
                 #expect($0.status == .forbidden)
             }
             try await client.execute(uri: "/metrics", method: .get) { response in
@@ -107,7 +109,9 @@ import Testing
             // Nothing that changes anything by a link: the query does not count on a POST.
             var roi = Self.marker
             roi[.origin] = nil
-            try await client.execute(uri: "/api/roi?token=\(Self.token)", method: .post, headers: roi, body: ByteBuffer(string: #"{"x":0,"y":0,"w":1,"h":1}"#)) {
+            try await client.execute(
+                uri: "/api/roi?token=\(Self.token)", method: .post, headers: roi, body: ByteBuffer(string: #"{"x":0,"y":0,"w":1,"h":1}"#)
+            ) {
                 #expect($0.status == .unauthorized)
             }
             roi[.cookie] = "scand_token=\(Self.token)"
@@ -142,7 +146,9 @@ import Testing
                     #expect(WebRoutesTests.message(response)?.hasPrefix(reason) == true, "\(WebRoutesTests.body(response))")
                 }
             }
-            try await client.execute(uri: "/events", method: .get, headers: [EventStreamRoute.lastEventID: "x:1"]) { #expect($0.status == .badRequest) }
+            try await client.execute(uri: "/events", method: .get, headers: [EventStreamRoute.lastEventID: "x:1"]) {
+                #expect($0.status == .badRequest)
+            }
         }
     }
 }

@@ -79,7 +79,8 @@ import Testing
     }
 
     @Test func formatsFilterAsTheDaemonDoes() throws {
-        var h = EventHandover(watch: ClientRequest.Watch(enable: true, classes: [.scan], formats: try BarcodeFormats.parse("ean13")), since: nil, relayed: nil)
+        var h = EventHandover(
+            watch: ClientRequest.Watch(enable: true, classes: [.scan], formats: try BarcodeFormats.parse("ean13")), since: nil, relayed: nil)
         #expect(h.relayed(Self.line(1)) == nil, "a QRCode")
     }
 }

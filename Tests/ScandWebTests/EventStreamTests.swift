@@ -17,7 +17,8 @@ import Testing
 
     /// The app with its relay on `daemon`, running for `body`, which gets the base URL.
     static func withServer(
-        _ daemon: FakeDaemon, metrics: WebMetrics = WebMetrics(), hub: EventHub = EventHub(), _ body: @escaping @Sendable (String) async throws -> Void
+        _ daemon: FakeDaemon, metrics: WebMetrics = WebMetrics(), hub: EventHub = EventHub(),
+        _ body: @escaping @Sendable (String) async throws -> Void
     ) async throws {
         let logger = Logger(label: "test")
         let client = DaemonClient(socketPath: daemon.path)

@@ -51,7 +51,10 @@ import Testing
             ("[web]\nhosts = [\"a b\"]\n", "line 2: hosts must be host names (no spaces, '/' or ':'), got 'a b'"),
             ("[web]\nallowed_origins = [\"http://localhost:3000/\"]\n", "line 2: allowed_origins must be origins as a browser sends them"),
             ("[web]\nallowed_origins = [\"*\"]\n", "line 2: allowed_origins must be origins as a browser sends them, scheme://host[:port]"),
-            ("[web]\ntoken = \"short\"\n", "line 2: token must be empty or 16…256 letters, digits, '-', '_', '.' or '~' (openssl rand -hex 32 makes one), got 5 characters"),
+            (
+                "[web]\ntoken = \"short\"\n",
+                "line 2: token must be empty or 16…256 letters, digits, '-', '_', '.' or '~' (openssl rand -hex 32 makes one), got 5 characters"
+            ),
             ("[web]\ntoken = \"0123456789abcdef 0123\"\n", "line 2: token must be empty or 16…256"),
             ("[web\n", "line 1, column ")
         ] as [(String, String)])

@@ -219,7 +219,8 @@ extension Setting {
                 var origins: [String] = []
                 for item in try v.texts() {
                     guard let origin = WebSettings.origin(item) else {
-                        throw Problem("must be origins as a browser sends them, scheme://host[:port] (http://localhost:3000), got '\(item.prefix(64))'")
+                        throw Problem(
+                            "must be origins as a browser sends them, scheme://host[:port] (http://localhost:3000), got '\(item.prefix(64))'")
                     }
                     if !origins.contains(origin) { origins.append(origin) }
                 }

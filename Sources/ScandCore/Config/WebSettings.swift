@@ -25,7 +25,8 @@ public struct WebSettings: Sendable, Equatable {
     public static func isValidToken(_ token: String) -> Bool {
         tokenLength.contains(token.utf8.count)
             && token.utf8.allSatisfy { c in
-                (0x30...0x39).contains(c) || (0x41...0x5A).contains(c) || (0x61...0x7A).contains(c) || c == 0x2D || c == 0x2E || c == 0x5F || c == 0x7E
+                (0x30...0x39).contains(c) || (0x41...0x5A).contains(c) || (0x61...0x7A).contains(c) || c == 0x2D || c == 0x2E || c == 0x5F
+                    || c == 0x7E
             }
     }
 
