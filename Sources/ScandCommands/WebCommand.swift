@@ -24,7 +24,7 @@ struct WebCommand: AsyncParsableCommand {
     @Option(name: .long, help: "The daemon's socket (default: as `scand watch`; /run/scand/scand.sock for root).")
     var socket: String?
 
-    @Option(name: .long, help: "Configuration file; its [web] table: listen, socket, hosts.")
+    @Option(name: .long, help: "Configuration file; its [web] table: listen, socket, hosts, allowed_origins, token.")
     var config: String?
 
     func validate() throws {

@@ -1,39 +1,87 @@
 import Foundation
 import NIOConcurrencyHelpers
+import ScandCore
+import ScandProtocol
 
-/// The daemon's event lines fanned out to every WebSocket: one daemon subscription, however many pages.
-/// Each page has a bounded queue of its own; a page that does not keep up loses its oldest lines, and
-/// nobody else notices.
+/// The daemon's events fanned out to every page (WebSocket and /events): one daemon subscription, however
+/// many pages. Each page has a bounded queue of its own, and a page that does not keep up never holds
+/// anyone up: a WebSocket page loses its oldest lines; an /events client is dropped (its `onOverflow`), as
+/// the daemon drops a socket client, and resumes from the journal when its browser reconnects.
 public final class EventHub: Sendable {
+    public enum Item: Sendable, Equatable {
+        case event(ReceivedEvent)
+        /// Time to show an idle stream is alive (every `keepaliveInterval`).
+        case keepalive
+    }
+
+    private struct Subscriber {
+        var continuation: AsyncStream<Item>.Continuation
+        var onOverflow: (@Sendable () -> Void)?
+    }
     private struct State {
-        var subscribers: [UUID: AsyncStream<String>.Continuation] = [:]
+        var subscribers: [UUID: Subscriber] = [:]
+        var latest: EventPosition?
         var finished = false
     }
     private let state = NIOLockedValueBox(State())
+    /// Lines waiting per page, as the daemon's `queue_limit`.
     static let queueLimit = 256
+    static let keepaliveInterval: Duration = .seconds(15)
 
     public init() {}
 
-    /// A stream of the lines to come; it ends when the hub finishes (scand web stopping).
-    public func subscribe() -> AsyncStream<String> {
-        let (stream, continuation) = AsyncStream.makeStream(of: String.self, bufferingPolicy: .bufferingNewest(Self.queueLimit))
+    /// The items to come, and the newest event passed on before them (every later one is in the stream);
+    /// the stream ends when the hub finishes (scand web stopping), after an overflow, or on `end`.
+    /// - Parameter onOverflow: called once when the queue is full; the stream then ends. Without it the
+    ///   oldest items are dropped instead.
+    func subscribe(
+        onOverflow: (@Sendable () -> Void)? = nil
+    ) -> (items: AsyncStream<Item>, latest: EventPosition?, end: @Sendable () -> Void) {
+        let policy: AsyncStream<Item>.Continuation.BufferingPolicy =
+            onOverflow == nil ? .bufferingNewest(Self.queueLimit) : .bufferingOldest(Self.queueLimit)
+        let (stream, continuation) = AsyncStream.makeStream(of: Item.self, bufferingPolicy: policy)
         let id = UUID()
-        let added = state.withLockedValue { state in
-            guard !state.finished else { return false }
-            state.subscribers[id] = continuation
-            return true
+        let (added, latest) = state.withLockedValue { state in
+            guard !state.finished else { return (false, state.latest) }
+            state.subscribers[id] = Subscriber(continuation: continuation, onOverflow: onOverflow)
+            return (true, state.latest)
         }
         if !added { continuation.finish() }
         continuation.onTermination = { [weak self] _ in
             _ = self?.state.withLockedValue { $0.subscribers.removeValue(forKey: id) }
         }
-        return stream
+        return (stream, latest, { continuation.finish() })
     }
 
     public var subscriberCount: Int { state.withLockedValue { $0.subscribers.count } }
 
-    public func broadcast(_ line: String) {
-        for continuation in state.withLockedValue({ Array($0.subscribers.values) }) { continuation.yield(line) }
+    /// The newest event passed on, for tests.
+    var latestForTests: EventPosition? { state.withLockedValue { $0.latest } }
+
+    /// Passes `line` on to every page; the position is noted under the same lock, so a page that
+    /// subscribes gets either the line or a `latest` at or after it.
+    public func broadcast(_ line: ReceivedEvent) {
+        send(.event(line), position: line.position)
+    }
+
+    func keepalive() { send(.keepalive, position: nil) }
+
+    private func send(_ item: Item, position: EventPosition?) {
+        let overflowed = state.withLockedValue { state -> [Subscriber] in
+            if let position { state.latest = position }
+            var overflowed: [Subscriber] = []
+            for (id, subscriber) in state.subscribers {
+                if case .dropped = subscriber.continuation.yield(item), subscriber.onOverflow != nil {
+                    overflowed.append(subscriber)
+                    state.subscribers.removeValue(forKey: id)
+                }
+            }
+            return overflowed
+        }
+        for subscriber in overflowed {
+            subscriber.continuation.finish()
+            subscriber.onOverflow?()
+        }
     }
 
     /// Ends every stream, and those subscribed later at once.
@@ -43,6 +91,6 @@ public final class EventHub: Sendable {
             defer { state.subscribers = [:] }
             return Array(state.subscribers.values)
         }
-        for continuation in all { continuation.finish() }
+        for subscriber in all { subscriber.continuation.finish() }
     }
 }

@@ -3,10 +3,11 @@ import ScandClient
 import ScandProtocol
 import ServiceLifecycle
 
-/// The one subscription to the daemon's events (SCAN, UPDATE, LOST, DEVICE), relayed to the hub. A daemon
-/// that stops or restarts is subscribed to again by `EventSubscription`, with its backoff.
+/// The one subscription to the daemon's journaled events (those /events serves; /ws pages take SCAN,
+/// UPDATE, LOST and DEVICE of them), relayed to the hub. A daemon that stops or restarts is subscribed to
+/// again by `EventSubscription`, with its backoff, since the last event received: the hub misses nothing.
 public struct EventRelay: Service {
-    static let watch = ClientRequest.Watch(enable: true, classes: [.scan, .update, .lost, .device])
+    static let watch = ClientRequest.Watch(enable: true, classes: Set(EventStreamRequest.classes))
 
     let subscription: EventSubscription
     let hub: EventHub
@@ -25,8 +26,15 @@ public struct EventRelay: Service {
         defer { hub.finish() }
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { await subscription.run() }
+            group.addTask {
+                // One clock for every page's keepalive, not one per page.
+                while true {
+                    try await Task.sleep(for: EventHub.keepaliveInterval)
+                    hub.keepalive()
+                }
+            }
+            defer { group.cancelAll() }
             try await relay()
-            try await group.waitForAll()
         }
     }
 
@@ -42,7 +50,7 @@ public struct EventRelay: Service {
                     metrics.subscribed.set(to: 1)
                     logger.info("subscribed to scand's events on \(subscription.socketPath)")
                 case .error: logger.warning("scand: \(line.errorMessage ?? line.line)")
-                default: hub.broadcast(line.line)
+                default: hub.broadcast(line)
                 }
             case .lost(let error):
                 metrics.subscribed.set(to: 0)

@@ -1,54 +1,59 @@
 import HTTPTypes
 import Hummingbird
+import ScandCore
 
 /// Refuses requests whose Host names anything but an IP address, `localhost` or a name in `[web] hosts`:
 /// a page elsewhere that rebinds its own name to 127.0.0.1 (DNS rebinding) would otherwise read the
 /// camera and post a rect of interest. A malformed Host, or two of them, is refused too. Requests from a
-/// browser page (Origin) must come from this server's own page or an origin in `origins`: browsers let any
-/// page, extension or local file open a WebSocket anywhere, and only the Origin tells them apart.
+/// browser page (Origin) must come from this server's own page, or from an origin of `[web]
+/// allowed_origins` on a route that only reads (`OriginPolicy`), which gets CORS answers and preflights:
+/// browsers let any page, extension or local file open a WebSocket anywhere, and only the Origin tells
+/// them apart.
 struct HostCheck<Context: RequestContext>: RouterMiddleware {
     let hosts: Set<String>
-    /// Origins allowed besides the page's own (`scheme://host[:port]`, compared case-insensitively).
-    var origins: Set<String> = []
+    var origins = OriginPolicy()
+    var metrics: WebMetrics?
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let authority = request.head.authority ?? ""
         // HTTPTypes keeps the first Host as the authority and any further one among the fields.
         if let host = HTTPField.Name("Host"), request.headers[host] != nil {
+            metrics?.refusedHost.increment()
             return WebApp.json(.badRequest, message: "more than one Host header")
         }
         guard Self.allowed(authority: authority, hosts: hosts) else {
+            metrics?.refusedHost.increment()
             return WebApp.json(.forbidden, message: "host '\(authority.prefix(64))' is not served here; add it to [web] hosts")
         }
-        if let origin = request.headers[.origin], !Self.sameSite(origin: origin, authority: authority, origins: origins) {
-            return WebApp.json(.forbidden, message: "requests from another site's page are refused (Origin \(origin.prefix(64)))")
+        let path = request.uri.path
+        switch origins.verdict(method: request.method, path: path, origin: request.headers[.origin], authority: authority) {
+        case .refused(let reason):
+            metrics?.refusedOrigin.increment()
+            return WebApp.json(.forbidden, message: reason)
+        case .sameOrigin:
+            var response = try await next(request, context)
+            if OriginPolicy.isOpen(method: request.method, path: path) { response.headers.append(OriginPolicy.vary) }
+            return response
+        case .crossOrigin(let origin):
+            if request.method == .options {
+                // A preflight carries no credentials: answered here, before the token is asked for.
+                let asked = request.headers[.accessControlRequestMethod] ?? ""
+                guard let headers = OriginPolicy.preflightHeaders(origin: origin, requestedMethod: asked) else {
+                    metrics?.refusedOrigin.increment()
+                    return WebApp.json(.forbidden, message: "a page of \(origin) may only read (GET), not \(asked.prefix(16))")
+                }
+                return Response(status: .noContent, headers: HTTPFields(headers))
+            }
+            var response = try await next(request, context)
+            response.headers.append(contentsOf: OriginPolicy.responseHeaders(origin: origin))
+            return response
         }
-        return try await next(request, context)
     }
 
-    /// Whether a page at `origin` may ask: this server's own page (`http://` or `https://` and the Host the
-    /// request names) or an origin of `origins`. Any other scheme (an extension's, `file://`, an app's) and
-    /// `null` (a sandboxed or local page) are refused: such a page could read live scans. Clients that are no
-    /// browser page send no Origin, or (WebSocket client libraries, swift-websocket's among them) the
-    /// `ws://`/`wss://` address they asked for: no browser sends that as a page's origin, so it is accepted
-    /// when it names the same host as Host.
+    /// Whether a page at `origin` may ask anything: this server's own page, or an origin of `origins`.
     static func sameSite(origin: String, authority: String, origins: Set<String> = []) -> Bool {
-        let lower = origin.lowercased()
-        if origins.contains(where: { $0.lowercased() == lower }) { return true }
-        guard !authority.isEmpty else { return false }
-        let own = authority.lowercased()
-        if lower == "http://\(own)" || lower == "https://\(own)" { return true }
-        for scheme in ["ws://", "wss://"] where lower.hasPrefix(scheme) {
-            let named = lower.dropFirst(scheme.count)
-            return named == own || named == Self.hostPart(of: own) || Self.hostPart(of: String(named)) == Self.hostPart(of: own)
-        }
-        return false
-    }
-
-    /// `host` of `host[:port]` (an IPv6 address keeps its brackets).
-    static func hostPart(of authority: String) -> Substring {
-        if authority.hasPrefix("["), let end = authority.firstIndex(of: "]") { return authority[...end] }
-        return authority.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
+        if let normalized = WebSettings.origin(origin), OriginPolicy(allowed: origins).allowed.contains(normalized) { return true }
+        return OriginPolicy.sameSite(origin: origin, authority: authority)
     }
 
     /// Whether a request naming `authority` (`host[:port]`) is served: an IPv4 address, a bracketed IPv6

@@ -8,14 +8,22 @@ import ScandClient
 import ScandCore
 import ScandProtocol
 
-/// The routes of `scand web`: the page, the daemon's answers as JSON, the event WebSocket and /metrics.
+/// The routes of `scand web`: the page, the daemon's answers as JSON, the event WebSocket, the event
+/// stream (/events) and /metrics.
 public enum WebApp {
-    public typealias Context = BasicWebSocketRequestContext
+    public typealias Context = WebRequestContext
 
     /// The router, for the application and for tests (`.router` test clients).
-    public static func router(daemon: DaemonClient, hub: EventHub, metrics: WebMetrics, hosts: [String] = []) -> Router<Context> {
+    /// - Parameters:
+    ///   - allowedOrigins: `[web] allowed_origins`, pages of other origins that may read.
+    ///   - token: `[web] token`; "" for none.
+    public static func router(
+        daemon: DaemonClient, hub: EventHub, metrics: WebMetrics, hosts: [String] = [], allowedOrigins: [String] = [], token: String = "",
+        eventStreams: EventStreamLimits = EventStreamLimits()
+    ) -> Router<Context> {
         let router = Router(context: Context.self)
-        router.middlewares.add(HostCheck<Context>(hosts: Set(hosts)))
+        router.middlewares.add(HostCheck<Context>(hosts: Set(hosts), origins: OriginPolicy(allowed: allowedOrigins), metrics: metrics))
+        if let token = AccessToken(token) { router.middlewares.add(TokenCheck<Context>(token: token, metrics: metrics)) }
         for (path, asset) in WebAssets.byPath {
             router.get(RouterPath(path)) { _, _ in
                 var headers = pageHeaders
@@ -53,16 +61,25 @@ public enum WebApp {
                 status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
                 body: .init(byteBuffer: ByteBuffer(string: text)))
         }
+        router.get("/events") { request, context in
+            EventStreamRoute.response(
+                request, context: context, hub: hub, socketPath: daemon.socketPath, limits: eventStreams, metrics: metrics)
+        }
         router.ws("/ws") { _, _ in
             .upgrade([:])
         } onUpgrade: { inbound, outbound, _ in
             metrics.webSockets.increment()
             defer { metrics.webSockets.decrement() }
-            let lines = hub.subscribe()
+            let items = hub.subscribe().items
             try await withThrowingTaskGroup(of: Void.self) { group in
                 // The page sends nothing; its close (or a broken connection) ends the inbound stream.
                 group.addTask { for try await _ in inbound {} }
-                group.addTask { for await line in lines { try await outbound.write(.text(line)) } }
+                group.addTask {
+                    for await item in items {
+                        guard case .event(let line) = item, webSocketClasses.contains(line.eventClass) else { continue }
+                        try await outbound.write(.text(line.line))
+                    }
+                }
                 try await group.next()
                 group.cancelAll()
             }
@@ -88,6 +105,9 @@ public enum WebApp {
     }
 
     static let requestMarker = HTTPField.Name("X-Scand-Request")!
+
+    /// What the setup page draws and lists; /events serves every journaled class.
+    static let webSocketClasses: Set<Event.Class> = [.scan, .update, .lost, .device]
 
     /// The page is this server's only content: no framing elsewhere, nothing loaded from elsewhere.
     static let pageHeaders: HTTPFields = [

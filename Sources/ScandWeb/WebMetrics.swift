@@ -11,6 +11,14 @@ public final class WebMetrics: Sendable {
     let webSockets: Gauge
     /// Times the event subscription was lost or could not be made, and tried again.
     let reconnects: Counter
+    /// Clients of /events.
+    let eventStreams: Gauge
+    /// /events clients disconnected for not keeping up.
+    let eventStreamsDropped: Counter
+    /// Requests refused, by reason: `host` (DNS rebinding), `origin` (another site's page), `token`.
+    let refusedHost: Counter
+    let refusedOrigin: Counter
+    let refusedToken: Counter
 
     public init() {
         func name(_ name: String, _ unit: String, _ help: String) -> MetricNameDescriptor {
@@ -23,6 +31,14 @@ public final class WebMetrics: Sendable {
             descriptor: name(
                 "daemon_reconnects", "total",
                 "Times scand web's event subscription was lost or refused and tried again."))
+        eventStreams = registry.makeGauge(descriptor: name("event_streams", "", "Clients of scand web's /events (Server-Sent Events)."))
+        eventStreamsDropped = registry.makeCounter(
+            descriptor: name("event_streams_dropped", "total", "/events clients disconnected for not keeping up (they resume from the journal)."))
+        let refused = name(
+            "requests_refused", "total", "Requests refused: another host (host), another site's page (origin), no or a wrong token (token).")
+        refusedHost = registry.makeCounter(descriptor: refused, labels: [("reason", "host")])
+        refusedOrigin = registry.makeCounter(descriptor: refused, labels: [("reason", "origin")])
+        refusedToken = registry.makeCounter(descriptor: refused, labels: [("reason", "token")])
         daemonUp.set(to: 0)
         subscribed.set(to: 0)
     }

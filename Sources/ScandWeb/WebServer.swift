@@ -22,7 +22,8 @@ public struct WebServer: Sendable {
         let daemon = DaemonClient(socketPath: settings.socket)
         let hub = EventHub()
         let metrics = WebMetrics()
-        let router = WebApp.router(daemon: daemon, hub: hub, metrics: metrics, hosts: settings.hosts)
+        let router = WebApp.router(
+            daemon: daemon, hub: hub, metrics: metrics, hosts: settings.hosts, allowedOrigins: settings.allowedOrigins, token: settings.token)
         let app = WebApp.application(router: router, daemon: daemon, listen: settings.listen, logger: logger) { channel in
             let address =
                 channel.localAddress.map { a -> String in

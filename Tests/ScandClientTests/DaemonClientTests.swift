@@ -21,7 +21,10 @@ import Testing
                 status: { StatusReport(device: nil, counters: FrameCounters(), clients: ClientCounters(), stdoutDropped: 0) },
                 metrics: { "scand_up 1\n" }, snapshot: { _, answer in answer(Event.error("no frame to show yet").line) }, regionOfInterest: { .full },
                 setRegionOfInterest: { r, answer in answer(.regionOfInterest(r)) })
-            server = SocketServer(listener: .path(path, group: ""), hub: hub, maxRequestBytes: 4096, daemon: controls, log: { _, _ in })
+            // The first request's timeout as patient as the client: a starved pool is not an idle client.
+            server = SocketServer(
+                listener: .path(path, group: ""), hub: hub, maxRequestBytes: 4096, requestTimeout: DaemonClientTests.patience, daemon: controls,
+                log: { _, _ in })
         }
 
         func start() async throws {

@@ -48,14 +48,15 @@ import Testing
             values = [
                 "/dev/video2", "video2", "", "640x480", "1280X720", "15x15", "8192x8192", "big", "none",
                 "/tmp/scand-settings.sock", "scand.sock", "/" + String(repeating: "s", count: 120), "kiosk", missingGroup,
-                "127.0.0.1:9000", "/tmp/\u{1}x", "MJPG", "now"
+                "127.0.0.1:9000", "/tmp/\u{1}x", "MJPG", "0123456789abcdef0123456789abcdef", "all", "now"
             ].map { .text($0) }
         case .integer: values = [-1, 0, 1, 15].map { .integer($0) }
         case .number: values = [-1, 0, 0.25, 0.57, 2, 4000].map { .number($0) }
         case .boolean: values = [.boolean(true), .boolean(false)]
         case .texts:
             values = [
-                ["qr"], ["qr", "EAN-13"], ["all"], [], ["bogus"], ["ITF=5"], ["ITF=5", "EAN-8=1"], ["ITF=0"], ["ITF"], ["a b"], ["kiosk-7.local"]
+                ["qr"], ["qr", "EAN-13"], ["all"], [], ["bogus"], ["ITF=5"], ["ITF=5", "EAN-8=1"], ["ITF=0"], ["ITF"], ["a b"], ["kiosk-7.local"],
+                ["http://localhost:3000"]
             ]
             .map { .texts($0) }
         case .numbers:

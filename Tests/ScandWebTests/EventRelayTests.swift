@@ -31,8 +31,9 @@ import Testing
         app.addServices(client, EventRelay(socketPath: path, hub: hub, metrics: metrics, logger: logger))
         try await app.test(.live) { client in
             #expect(await Eventually.check { daemon.watcherCount == 1 })
-            #expect(
-                try daemon.requests.map { try ClientRequest.parse($0) } == [.watch(.init(enable: true, classes: [.scan, .update, .lost, .device]))])
+            // One WATCH, or the same again if a loaded machine let the first one time out: one at a time.
+            let requests = try daemon.requests.map { try ClientRequest.parse($0) }
+            #expect(!requests.isEmpty && requests.allSatisfy { $0 == .watch(EventRelay.watch) }, "\(requests)")
             // Two pages, one subscription.
             async let second: [String] = Self.receive(client, count: 2)
             try await client.ws("/ws") { inbound, _, _ in

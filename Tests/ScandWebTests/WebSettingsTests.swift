@@ -26,6 +26,15 @@ import Testing
         #expect(s.socket == "/tmp/s.sock")
         #expect(s.hosts == ["kiosk.local", "scanner-3"])
         #expect(try web("[web]\n") == WebSettings())
+        let browser = try web(
+            """
+            [web]
+            allowed_origins = ["http://localhost:3000", "HTTPS://Kiosk.Example:443", "http://localhost:3000"]
+            token = "0123456789abcdef0123456789abcdef"
+            """)
+        #expect(browser.allowedOrigins == ["http://localhost:3000", "https://kiosk.example"])
+        #expect(browser.token == "0123456789abcdef0123456789abcdef")
+        #expect(WebSettings().allowedOrigins.isEmpty && WebSettings().token.isEmpty)
         #expect(WebSettings().listen.description == "127.0.0.1:8088")
     }
 
@@ -35,11 +44,18 @@ import Testing
             ("[web]\nlisten = \"127.0.0.1:70000\"\n", "line 2: listen must be 0…65535, got 70000"),
             ("[web]\nlisten = 8088\n", "line 2: listen must be a string, not an integer"),
             ("[web]\n\nsocket = \"scand.sock\"\n", "line 3: socket must be an absolute path (e.g. /run/scand/scand.sock), got 'scand.sock'"),
-            ("[web]\nport = 1\n", "line 2: unknown key 'port' in [web] (known: listen, socket, hosts)"),
+            ("[web]\nport = 1\n", "line 2: unknown key 'port' in [web] (known: listen, socket, hosts, allowed_origins, token)"),
             ("[webb]\nlisten = \"127.0.0.1:1\"\n", "line 1: unknown table [webb]"),
             ("listen = \"127.0.0.1:1\"\n", "line 1: unknown key 'listen' outside any table"),
             ("[web]\nhosts = [1]\n", "line 2: hosts must be an array of strings, not an integer at position 1"),
             ("[web]\nhosts = [\"a b\"]\n", "line 2: hosts must be host names (no spaces, '/' or ':'), got 'a b'"),
+            ("[web]\nallowed_origins = [\"http://localhost:3000/\"]\n", "line 2: allowed_origins must be origins as a browser sends them"),
+            ("[web]\nallowed_origins = [\"*\"]\n", "line 2: allowed_origins must be origins as a browser sends them, scheme://host[:port]"),
+            (
+                "[web]\ntoken = \"short\"\n",
+                "line 2: token must be empty or 16…256 letters, digits, '-', '_', '.' or '~' (openssl rand -hex 32 makes one), got 5 characters"
+            ),
+            ("[web]\ntoken = \"0123456789abcdef 0123\"\n", "line 2: token must be empty or 16…256"),
             ("[web\n", "line 1, column ")
         ] as [(String, String)])
     func aWrongFileIsRefusedWithItsLineAndReason(file: String, message: String) {

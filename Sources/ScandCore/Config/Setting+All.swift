@@ -210,6 +210,36 @@ extension Setting {
                 }
                 c.web.hosts = hosts.map { $0.lowercased() }
             }),
+        Setting(
+            section: "web", key: "allowed_origins", flag: nil, kind: .texts, valueName: "LIST",
+            help: "Origins of other pages (http://localhost:3000) that may use /events, /ws and the read-only /api routes.",
+            reload: .otherCommand("scand web"),
+            read: { .texts($0.web.allowedOrigins) },
+            write: { c, v, _ throws(Problem) in
+                var origins: [String] = []
+                for item in try v.texts() {
+                    guard let origin = WebSettings.origin(item) else {
+                        throw Problem(
+                            "must be origins as a browser sends them, scheme://host[:port] (http://localhost:3000), got '\(item.prefix(64))'")
+                    }
+                    if !origins.contains(origin) { origins.append(origin) }
+                }
+                c.web.allowedOrigins = origins
+            }),
+        Setting(
+            section: "web", key: "token", flag: nil, kind: .text, valueName: "TOKEN",
+            help: "The access token every request must carry; empty: none.", reload: .otherCommand("scand web"),
+            // Read back as set: the settings table is no log (nothing logs a [web] value).
+            read: { .text($0.web.token) },
+            write: { c, v, _ throws(Problem) in
+                let token = try v.text()
+                guard token.isEmpty || WebSettings.isValidToken(token) else {
+                    throw Problem(
+                        "must be empty or \(WebSettings.tokenLength.lowerBound)…\(WebSettings.tokenLength.upperBound) letters, digits, '-', '_', '.' or '~' "
+                            + "(openssl rand -hex 32 makes one), got \(token.count) characters")
+                }
+                c.web.token = token
+            }),
 
         // `scand mqtt` (its unit reads /etc/scand/scand.toml).
         mqtt(

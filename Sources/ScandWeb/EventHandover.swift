@@ -1,0 +1,59 @@
+import ScandCore
+import ScandProtocol
+
+/// One /events client's way from where it stopped to live events: exactly once, in order. A client that
+/// resumes (`since`) from before the newest event the shared relay has passed on first reads the journal
+/// through a subscription of its own (`?WATCH` with `since`), until that subscription reaches the relay's
+/// newest event or goes live; from then on it takes the relay's events, subscribed to before the catch-up
+/// started, skipping those the catch-up sent already. A client up to date, or without `since`, takes the
+/// relay's events at once: a reload costs the daemon no connection. Pure: the route feeds it lines.
+struct EventHandover {
+    enum Phase: Equatable {
+        /// Reading the journal; done at `until` (the relay's newest event then) or at the first live event.
+        case catchingUp(until: EventPosition?)
+        case live
+    }
+
+    let watch: ClientRequest.Watch
+    private(set) var phase: Phase
+    /// The newest event sent or filtered out: the relay's events up to it are not sent again.
+    private(set) var last: EventPosition?
+
+    /// - Parameters:
+    ///   - since: where the client stopped (its Last-Event-ID), if it resumes.
+    ///   - relayed: the newest event the relay had passed on when the client subscribed to it.
+    init(watch: ClientRequest.Watch, since: EventPosition?, relayed: EventPosition?) {
+        self.watch = watch
+        last = since
+        if let since, !(relayed.map { $0.boot == since.boot && $0.seq <= since.seq } ?? false) {
+            phase = .catchingUp(until: relayed)
+        } else {
+            phase = .live
+        }
+    }
+
+    /// A line of the catch-up subscription: what to send (nil: nothing). `phase` is `.live` after the line
+    /// that completes the catch-up; its subscription is then closed.
+    mutating func caughtUp(_ line: ReceivedEvent) -> ReceivedEvent? {
+        guard case .catchingUp(let until) = phase else { return nil }
+        // The daemon's word on `since` (not in the journal any more, the journal off): the page should know.
+        if line.eventClass == .error { return line }
+        guard let position = line.position else { return nil }  // VERSION, WATCH
+        let reached = until.map { $0.boot == position.boot && position.seq >= $0.seq } ?? false
+        if reached || line.stamp?.replayed != true { phase = .live }
+        return pass(line, at: position)
+    }
+
+    /// A line of the shared relay, once live: what to send (nil: nothing, or already sent by the catch-up).
+    mutating func relayed(_ line: ReceivedEvent) -> ReceivedEvent? {
+        guard phase == .live else { return nil }
+        guard let position = line.position else { return watch.accepts(line: line.line) ? line : nil }  // an unnumbered daemon
+        if let last, last.boot == position.boot, position.seq <= last.seq { return nil }
+        return pass(line, at: position)
+    }
+
+    private mutating func pass(_ line: ReceivedEvent, at position: EventPosition) -> ReceivedEvent? {
+        last = position
+        return watch.accepts(line: line.line) ? line : nil
+    }
+}

@@ -1,0 +1,148 @@
+import Foundation
+import ScandCore
+import ScandTestSupport
+import Testing
+
+/// docs/examples/kiosk.html in headless Chromium, served from a second loopback origin, with the real
+/// daemon (journal on) replaying a new code every second and `scand web` allowing that origin: scans
+/// arrive, every one once across a reload and an absence; from an origin not allowed, none.
+@Suite(.serialized) struct KioskPageEndToEndTests {
+    static let root = WebEndToEndTests.root
+    let dir = ScandBinary.temporaryDirectory()
+
+    /// `count` codes, each in view for 0.6 s then gone for 0.4 s, at 5 frames a second.
+    func recording(count: Int) throws -> String {
+        let blank = Scene.page(width: 320, height: 240, background: 235, centred: [])
+        let pages = (1...count).lazy.flatMap { i -> [LumaImage] in
+            let code = Scene.page(width: 320, height: 240, background: 235, centred: [(Scene.symbol(.qrCode, "kiosk \(i)"), x: 160, y: 120)])
+            return [code, code, code, blank, blank]
+        }
+        return try Scene.record(pages, to: dir + "/codes.rec", gapMicroseconds: 200_000)
+    }
+
+    @Test(.enabled(if: WebEndToEndTests.hasBrowser, "needs chromium, chromium-driver and selenium (scripts/install-deps)"), .timeLimit(.minutes(5)))
+    func theKioskPageGetsEveryScanOnceFromAnAllowedOriginAndNoneFromAnother() async throws {
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let recording = try recording(count: 120)
+        let socket = dir + "/scand.sock", state = dir + "/state"
+        try FileManager.default.createDirectory(atPath: state, withIntermediateDirectories: true)
+        let daemon = try DaemonProcess([
+            "run", "--source", "replay:" + recording, "--replay-pace", "recorded", "--socket", socket, "--state-directory", state
+        ])
+        defer {
+            daemon.signal(SIGTERM)
+            _ = daemon.finish()
+        }
+        try #require(daemon.wait { FileManager.default.fileExists(atPath: socket) }, "\(daemon.stderr)")
+        let pagePort = try #require(WebEndToEndTests.freePort())
+        let config = dir + "/web.toml"
+        try """
+        [web]
+        allowed_origins = ["http://127.0.0.1:\(pagePort)"]
+        """.write(toFile: config, atomically: true, encoding: .utf8)
+        // A fixed port: the page's EventSource must find scand web again after its restart.
+        let webPort = try #require(WebEndToEndTests.freePort())
+        let url = "http://127.0.0.1:\(webPort)/"
+        func startWeb() throws -> DaemonProcess {
+            let web = try DaemonProcess(["web", "--config", config, "--listen", "127.0.0.1:\(webPort)", "--socket", socket])
+            web.wait { web.stderr.contains { $0.contains("serving \(url)") } }
+            return web
+        }
+        var web = try startWeb()
+        try #require(web.stderr.contains { $0.contains("serving \(url)") }, "scand web did not say it serves: \(web.stderr)")
+        let artifacts = Self.root.appendingPathComponent(".build/test-artifacts").path
+        try FileManager.default.createDirectory(atPath: artifacts, withIntermediateDirectories: true)
+        let screenshot = artifacts + "/kiosk-page.png"
+        let browser = try SpawnedProcess(
+            "/usr/bin/env",
+            [
+                "python3", Self.root.appendingPathComponent("Tests/ScandCommandsTests/browser/kiosk_page.py").path,
+                "--web", url, "--socket", socket, "--pages", Self.root.appendingPathComponent("docs/examples").path,
+                "--port", "\(pagePort)", "--screenshot", screenshot
+            ])
+        // The script asks for scand web to go away under the page and come back, once.
+        var restarts: [Int32] = []
+        // Suspending waits: the browser takes tens of seconds, and the cooperative pool is 2 threads here.
+        await Eventually.check(seconds: 240, poll: .milliseconds(100)) { !browser.isRunning || browser.stdout.contains("restart scand web") }
+        if browser.stdout.contains("restart scand web") {
+            web.signal(SIGTERM)
+            restarts.append(web.finish())
+            web = try startWeb()
+        }
+        await Eventually.check(seconds: 240, poll: .milliseconds(100)) { !browser.isRunning }
+        let status = browser.wait()
+        print("browser test:\n\(browser.stdout.joined(separator: "\n"))\n\(browser.stderr.joined(separator: "\n"))")
+        web.signal(SIGTERM)
+        let webStatus = web.finish()
+        try #require(status != 77, "skipped: \(browser.stdout)")
+        #expect(restarts == [0], "scand web stops cleanly on SIGTERM with an event stream open")
+        #expect(status == 0, "\(browser.stdout)\(browser.stderr)\nscand web: \(web.stderr.suffix(20))\nscand: \(daemon.stderr.suffix(20))")
+        #expect(webStatus == 0, "scand web stops cleanly on SIGTERM with event streams open: \(web.stderr.suffix(10))")
+    }
+
+    /// `[web] token` on the real binaries, asked as a client (curl) would: every request needs it, each way
+    /// of sending it works, an allowed origin reads with it, and no log line of scand web holds it.
+    @Test(.enabled(if: WebEndToEndTests.executable("/usr/bin/curl"), "needs curl"), .timeLimit(.minutes(3)))
+    func theTokenIsAskedOfEveryRequestAndNeverLogged() throws {
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let recording = try recording(count: 20)
+        let socket = dir + "/scand.sock", state = dir + "/state"
+        try FileManager.default.createDirectory(atPath: state, withIntermediateDirectories: true)
+        let daemon = try DaemonProcess([
+            "run", "--source", "replay:" + recording, "--replay-pace", "recorded", "--socket", socket, "--state-directory", state
+        ])
+        defer {
+            daemon.signal(SIGTERM)
+            _ = daemon.finish()
+        }
+        try #require(daemon.wait { FileManager.default.fileExists(atPath: socket) }, "\(daemon.stderr)")
+        let token = "kiosk-7_Token.0123456789abcdef", wrong = "kiosk-7_Token.0123456789abcdeX"
+        let config = dir + "/web.toml"
+        try """
+        [web]
+        allowed_origins = ["http://localhost:3000"]
+        token = "\(token)"
+        """.write(toFile: config, atomically: true, encoding: .utf8)
+        let port = try #require(WebEndToEndTests.freePort())
+        let url = "http://127.0.0.1:\(port)/"
+        let web = try DaemonProcess(["web", "--config", config, "--listen", "127.0.0.1:\(port)", "--socket", socket])
+        defer {
+            web.signal(SIGTERM)
+            _ = web.finish()
+        }
+        try #require(web.wait { web.stderr.contains { $0.contains("serving \(url)") } }, "\(web.stderr)")
+        func curl(_ arguments: [String]) throws -> String {
+            try ScandBinary.runTool("/usr/bin/curl", ["-sS", "-i", "--max-time", "10"] + arguments).stdout
+        }
+        #expect(try curl([url + "api/status"]).hasPrefix("HTTP/1.1 401"))
+        #expect(try curl(["-H", "Authorization: Bearer \(wrong)", url + "api/status"]).contains(#"{"message":"wrong token"}"#))
+        var status = "", fields: [String: Any] = [:]
+        // Until the daemon has journaled a scan, to resume from before it.
+        web.wait {
+            status = (try? curl(["-H", "Authorization: Bearer \(token)", url + "api/status"])) ?? ""
+            let body = status.components(separatedBy: "\r\n\r\n").last ?? ""
+            fields = (try? JSONSerialization.jsonObject(with: Data(body.utf8))) as? [String: Any] ?? [:]
+            return (fields["scans"] as? Int ?? 0) > 0
+        }
+        #expect(status.hasPrefix("HTTP/1.1 200"), "\(status)")
+        #expect(try curl(["-H", "Cookie: scand_token=\(token)", url + "metrics"]).hasPrefix("HTTP/1.1 200"))
+        let page = try curl([url + "?token=\(token)"])
+        #expect(
+            page.hasPrefix("HTTP/1.1 303")
+                && page.lowercased().contains("set-cookie: scand_token=\(token.lowercased()); path=/; httponly; samesite=strict"), "\(page)")
+        // The allowed origin's EventSource way: the token in the query, from the journal's start.
+        let boot = try #require((fields["journal"] as? [String: Any])?["boot"] as? String, "\(status)")
+        let events = try ScandBinary.runTool(
+            "/usr/bin/curl",
+            [
+                "-sS", "-i", "-N", "--max-time", "3", "-H", "Origin: http://localhost:3000",
+                url + "events?token=\(token)&classes=SCAN,DEVICE&lastEventId=\(boot):1"
+            ]
+        ).stdout
+        #expect(events.hasPrefix("HTTP/1.1 200") && events.lowercased().contains("access-control-allow-origin: http://localhost:3000"), "\(events)")
+        #expect(events.contains("event: SCAN\nid: \(boot):") && events.contains(#""replayed":true"#), "\(events)")
+        #expect(try curl(["-H", "Origin: http://localhost:3000", url + "events?token=\(wrong)"]).hasPrefix("HTTP/1.1 401"))
+        let log = web.stderr.joined(separator: "\n")
+        #expect(!log.contains("Token.0123"), "scand web logged a token: \(log)")
+    }
+}
