@@ -24,7 +24,13 @@ public enum EventDecoder {
             throw Problem("scand sent an event of unknown class \(ClientRequest.quoted(fields.class))")
         }
         let stamp = fields.boot.map { EventStamp(boot: $0, seq: fields.seq, replayed: fields.replayed ?? false) }
-        return ReceivedEvent(eventClass: eventClass, stamp: stamp, event: try fields.event(eventClass), line: line)
+        var received = ReceivedEvent(eventClass: eventClass, stamp: stamp, event: try fields.event(eventClass), line: line)
+        if eventClass == .scan {
+            guard let text = fields.text else { throw Problem("scand sent a SCAN without its text") }
+            received.scannedCode = ScannedCode(
+                format: fields.format.flatMap(BarcodeFormat.init(name:)), text: text, time: fields.time.flatMap(Timestamp.parse))
+        }
+        return received
     }
 
     /// The keys of every answer to a request (JSONDecoder skips the others).
@@ -40,8 +46,11 @@ public enum EventDecoder {
         var zxing: String?
         // ERROR
         var message: String?
-        // METRICS
+        // METRICS; SCAN's payload
         var text: String?
+        // SCAN
+        var format: String?
+        var time: String?
         // ROI
         var roi: [Double]?
         // SNAPSHOT

@@ -1,3 +1,4 @@
+import Foundation
 import ScandCore
 
 /// One line the daemon sent, as a client reads it: its class and stamp, typed; the answers to requests
@@ -11,12 +12,15 @@ public struct ReceivedEvent: Sendable, Equatable {
     public var event: Event?
     /// The line, without its newline.
     public var line: String
+    /// A SCAN's code: what a client that acts on scans (the keyboard wedge) needs of it.
+    public var scannedCode: ScannedCode?
 
-    public init(eventClass: Event.Class, stamp: EventStamp?, event: Event?, line: String) {
+    public init(eventClass: Event.Class, stamp: EventStamp?, event: Event?, line: String, scannedCode: ScannedCode? = nil) {
         self.eventClass = eventClass
         self.stamp = stamp
         self.event = event
         self.line = line
+        self.scannedCode = scannedCode
     }
 
     /// The message of an ERROR.
@@ -26,4 +30,18 @@ public struct ReceivedEvent: Sendable, Equatable {
 
     /// Where the event stands in the daemon's numbering, when it is journaled.
     public var position: EventPosition? { stamp?.position }
+}
+
+/// A SCAN's `format`, `text` and `time`, decoded.
+public struct ScannedCode: Sendable, Equatable {
+    /// nil for a format name this client does not know (a newer daemon's).
+    public var format: BarcodeFormat?
+    public var text: String
+    public var time: Date?
+
+    public init(format: BarcodeFormat?, text: String, time: Date?) {
+        self.format = format
+        self.text = text
+        self.time = time
+    }
 }
