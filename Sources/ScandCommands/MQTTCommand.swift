@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import ScandClient
 import ScandCore
 import ScandMQTT
 import ScandService
@@ -55,7 +56,7 @@ struct MQTTCommand: ParsableCommand {
             throw ExitCode(78)
         }
         var acknowledged: EventPosition?
-        do { acknowledged = try MQTTStateFile.read(settings.stateFile) } catch {
+        do { acknowledged = try PositionFile.read(settings.stateFile) } catch {
             // Never live only: what the broker may lack is sent again, at the cost of duplicates.
             OutputSinkLog.write(
                 "\(error.description); resuming from the oldest event the daemon's journal keeps (the broker may get some events twice)", .error)
