@@ -36,12 +36,12 @@ extension KeyboardLayout {
         ])
 
     /// de(basic), QWERTZ: ^ left of 1 and ´ ` right of ß are dead keys (so ^ and ` need a space after
-    /// them); ü ö ä ß are keys; @ € ~ { [ ] } \ | on AltGr.
+    /// them); ü ö ä ß are keys; @ € ~ { [ ] } \ | on AltGr, £ on AltGr+Shift+3.
     public static let de = KeyboardLayout(
         .de,
         [
             Keys(.grave, " ", "°"),
-            Keys(KeyCode.numberRow, "1234567890ß ", "!\"§$%&/()=? ", "¹²³¼½¬{[]}\\ "),
+            Keys(KeyCode.numberRow, "1234567890ß ", "!\"§$%&/()=? ", "¹²³¼½¬{[]}\\ ", "  £         "),
             Keys(KeyCode.topRow, "qwertzuiopü+", "QWERTZUIOPÜ*", "@ €        ~"),
             Keys(KeyCode.homeRow, "asdfghjklöä", "ASDFGHJKLÖÄ"),
             Keys(.backslash, "#", "'"),

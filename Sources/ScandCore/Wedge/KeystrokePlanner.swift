@@ -62,7 +62,7 @@ public struct KeystrokePlanner: Sendable {
                 events += separator
                 replaced += 1
             } else if Self.isControl(character) {
-                dropped += 1
+                dropped += character.unicodeScalars.count
             } else if let strokes = layout.strokes(for: character) {
                 events += strokes.flatMap(\.events)
             } else {
