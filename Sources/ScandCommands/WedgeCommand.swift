@@ -62,8 +62,6 @@ struct WedgeCommand: AsyncParsableCommand {
     @Flag(name: .customLong("dry-run"), help: "Print each code's key events and the text they type instead of typing them.")
     var dryRun = false
 
-    static let defaultConfig = "/etc/scand/scand.toml"
-
     struct Problem: Error, CustomStringConvertible {
         var description: String
     }
@@ -119,11 +117,10 @@ struct WedgeCommand: AsyncParsableCommand {
 
     /// The file's [wedge] table, then the options, each through its row of `Setting.all`.
     func resolvedSettings() throws(Problem) -> WedgeSettings {
-        let path = config ?? (FileManager.default.fileExists(atPath: Self.defaultConfig) ? Self.defaultConfig : nil)
-        var file = ScandConfig()
-        if let path {
-            do { file = try ConfigFileError.load(path, over: ScandConfig()) } catch { throw Problem(description: error.description) }
-        }
+        let configuration: ClientConfiguration
+        do { configuration = try ClientConfiguration(config) } catch { throw Problem(description: error.description) }
+        let path = configuration.path
+        var file = configuration.file
         let options: [(flag: String, key: String, value: String?)] = [
             ("--layout", "layout", layout), ("--prefix", "prefix", prefix), ("--suffix", "suffix", suffix),
             ("--gs-replacement", "gs_replacement", gsReplacement), ("--key-delay-ms", "key_delay_ms", keyDelay),
@@ -139,12 +136,9 @@ struct WedgeCommand: AsyncParsableCommand {
             }
         }
         var settings = file.wedge
-        settings.socketPath = clientSocketPath(settings.socketPath, path == nil ? nil : file)
-        if settings.stateFile.isEmpty {
-            // systemd's StateDirectory= of scand-wedge.service.
-            settings.stateFile =
-                ScandConfig.systemdStateDirectory(ProcessInfo.processInfo.environment).map { $0 + "/position.json" } ?? WedgeSettings.defaultStateFile
-        }
+        settings.socketPath = configuration.socketPath(settings.socketPath)
+        // systemd's StateDirectory= of scand-wedge.service.
+        settings.stateFile = ClientConfiguration.stateFile(settings.stateFile, fallback: WedgeSettings.defaultStateFile)
         do { _ = try settings.planner() } catch { throw Problem(description: (path.map { "\($0): [wedge] " } ?? "") + error.description) }
         return settings
     }

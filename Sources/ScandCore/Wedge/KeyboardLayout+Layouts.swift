@@ -24,7 +24,7 @@ extension KeyboardLayout {
             Keys(KeyCode.topRow, "qwertyuiop[]", "QWERTYUIOP{}", "@  ¶ŧ←↓→øþ  "),
             Keys(KeyCode.homeRow, "asdfghjkl;'", "ASDFGHJKL:@", "æßðđŋħ ĸł  "),
             Keys(.backslash, "#", "~"),
-            Keys(KeyCode.bottomRow, "zxcvbnm,./", "ZXCVBNM<>?", "«»¢„“”µ•· "),
+            Keys(KeyCode.bottomRow, "zxcvbnm,./", "ZXCVBNM<>?", "«»¢„“”µ · "),
             Keys(.lessGreater, "\\", "|", "|", "¦")
         ],
         deadKeys: [

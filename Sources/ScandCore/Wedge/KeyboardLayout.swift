@@ -20,7 +20,7 @@ public struct KeyboardLayout: Sendable {
     }
 
     public let name: Name
-    /// Characters typed by one stroke, the one with the fewest modifiers where there are several.
+    /// Characters typed by one stroke, the one of the lowest level where there are several.
     public let strokes: [Character: KeyStroke]
     public let deadKeys: [DeadKey]
     /// What each stroke types, for reading key events back (`decode`).
@@ -56,8 +56,8 @@ public struct KeyboardLayout: Sendable {
                 for (key, char) in zip(group.keys, chars) where char != " " {
                     let stroke = KeyStroke(key, Self.levelModifiers[level])
                     characters[stroke] = char
-                    // Fewest modifiers first, then the first listed.
-                    if let known = strokes[char], known.modifiers.rawValue.nonzeroBitCount <= stroke.modifiers.rawValue.nonzeroBitCount { continue }
+                    // The lowest level first (Shift before AltGr: uk's @ is Shift+', not AltGr+Q), then the first listed.
+                    if let known = strokes[char], known.modifiers.level <= stroke.modifiers.level { continue }
                     strokes[char] = stroke
                 }
             }
