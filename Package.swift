@@ -39,6 +39,8 @@ let package = Package(
         .target(name: "ScandImageShim", dependencies: ["CSTB"]),
         // libv4l2's calls are variadic: fixed-argument wrappers and the VIDIOC_* codes for Swift.
         .target(name: "ScandV4L2Shim", dependencies: ["CV4L2"]),
+        // /dev/uinput's UI_* requests are ioctl macros and input_event's layout is the C library's: a virtual keyboard in C.
+        .target(name: "ScandUInputShim"),
 
         // Pure Swift, no I/O: formats, geometry, detections, the JSON of events.
         .target(name: "ScandCore"),
@@ -106,10 +108,19 @@ let package = Package(
                 // The page's files, compiled into the binary: the package ships no asset directory.
                 .embedInCode("Assets/index.html"), .embedInCode("Assets/app.js"), .embedInCode("Assets/style.css")
             ]),
+        // `scand wedge`: the keyboard wedge, a client of the daemon's socket that types each SCAN on a uinput keyboard.
+        .target(
+            name: "ScandWedge",
+            dependencies: [
+                "ScandCore", "ScandProtocol", "ScandClient", "ScandUInputShim",
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log")
+            ]),
         .target(
             name: "ScandCommands",
             dependencies: [
-                "ScandCapture", "ScandService", "ScandMQTT", "ScandWeb",
+                "ScandCapture", "ScandService", "ScandMQTT", "ScandWeb", "ScandWedge",
                 "ScandCore", "ScandProtocol", "ScandClient", "ScandConfigFile", "ScandDecoding", "ScandImageIO",
                 .product(name: "ArgumentParser", package: "swift-argument-parser")
             ]),

@@ -1,9 +1,11 @@
 import Logging
 import ScandService
 
-/// swift-log's lines in scand's own form on stderr: `scand: …`, or with a syslog priority under journald,
+/// swift-log's lines in scand's own form on stderr: `scand: web: …`, or with a syslog priority under journald,
 /// escaped as every log line of scand (a library's message may quote a client's bytes).
 struct LineLogHandler: LogHandler {
+    /// The command's name before each line (`web: …`).
+    var prefix: String
     var logLevel: Logger.Level = .info
     var metadata: Logger.Metadata = [:]
 
@@ -20,6 +22,6 @@ struct LineLogHandler: LogHandler {
             case .warning: .warning
             case .error, .critical: .error
             }
-        OutputSinkLog.write("web: \(message)", priority)
+        OutputSinkLog.write("\(prefix): \(message)", priority)
     }
 }

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import ScandClient
 import ScandCore
 import ScandMQTT
 import ScandService
@@ -43,7 +44,7 @@ final class MQTTBridgeRunner {
     let password: String?
     private let inbox = Inbox()
     private var bridge: MQTTBridge
-    private var stateFileFailing = false
+    private var stateFile: PositionFile.Keeper
     private var brokerProblems: Set<String> = []
 
     /// `acknowledged`: the state file's position (nil without one: `settings.start` says where to begin).
@@ -51,6 +52,7 @@ final class MQTTBridgeRunner {
         self.settings = settings
         self.kioskID = kioskID
         self.password = password
+        stateFile = PositionFile.Keeper(path: settings.stateFile)
         bridge = MQTTBridge(
             kioskID: kioskID, maxInFlight: settings.maxInFlight, release: ScandVersion.string, acknowledged: acknowledged, start: settings.start)
     }
@@ -174,14 +176,7 @@ final class MQTTBridgeRunner {
     }
 
     private func save(_ position: EventPosition) {
-        do {
-            try MQTTStateFile.write(position, to: settings.stateFile)
-            if stateFileFailing { OutputSinkLog.write("state file \(settings.stateFile) written again", .info) }
-            stateFileFailing = false
-        } catch {
-            // Once until it works again: the position stays in memory, a restart would resume from an older one.
-            if !stateFileFailing { OutputSinkLog.write("\(error.description); a restart resumes from the last position written", .error) }
-            stateFileFailing = true
-        }
+        // Once until it works again: the position stays in memory, a restart would resume from an older one.
+        if let (line, isError) = stateFile.save(position) { OutputSinkLog.write(line, isError ? .error : .info) }
     }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import ScandClient
 import ScandCore
 import ScandMQTT
 import ScandService
@@ -40,8 +41,6 @@ struct MQTTCommand: ParsableCommand {
     @Option(name: .customLong("state-file"), help: "Where the last acknowledged position is kept.")
     var stateFile: String?
 
-    static let defaultConfig = "/etc/scand/scand.toml"
-
     func run() throws {
         let settings: MQTTSettings
         let kiosk: String
@@ -55,7 +54,7 @@ struct MQTTCommand: ParsableCommand {
             throw ExitCode(78)
         }
         var acknowledged: EventPosition?
-        do { acknowledged = try MQTTStateFile.read(settings.stateFile) } catch {
+        do { acknowledged = try PositionFile.read(settings.stateFile) } catch {
             // Never live only: what the broker may lack is sent again, at the cost of duplicates.
             OutputSinkLog.write(
                 "\(error.description); resuming from the oldest event the daemon's journal keeps (the broker may get some events twice)", .error)
@@ -75,19 +74,13 @@ struct MQTTCommand: ParsableCommand {
     }
 
     func resolvedSettings() throws(Problem) -> MQTTSettings {
-        var settings = MQTTSettings()
-        let path = config ?? (FileManager.default.fileExists(atPath: Self.defaultConfig) ? Self.defaultConfig : nil)
-        var file = ScandConfig()
-        if let path {
-            do { file = try ConfigFileError.load(path, over: ScandConfig()) } catch { throw Problem(description: error.description) }
-            settings = file.mqtt
-        }
-        settings.socketPath = clientSocketPath(settings.socketPath, path == nil ? nil : file)
-        if settings.stateFile.isEmpty {
-            // systemd's StateDirectory= of scand-mqtt.service.
-            settings.stateFile =
-                ScandConfig.systemdStateDirectory(ProcessInfo.processInfo.environment).map { $0 + "/position.json" } ?? MQTTSettings.defaultStateFile
-        }
+        let configuration: ClientConfiguration
+        do { configuration = try ClientConfiguration(config) } catch { throw Problem(description: error.description) }
+        let path = configuration.path
+        var settings = configuration.file.mqtt
+        settings.socketPath = configuration.socketPath(settings.socketPath)
+        // systemd's StateDirectory= of scand-mqtt.service.
+        settings.stateFile = ClientConfiguration.stateFile(settings.stateFile, fallback: MQTTSettings.defaultStateFile)
         if let host { settings.host = host }
         if let port {
             guard (1...65535).contains(port) else { throw Problem(description: "--port must be 1…65535") }

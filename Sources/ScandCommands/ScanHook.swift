@@ -43,7 +43,7 @@ struct ScanHook: Sendable {
     static func environment(for code: ReceivedCode, line: ReceivedEvent) -> [String: String] {
         var vars = [
             "SCAND_TEXT": (code.text ?? "").replacingOccurrences(of: "\u{0}", with: "\\u0000"),
-            "SCAND_FORMAT": code.format.name,
+            "SCAND_FORMAT": code.formatName,
             "SCAND_ID": String(code.id),
             "SCAND_JSON": line.line.replacingOccurrences(of: "\u{0}", with: "\\u0000")
         ]

@@ -46,7 +46,7 @@ struct WebCommand: AsyncParsableCommand {
         }
         if let listen { settings.listen = try ListenAddress(parsing: listen) }
         if let socket { settings.socket = socket }
-        LoggingSystem.bootstrap { _ in LineLogHandler() }
+        LoggingSystem.bootstrap { _ in LineLogHandler(prefix: "web") }
         let logger = Logger(label: "scand-web")
         let server = WebServer(settings: settings, logger: logger)
         let socketPath = settings.socket

@@ -47,6 +47,7 @@ public enum EventDecoder {
         var format: String?
         /// A code's camera; STATUS's `device` is an object, read as nil here.
         var device: StringIfString?
+        var time: String?
         // ROI
         var roi: [Double]?
         // SNAPSHOT
@@ -76,10 +77,8 @@ public enum EventDecoder {
         func code(_ eventClass: Event.Class) throws(Problem) -> ReceivedCode? {
             // `scand scan`'s SCAN lines name a file, not a tracked code: no id.
             guard [.scan, .update, .lost].contains(eventClass), let id else { return nil }
-            guard let format, let barcodeFormat = BarcodeFormat(name: format), eventClass != .scan || text != nil else {
-                throw Problem("scand sent a \(eventClass.rawValue) without its fields")
-            }
-            return ReceivedCode(id: id, format: barcodeFormat, text: text, device: device?.value)
+            guard let format, eventClass != .scan || text != nil else { throw Problem("scand sent a \(eventClass.rawValue) without its fields") }
+            return ReceivedCode(id: id, formatName: format, text: text, device: device?.value, time: time.flatMap(Timestamp.parse))
         }
 
         func event(_ eventClass: Event.Class) throws(Problem) -> Event? {

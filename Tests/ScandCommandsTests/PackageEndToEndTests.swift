@@ -72,7 +72,8 @@ import ScandTestSupport
         let listing = try ScandBinary.runTool("/usr/bin/dpkg-deb", ["--contents", deb]).stdout
         for path in [
             "./usr/bin/scand", "./lib/systemd/system/scand.service", "./lib/systemd/system/scand.socket",
-            "./lib/systemd/system/scand-mqtt.service", "./lib/systemd/system/scand-web.service",
+            "./lib/systemd/system/scand-mqtt.service", "./lib/systemd/system/scand-web.service", "./lib/systemd/system/scand-wedge.service",
+            "./lib/udev/rules.d/70-scand-wedge.rules",
             "./etc/scand/scand.toml", "./etc/scand/web.toml", "./usr/lib/sysusers.d/scand.conf", "./usr/share/man/man8/scand.8.gz",
             "./usr/share/man/man5/scand.toml.5.gz", "./usr/share/bash-completion/completions/scand",
             "./usr/share/zsh/vendor-completions/_scand", "./usr/share/fish/vendor_completions.d/scand.fish",
@@ -96,7 +97,12 @@ import ScandTestSupport
         #expect(webUnit.contains("ExecStart=/usr/bin/scand web --config /etc/scand/web.toml"))
         let sysusers = try ScandBinary.runTool("/bin/sh", ["-c", "dpkg-deb --fsys-tarfile '\(deb)' | tar -xOf - ./usr/lib/sysusers.d/scand.conf"])
             .stdout
-        #expect(sysusers.contains("g scand-clients -") && sysusers.contains("g scand-admin -"), "\(sysusers)")
+        #expect(
+            sysusers.contains("g scand-clients -") && sysusers.contains("g scand-admin -") && sysusers.contains("g scand-wedge -"), "\(sysusers)")
+        let rule = try ScandBinary.runTool(
+            "/bin/sh", ["-c", "dpkg-deb --fsys-tarfile '\(deb)' | tar -xOf - ./lib/udev/rules.d/70-scand-wedge.rules"]
+        ).stdout
+        #expect(rule.contains(#"KERNEL=="uinput""#) && rule.contains(#"GROUP="scand-wedge", MODE="0660""#), "\(rule)")
 
         // lintian: no error and no warning (overrides, each with its reason, are in packaging/debian).
         let lintian = try ScandBinary.runTool("/usr/bin/lintian", ["--tag-display-limit", "0", deb])

@@ -73,8 +73,10 @@ import Testing
         let sock = dir + "/again.sock", state = dir + "/again"
         let watcher = try watch(["--socket", sock, "--raw", "--reconnect"])
         #expect(watcher.wait(seconds: 10) { watcher.stderr.contains { $0.contains("scand is not running") && $0.contains("trying again") } })
-        let first = try daemon((1...12).map { "first-\($0)" }, socket: sock, state: state, leadIn: 1, name: "first")
+        // The first subscription is live: the daemon's first scan comes after the watcher's longest wait (5 s).
+        let first = try daemon((1...12).map { "first-\($0)" }, socket: sock, state: state, leadIn: 7, name: "first")
         #expect(watcher.wait(seconds: 60) { watcher.stdout.count >= 3 }, "\(watcher.stdout) \(watcher.stderr)")
+        #expect(watcher.stdout.first == "first-1", "\(watcher.stdout)")
         first.signal(SIGTERM)  // mid-till: what it scans before it stops reaches the watcher only from the journal
         #expect(first.finish() == 0)
         let second = try daemon((1...3).map { "second-\($0)" }, socket: sock, state: state, leadIn: 1, name: "second")

@@ -47,9 +47,11 @@ public struct ScandConfig: Sendable, Equatable {
     /// The event journal's bounds (in the state directory): events kept at most, and for how long.
     public var journalMaxEvents = 100_000
     public var journalMaxAge: Duration = .seconds(7 * 86_400)
-    // [web] and [mqtt]: read by `scand web` and `scand mqtt`; `scand run` checks them and leaves them be.
+    // [web], [mqtt] and [wedge]: read by `scand web`, `scand mqtt` and `scand wedge`; `scand run` checks them
+    // and leaves them be.
     public var web = WebSettings()
     public var mqtt = MQTTSettings()
+    public var wedge = WedgeSettings()
 
     public init() {}
 

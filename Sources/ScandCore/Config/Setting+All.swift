@@ -292,7 +292,72 @@ extension Setting {
                     throw Problem("must be \"all\" or \"now\", not \"\(v.escapingControlCharacters())\"")
                 }
                 c.start = start
-            })
+            }),
+
+        // `scand wedge` (its unit reads /etc/scand/scand.toml).
+        wedge(
+            "layout", "The kiosk session's keyboard layout: us, uk, de or fr (what the keys type there).", { $0.layout.rawValue },
+            { c, v throws(Problem) in
+                guard let layout = KeyboardLayout.Name(rawValue: v == "gb" ? "uk" : v) else {
+                    throw Problem("must be us, uk, de or fr, not \"\(v.escapingControlCharacters().prefix(32))\"")
+                }
+                c.layout = layout
+            }),
+        wedge("prefix", "Typed before each code; empty: nothing.", { $0.prefix }, { c, v in c.prefix = v }),
+        wedge(
+            "suffix", "The key pressed after each code: enter, tab or none.", { $0.suffix.rawValue },
+            { c, v throws(Problem) in
+                guard let suffix = KeystrokePlanner.Suffix(rawValue: v) else {
+                    throw Problem("must be \"enter\", \"tab\" or \"none\", not \"\(v.escapingControlCharacters().prefix(32))\"")
+                }
+                c.suffix = suffix
+            }),
+        wedge(
+            "gs_replacement", "Typed for each GS (FNC1) separator of a GS1 code; empty: left out.", { $0.gsReplacement },
+            { c, v in c.gsReplacement = v }),
+        .integer(
+            "wedge", "key_delay_ms", 0...1000, help: "Milliseconds after each key press and release, for applications that drop fast keys.",
+            reload: .otherCommand("scand wedge"), \.wedge.keyDelayMilliseconds),
+        Setting(
+            section: "wedge", key: "formats", flag: nil, kind: .texts, valueName: "LIST",
+            help: "Formats of the codes typed, as a ?WATCH names them (e.g. ean13, code128; or all, linear, matrix).",
+            reload: .otherCommand("scand wedge"),
+            read: { .texts($0.wedge.formats.map { $0 == .all ? ["all"] : $0.members.map(\.name) } ?? ["all"]) },
+            write: { c, v, _ throws(Problem) in
+                let names = try v.texts()
+                guard !names.isEmpty else { throw Problem("must name at least one format (or all, linear, matrix)") }
+                do throws(FormatListError) {
+                    let formats = try BarcodeFormats.parse(names.joined(separator: ","))
+                    c.wedge.formats = formats == .all ? nil : formats
+                } catch {
+                    throw Problem("lists an \(error)")
+                }
+            }),
+        Setting(
+            section: "wedge", key: "replay_max_age", flag: nil, kind: .number, bounds: .seconds(0...86_400), valueName: "S",
+            help: "Seconds: a scan replayed after a restart is typed only if it is younger; 0: every one.",
+            reload: .otherCommand("scand wedge"),
+            read: { .number($0.wedge.replayMaxAge?.inSeconds ?? 0) },
+            write: { c, v, _ throws(Problem) in
+                let s = try v.number()
+                c.wedge.replayMaxAge = s == 0 ? nil : Duration(roundingSeconds: s)
+            }),
+        wedge(
+            "device_name", "The virtual keyboard's name, as the input stack shows it.", { $0.deviceName },
+            { c, v throws(Problem) in
+                guard !v.isEmpty, v.utf8.count <= WedgeSettings.deviceNameLimit else {
+                    throw Problem("must be 1…\(WedgeSettings.deviceNameLimit) bytes, got \(v.utf8.count)")
+                }
+                c.deviceName = v
+            }),
+        wedge(
+            "socket", "The daemon's socket; empty: [socket] path, else as scand watch finds it.", { $0.socketPath },
+            { c, v throws(Problem) in c.socketPath = try socketPath(.text(v)) }),
+        wedge(
+            "state_file",
+            "Where the last typed position is kept; empty: position.json in $STATE_DIRECTORY, else "
+                + "/var/lib/scand-wedge/position.json.", { $0.stateFile },
+            { c, v throws(Problem) in c.stateFile = v.isEmpty ? "" : try absolutePath(.text(v), example: WedgeSettings.defaultStateFile) })
     ]
 
     /// The setting a command-line flag (without dashes) sets.
@@ -307,11 +372,28 @@ extension Setting {
         _ key: String, _ help: String, _ read: @escaping @Sendable (MQTTSettings) -> String,
         _ write: @escaping @Sendable (inout MQTTSettings, String) throws(Problem) -> Void
     ) -> Setting {
-        Setting(
-            section: "mqtt", key: key, flag: nil, kind: .text, valueName: "TEXT", help: help, reload: .otherCommand("scand mqtt"),
-            read: { .text(read($0.mqtt)) },
-            write: { c, v, _ throws(Problem) in try write(&c.mqtt, try v.text()) })
+        commandText("mqtt", \.mqtt, key, help, read, write)
     }
+
+    /// A text setting of `[wedge]`.
+    private static func wedge(
+        _ key: String, _ help: String, _ read: @escaping @Sendable (WedgeSettings) -> String,
+        _ write: @escaping @Sendable (inout WedgeSettings, String) throws(Problem) -> Void
+    ) -> Setting {
+        commandText("wedge", \.wedge, key, help, read, write)
+    }
+
+    /// A text setting of the table `section`, which the command `scand SECTION` reads into `table`.
+    private static func commandText<Table>(
+        _ section: String, _ table: WritableKeyPath<ScandConfig, Table> & Sendable, _ key: String, _ help: String,
+        _ read: @escaping @Sendable (Table) -> String, _ write: @escaping @Sendable (inout Table, String) throws(Problem) -> Void
+    ) -> Setting {
+        Setting(
+            section: section, key: key, flag: nil, kind: .text, valueName: "TEXT", help: help, reload: .otherCommand("scand \(section)"),
+            read: { .text(read($0[keyPath: table])) },
+            write: { c, v, _ throws(Problem) in try write(&c[keyPath: table], try v.text()) })
+    }
+
 
     /// A file of `[mqtt]`: an absolute path, or empty for none.
     private static func mqttFile(_ key: String, _ help: String, _ path: WritableKeyPath<MQTTSettings, String?> & Sendable) -> Setting {

@@ -1,16 +1,17 @@
 import Foundation
 import ScandCore
 
-/// The bridge's state file: the last position the broker acknowledged with everything before it,
-/// `{"boot":"…","seq":N}`. Written whole or not at all: a temporary file beside it, fsync, rename, fsync of
+/// A client's place in the daemon's numbering, kept across its restarts so that it resumes with `since`:
+/// `{"boot":"…","seq":N}` (`scand mqtt`: the last position the broker acknowledged with everything before
+/// it; `scand wedge`: the last SCAN typed). Written whole or not at all: a temporary file beside it, fsync, rename, fsync of
 /// the directory, so a crash or a power cut leaves the old position or the new one, never half of one.
-enum MQTTStateFile {
-    struct Problem: Error, CustomStringConvertible {
-        var description: String
+public enum PositionFile {
+    public struct Problem: Error, CustomStringConvertible {
+        public var description: String
     }
 
     /// nil when there is no file yet (ENOENT); any other failure to read it is a Problem, never "no file".
-    static func read(_ path: String) throws(Problem) -> EventPosition? {
+    public static func read(_ path: String) throws(Problem) -> EventPosition? {
         // O_NONBLOCK: a FIFO put there answers at once (and is no position) instead of hanging the start.
         let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard fd >= 0 else {
@@ -31,7 +32,7 @@ enum MQTTStateFile {
         return position
     }
 
-    static func write(_ position: EventPosition, to path: String) throws(Problem) {
+    public static func write(_ position: EventPosition, to path: String) throws(Problem) {
         let directory = (path as NSString).deletingLastPathComponent.isEmpty ? "." : (path as NSString).deletingLastPathComponent
         let temporary = path + ".tmp"
         func fail(_ what: String) -> Problem { Problem(description: "state file \(path): \(what): \(String(cString: strerror(errno)))") }
@@ -56,6 +57,29 @@ enum MQTTStateFile {
         if dirfd >= 0 {
             _ = fsync(dirfd)
             close(dirfd)
+        }
+    }
+}
+
+extension PositionFile {
+    /// Writes positions to one state file, saying once when writing starts failing and once when it works
+    /// again (the position stays in memory meanwhile; a restart would resume from an older one).
+    public struct Keeper: Sendable {
+        public let path: String
+        private var failing = false
+
+        public init(path: String) { self.path = path }
+
+        /// The log line this write calls for, if any: the problem, or that the file is written again.
+        public mutating func save(_ position: EventPosition) -> (line: String, isError: Bool)? {
+            do {
+                try PositionFile.write(position, to: path)
+                defer { failing = false }
+                return failing ? ("state file \(path) written again", false) : nil
+            } catch {
+                defer { failing = true }
+                return failing ? nil : ("\(error.description); a restart resumes from the last position written", true)
+            }
         }
     }
 }

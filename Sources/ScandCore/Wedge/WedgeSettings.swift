@@ -1,0 +1,44 @@
+/// The `[wedge]` table of the configuration file (read through `Setting.all`, as every table is): how
+/// `scand wedge` types scans, modeled on a hand scanner's keyboard-wedge configuration.
+public struct WedgeSettings: Sendable, Equatable {
+    /// The kiosk session's keyboard layout.
+    public var layout = KeyboardLayout.Name.us
+    /// Typed before each code.
+    public var prefix = ""
+    /// The key pressed after each code.
+    public var suffix = KeystrokePlanner.Suffix.enter
+    /// Typed for each GS (FNC1) separator of a GS1 code; "": left out.
+    public var gsReplacement = ""
+    /// Wait after each key event (press or release), for applications that drop fast keystrokes.
+    public var keyDelayMilliseconds = 4
+    /// Only codes of these formats are typed; nil: all.
+    public var formats: BarcodeFormats?
+    /// Replayed SCANs (after a restart of the wedge or the daemon) older than this are not typed; nil: all.
+    public var replayMaxAge: Duration? = .seconds(60)
+    /// The virtual keyboard's name, as the input stack (and `libinput list-devices`) shows it.
+    public var deviceName = "scand keyboard wedge"
+    /// The daemon's socket; "" in a file: the file's `[socket] path`, else as `scand watch` finds it.
+    public var socketPath = ""
+    /// Where the last typed position is kept; "" in a file: position.json in systemd's $STATE_DIRECTORY
+    /// (StateDirectory= of scand-wedge.service), else `defaultStateFile`.
+    public var stateFile = ""
+
+    public init() {}
+
+    public static let defaultStateFile = "/var/lib/scand-wedge/position.json"
+    /// uinput's limit on a device name, less its NUL.
+    public static let deviceNameLimit = 79
+
+    public struct Problem: Error, Equatable, CustomStringConvertible {
+        public var description: String
+    }
+
+    /// The planner these settings describe; refuses a prefix or GS replacement the layout cannot type.
+    public func planner() throws(Problem) -> KeystrokePlanner {
+        do {
+            return try KeystrokePlanner(layout: .named(layout), prefix: prefix, suffix: suffix, gsReplacement: gsReplacement)
+        } catch {
+            throw Problem(description: error.description)
+        }
+    }
+}

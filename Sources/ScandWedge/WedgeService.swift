@@ -1,0 +1,110 @@
+import Foundation
+import Logging
+import NIOPosix
+import ScandClient
+import ScandCore
+import ScandProtocol
+import ServiceLifecycle
+
+/// `scand wedge` as a service: one `EventSubscription` to the daemon (SCANs of the configured formats,
+/// `since` the last one typed, reconnecting after the backoff), each SCAN through `KeyboardWedge`, its
+/// position into the state file, then its keys to the sink on a thread of the wedge's own (typing blocks:
+/// a write per key event and the waits between them).
+public struct WedgeService: Service {
+    public let subscription: EventSubscription
+    let watch: ClientRequest.Watch
+    let settings: WedgeSettings
+    let sink: any KeySink
+    let logger: Logger
+    let clock: @Sendable () -> Date
+    private let start: KeyboardWedge
+
+    /// The wedge stopped for a reason a restart would not fix (the daemon refused the request).
+    public struct Stopped: Error, CustomStringConvertible {
+        public var error: DaemonError
+        public var description: String { error.description }
+    }
+
+    /// - Parameters:
+    ///   - typedUpTo: the state file's position (nil: from the next SCAN on).
+    ///   - settings: resolved, with `socketPath` and `stateFile` set.
+    public init(
+        settings: WedgeSettings, typedUpTo: EventPosition?, sink: any KeySink, logger: Logger, backoff: Backoff = Backoff(),
+        clock: @escaping @Sendable () -> Date = Date.init
+    ) throws(WedgeSettings.Problem) {
+        self.settings = settings
+        self.sink = sink
+        self.logger = logger
+        self.clock = clock
+        start = KeyboardWedge(planner: try settings.planner(), typedUpTo: typedUpTo, replayMaxAge: settings.replayMaxAge)
+        // The same filter on both sides: the daemon sends only these, and each line is checked again here.
+        watch = ClientRequest.Watch(enable: true, classes: [.scan], formats: settings.formats, since: typedUpTo)
+        subscription = EventSubscription(socketPath: settings.socketPath, watch: watch, reconnect: true, backoff: backoff)
+    }
+
+    /// Until a graceful shutdown; throws `Stopped` when the daemon refuses the subscription.
+    public func run() async throws {
+        let typing = NIOThreadPool(numberOfThreads: 1)
+        typing.start()
+        var wedge = start
+        do {
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask { await subscription.run() }
+                try await consume(&wedge, typing)
+                try await group.waitForAll()
+            }
+        } catch let error as DaemonError {
+            try? await typing.shutdownGracefully()
+            throw Stopped(error: error)
+        }
+        try? await typing.shutdownGracefully()
+        let c = wedge.counters
+        logger.notice(
+            "stopped: \(c.typed) codes typed, \(c.refused) refused (untypable in the \(settings.layout.rawValue) layout), \(c.droppedControls) control characters dropped, \(c.skippedStale) old replayed scans not typed"
+        )
+    }
+
+    private func consume(_ wedge: inout KeyboardWedge, _ typing: NIOThreadPool) async throws {
+        var stateFile = PositionFile.Keeper(path: settings.stateFile)
+        var lastProblem: String?
+        let delay = Duration.milliseconds(settings.keyDelayMilliseconds)
+        for try await element in subscription {
+            switch element {
+            case .lost(let error):
+                let problem = error == .closed ? "scand closed the event subscription" : error.description
+                if problem != lastProblem { logger.warning("\(problem); subscribing again") }  // once per cause, not per retry
+                lastProblem = problem
+            case .event(let line):
+                switch line.eventClass {
+                case .watch:
+                    lastProblem = nil
+                    logger.info("subscribed to scand at \(settings.socketPath); typing SCANs with the \(settings.layout.rawValue) layout")
+                case .error:
+                    // The `since` is not in the daemon's journal: what it replays instead is numbered anew.
+                    wedge.sinceNotKept()
+                    logger.warning("scand: \(line.errorMessage ?? line.line)")
+                case .scan:
+                    guard watch.accepts(line: line.line), let code = line.code, let text = code.text else { continue }
+                    let scan = KeyboardWedge.Scan(
+                        position: line.position, replayed: line.stamp?.replayed ?? false, format: code.format, text: text, time: code.time)
+                    for action in wedge.handle(scan, now: clock()) {
+                        switch action {
+                        case .persist(let position):
+                            if let (text, isError) = stateFile.save(position) { isError ? logger.error("\(text)") : logger.info("\(text)") }
+                        case .log(let text):
+                            logger.warning("\(text)")
+                        case .type(let events):
+                            do {
+                                try await typing.runIfActive { [sink] in try sink.send(events, delay: delay) }
+                            } catch {
+                                logger.error("\(error); that code was not typed whole")
+                            }
+                        }
+                    }
+                default:
+                    continue
+                }
+            }
+        }
+    }
+}
