@@ -49,16 +49,18 @@ import Testing
     }
 
     /// German text with the layout's dead keys (^, `, é), AltGr (@, €, {, }), ü ö ß; a code de cannot type
-    /// (ñ); control characters; a GS1-style GS; and a Code 128 the wedge's --formats leaves out.
+    /// (ñ); control characters; a GS1-style GS; and a Code 128 the wedge's --formats leaves out. (A lone § or
+    /// µ comes back from zxing as half-width katakana: it guesses Shift_JIS for a short Latin-1 payload; the €
+    /// makes the writer encode UTF-8.)
     static let german: [(BarcodeFormat, String)] = [
         (.qrCode, "Grüße-1 ^x `y"), (.qrCode, "Straße 2 {@}"), (.code128, "NOT-TYPED-3"), (.qrCode, "Preis 4€ é"),
         (.qrCode, "mañana 5"), (.qrCode, "Tab\there\r\n6"), (.qrCode, "0109501101530003\u{1D}10AB7"), (.qrCode, "ÖLZ 8 <|>"),
-        (.qrCode, "item-9 ~"), (.qrCode, "item-10 ä"), (.qrCode, "item-11 §"), (.qrCode, "item-12 µ")
+        (.qrCode, "item-9 ~"), (.qrCode, "item-10 ä"), (.qrCode, "item-11 §€"), (.qrCode, "item-12 µ€")
     ]
     /// What the wedge types of `german`, in order: the Code 128 filtered out, ñ refused, controls dropped.
     static let germanTyped = [
-        "Grüße-1 ^x `y", "Straße 2 {@}", "Preis 4€ é", "Tabhere6", "0109501101530003|10AB7", "ÖLZ 8 <|>", "item-9 ~", "item-10 ä", "item-11 §",
-        "item-12 µ"
+        "Grüße-1 ^x `y", "Straße 2 {@}", "Preis 4€ é", "Tabhere6", "0109501101530003|10AB7", "ÖLZ 8 <|>", "item-9 ~", "item-10 ä", "item-11 §€",
+        "item-12 µ€"
     ].map { $0 + "\n" }
 
     @Test func everyScanIsTypedOnceInOrderAcrossAWedgeKillAndADaemonRestart() throws {
@@ -89,11 +91,11 @@ import Testing
         let caret = try #require(firstCode.firstIndex(of: KeyEvent(KeyCode(rawValue: 41), pressed: true)))
         #expect(Array(firstCode[caret..<caret + 4].map(\.key.rawValue)) == [41, 41, 57, 57])
         let log = again.stderr.joined(separator: "\n")
-        #expect(log.contains("resuming after {\"boot\":"), log)
-        #expect(log.contains("the de layout cannot type 'ñ' (U+00F1); nothing of it was typed"), log)
-        #expect(log.contains("without its 3 control characters"), log)
+        #expect(log.contains("resuming after {\"boot\":"), "\(log)")
+        #expect(log.contains("the de layout cannot type 'ñ' (U+00F1); nothing of it was typed"), "\(log)")
+        #expect(log.contains("without its 3 control characters"), "\(log)")
         #expect(log.contains("subscribing again"), "the daemon's restart: \(log)")
-        #expect(log.contains("stopped: ") && log.contains("1 refused") && log.contains("3 control characters dropped"), log)
+        #expect(log.contains("stopped: ") && log.contains("1 refused") && log.contains("3 control characters dropped"), "\(log)")
         let position = try #require(EventPosition.parse(json: try String(contentsOfFile: stateFile, encoding: .utf8).trimmingCharacters(in: .newlines)))
         #expect(position.seq > 10)
     }
@@ -208,7 +210,7 @@ import Testing
             let text = KeyboardLayout.named(layout).decode(events)
             // Each typable code once, Enter after it, in whichever order the camera saw them; the third not at all.
             #expect(
-                text.split(separator: "\n", omittingEmptySubsequences: false).dropLast().sorted() == typed.sorted() && text.hasSuffix("\n"),
+                text.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init).sorted() == typed.sorted() && text.hasSuffix("\n"),
                 "\(layout): typed \(text.debugDescription)")
             // Every press released, no modifier left down.
             #expect(events.filter(\.pressed).count == events.filter { !$0.pressed }.count)
