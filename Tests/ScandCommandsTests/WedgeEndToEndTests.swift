@@ -121,7 +121,7 @@ import Testing
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         let text = try String(contentsOf: root.appendingPathComponent("systemd/scand-wedge.service"), encoding: .utf8)
         for line in [
-            "DevicePolicy=closed", "DeviceAllow=/dev/uinput rw", "SupplementaryGroups=scand-wedge scand-clients", "RestrictAddressFamilies=AF_UNIX",
+            "DevicePolicy=closed", "DeviceAllow=/dev/uinput rw", "SupplementaryGroups=scand-uinput scand-clients", "RestrictAddressFamilies=AF_UNIX",
             "PrivateNetwork=yes", "StateDirectory=scand-wedge", "DynamicUser=yes", "RestartPreventExitStatus=78"
         ] {
             #expect(text.contains("\n\(line)\n"), "\(line)")
@@ -198,7 +198,7 @@ import Testing
         let s = VividEndToEndTests.Sections(text)
         #expect(s.status["install"] == 0, "\(s.lines["install"] ?? [])")
         let uinput = s.lines["uinput"] ?? []
-        #expect(uinput.contains("crw-rw---- scand-wedge /dev/uinput"), "the package's udev rule: \(uinput)")
+        #expect(uinput.contains("crw-rw---- scand-uinput /dev/uinput"), "the package's udev rule: \(uinput)")
         #expect(uinput.contains("disabled"), "packaged disabled: \(uinput)")
 
         for (layout, typed, _) in Self.payloads {

@@ -46,7 +46,7 @@ tail -n 3 /tmp/apt.log
 udevadm settle
 echo "=== uinput"
 stat -c '%A %G %n' /dev/uinput
-getent group scand-wedge
+getent group scand-uinput
 systemctl is-enabled scand-wedge.service
 start=$(now)
 for layout in $(cat /vm-input/layouts); do
