@@ -193,7 +193,8 @@ import Testing
         let text = vm.stdout
         print(
             "wedge end-to-end: VM wall time \(Int(Date().timeIntervalSince(started))) s; "
-                + (text.split(separator: "\n").first { $0.hasPrefix("=== timing") } ?? "no timing"))
+                + (text.split(separator: "\n").first { $0.hasPrefix("=== timing") } ?? "no timing") + "; "
+                + (text.split(separator: "\n").first { $0.contains("Overall exposure level") } ?? "no security rating"))
         #expect(vm.status == 0, "\(text)\n\(vm.stderr)")
         let s = VividEndToEndTests.Sections(text)
         #expect(s.status["install"] == 0, "\(s.lines["install"] ?? [])")
