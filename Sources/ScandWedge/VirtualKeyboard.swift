@@ -17,7 +17,7 @@ public final class VirtualKeyboard: KeySink, @unchecked Sendable {  // @unchecke
             case ENOENT, ENODEV, ENXIO:
                 "\(path): no uinput device (load the module: modprobe uinput): \(String(cString: strerror(code)))"
             case EACCES, EPERM:
-                "\(path): permission denied (the user needs the group of /dev/uinput: scand-wedge with the package's udev rule)"
+                "\(path): permission denied (the user needs the group of /dev/uinput: scand-uinput with the package's udev rule)"
             default:
                 "\(path): cannot create a virtual keyboard: \(String(cString: strerror(code)))"
             }

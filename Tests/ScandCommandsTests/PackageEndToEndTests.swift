@@ -98,11 +98,11 @@ import ScandTestSupport
         let sysusers = try ScandBinary.runTool("/bin/sh", ["-c", "dpkg-deb --fsys-tarfile '\(deb)' | tar -xOf - ./usr/lib/sysusers.d/scand.conf"])
             .stdout
         #expect(
-            sysusers.contains("g scand-clients -") && sysusers.contains("g scand-admin -") && sysusers.contains("g scand-wedge -"), "\(sysusers)")
+            sysusers.contains("g scand-clients -") && sysusers.contains("g scand-admin -") && sysusers.contains("g scand-uinput -"), "\(sysusers)")
         let rule = try ScandBinary.runTool(
             "/bin/sh", ["-c", "dpkg-deb --fsys-tarfile '\(deb)' | tar -xOf - ./lib/udev/rules.d/70-scand-wedge.rules"]
         ).stdout
-        #expect(rule.contains(#"KERNEL=="uinput""#) && rule.contains(#"GROUP="scand-wedge", MODE="0660""#), "\(rule)")
+        #expect(rule.contains(#"KERNEL=="uinput""#) && rule.contains(#"GROUP="scand-uinput", MODE="0660""#), "\(rule)")
 
         // lintian: no error and no warning (overrides, each with its reason, are in packaging/debian).
         let lintian = try ScandBinary.runTool("/usr/bin/lintian", ["--tag-display-limit", "0", deb])

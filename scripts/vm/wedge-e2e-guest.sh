@@ -46,7 +46,7 @@ tail -n 3 /tmp/apt.log
 udevadm settle
 echo "=== uinput"
 stat -c '%A %G %n' /dev/uinput
-getent group scand-wedge
+getent group scand-uinput
 systemctl is-enabled scand-wedge.service
 start=$(now)
 for layout in $(cat /vm-input/layouts); do
@@ -55,13 +55,22 @@ for layout in $(cat /vm-input/layouts); do
   grep '^layout = ' /etc/scand/scand.toml
   systemctl enable scand-wedge.service > /dev/null 2>&1
   systemctl restart scand-wedge.service
+  sleep 2
+  if [ "$(systemctl is-active scand-wedge.service)" != active ]; then
+    echo "scand-wedge.service did not start"
+    systemctl status --no-pager scand-wedge.service 2>&1 | tail -n 20
+    journalctl -u scand-wedge --no-pager 2>&1 | grep -v 'thread priority' | tail -n 30
+    ls -l /dev/uinput; id; /usr/bin/scand wedge --dry-run --config /etc/scand/scand.toml --state-file /tmp/p.json > /tmp/dry.log 2>&1 &
+    sleep 3; kill $! 2> /dev/null; cat /tmp/dry.log
+    exit 1
+  fi
   python3 /tmp/read-keys.py "scand keyboard wedge" > /tmp/keys-$layout.out 2>&1 &
   READER=$!
-  await /tmp/keys-$layout.out '^DEVICE' 1 60
+  await /tmp/keys-$layout.out '^DEVICE' 1 30
   sleep 1  # the wedge subscribed before the codes come
   stream /vm-input/frames-$layout.raw
   # Two of the three codes are typable: two Enters pressed.
-  await /tmp/keys-$layout.out '^KEY 28 1$' "$(cat /vm-input/typed-$layout)" 180
+  await /tmp/keys-$layout.out '^KEY 28 1$' "$(cat /vm-input/typed-$layout)" 120
   echo "=== layout-$layout-status $?"
   sleep 3  # anything more would come now
   stream /vm-input/blank.raw
