@@ -30,7 +30,8 @@ import ScandTestSupport
         }
     }
 
-    func start(frames: Int, fps: Int) throws -> Running {
+    /// - Parameter web: a `[web]` table for scand web's configuration file.
+    func start(frames: Int, fps: Int, web table: String? = nil) throws -> Running {
         let recording = dir + "/code.rec"
         let synth = try ScandBinary.run([
             "synth", "--size", "640x360", "--frames", "\(frames)", "--fps", "\(fps)",
@@ -43,7 +44,12 @@ import ScandTestSupport
             "--update-interval", "0.2", "--socket", socket
         ])
         try #require(daemon.wait { FileManager.default.fileExists(atPath: socket) }, "\(daemon.stderr)")
-        let web = try DaemonProcess(["web", "--listen", "127.0.0.1:0", "--socket", socket])
+        var arguments = ["web", "--listen", "127.0.0.1:0", "--socket", socket]
+        if let table {
+            try "[web]\n\(table)\n".write(toFile: dir + "/web.toml", atomically: true, encoding: .utf8)
+            arguments += ["--config", dir + "/web.toml"]
+        }
+        let web = try DaemonProcess(arguments)
         var url: String?
         web.wait {
             url = web.stderr.lazy.compactMap { line in line.range(of: "serving ").map { String(line[$0.upperBound...].prefix { $0 != " " }) } }.first
@@ -78,6 +84,31 @@ import ScandTestSupport
         #expect(webStatus == 0, "scand web stops cleanly on SIGTERM: \(running.web.stderr.suffix(10))")
         #expect(daemonStatus == 0)
         #expect(FileManager.default.fileExists(atPath: screenshot))
+    }
+
+    /// With `[web] token`, the setup page opened once as `/?token=…` keeps the token as its cookie: the
+    /// preview, the outlines, the rect of interest and the scans all work through it (fetch and WebSocket).
+    @Test(.enabled(if: hasBrowser, "needs chromium, chromium-driver and selenium (scripts/install-deps)"), .timeLimit(.minutes(5)))
+    func theSetupPageWorksWithATokenKeptAsItsCookie() throws {
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let token = "0123456789abcdef0123456789abcdef"
+        let running = try start(frames: 600, fps: 10, web: "token = \"\(token)\"")
+        #expect(try Self.fetch(running.url + "api/status").stdout.contains("asks for its token"))
+        let artifacts = Self.root.appendingPathComponent(".build/test-artifacts").path
+        try FileManager.default.createDirectory(atPath: artifacts, withIntermediateDirectories: true)
+        let browser = try ScandBinary.runTool(
+            "/usr/bin/env",
+            [
+                "python3", Self.root.appendingPathComponent("Tests/ScandCommandsTests/browser/setup_page.py").path,
+                "--url", running.url + "?token=" + token, "--socket", running.socket, "--code", "\(Self.code.x),\(Self.code.y)",
+                "--text", Self.code.text, "--screenshot", artifacts + "/setup-page-token.png"
+            ])
+        print("browser test with a token:\n\(browser.stdout)\(browser.stderr)")
+        let (daemonStatus, webStatus) = running.stop()
+        try #require(browser.status != 77, "skipped: \(browser.stdout)")
+        #expect(browser.status == 0, "\(browser.stdout)\(browser.stderr)\nscand web: \(running.web.stderr.suffix(20))")
+        #expect(webStatus == 0 && daemonStatus == 0)
+        #expect(!running.web.stderr.joined().contains(token), "scand web logged its token")
     }
 
     @Test(
