@@ -128,7 +128,9 @@ struct WedgeCommand: AsyncParsableCommand {
             ("--state-file", "state_file", stateFile)
         ]
         for option in options {
-            guard let value = option.value, let setting = Setting.all.first(where: { $0.section == "wedge" && $0.key == option.key }) else { continue }
+            guard let value = option.value, let setting = Setting.all.first(where: { $0.section == "wedge" && $0.key == option.key }) else {
+                continue
+            }
             do throws(Setting.Problem) {
                 try setting.apply(try SettingValue(commandLine: value, as: setting.kind), to: &file)
             } catch {

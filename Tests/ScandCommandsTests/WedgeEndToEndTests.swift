@@ -96,7 +96,8 @@ import Testing
         #expect(log.contains("without its 3 control characters"), "\(log)")
         #expect(log.contains("subscribing again"), "the daemon's restart: \(log)")
         #expect(log.contains("stopped: ") && log.contains("1 refused") && log.contains("3 control characters dropped"), "\(log)")
-        let position = try #require(EventPosition.parse(json: try String(contentsOfFile: stateFile, encoding: .utf8).trimmingCharacters(in: .newlines)))
+        let position = try #require(
+            EventPosition.parse(json: try String(contentsOfFile: stateFile, encoding: .utf8).trimmingCharacters(in: .newlines)))
         #expect(position.seq > 10)
     }
 
@@ -182,9 +183,10 @@ import Testing
         #expect(blank.status == 0, "\(blank.stderr)")
         try Self.payloads.map(\.layout.rawValue).joined(separator: " ").write(toFile: dir + "/layouts", atomically: true, encoding: .utf8)
         inputs += [dir + "/blank.raw", dir + "/layouts"]
-        let depends = try PackageEndToEndTests.field(deb, "Depends").split(separator: ",").map {
-            $0.split(separator: "|")[0].split(separator: "(")[0].trimmingCharacters(in: .whitespaces)
-        } + ["python3-evdev"]
+        let depends =
+            try PackageEndToEndTests.field(deb, "Depends").split(separator: ",").map {
+                $0.split(separator: "|")[0].split(separator: "(")[0].trimmingCharacters(in: .whitespaces)
+            } + ["python3-evdev"]
         let started = Date()
         let vm = try ScandBinary.runTool(
             PackageEndToEndTests.root.appendingPathComponent("scripts/vm/run-in-debian-vm").path,
@@ -211,7 +213,8 @@ import Testing
             let text = KeyboardLayout.named(layout).decode(events)
             // Each typable code once, Enter after it, in whichever order the camera saw them; the third not at all.
             #expect(
-                text.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init).sorted() == typed.sorted() && text.hasSuffix("\n"),
+                text.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init).sorted() == typed.sorted()
+                    && text.hasSuffix("\n"),
                 "\(layout): typed \(text.debugDescription)")
             // Every press released, no modifier left down.
             #expect(events.filter(\.pressed).count == events.filter { !$0.pressed }.count)
