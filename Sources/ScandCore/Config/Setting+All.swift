@@ -394,7 +394,6 @@ extension Setting {
             write: { c, v, _ throws(Problem) in try write(&c[keyPath: table], try v.text()) })
     }
 
-
     /// A file of `[mqtt]`: an absolute path, or empty for none.
     private static func mqttFile(_ key: String, _ help: String, _ path: WritableKeyPath<MQTTSettings, String?> & Sendable) -> Setting {
         mqtt(key, help, { $0[keyPath: path] ?? "" }) { c, v throws(Problem) in

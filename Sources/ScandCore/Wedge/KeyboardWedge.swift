@@ -69,7 +69,10 @@ public struct KeyboardWedge: Sendable {
         }
         if scan.replayed, let replayMaxAge, let time = scan.time, now.timeIntervalSince(time) > replayMaxAge.inSeconds {
             counters.skippedStale += 1
-            return actions + [.log("not typing a \(scan.format?.name ?? "code") scanned at \(Self.clock(time)), while the wedge was away: older than replay_max_age")]
+            return actions + [
+                .log(
+                    "not typing a \(scan.format?.name ?? "code") scanned at \(Self.clock(time)), while the wedge was away: older than replay_max_age")
+            ]
         }
         switch planner.plan(scan.text) {
         case .refused(let character):
@@ -84,7 +87,10 @@ public struct KeyboardWedge: Sendable {
             counters.replacedSeparators += replaced
             actions.append(.type(events))
             if dropped > 0 {
-                actions.append(.log("typed a \(scan.format?.name ?? "code") without its \(dropped) control character\(dropped == 1 ? "" : "s") (never typed as keys)"))
+                actions.append(
+                    .log(
+                        "typed a \(scan.format?.name ?? "code") without its \(dropped) control character\(dropped == 1 ? "" : "s") (never typed as keys)"
+                    ))
             }
         }
         return actions
