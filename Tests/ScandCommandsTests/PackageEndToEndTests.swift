@@ -171,7 +171,8 @@ import ScandTestSupport
         let persisted = s.lines["persisted"] ?? []
         #expect(
             persisted.contains {
-                $0.hasPrefix("state directory /var/lib/scand: event journal /var/lib/scand/journal.sqlite (journal keeps seq 1…")
+                // The first start after the install: the journal is new and empty.
+                $0.hasPrefix("state directory /var/lib/scand: event journal /var/lib/scand/journal.sqlite (empty)")
                     && $0.hasSuffix("a rect of interest set over the socket is kept in /var/lib/scand/roi")
             }, "\(persisted)")
         #expect(persisted.contains("private/scand") && persisted.contains("journal.sqlite"), "\(persisted)")

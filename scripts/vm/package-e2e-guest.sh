@@ -30,7 +30,9 @@ request() {  # LINE: one raw request as root (an admin); the answers that come w
   (printf '%s\n' "$1"; sleep 3) | nc -q 0 -U $SOCK
 }
 subscribe() {  # REQUEST OUT: a raw subscriber as root, in the background
-  (printf '%s\n' "$1"; sleep 900) | nc -q 0 -U $SOCK > "$2" 2>&1 &
+  # nc waits up to 900 s after its stdin ends; $! is nc itself, so unwatch ends the whole pipeline (a
+  # subshell left sleeping would make `wait` hold the script for those 900 s).
+  printf '%s\n' "$1" | nc -q 900 -U $SOCK > "$2" 2>&1 &
   WATCHER=$!
   sleep 2
 }
@@ -58,7 +60,7 @@ second_boot() {
   await_active
   systemctl is-active scand.service scand.socket
   journalctl -b -u scand -o cat --no-pager | grep -m 1 '^state directory'
-  ls /var/lib/scand
+  ls -1 /var/lib/scand
   journal_span
   request '?ROI;' | grep '"class":"ROI"'
   read -r boot seq < $KEEP/before-reboot
@@ -173,7 +175,7 @@ cat /tmp/reload.out
 echo "=== persisted"
 journalctl -u scand -o cat --no-pager | grep -m 1 '^state directory'
 readlink /var/lib/scand
-ls /var/lib/scand
+ls -1 /var/lib/scand
 journal_span
 
 echo "=== roi"
