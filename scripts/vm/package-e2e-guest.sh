@@ -25,14 +25,17 @@ watch_as() {  # USER OUT CLASSES: a subscriber running as USER with USER's group
   WATCHER=$!
   sleep 2  # subscribed before the scene changes
 }
-unwatch() { kill "$WATCHER" 2> /dev/null; wait "$WATCHER" 2> /dev/null; }
+unwatch() { kill "$WATCHER" 2> /dev/null; wait "$WATCHER" 2> /dev/null; exec 7>&-; }
 request() {  # LINE: one raw request as root (an admin); the answers that come within 3 s
   (printf '%s\n' "$1"; sleep 3) | nc -q 0 -U $SOCK
 }
 subscribe() {  # REQUEST OUT: a raw subscriber as root, in the background
-  # nc waits up to 900 s after its stdin ends; $! is nc itself, so unwatch ends the whole pipeline (a
-  # subshell left sleeping would make `wait` hold the script for those 900 s).
-  printf '%s\n' "$1" | nc -q 900 -U $SOCK > "$2" 2>&1 &
+  # nc reads the request from a FIFO whose write end this shell keeps open (fd 7): its stdin never ends,
+  # and $! is nc itself, which unwatch ends (a subshell sleeping in a pipeline would hold `wait`).
+  rm -f /tmp/subscriber.in && mkfifo /tmp/subscriber.in
+  nc -q 0 -U $SOCK < /tmp/subscriber.in > "$2" 2>&1 &
+  exec 7> /tmp/subscriber.in
+  printf '%s\n' "$1" >&7
   WATCHER=$!
   sleep 2
 }
