@@ -18,6 +18,9 @@ public final class DaemonClient: Service, Sendable {
         var answer: CheckedContinuation<ReceivedEvent, any Error>
         /// Sent once already on a kept connection that turned out closed.
         var retried = false
+        /// When it was asked: one that waited its whole timeout in line is answered `.backlogged`, so a
+        /// flood of requests bounds each one's wait instead of growing it.
+        let asked = ContinuousClock.now
 
         func fail(_ error: DaemonError) { answer.resume(throwing: error) }
     }
@@ -56,10 +59,11 @@ public final class DaemonClient: Service, Sendable {
     /// One connection: `first` and the requests that follow while it lasts. Returns the request to serve on a
     /// new connection (nil: none is waiting, the client stops).
     private func serve(_ first: Pending, then queue: inout AsyncStream<Pending>.Iterator) async -> Pending? {
+        guard let first = fresh(first) else { return await next(from: &queue) }
         let lines: DaemonConnection.Lines
         do { lines = try await DaemonConnection.connect(path: socketPath, timeout: timeout) } catch {
             first.fail(error)
-            return await queue.next()
+            return await next(from: &queue)
         }
         var current = first
         var onThisConnection = 0
@@ -72,7 +76,7 @@ public final class DaemonClient: Service, Sendable {
                     try await DaemonConnection.write(current.request, to: outbound)
                     guard let line = try await reader.next(within: timeout) else { throw DaemonError.closed }
                     current.answer.resume(with: Self.answer(line, to: current.request))
-                    guard let next = await queue.next() else { return }  // shutting down
+                    guard let next = await next(from: &queue) else { return }  // shutting down
                     current = next
                 }
             }
@@ -85,8 +89,24 @@ public final class DaemonClient: Service, Sendable {
                 return current
             }
             current.fail(error)
-            return await queue.next()
+            return await next(from: &queue)
         }
+    }
+
+    /// The next request that has not waited too long already; nil when shutting down.
+    private func next(from queue: inout AsyncStream<Pending>.Iterator) async -> Pending? {
+        while let pending = await queue.next() {
+            if let fresh = fresh(pending) { return fresh }
+        }
+        return nil
+    }
+
+    /// `pending`, or nil once it is answered `.backlogged` for having waited its whole timeout in line.
+    private func fresh(_ pending: Pending) -> Pending? {
+        let waited = ContinuousClock.now - pending.asked
+        guard waited >= timeout, !pending.retried else { return pending }
+        pending.fail(.backlogged(seconds: Int(waited.components.seconds)))
+        return nil
     }
 
     /// A line of the request's answer class, or why not: the daemon's ERROR, or a line of another class.

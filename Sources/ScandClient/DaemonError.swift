@@ -13,6 +13,8 @@ public enum DaemonError: Error, Equatable, CustomStringConvertible {
     case closed
     /// No answer in time.
     case timeout(seconds: Int)
+    /// The request waited this long behind others of this client and was never sent.
+    case backlogged(seconds: Int)
     /// The daemon sent what is not one of its lines.
     case protocolViolation(String)
 
@@ -28,6 +30,7 @@ public enum DaemonError: Error, Equatable, CustomStringConvertible {
         case .refusedRequest(let message): "scand refused the request: \(message)"
         case .closed: "scand closed the connection without an answer"
         case .timeout(let seconds): "scand did not answer within \(seconds) s"
+        case .backlogged(let seconds): "too many requests are waiting for scand: this one waited \(seconds) s and was not sent"
         case .protocolViolation(let message): message
         }
     }

@@ -136,13 +136,14 @@ struct WatchCommand: AsyncParsableCommand {
         OutputSink.writeAll(1, line.escapingControlCharacters() + "\n")
     }
 
-    /// sysexits: 64 a refused request or an unusable path, 69 no daemon, 75 a refused connection (try later),
+    /// sysexits: 64 a refused request or an unusable path, 69 no daemon, 75 a refused connection or a request
+    /// that waited too long in line (try later),
     /// 77 no permission.
     static func exitCode(_ error: DaemonError) -> Int32 {
         switch error {
         case .unreachable(_, .permissionDenied): 77
         case .unreachable(_, .pathTooLong), .refusedRequest: 64
-        case .refused: 75
+        case .refused, .backlogged: 75
         case .unreachable, .closed, .timeout, .protocolViolation: 69
         }
     }

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import HummingbirdCore
 import HummingbirdWebSocket
 import Logging
 import NIOCore
@@ -15,12 +16,18 @@ public enum WebApp {
 
     /// The router, for the application and for tests (`.router` test clients).
     /// - Parameters:
+    ///   - daemon: the page's requests to the daemon, one kept connection for them all.
+    ///   - scrapes: /metrics' requests, on a connection of their own so that a scrape never waits behind
+    ///     the pages' snapshots and says the daemon is down when it is only busy; nil: `daemon`'s.
     ///   - allowedOrigins: `[web] allowed_origins`, pages of other origins that may read.
     ///   - token: `[web] token`; "" for none.
     public static func router(
-        daemon: DaemonClient, hub: EventHub, metrics: WebMetrics, hosts: [String] = [], allowedOrigins: [String] = [], token: String = "",
-        eventStreams: EventStreamLimits = EventStreamLimits()
+        daemon: DaemonClient, scrapes: DaemonClient? = nil, hub: EventHub, metrics: WebMetrics, hosts: [String] = [],
+        allowedOrigins: [String] = [], token: String = "", eventStreams: EventStreamLimits = EventStreamLimits(),
+        limits: WebServerLimits = WebServerLimits()
     ) -> Router<Context> {
+        let scrapes = scrapes ?? daemon
+        let webSockets = Slots(max: limits.maxWebSockets)
         let router = Router(context: Context.self)
         router.middlewares.add(HostCheck<Context>(hosts: Set(hosts), origins: OriginPolicy(allowed: allowedOrigins), metrics: metrics))
         if let token = AccessToken(token) { router.middlewares.add(TokenCheck<Context>(token: token, metrics: metrics)) }
@@ -50,7 +57,7 @@ public enum WebApp {
         }
         router.get("/metrics") { _, _ in
             var text = ""
-            if case .metrics(let daemonText)? = try? await daemon.request(.metrics).event {
+            if case .metrics(let daemonText)? = try? await scrapes.request(.metrics).event {
                 text = daemonText.hasSuffix("\n") || daemonText.isEmpty ? daemonText : daemonText + "\n"
                 metrics.daemonUp.set(to: 1)
             } else {
@@ -65,11 +72,20 @@ public enum WebApp {
             EventStreamRoute.response(
                 request, context: context, hub: hub, socketPath: daemon.socketPath, limits: eventStreams, metrics: metrics)
         }
-        router.ws("/ws") { _, _ in
-            .upgrade([:])
+        router.ws("/ws") { _, context in
+            // Refused (400) when full; the place is given back when the page goes.
+            guard webSockets.take() else {
+                metrics.refusedWebSocket.increment()
+                context.logger.notice("a page was refused /ws: \(webSockets.max) pages are connected already")
+                return .dontUpgrade
+            }
+            return .upgrade([:])
         } onUpgrade: { inbound, outbound, _ in
             metrics.webSockets.increment()
-            defer { metrics.webSockets.decrement() }
+            defer {
+                metrics.webSockets.decrement()
+                webSockets.giveBack()
+            }
             let items = hub.subscribe().items
             try await withThrowingTaskGroup(of: Void.self) { group in
                 // The page sends nothing; its close (or a broken connection) ends the inbound stream.
@@ -87,21 +103,41 @@ public enum WebApp {
         return router
     }
 
-    /// The application: HTTP/1 with WebSocket upgrades on `listen`, and the daemon client's connection
-    /// kept as one of its services.
+    /// The application: HTTP/1 with WebSocket upgrades on `listen`, within `limits`, and the daemon
+    /// clients' connections kept as its services.
     public static func application(
-        router: Router<Context>, daemon: DaemonClient, listen: ListenAddress, logger: Logger,
-        onServerRunning: @escaping @Sendable (any Channel) async -> Void = { _ in }
+        router: Router<Context>, daemon: DaemonClient, scrapes: DaemonClient? = nil, listen: ListenAddress, logger: Logger,
+        limits: WebServerLimits = WebServerLimits(), onServerRunning: @escaping @Sendable (any Channel) async -> Void = { _ in }
     ) -> some ApplicationProtocol {
         var app = Application(
             router: router,
-            server: .http1WebSocketUpgrade(webSocketRouter: router),
+            server: server(webSocketRouter: router, limits: limits),
             configuration: .init(address: .hostname(listen.host, port: listen.port), serverName: nil),
             onServerRunning: onServerRunning,
             logger: logger
         )
         app.addServices(daemon)
+        if let scrapes, scrapes !== daemon { app.addServices(scrapes) }
         return app
+    }
+
+    /// HTTP/1 with WebSocket upgrades, its connections counted, their heads bounded in time and size.
+    static func server(webSocketRouter: Router<Context>, limits: WebServerLimits) -> HTTPServerBuilder {
+        let connections = Slots(max: limits.maxConnections)
+        let webSocketResponder = webSocketRouter.buildResponder()
+        var decoder = HTTP1Channel.Configuration.DecoderConfiguration()
+        decoder.maxHeaderFieldSize = limits.maxHeaderBytes
+        decoder.maxHeaderListSize = limits.maxHeaderBytes
+        let configuration = HTTP1WebSocketUpgradeChannel.Configuration(
+            http1: .init(
+                additionalChannelHandlers: [HeaderOverflowResponder()], idleTimeout: TimeAmount(limits.idleTimeout),
+                httpDecoderConfiguration: decoder),
+            ws: .init(autoPing: .enabled(timePeriod: limits.webSocketPing)))
+        return HTTPServerBuilder { responder in
+            GuardedHTTPChannel(
+                inner: HTTP1WebSocketUpgradeChannel(responder: responder, webSocketResponder: webSocketResponder, configuration: configuration),
+                limits: limits, connections: connections)
+        }
     }
 
     static let requestMarker = HTTPField.Name("X-Scand-Request")!

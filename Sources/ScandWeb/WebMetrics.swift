@@ -19,6 +19,8 @@ public final class WebMetrics: Sendable {
     let refusedHost: Counter
     let refusedOrigin: Counter
     let refusedToken: Counter
+    /// Pages refused /ws because the most it serves were connected.
+    let refusedWebSocket: Counter
 
     public init() {
         func name(_ name: String, _ unit: String, _ help: String) -> MetricNameDescriptor {
@@ -35,10 +37,12 @@ public final class WebMetrics: Sendable {
         eventStreamsDropped = registry.makeCounter(
             descriptor: name("event_streams_dropped", "total", "/events clients disconnected for not keeping up (they resume from the journal)."))
         let refused = name(
-            "requests_refused", "total", "Requests refused: another host (host), another site's page (origin), no or a wrong token (token).")
+            "requests_refused", "total",
+            "Requests refused: another host (host), another site's page (origin), no or a wrong token (token), /ws full (websockets).")
         refusedHost = registry.makeCounter(descriptor: refused, labels: [("reason", "host")])
         refusedOrigin = registry.makeCounter(descriptor: refused, labels: [("reason", "origin")])
         refusedToken = registry.makeCounter(descriptor: refused, labels: [("reason", "token")])
+        refusedWebSocket = registry.makeCounter(descriptor: refused, labels: [("reason", "websockets")])
         daemonUp.set(to: 0)
         subscribed.set(to: 0)
     }

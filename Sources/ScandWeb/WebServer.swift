@@ -11,20 +11,25 @@ import UnixSignals
 public struct WebServer: Sendable {
     public var settings: WebSettings
     public var logger: Logger
+    public var limits: WebServerLimits
 
-    public init(settings: WebSettings, logger: Logger) {
+    public init(settings: WebSettings, logger: Logger, limits: WebServerLimits = WebServerLimits()) {
         self.settings = settings
         self.logger = logger
+        self.limits = limits
     }
 
     /// Runs until a signal; `onServing` gets the address actually bound (the port, when 0 was asked for).
     public func run(onServing: @escaping @Sendable (String) -> Void = { _ in }) async throws {
         let daemon = DaemonClient(socketPath: settings.socket)
+        let scrapes = DaemonClient(socketPath: settings.socket)
         let hub = EventHub()
         let metrics = WebMetrics()
         let router = WebApp.router(
-            daemon: daemon, hub: hub, metrics: metrics, hosts: settings.hosts, allowedOrigins: settings.allowedOrigins, token: settings.token)
-        let app = WebApp.application(router: router, daemon: daemon, listen: settings.listen, logger: logger) { channel in
+            daemon: daemon, scrapes: scrapes, hub: hub, metrics: metrics, hosts: settings.hosts, allowedOrigins: settings.allowedOrigins,
+            token: settings.token, limits: limits)
+        let app = WebApp.application(router: router, daemon: daemon, scrapes: scrapes, listen: settings.listen, logger: logger, limits: limits) {
+            channel in
             let address =
                 channel.localAddress.map { a -> String in
                     let ip = a.ipAddress ?? "?"

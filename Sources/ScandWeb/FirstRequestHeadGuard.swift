@@ -1,0 +1,123 @@
+import NIOCore
+
+/// The first handler of every HTTP connection, in front of the HTTP decoder: the connection's first
+/// request head must arrive within `timeout` (else 408) and be at most `maxBytes` (else 431), then the
+/// handler removes itself. Hummingbird's own idle timeout starts only once a first head has been decoded,
+/// so a connection that never sends one would otherwise be held for ever; and its parser error is a 400.
+/// Later requests of a kept-alive connection are bounded by the idle timeout and `HeaderOverflowResponder`.
+/// A connection over the server's limit is answered 503 as soon as it is up, and nothing it sends is read.
+final class FirstRequestHeadGuard: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = ByteBuffer
+    typealias InboundOut = ByteBuffer
+    typealias OutboundOut = ByteBuffer
+
+    private let timeout: TimeAmount
+    private let maxBytes: Int
+    private var received = 0
+    /// The last bytes seen, for an end of head split across reads.
+    private var tail: [UInt8] = []
+    private var deadline: Scheduled<Void>?
+    private var answered = false
+    private let full: Bool
+
+    init(timeout: Duration, maxBytes: Int, full: Bool = false) {
+        self.timeout = TimeAmount(timeout)
+        self.maxBytes = maxBytes
+        self.full = full
+    }
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        if context.channel.isActive { start(context) }
+    }
+
+    func channelActive(context: ChannelHandlerContext) {
+        context.fireChannelActive()
+        start(context)
+    }
+
+    private func start(_ context: ChannelHandlerContext) {
+        if full {
+            refuse(context, "503 Service Unavailable", headers: "Retry-After: 1\r\n")
+        } else {
+            startClock(context)
+        }
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        deadline?.cancel()
+        deadline = nil
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        guard !answered else { return }
+        let bytes = unwrapInboundIn(data)
+        let seen = tail + bytes.readableBytesView
+        if let end = Self.endOfHead(in: seen) {
+            if received + end - tail.count > maxBytes {
+                refuse(context, "431 Request Header Fields Too Large")
+                return
+            }
+            context.fireChannelRead(data)
+            context.pipeline.syncOperations.removeHandler(context: context, promise: nil)
+            return
+        }
+        received += bytes.readableBytes
+        if received > maxBytes {
+            refuse(context, "431 Request Header Fields Too Large")
+            return
+        }
+        tail = Array(seen.suffix(3))
+        context.fireChannelRead(data)
+    }
+
+    /// The count of bytes up to and including the first CRLF CRLF in `bytes`.
+    static func endOfHead(in bytes: [UInt8]) -> Int? {
+        guard bytes.count >= 4 else { return nil }
+        for i in 0...(bytes.count - 4) where bytes[i] == 13 && bytes[i + 1] == 10 && bytes[i + 2] == 13 && bytes[i + 3] == 10 {
+            return i + 4
+        }
+        return nil
+    }
+
+    private func startClock(_ context: ChannelHandlerContext) {
+        guard deadline == nil else { return }
+        let loopBound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
+        deadline = context.eventLoop.scheduleTask(in: timeout) {
+            let (handler, context) = loopBound.value
+            handler.refuse(context, "408 Request Timeout")
+        }
+    }
+
+    /// Answers with `status` (no body) straight on the socket, past the HTTP encoder, and closes.
+    private func refuse(_ context: ChannelHandlerContext, _ status: String, headers: String = "") {
+        guard !answered else { return }
+        answered = true
+        deadline?.cancel()
+        let response = "HTTP/1.1 \(status)\r\n\(headers)Connection: close\r\nContent-Length: 0\r\n\r\n"
+        context.writeAndFlush(wrapOutboundOut(ByteBuffer(string: response)), promise: nil)
+        Self.lingeringClose(context)
+    }
+
+    /// Closes our side, then the whole connection a little later: what the client is still sending (the rest
+    /// of a huge head) is read and dropped meanwhile, where a close with unread bytes would reset the
+    /// connection and could destroy the answer before the client reads it.
+    static func lingeringClose(_ context: ChannelHandlerContext) {
+        context.close(mode: .output, promise: nil)
+        let loopBound = NIOLoopBound(context, eventLoop: context.eventLoop)
+        context.eventLoop.scheduleTask(in: .seconds(2)) {
+            endQuietly(loopBound.value)
+            loopBound.value.close(promise: nil)
+        }
+    }
+
+    /// Tells the handlers behind that the client is gone: a WebSocket upgrade still waiting for a head then
+    /// ends as "input closed", which Hummingbird does not log as an error.
+    static func endQuietly(_ context: ChannelHandlerContext) {
+        context.fireUserInboundEventTriggered(ChannelEvent.inputClosed)
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        if answered { Self.endQuietly(context) }
+        context.fireChannelInactive()
+    }
+}

@@ -1,0 +1,29 @@
+import HummingbirdCore
+import Logging
+import NIOCore
+
+/// Hummingbird's HTTP/1 (with WebSocket upgrades) child channel with `FirstRequestHeadGuard` in front of
+/// everything it sets up, and at most `limits.maxConnections` connections served: one more is answered
+/// 503 and closed, so idle clients cannot take every file descriptor.
+struct GuardedHTTPChannel<Inner: ServerChildChannel>: ServerChildChannel {
+    typealias Value = Inner.Value
+    let inner: Inner
+    let limits: WebServerLimits
+    let connections: Slots
+
+    func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
+        let admitted = connections.take()
+        if admitted { channel.closeFuture.whenComplete { [connections] _ in connections.giveBack() } }
+        do {
+            try channel.pipeline.syncOperations.addHandler(
+                FirstRequestHeadGuard(timeout: limits.headerTimeout, maxBytes: limits.maxHeaderBytes, full: !admitted), position: .first)
+        } catch {
+            return channel.eventLoop.makeFailedFuture(error)
+        }
+        return inner.setup(channel: channel, logger: logger)
+    }
+
+    func handle(value: Value, logger: Logger) async {
+        await inner.handle(value: value, logger: logger)
+    }
+}

@@ -1,0 +1,57 @@
+import NIOConcurrencyHelpers
+import NIOCore
+import NIOPosix
+
+/// A TCP connection that sends exactly the bytes a test writes (a browser or curl would fix them up) and
+/// keeps what comes back, and whether the server closed it.
+final class RawHTTPConnection: Sendable {
+    let channel: any Channel
+    private let received: Received
+
+    final class Received: ChannelInboundHandler, Sendable {
+        typealias InboundIn = ByteBuffer
+        let state = NIOLockedValueBox((text: "", closed: false))
+
+        func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+            let text = String(buffer: unwrapInboundIn(data))
+            state.withLockedValue { $0.text += text }
+        }
+
+        func channelInactive(context: ChannelHandlerContext) {
+            state.withLockedValue { $0.closed = true }
+        }
+
+        // A reset after the server's last answer is a close too; what came before it is kept.
+        func errorCaught(context: ChannelHandlerContext, error: any Error) {
+            context.close(promise: nil)
+        }
+    }
+
+    private init(channel: any Channel, received: Received) {
+        self.channel = channel
+        self.received = received
+    }
+
+    static func open(port: Int) async throws -> RawHTTPConnection {
+        let received = Received()
+        let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .channelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture { try channel.pipeline.syncOperations.addHandler(received) }
+            }
+            .connect(host: "127.0.0.1", port: port).get()
+        return RawHTTPConnection(channel: channel, received: received)
+    }
+
+    func send(_ text: String) async throws {
+        try await channel.writeAndFlush(ByteBuffer(string: text))
+    }
+
+    /// What the server sent so far.
+    var text: String { received.state.withLockedValue { $0.text } }
+    /// The server closed the connection (or reset it).
+    var closed: Bool { received.state.withLockedValue { $0.closed } }
+
+    func close() async {
+        try? await channel.close()
+    }
+}

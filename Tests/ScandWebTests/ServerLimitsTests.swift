@@ -1,0 +1,201 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import Logging
+import NIOCore
+import ScandClient
+import ScandCore
+import ScandProtocol
+import ScandTestSupport
+import Testing
+
+@testable import ScandWeb
+
+/// What one client may hold of `scand web` (issue 25's item 6), against the real server on loopback: a
+/// connection that sends nothing or trickles its head, a huge head, more connections than it serves, more
+/// pages on /ws than it admits, and scrapes while pages flood the daemon with requests.
+@Suite(.serialized, .timeLimit(.minutes(2))) struct ServerLimitsTests {
+    /// The application on `socket` (nothing need listen there) within `limits`, for `body`, which gets the port.
+    static func withServer(
+        socket: String = Contract.temporarySocket(), limits: WebServerLimits, metrics: WebMetrics = WebMetrics(),
+        _ body: @escaping @Sendable (Int) async throws -> Void
+    ) async throws {
+        let daemon = DaemonClient(socketPath: socket)
+        let scrapes = DaemonClient(socketPath: socket)
+        let router = WebApp.router(daemon: daemon, scrapes: scrapes, hub: EventHub(), metrics: metrics, limits: limits)
+        let app = WebApp.application(
+            router: router, daemon: daemon, scrapes: scrapes, listen: ListenAddress(host: "127.0.0.1", port: 0), logger: Logger(label: "test"),
+            limits: limits)
+        try await app.test(.live) { client in try await body(client.port!) }
+    }
+
+    static func limits(_ change: (inout WebServerLimits) -> Void) -> WebServerLimits {
+        var limits = WebServerLimits()
+        change(&limits)
+        return limits
+    }
+
+    static let page = "GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
+
+    @Test func aConnectionThatSendsNoHeadIsAnswered408AndClosed() async throws {
+        try await Self.withServer(limits: Self.limits { $0.headerTimeout = .milliseconds(500) }) { port in
+            let silent = try await RawHTTPConnection.open(port: port)
+            // A head trickled a byte at a time is bounded by the same clock.
+            let trickle = try await RawHTTPConnection.open(port: port)
+            let started = ContinuousClock.now
+            for byte in "GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ".utf8 {
+                guard !trickle.closed else { break }
+                try? await trickle.send(String(UnicodeScalar(byte)))
+                try await Task.sleep(for: .milliseconds(40))
+            }
+            #expect(await Eventually.check(seconds: 10) { silent.closed && trickle.closed })
+            #expect(silent.text.hasPrefix("HTTP/1.1 408 "), "\(silent.text)")
+            #expect(trickle.text.hasPrefix("HTTP/1.1 408 "), "\(trickle.text)")
+            #expect(ContinuousClock.now - started < .seconds(5))
+            // A client that sends its head in time is served as ever.
+            let prompt = try await RawHTTPConnection.open(port: port)
+            try await prompt.send(Self.page)
+            #expect(await Eventually.check { prompt.text.contains("</html>") }, "\(prompt.text)")
+            #expect(prompt.text.hasPrefix("HTTP/1.1 200 "))
+            await prompt.close()
+        }
+    }
+
+    @Test func aKeptAliveConnectionLeftIdleIsClosed() async throws {
+        try await Self.withServer(limits: Self.limits { $0.idleTimeout = .milliseconds(500) }) { port in
+            let kept = try await RawHTTPConnection.open(port: port)
+            try await kept.send(Self.page)
+            #expect(await Eventually.check(seconds: 10) { kept.closed })
+            #expect(kept.text.hasPrefix("HTTP/1.1 200 "))
+        }
+    }
+
+    @Test func aHeadOverTheLimitIsAnswered431FirstOrLater() async throws {
+        try await Self.withServer(limits: WebServerLimits()) { port in
+            let padding = String(repeating: "a", count: 100 * 1024)
+            let first = try await RawHTTPConnection.open(port: port)
+            try? await first.send("GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Pad: \(padding)\r\n\r\n")
+            #expect(await Eventually.check { first.closed })
+            #expect(first.text.hasPrefix("HTTP/1.1 431 "), "\(first.text.prefix(200))")
+
+            // The second request of a kept-alive connection, past the guard of the first.
+            let later = try await RawHTTPConnection.open(port: port)
+            try await later.send(Self.page)
+            #expect(await Eventually.check { later.text.contains("</html>") })
+            try? await later.send("GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Pad: \(String(repeating: "b", count: 20 * 1024))\r\n\r\n")
+            #expect(await Eventually.check { later.closed })
+            #expect(later.text.contains("HTTP/1.1 431 "), "\(later.text.suffix(200))")
+        }
+    }
+
+    /// Sockets this process holds: the test's clients and the connections the server accepted.
+    static func openSockets() -> Int {
+        let fds = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
+        return fds.filter { ((try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\($0)")) ?? "").hasPrefix("socket:") }.count
+    }
+
+    @Test func connectionsOverTheCapAreAnswered503AndAScrapeGetsThroughOnceIdleOnesGo() async throws {
+        let limits = Self.limits {
+            $0.maxConnections = 8
+            $0.headerTimeout = .seconds(2)
+        }
+        try await Self.withServer(limits: limits) { port in
+            let before = Self.openSockets()
+            var idle: [RawHTTPConnection] = []
+            for _ in 0..<20 { idle.append(try await RawHTTPConnection.open(port: port)) }
+            // 8 places, one of them perhaps the test client's kept connection: the others are served (and say
+            // nothing yet), the 12 or 13 more are answered 503 and closed at once.
+            let refused = { idle.filter { $0.closed && $0.text.hasPrefix("HTTP/1.1 503 ") } }
+            #expect(await Eventually.check(seconds: 1.5) { refused().count >= 12 })
+            #expect([12, 13].contains(refused().count), "\(refused().count) refused")
+            #expect(refused().allSatisfy { $0.text.contains("Retry-After: 1\r\n") })
+            // Only the served ones hold sockets, at both ends.
+            let served = 20 - refused().count
+            #expect(
+                await Eventually.check(seconds: 1.5) { Self.openSockets() - before == 2 * served },
+                "\(Self.openSockets() - before) sockets for \(served)")
+            // A scrape now is refused too, and served once the idle ones are answered 408 and gone.
+            var scraped = ""
+            let started = ContinuousClock.now
+            while !scraped.contains("scand_web_daemon_up"), ContinuousClock.now - started < .seconds(20) {
+                let scrape = try await RawHTTPConnection.open(port: port)
+                try? await scrape.send("GET /metrics HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+                _ = await Eventually.check(seconds: 5) { scrape.closed }
+                scraped = scrape.text
+                if !scraped.contains("scand_web_daemon_up") { #expect(scraped.hasPrefix("HTTP/1.1 503 "), "\(scraped)") }
+                try await Task.sleep(for: .milliseconds(250))
+            }
+            #expect(scraped.contains("scand_web_daemon_up 0"), "\(scraped)")
+            #expect(idle.allSatisfy { $0.closed && ($0.text.hasPrefix("HTTP/1.1 408 ") || $0.text.hasPrefix("HTTP/1.1 503 ")) })
+            for connection in idle { await connection.close() }
+        }
+    }
+
+    static func upgrade(port: Int) -> String {
+        "GET /ws HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+            + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"
+    }
+
+    @Test func pagesOverTheWebSocketBoundAreRefusedUntilOneGoes() async throws {
+        let metrics = WebMetrics()
+        try await Self.withServer(limits: Self.limits { $0.maxWebSockets = 2 }, metrics: metrics) { port in
+            var pages: [RawHTTPConnection] = []
+            for _ in 0..<2 {
+                let page = try await RawHTTPConnection.open(port: port)
+                try await page.send(Self.upgrade(port: port))
+                #expect(await Eventually.check { page.text.hasPrefix("HTTP/1.1 101 ") }, "\(page.text)")
+                pages.append(page)
+            }
+            let third = try await RawHTTPConnection.open(port: port)
+            try await third.send(Self.upgrade(port: port))
+            #expect(await Eventually.check { third.text.hasPrefix("HTTP/1.1 400 ") }, "\(third.text)")
+            #expect(metrics.text().contains(#"scand_web_requests_refused_total{reason="websockets"} 1"#))
+            await pages[0].close()
+            #expect(await Eventually.check { metrics.text().contains("scand_web_websocket_clients 1") })
+            let fourth = try await RawHTTPConnection.open(port: port)
+            try await fourth.send(Self.upgrade(port: port))
+            #expect(await Eventually.check { fourth.text.hasPrefix("HTTP/1.1 101 ") }, "\(fourth.text)")
+            for page in pages + [third, fourth] { await page.close() }
+        }
+    }
+
+    /// 150 snapshots at once from a daemon that takes 50 ms for each, and scrapes meanwhile: every scrape
+    /// says the daemon is up (they have a connection of their own), and snapshots that would wait longer
+    /// than the timeout are answered 503 at once rather than piling up.
+    @Test func scrapesSayTheDaemonIsUpWhilePagesFloodIt() async throws {
+        let daemon = try FakeDaemon(path: Contract.temporarySocket()) { request in
+            if case .snapshot = request { usleep(50_000) }
+            return Contract.answer(request)
+        }
+        defer { daemon.stop() }
+        let daemonClient = DaemonClient(socketPath: daemon.path)
+        let scrapes = DaemonClient(socketPath: daemon.path)
+        let router = WebApp.router(daemon: daemonClient, scrapes: scrapes, hub: EventHub(), metrics: WebMetrics())
+        let app = WebApp.application(
+            router: router, daemon: daemonClient, scrapes: scrapes, listen: ListenAddress(host: "127.0.0.1", port: 0), logger: Logger(label: "test"))
+        try await app.test(.live) { client in
+            let (snapshots, scrapesUp) = try await withThrowingTaskGroup(of: (HTTPResponse.Status?, Bool?).self) { group in
+                for _ in 0..<150 {
+                    group.addTask { (try await client.execute(uri: "/api/snapshot", method: .get) { $0.status }, nil) }
+                }
+                for i in 0..<10 {
+                    group.addTask {
+                        try await Task.sleep(for: .milliseconds(500 * i))
+                        let text = try await client.execute(uri: "/metrics", method: .get) { String(buffer: $0.body) }
+                        return (nil, WebRoutesTests.sample(text, "scand_web_daemon_up") == 1)
+                    }
+                }
+                var statuses: [HTTPResponse.Status] = []
+                var up: [Bool] = []
+                for try await (status, scrape) in group {
+                    if let status { statuses.append(status) }
+                    if let scrape { up.append(scrape) }
+                }
+                return (statuses, up)
+            }
+            #expect(scrapesUp == Array(repeating: true, count: 10))
+            #expect(snapshots.allSatisfy { $0 == .ok || $0 == .serviceUnavailable })
+            #expect(snapshots.filter { $0 == .ok }.count >= 50, "\(snapshots.filter { $0 == .ok }.count) snapshots answered")
+        }
+    }
+}
