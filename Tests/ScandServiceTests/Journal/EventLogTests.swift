@@ -156,4 +156,58 @@ import Testing
         }
         #expect(message.contains("is not in the journal"), "\(message)")
     }
+
+    /// The adversarial run's case: 300 KB of the WAL overwritten while the daemon runs, beyond what SQLite's
+    /// page cache holds. The replay that reads it (as a `since` would) fails with one line, the next upkeep
+    /// takes the journal out of use, sets it aside and starts a new one, and a `since` from the old one is
+    /// answered "not in the journal" rather than failing for ever.
+    @Test func aWALOverwrittenWhileRunningIsNoticedAtTheNextReadAndReplaced() throws {
+        let state = dir + "/wal-overwritten"
+        let log = eventLog(state)
+        let boot = log.boot
+        // About 8 MB of events: more than the 2 MB page cache, and a WAL that is never checkpointed away
+        // entirely (it restarts at its start after each checkpoint).
+        for i in 0..<18_000 { _ = log.stamp(Self.scan(i), now: 1000) }
+        let old = try #require(journalID(log.status(now: 1000)))
+        let wal = state + "/journal.sqlite-wal"
+        let handle = try #require(FileHandle(forUpdatingAtPath: wal))
+        let size = handle.seekToEndOfFile()
+        try #require(size > 400_000, "WAL of \(size) bytes")
+        handle.seek(toFileOffset: 4096)
+        var random = SeededRandom(seed: 25)
+        handle.write(Data((0..<300_000).map { _ in UInt8(truncatingIfNeeded: random.next()) }))
+        handle.closeFile()
+        // A replay of everything, batch by batch, as SubscriberReplay reads it.
+        let journal = try log.journal.get()
+        var after = 0
+        var failure: JournalError?
+        while true {
+            do {
+                let batch = try journal.events(after: after, limit: 256)
+                guard let last = batch.last else { break }
+                after = last.seq
+            } catch {
+                failure = error
+                break
+            }
+        }
+        let error = try #require(failure, "read every event up to \(after) from an overwritten WAL")
+        #expect(error.kind == .corrupt && !error.description.contains("\n"), "\(error)")
+        let notice = log.upkeep(now: 1001)
+        #expect(notice.count == 1 && notice[0].line.contains(#""class":"JOURNAL""#), "\(notice.map(\.line))")
+        let new = try #require(journalID(log.status(now: 1001)))
+        #expect(new != old)
+        #expect(logged.withLockedValue { $0 }.contains { $0.contains("taken out of use") }, "\(logged.withLockedValue { $0 })")
+        let aside = try FileManager.default.contentsOfDirectory(atPath: state).filter { $0.hasPrefix("journal.sqlite.bad-") }
+        #expect(!aside.isEmpty, "\((try? FileManager.default.contentsOfDirectory(atPath: state)) ?? [])")
+        let replacement = try log.journal.get()
+        let (_, actions) = ReplayHandover.start(since: EventPosition(boot: boot, seq: 100), span: try replacement.span()) {
+            try? replacement.boot(at: $0)
+        }
+        guard case .error(let message)? = actions.first else {
+            Issue.record("\(actions)")
+            return
+        }
+        #expect(message.contains("is not in the journal"), "\(message)")
+    }
 }
