@@ -51,8 +51,14 @@ await_active() {
   while [ "$(systemctl is-active scand)" != active ] && [ $i -lt 120 ]; do sleep 1; i=$((i + 1)); done
 }
 camera() {
-  modprobe vivid && udevadm settle && sh /vm-input/vivid-setup.sh > /tmp/setup.log 2>&1 ||
-    { echo "camera setup failed"; cat /tmp/setup.log; exit 1; }
+  # After the reboot udev may still be busy with the boot's own events: a slow settle is no failure, the
+  # nodes appearing is what counts. Each step says what failed.
+  modprobe vivid > /tmp/setup.log 2>&1 || { echo "camera setup failed: modprobe vivid"; cat /tmp/setup.log; dmesg | tail -n 20; exit 1; }
+  udevadm settle --timeout=60 || echo "udevadm settle: still busy after 60 s"
+  i=0
+  until grep -qs vivid-000-vid-out /sys/class/video4linux/video*/name || [ $i -ge 60 ]; do sleep 1; i=$((i + 1)); done
+  sh /vm-input/vivid-setup.sh > /tmp/setup.log 2>&1 ||
+    { echo "camera setup failed: vivid-setup.sh"; cat /tmp/setup.log; ls -l /dev/video* /sys/class/video4linux/; dmesg | tail -n 20; exit 1; }
 }
 
 # After the reboot the first part asked for: what outlived it, an upgrade, a purge.

@@ -39,7 +39,9 @@ echo "=== replay-status $?"
 # Waits for events rather than fixed times: decoding in an emulated guest (TCG) takes a second or more a
 # frame, more with a debug build, and starting scand takes seconds on a loaded host.
 OUT=/tmp/unplug.out
-count() { grep -c "$1" "$OUT" 2> /dev/null || true; }
+# 0 while the file is not there yet (a scand started in the background may not have opened it): an empty
+# count would end the wait at once with "bad number".
+count() { n=$(grep -c "$1" "$OUT" 2> /dev/null); echo "${n:-0}"; }
 await() {  # PATTERN AT-LEAST SECONDS
   i=0
   while [ "$(count "$1")" -lt "$2" ] && [ $i -lt "$3" ]; do sleep 1; i=$((i + 1)); done

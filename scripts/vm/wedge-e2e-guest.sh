@@ -6,10 +6,13 @@
 # camera. Prints sections "=== NAME" and "=== NAME-status N"; key events as "KEY CODE VALUE" lines.
 set -u
 now() { date +%s.%N; }
+count() {  # FILE PATTERN: lines matching, 0 while FILE is not there yet (an empty count is "bad number")
+  n=$(grep -c "$2" "$1" 2> /dev/null); echo "${n:-0}"
+}
 await() {  # FILE PATTERN COUNT SECONDS: until FILE has COUNT lines matching PATTERN
   i=0
-  while [ "$(grep -c "$2" "$1" 2> /dev/null)" -lt "$3" ] && [ $i -lt "$4" ]; do sleep 1; i=$((i + 1)); done
-  [ "$(grep -c "$2" "$1" 2> /dev/null)" -ge "$3" ]
+  while [ "$(count "$1" "$2")" -lt "$3" ] && [ $i -lt "$4" ]; do sleep 1; i=$((i + 1)); done
+  [ "$(count "$1" "$2")" -ge "$3" ]
 }
 stream() {  # FRAMES: loop them into vivid's HDMI output (replacing what streams)
   [ -z "${STREAMER:-}" ] || { kill "$STREAMER" 2> /dev/null; wait "$STREAMER" 2> /dev/null; }
