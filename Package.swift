@@ -64,7 +64,7 @@ let package = Package(
         // The daemon's event journal: append-only SQLite (WAL) in its state directory.
         .target(name: "ScandJournal", dependencies: ["ScandCore", .product(name: "GRDB", package: "GRDB.swift")]),
         // An MQTT client over libmosquitto, for the `scand mqtt` bridge.
-        .target(name: "ScandMQTT", dependencies: ["CMosquitto"]),
+        .target(name: "ScandMQTT", dependencies: ["CMosquitto", "ScandCore", "ScandProtocol"]),
         .target(
             name: "ScandService",
             dependencies: [
@@ -168,11 +168,12 @@ let package = Package(
             ]),
         .testTarget(name: "ScandImageIOTests", dependencies: ["ScandImageIO", "ScandCore", "CSTB"]),
         .testTarget(name: "ScandJournalTests", dependencies: ["ScandJournal", "ScandCore"]),
-        .testTarget(name: "ScandMQTTTests", dependencies: ["ScandMQTT", "ScandTestSupport"]),
+        .testTarget(name: "ScandMQTTTests", dependencies: ["ScandMQTT", "ScandCore", "ScandProtocol", "ScandTestSupport"]),
         .testTarget(
             name: "ScandCommandsTests",
             dependencies: [
-                "ScandCommands", "ScandClient", "ScandProtocol", "ScandDecoding", "ScandImageIO", "ScandCore", "CSTB", "ScandTestSupport", "scand"
+                "ScandCommands", "ScandClient", "ScandProtocol", "ScandMQTT", "ScandDecoding", "ScandImageIO", "ScandCore", "CSTB",
+                "ScandTestSupport", "scand"
             ]),
         .testTarget(
             name: "ScandWebTests",

@@ -76,30 +76,14 @@ public final class EventSubscription: Service, AsyncSequence, Sendable {
 
     /// One connection: the banner, the WATCH (since the last journaled event passed on), then every line.
     private func session(since: inout EventPosition?, subscribed: () -> Void) async throws {
-        let lines = try await DaemonConnection.connect(path: socketPath, timeout: timeout)
-        try await lines.executeThenClose { inbound, outbound in
-            var reader = DaemonLineReader(lines: inbound.makeAsyncIterator(), channel: lines.channel)
-            try pass(try await reader.banner(within: timeout))
-            var request = watch
-            request.since = since ?? watch.since
-            try await DaemonConnection.write(.watch(request), to: outbound)
-            var confirmed = false
-            // The WATCH is answered within the timeout; events come when they come.
-            while let line = try await reader.next(within: confirmed ? nil : timeout) {
-                if !confirmed {
-                    if let message = line.errorMessage { throw DaemonError.refusedRequest(message) }
-                    if line.eventClass == .watch {
-                        confirmed = true
-                        subscribed()
-                    }
-                }
-                try pass(line)
-                if let position = line.position { since = position }
-            }
-        }
-
-        func pass(_ line: ReceivedEvent) throws {
+        var request = watch
+        request.since = since ?? watch.since
+        var position = since
+        defer { since = position }
+        try await DaemonWatch.session(path: socketPath, watch: request, timeout: timeout) { line in
+            if line.eventClass == .watch { subscribed() }
             if case .dropped = continuation.yield(.event(line)) { throw ReaderTooSlow() }
+            if let p = line.position { position = p }
         }
     }
 }

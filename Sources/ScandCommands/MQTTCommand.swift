@@ -4,9 +4,11 @@ import ScandClient
 import ScandCore
 import ScandMQTT
 import ScandService
+import ServiceLifecycle
+import Logging
 
 /// `scand mqtt`: the bridge from the daemon's socket to an MQTT broker.
-struct MQTTCommand: ParsableCommand {
+struct MQTTCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "mqtt",
         abstract: "Publish a running scand's events to an MQTT broker, losing none.",
@@ -41,7 +43,7 @@ struct MQTTCommand: ParsableCommand {
     @Option(name: .customLong("state-file"), help: "Where the last acknowledged position is kept.")
     var stateFile: String?
 
-    func run() throws {
+    func run() async throws {
         let settings: MQTTSettings
         let kiosk: String
         let password: String?
@@ -60,13 +62,14 @@ struct MQTTCommand: ParsableCommand {
                 "\(error.description); resuming from the oldest event the daemon's journal keeps (the broker may get some events twice)", .error)
             acknowledged = MQTTBridge.journalStart
         }
-        let runner = MQTTBridgeRunner(settings: settings, kioskID: kiosk, password: password, acknowledged: acknowledged)
-        let status: Int32
-        do { status = try runner.run() } catch {
-            OutputSinkLog.write(error.description)
+        let bridge = MQTTBridgeService(settings: settings, kioskID: kiosk, password: password, acknowledged: acknowledged)
+        let group = ServiceGroup(
+            configuration: .init(
+                services: [.init(service: bridge)], gracefulShutdownSignals: [.sigterm, .sigint], logger: Logger(label: "scand-mqtt")))
+        do { try await group.run() } catch {
+            OutputSinkLog.write((error as? MQTTError)?.description ?? "\(error)")
             throw ExitCode(78)
         }
-        if status != 0 { throw ExitCode(status) }
     }
 
     struct Problem: Error, CustomStringConvertible {

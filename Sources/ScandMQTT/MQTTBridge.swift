@@ -1,4 +1,7 @@
-/// The logic of `scand mqtt`, without I/O: daemon lines in, QoS 1 publishes out, PUBACKs in, and the
+import ScandCore
+import ScandProtocol
+
+/// The logic of `scand mqtt`, without I/O: the daemon's events in, QoS 1 publishes out, PUBACKs in, and the
 /// acknowledged position to persist. The driver carries out the actions and feeds back what happened.
 ///
 /// At most `maxInFlight` events are held between the socket and their PUBACK: when the window is full the
@@ -12,10 +15,10 @@
 /// at most the window, and a reconnection repeats at most the window.
 public struct MQTTBridge: Sendable {
     public enum Input: Sendable, Equatable {
-        /// The socket is connected and the WATCH request sent.
+        /// The daemon confirmed the WATCH.
         case daemonConnected
-        /// One line from the daemon.
-        case line(String)
+        /// One line from the daemon, decoded.
+        case line(ReceivedEvent)
         /// The daemon closed the connection (or it broke).
         case daemonClosed
         /// `publish` with this ticket was handed to the MQTT client as message `mid` (queued while disconnected).
@@ -31,8 +34,8 @@ public struct MQTTBridge: Sendable {
     }
 
     public enum Action: Sendable, Equatable {
-        /// Connect to the daemon's socket (again, retrying while it is not there) and send this request.
-        case subscribe(request: String)
+        /// Connect to the daemon's socket (again, retrying while it is not there) and subscribe so.
+        case subscribe(ClientRequest.Watch)
         /// Stop reading the socket: `inFlight` events wait for the broker.
         case pauseReading(inFlight: Int)
         case resumeReading
@@ -97,14 +100,11 @@ public struct MQTTBridge: Sendable {
     public var onlinePayload: String { #"{"state":"online","kiosk":"\#(kioskID)","release":"\#(release)"}"# }
     /// The last will, retained: what the broker tells subscribers when the bridge vanishes.
     public var offlinePayload: String { #"{"state":"offline","kiosk":"\#(kioskID)"}"# }
-    public func topic(forClass eventClass: String) -> String { "scand/\(kioskID)/events/\(eventClass.lowercased())" }
+    public func topic(forClass eventClass: Event.Class) -> String { "scand/\(kioskID)/events/\(eventClass.rawValue.lowercased())" }
 
-    /// The request that (re)starts the subscription: `since` the last event taken, live only for a bridge
-    /// started `now` before its first event.
-    public var watchRequest: String {
-        guard let received else { return #"?WATCH={"enable":true};"# }
-        return #"?WATCH={"enable":true,"since":\#(received.json)};"#
-    }
+    /// The subscription to (re)start: every class, `since` the last event taken (live only for a bridge
+    /// started `now` before its first event).
+    public var watch: ClientRequest.Watch { ClientRequest.Watch(enable: true, since: received) }
 
     /// Subscribes; a bridge starting from the journal's start writes that down first, so that one stopped
     /// before its first acknowledgement begins there again.
@@ -117,7 +117,7 @@ public struct MQTTBridge: Sendable {
 
     private mutating func subscribe() -> Action {
         subscribedFromJournalStart = received == Self.journalStart
-        return .subscribe(request: watchRequest)
+        return .subscribe(watch)
     }
 
     public mutating func handle(_ input: Input) -> [Action] {
@@ -168,16 +168,13 @@ public struct MQTTBridge: Sendable {
         }
     }
 
-    private mutating func take(_ line: String) -> [Action] {
-        guard let envelope = EventEnvelope.parse(line) else {
-            return [.log("ignoring a line from the daemon that is not an event: \(String(line.prefix(64)).escapingControlCharacters())")]
-        }
-        switch envelope.eventClass {
-        case "VERSION", "WATCH", "STATUS":
+    private mutating func take(_ line: ReceivedEvent) -> [Action] {
+        switch line.eventClass {
+        case .version, .watch, .status:
             return []
-        case "ERROR":
+        case .error:
             acceptAnySeq = true
-            let message = Self.message(ofError: envelope.liveLine)
+            let message = (line.errorMessage ?? line.line).escapingControlCharacters()
             if subscribedFromJournalStart {
                 subscribedFromJournalStart = false
                 return [.log("publishing everything the daemon's journal keeps, then live events (scand: \(message))")]
@@ -186,8 +183,11 @@ public struct MQTTBridge: Sendable {
         default:
             break
         }
+        guard line.event?.isJournaled ?? true else {
+            return [.log("ignoring a \(line.eventClass.rawValue) line from the daemon, which is no event")]
+        }
         var actions: [Action] = []
-        if let position = envelope.position {
+        if let position = line.position {
             if let received, received != Self.journalStart, position.seq <= received.seq, !acceptAnySeq {
                 return []  // already taken (a replay overlapping what came live)
             }
@@ -207,7 +207,7 @@ public struct MQTTBridge: Sendable {
                     "the daemon's events carry no boot and seq (a scand without the journal): forwarding them live only; what happens while the bridge or the broker is away is not sent again"
                 ))
         }
-        let entry = Entry(ticket: nextTicket, position: envelope.position, topic: topic(forClass: envelope.eventClass), payload: envelope.liveLine)
+        let entry = Entry(ticket: nextTicket, position: line.position, topic: topic(forClass: line.eventClass), payload: line.liveLine)
         nextTicket += 1
         window.append(entry)
         // Handed to the client at once, connected or not: it keeps QoS 1 messages until it can send them.
@@ -243,19 +243,5 @@ public struct MQTTBridge: Sendable {
             actions.append(daemonOpen ? .resumeReading : subscribe())
         }
         return actions
-    }
-
-    /// The `message` of an ERROR line; the line itself if it has none.
-    static func message(ofError line: String) -> String {
-        guard let range = line.range(of: #""message":""#) else { return line.escapingControlCharacters() }
-        var out = ""
-        var escaped = false
-        for c in line[range.upperBound...] {
-            if escaped { out.append(c); escaped = false; continue }
-            if c == "\\" { escaped = true; out.append(c); continue }
-            if c == "\"" { break }
-            out.append(c)
-        }
-        return out.escapingControlCharacters()
     }
 }

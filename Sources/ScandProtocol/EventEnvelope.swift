@@ -1,3 +1,5 @@
+import ScandCore
+
 /// The head of a published event line, as the wire contract fixes it:
 /// `{"class":"SCAN","boot":"<32 hex>","seq":N,…}` (VERSION: `{"class":"VERSION","boot":"…",…}`), and for
 /// an event replayed from the journal `,"replayed":true` appended last. Lines of a daemon older than that

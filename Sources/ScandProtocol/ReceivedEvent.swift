@@ -29,4 +29,11 @@ public struct ReceivedEvent: Sendable, Equatable {
 
     /// Where the event stands in the daemon's numbering, when it is journaled.
     public var position: EventPosition? { stamp?.position }
+
+    /// The line as it was published live, without a replay's `"replayed":true`: the same bytes whether it
+    /// came live or from the journal.
+    public var liveLine: String {
+        guard stamp?.replayed == true else { return line }
+        return EventEnvelope.parse(line)?.liveLine ?? line
+    }
 }

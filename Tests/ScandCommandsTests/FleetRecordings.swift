@@ -1,5 +1,6 @@
 import Foundation
 import ScandCore
+import ScandProtocol
 import ScandTestSupport
 
 /// Recordings and readings for the journal and fleet tests: a till where tickets come and go, so a replay

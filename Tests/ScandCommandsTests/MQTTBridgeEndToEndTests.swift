@@ -1,6 +1,8 @@
 import Foundation
 import ScandTestSupport
 import ScandCore
+import ScandMQTT
+import ScandProtocol
 import Testing
 
 /// `scand mqtt` as a child process between a fake daemon (a real Unix socket peer serving numbered events)

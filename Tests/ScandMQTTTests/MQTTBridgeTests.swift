@@ -1,10 +1,21 @@
+import ScandCore
+import ScandProtocol
 import Testing
-@testable import ScandCore
+
+@testable import ScandMQTT
 
 @Suite struct MQTTBridgeTests {
     static let boot = "0123456789abcdef0123456789abcdef"
     static func line(_ seq: Int, _ eventClass: String = "SCAN") -> String {
-        #"{"class":"\#(eventClass)","boot":"\#(boot)","seq":\#(seq),"id":\#(seq)}"#
+        #"{"class":"\#(eventClass)","boot":"\#(boot)","seq":\#(seq),"id":\#(seq),"format":"QRCode","text":"t\#(seq)"}"#
+    }
+
+    /// `text` as the daemon's client reads it.
+    static func received(_ text: String) -> ReceivedEvent {
+        do { return try EventDecoder.decode(text) } catch {
+            Issue.record("\(error): \(text)")
+            return ReceivedEvent(eventClass: .error, stamp: nil, event: nil, line: text)
+        }
     }
 
     /// A bridge with the daemon's socket and the broker both connected.
@@ -29,11 +40,11 @@ import Testing
     @Test func aNewBridgeWritesDownAndAsksForTheWholeJournalAndAResumedOneSinceItsPosition() {
         var fresh = MQTTBridge(kioskID: "till-1", release: "0.1.0", acknowledged: nil)
         let start = MQTTBridge.journalStart
-        #expect(fresh.start() == [.persist(start), .subscribe(request: #"?WATCH={"enable":true,"since":\#(start.json)};"#)])
+        #expect(fresh.start() == [.persist(start), .subscribe(.init(enable: true, since: start))])
         var resumed = MQTTBridge(kioskID: "till-1", release: "0.1.0", acknowledged: EventPosition(boot: Self.boot, seq: 41))
-        #expect(resumed.start() == [.subscribe(request: #"?WATCH={"enable":true,"since":{"boot":"\#(Self.boot)","seq":41}};"#)])
+        #expect(resumed.start() == [.subscribe(.init(enable: true, since: EventPosition(boot: Self.boot, seq: 41)))])
         var now = MQTTBridge(kioskID: "till-1", release: "0.1.0", acknowledged: nil, start: .now)
-        #expect(now.start() == [.subscribe(request: #"?WATCH={"enable":true};"#)])
+        #expect(now.start() == [.subscribe(.init(enable: true))])
     }
 
     @Test func theJournalsAnswerToANewBridgeIsExpectedAndEverythingItReplaysIsTaken() {
@@ -42,11 +53,12 @@ import Testing
         _ = b.handle(.daemonConnected)
         let error = b.handle(
             .line(
-                #"{"class":"ERROR","message":"since … is not in the journal (it is not from this journal): the journal keeps seq 1…3 since x; replaying all of those"}"#
-            ))
+                Self.received(
+                    #"{"class":"ERROR","message":"since … is not in the journal (it is not from this journal): the journal keeps seq 1…3 since x; replaying all of those"}"#
+                )))
         guard case .log(let text)? = error.first else { Issue.record("\(error)"); return }
         #expect(text.hasPrefix("publishing everything the daemon's journal keeps, then live events"))
-        for seq in 1...3 { #expect(b.handle(.line(Self.line(seq))).count == 1, "seq \(seq) taken") }
+        for seq in 1...3 { #expect(b.handle(.line(Self.received(Self.line(seq)))).count == 1, "seq \(seq) taken") }
         #expect(b.received?.seq == 3)
     }
 
@@ -54,27 +66,33 @@ import Testing
         var b = MQTTBridge(kioskID: "k", release: "0", acknowledged: nil, start: .now)
         _ = b.start()
         _ = b.handle(.daemonConnected)
-        let first = b.handle(.line(Self.line(8)))
+        let first = b.handle(.line(Self.received(Self.line(8))))
         #expect(first.first == .persist(EventPosition(boot: Self.boot, seq: 7)))
-        #expect(b.handle(.line(Self.line(9))).count == 1, "only once")
+        #expect(b.handle(.line(Self.received(Self.line(9)))).count == 1, "only once")
         // Stopped before any PUBACK: the next start asks since the event before the first one taken.
         var next = MQTTBridge(kioskID: "k", release: "0", acknowledged: b.acknowledged, start: .now)
-        #expect(next.start() == [.subscribe(request: #"?WATCH={"enable":true,"since":{"boot":"\#(Self.boot)","seq":7}};"#)])
+        #expect(next.start() == [.subscribe(.init(enable: true, since: EventPosition(boot: Self.boot, seq: 7)))])
     }
 
     @Test func publishesEventsUnderTheKioskTopicsAndAnnouncesItselfOnline() {
         var b = MQTTBridge(kioskID: "till-1", release: "0.1.0", acknowledged: EventPosition(boot: Self.boot, seq: 1))
         _ = b.handle(.daemonConnected)
-        #expect(b.handle(.line(#"{"class":"VERSION","boot":"\#(Self.boot)","release":"0.1.0"}"#)).isEmpty)
-        #expect(b.handle(.line(#"{"class":"WATCH","enable":true}"#)).isEmpty)
+        #expect(
+            b.handle(
+                .line(Self.received(#"{"class":"VERSION","boot":"\#(Self.boot)","release":"0.1.0","proto_major":1,"proto_minor":4,"zxing":"3.1.1"}"#))
+            ).isEmpty)
+        #expect(b.handle(.line(Self.received(#"{"class":"WATCH","enable":true}"#))).isEmpty)
         // Before the broker is there too: the client keeps QoS 1 messages until it can send them.
-        #expect(b.handle(.line(Self.line(2))) == [.publish(ticket: 1, topic: "scand/till-1/events/scan", payload: Self.line(2))])
+        #expect(b.handle(.line(Self.received(Self.line(2)))) == [.publish(ticket: 1, topic: "scand/till-1/events/scan", payload: Self.line(2))])
         #expect(
             b.handle(.brokerConnected) == [
                 .publishStatus(topic: "scand/till-1/status", payload: #"{"state":"online","kiosk":"till-1","release":"0.1.0"}"#),
                 .publish(ticket: 1, topic: "scand/till-1/events/scan", payload: Self.line(2))
             ], "not taken by the client yet: handed over now")
-        #expect(b.handle(.line(Self.line(3, "LOST"))) == [.publish(ticket: 2, topic: "scand/till-1/events/lost", payload: Self.line(3, "LOST"))])
+        #expect(
+            b.handle(.line(Self.received(Self.line(3, "LOST")))) == [
+                .publish(ticket: 2, topic: "scand/till-1/events/lost", payload: Self.line(3, "LOST"))
+            ])
         #expect(b.offlinePayload == #"{"state":"offline","kiosk":"till-1"}"#)
     }
 
@@ -82,7 +100,7 @@ import Testing
         var b = Self.connected()
         var mid: Int32 = 100
         var mids: [Int32] = []
-        for seq in 1...4 { mids += Self.publishAll(b.handle(.line(Self.line(seq))), &b, nextMid: &mid) }
+        for seq in 1...4 { mids += Self.publishAll(b.handle(.line(Self.received(Self.line(seq)))), &b, nextMid: &mid) }
         #expect(b.handle(.acknowledged(mid: mids[1])).isEmpty)  // seq 2 before seq 1: nothing yet
         #expect(b.handle(.acknowledged(mid: mids[0])) == [.persist(EventPosition(boot: Self.boot, seq: 2))])
         #expect(b.handle(.acknowledged(mid: 9999)).isEmpty)  // not ours (the status message)
@@ -95,8 +113,8 @@ import Testing
         var b = Self.connected(maxInFlight: 4)
         var mid: Int32 = 1
         var mids: [Int32] = []
-        for seq in 1...3 { mids += Self.publishAll(b.handle(.line(Self.line(seq))), &b, nextMid: &mid) }
-        let fourth = b.handle(.line(Self.line(4)))
+        for seq in 1...3 { mids += Self.publishAll(b.handle(.line(Self.received(Self.line(seq)))), &b, nextMid: &mid) }
+        let fourth = b.handle(.line(Self.received(Self.line(4))))
         #expect(fourth.last == .pauseReading(inFlight: 4))
         mids += Self.publishAll(fourth, &b, nextMid: &mid)
         #expect(b.handle(.acknowledged(mid: mids[0])) == [.persist(EventPosition(boot: Self.boot, seq: 1))])
@@ -107,38 +125,40 @@ import Testing
         var b = Self.connected(maxInFlight: 2)
         var mid: Int32 = 1
         var mids: [Int32] = []
-        mids += Self.publishAll(b.handle(.line(Self.line(1))), &b, nextMid: &mid)
-        mids += Self.publishAll(b.handle(.line(Self.line(2))), &b, nextMid: &mid)
+        mids += Self.publishAll(b.handle(.line(Self.received(Self.line(1)))), &b, nextMid: &mid)
+        mids += Self.publishAll(b.handle(.line(Self.received(Self.line(2)))), &b, nextMid: &mid)
         #expect(b.handle(.daemonClosed).isEmpty)  // paused: not yet
         let resumed = b.handle(.acknowledged(mid: mids[0]))
-        #expect(resumed.last == .subscribe(request: #"?WATCH={"enable":true,"since":{"boot":"\#(Self.boot)","seq":2}};"#))
+        #expect(resumed.last == .subscribe(.init(enable: true, since: EventPosition(boot: Self.boot, seq: 2))))
     }
 
     @Test func aDaemonRestartSubscribesAgainAndOverlapIsDropped() {
         var b = Self.connected()
-        _ = b.handle(.line(Self.line(1)))
+        _ = b.handle(.line(Self.received(Self.line(1))))
         let closed = b.handle(.daemonClosed)
-        #expect(closed.last == .subscribe(request: #"?WATCH={"enable":true,"since":{"boot":"\#(Self.boot)","seq":1}};"#))
+        #expect(closed.last == .subscribe(.init(enable: true, since: EventPosition(boot: Self.boot, seq: 1))))
         _ = b.handle(.daemonConnected)
-        #expect(b.handle(.line(Self.line(1))).isEmpty)  // a daemon that sent it again
-        #expect(b.handle(.line(Self.line(2))).count == 1)
+        #expect(b.handle(.line(Self.received(Self.line(1)))).isEmpty)  // a daemon that sent it again
+        #expect(b.handle(.line(Self.received(Self.line(2)))).count == 1)
     }
 
     @Test func afterAnErrorTheNumberingMayStartOver() {
         var b = Self.connected(acknowledged: EventPosition(boot: Self.boot, seq: 50))
         let error = b.handle(
-            .line(#"{"class":"ERROR","message":"since … is not in the journal: the journal keeps seq 1…3 since 2026-01-01T00:00:00.000Z"}"#))
+            .line(
+                Self.received(
+                    #"{"class":"ERROR","message":"since … is not in the journal: the journal keeps seq 1…3 since 2026-01-01T00:00:00.000Z"}"#)))
         #expect(error == [.log("scand: since … is not in the journal: the journal keeps seq 1…3 since 2026-01-01T00:00:00.000Z")])
-        #expect(b.handle(.line(Self.line(1))).count == 1)
-        #expect(b.handle(.line(Self.line(1))).isEmpty)
+        #expect(b.handle(.line(Self.received(Self.line(1)))).count == 1)
+        #expect(b.handle(.line(Self.received(Self.line(1)))).isEmpty)
         #expect(b.received?.seq == 1)
     }
 
     @Test func whatTheClientTookIsNeverHandedOverTwiceOnlyWhatItRefused() {
         var b = Self.connected(acknowledged: EventPosition(boot: Self.boot, seq: 1))
         var mid: Int32 = 1
-        let taken = Self.publishAll(b.handle(.line(Self.line(2))), &b, nextMid: &mid)
-        let refused = b.handle(.line(Self.line(3)))
+        let taken = Self.publishAll(b.handle(.line(Self.received(Self.line(2)))), &b, nextMid: &mid)
+        let refused = b.handle(.line(Self.received(Self.line(3))))
         #expect(refused == [.publish(ticket: 2, topic: "scand/k/events/scan", payload: Self.line(3))])
         _ = b.handle(.publishFailed(ticket: 2))
         // Any number of reconnections: the client sends message 2 again itself; only the refused one comes back.
@@ -171,20 +191,22 @@ import Testing
 
     @Test func linesWithoutAPositionAreForwardedLiveWithOneWarning() {
         var b = Self.connected()
-        let old = #"{"class":"SCAN","id":1}"#
-        let first = b.handle(.line(old))
+        let old = #"{"class":"SCAN","id":1,"format":"QRCode","text":"t"}"#
+        let first = b.handle(.line(Self.received(old)))
         #expect(first.count == 2)
         guard case .log(let warning) = first[0] else { Issue.record("no warning"); return }
         #expect(warning.contains("no boot and seq"))
-        #expect(b.handle(.line(old)) == [.publish(ticket: 2, topic: "scand/k/events/scan", payload: old)])
+        #expect(b.handle(.line(Self.received(old))) == [.publish(ticket: 2, topic: "scand/k/events/scan", payload: old)])
         var mid: Int32 = 1
         let mids = Self.publishAll([first[1]], &b, nextMid: &mid)
         #expect(b.handle(.acknowledged(mid: mids[0])).isEmpty)  // nothing to persist
         #expect(b.received == MQTTBridge.journalStart, "nothing to resume from but the journal's start")
     }
 
-    @Test func aLineThatIsNoEventIsLoggedEscaped() {
-        var b = MQTTBridge(kioskID: "k", release: "0", acknowledged: nil)
-        #expect(b.handle(.line("garbage\u{1B}[2J")) == [.log("ignoring a line from the daemon that is not an event: garbage\\u001b[2J")])
+    @Test func anAnswerThatIsNoEventIsNotPublished() {
+        var b = Self.connected()
+        #expect(
+            b.handle(.line(Self.received(#"{"class":"ROI","roi":[0,0,1,1]}"#))) == [.log("ignoring a ROI line from the daemon, which is no event")])
+        #expect(b.inFlight == 0)
     }
 }

@@ -1,5 +1,7 @@
 import Testing
-@testable import ScandCore
+import ScandCore
+
+@testable import ScandProtocol
 
 @Suite struct EventEnvelopeTests {
     let boot = "0123456789abcdef0123456789abcdef"

@@ -45,22 +45,22 @@ public struct EventPosition: Sendable, Hashable, CustomStringConvertible {
 /// Reads the fixed head of scand's own JSON lines (keys in a known order, no escapes in what is read),
 /// byte by byte: an event's envelope is read for every line the bridge forwards, and the payload stays
 /// untouched text.
-struct JSONPrefixScanner {
+package struct JSONPrefixScanner {
     let bytes: [UInt8]
     var i = 0
 
-    init(_ text: String) { bytes = Array(text.utf8) }
+    package init(_ text: String) { bytes = Array(text.utf8) }
 
-    var atEnd: Bool {
+    package var atEnd: Bool {
         var j = i
         while j < bytes.count, bytes[j] == 0x20 || bytes[j] == 0x0A || bytes[j] == 0x0D || bytes[j] == 0x09 { j += 1 }
         return j == bytes.count
     }
 
-    mutating func skipSpaces() { while i < bytes.count, bytes[i] == 0x20 || bytes[i] == 0x09 { i += 1 } }
+    package mutating func skipSpaces() { while i < bytes.count, bytes[i] == 0x20 || bytes[i] == 0x09 { i += 1 } }
 
     /// Consumes `token` (after spaces) if it comes next.
-    mutating func take(_ token: String) -> Bool {
+    package mutating func take(_ token: String) -> Bool {
         skipSpaces()
         let t = Array(token.utf8)
         guard bytes.count - i >= t.count, Array(bytes[i..<i + t.count]) == t else { return false }
@@ -69,7 +69,7 @@ struct JSONPrefixScanner {
     }
 
     /// A string without escapes (what scand writes in these places never needs one).
-    mutating func string() -> String? {
+    package mutating func string() -> String? {
         skipSpaces()
         guard i < bytes.count, bytes[i] == UInt8(ascii: "\"") else { return nil }
         var j = i + 1
@@ -80,7 +80,7 @@ struct JSONPrefixScanner {
     }
 
     /// A non-negative integer of at most 18 digits (no overflow possible).
-    mutating func integer() -> Int? {
+    package mutating func integer() -> Int? {
         skipSpaces()
         var j = i
         var n = 0

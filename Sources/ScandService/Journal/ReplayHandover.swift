@@ -1,3 +1,6 @@
+import ScandCore
+import ScandProtocol
+
 /// One socket client's way from `?WATCH={"enable":true,"since":{"boot":…,"seq":N}};` to live events, with
 /// no gap and no duplicate. It does no I/O: the daemon feeds it journal batches and live events and carries
 /// out the actions it returns.

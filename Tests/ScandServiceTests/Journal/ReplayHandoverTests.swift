@@ -1,5 +1,8 @@
 import Testing
-@testable import ScandCore
+import ScandCore
+import ScandProtocol
+
+@testable import ScandService
 
 /// A daemon in miniature: a journal (an array, pruned at its head), events journaled then published, and
 /// one client whose replay reads the journal in batches at moments chosen by a seeded generator.

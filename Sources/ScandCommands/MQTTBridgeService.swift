@@ -1,0 +1,204 @@
+import ScandClient
+import ScandCore
+import ScandMQTT
+import ScandProtocol
+import ScandService
+import ServiceLifecycle
+
+/// `scand mqtt` running, a service of its command's `ServiceGroup`: carries out `MQTTBridge`'s actions.
+/// One loop takes, in arrival order, what the daemon's subscription (`DaemonWatch`, read at the bridge's
+/// pace through a `ReadGate`), libmosquitto's thread and the clock report; a PUBACK is taken only after
+/// the publish that produced its message id was recorded, since both pass through this loop.
+struct MQTTBridgeService: Service {
+    enum Input: Sendable {
+        case bridge(MQTTBridge.Input)
+        case log(String, LogLevel)
+        /// Time to write the acknowledged position down.
+        case flush
+        case stop
+    }
+
+    let settings: MQTTSettings
+    let kioskID: String
+    let password: String?
+    /// The state file's position (nil without one: `settings.start` says where to begin).
+    let acknowledged: EventPosition?
+    /// PUBACKs taken within this are written to the state file in one write.
+    var flushAfter: Duration = .milliseconds(50)
+    var clock = ContinuousClock()
+
+    var brokerName: String { "\(settings.host):\(settings.effectivePort)" }
+
+    /// Runs until a graceful shutdown. Throws what stops it from starting (exit status 78).
+    func run() async throws {
+        var bridge = MQTTBridge(
+            kioskID: kioskID, maxInFlight: settings.maxInFlight, release: ScandVersion.string, acknowledged: acknowledged, start: settings.start)
+        let (inputs, post) = AsyncStream.makeStream(of: Input.self)
+        let connection = try MQTTConnection(options(bridge)) { [brokerName] event in
+            switch event {
+            case .connected: post.yield(.bridge(.brokerConnected))
+            case .refused(let why): post.yield(.log("the broker \(brokerName) refused the connection: \(why)", .error))
+            case .disconnected(let why):
+                post.yield(.bridge(.brokerDisconnected))
+                post.yield(.log("broker connection lost: \(why)", .warning))
+            case .delivered(let mid): post.yield(.bridge(.acknowledged(mid: mid)))
+            case .problem(let text): post.yield(.log("broker \(brokerName): \(text)", .error))
+            case .message: break
+            }
+        }
+        let from: String
+        switch bridge.acknowledged {
+        case MQTTBridge.journalStart?: from = "from the oldest event the daemon's journal keeps"
+        case let position?: from = "resuming after \(position.json)"
+        case nil: from = "from now on (start = \"now\")"
+        }
+        OutputSinkLog.write("publishing to \(brokerName) as kiosk \(kioskID), \(from); state file \(settings.stateFile)", .info)
+        try connection.start()
+        let gate = ReadGate()
+        var stateFile = PositionFile.Keeper(path: settings.stateFile)
+        var brokerProblems: Set<String> = []
+        var unsaved: EventPosition?
+        var flushing = false
+
+        func save() {
+            guard let position = unsaved else { return }
+            unsaved = nil
+            // Once until it works again: the position stays in memory, a restart would resume from an older one.
+            if let (line, isError) = stateFile.save(position) { OutputSinkLog.write(line, isError ? .error : .info) }
+        }
+
+        await withGracefulShutdownHandler {
+            await withDiscardingTaskGroup { group in
+                /// Carries out `actions`, and what the bridge makes of their outcomes.
+                func perform(_ actions: [MQTTBridge.Action]) {
+                    for action in actions {
+                        switch action {
+                        case .subscribe(let watch):
+                            group.addTask { await read(watch, post: post, gate: gate) }
+                        case .pauseReading(let n):
+                            gate.pause()
+                            OutputSinkLog.write(
+                                "\(n) events wait for the broker's acknowledgement: reading from scand paused (its journal keeps what comes meanwhile)",
+                                .warning)
+                        case .resumeReading:
+                            gate.resume()
+                            OutputSinkLog.write("reading from scand again", .info)
+                        case .publish(let ticket, let topic, let payload):
+                            do {
+                                let mid = try connection.publish(topic: topic, payload: payload)
+                                perform(bridge.handle(.published(ticket: ticket, mid: mid)))
+                            } catch {
+                                perform(bridge.handle(.publishFailed(ticket: ticket)))
+                            }
+                        case .publishStatus(let topic, let payload):
+                            let mid = try? connection.publish(topic: topic, payload: payload, retain: true)
+                            perform(bridge.handle(.statusPublished(mid: mid)))
+                        case .persist(let position):
+                            unsaved = position
+                        case .log(let text):
+                            OutputSinkLog.write(text, .notice)
+                        }
+                    }
+                }
+
+                perform(bridge.start())
+                save()
+                for await input in inputs {
+                    switch input {
+                    case .stop:
+                        save()
+                        // A clean stop is no lost connection: say offline ourselves (the will is for the other kind).
+                        _ = try? connection.publish(topic: bridge.statusTopic, payload: bridge.offlinePayload, retain: true)
+                        connection.disconnect()
+                        let pending = bridge.inFlight
+                        OutputSinkLog.write(
+                            pending == 0 ? "stopped" : "stopped; \(pending) events were not acknowledged: they come again with since next time", .info
+                        )
+                        gate.close()
+                        group.cancelAll()
+                        return
+                    case .log(let text, let level):
+                        // Broker problems repeat on every reconnection attempt: each distinct one once per outage.
+                        if text.hasPrefix("broker ") {
+                            guard brokerProblems.insert(text).inserted else { continue }
+                        }
+                        OutputSinkLog.write(text, level)
+                    case .flush:
+                        flushing = false
+                        save()
+                    case .bridge(let event):
+                        if event == .brokerConnected {
+                            brokerProblems.removeAll()
+                            OutputSinkLog.write("connected to the broker \(brokerName)", .info)
+                        }
+                        perform(bridge.handle(event))
+                        if case .line = event { gate.took() }
+                    }
+                    // PUBACKs come in bursts: one write for those of the next few milliseconds.
+                    if unsaved != nil, !flushing {
+                        flushing = true
+                        group.addTask { [clock, flushAfter] in
+                            try? await clock.sleep(for: flushAfter)
+                            post.yield(.flush)
+                        }
+                    }
+                }
+            }
+        } onGracefulShutdown: {
+            post.yield(.stop)
+        }
+    }
+
+    /// libmosquitto's options: the broker, the credentials, the retained will, the window.
+    private func options(_ bridge: MQTTBridge) -> MQTTOptions {
+        var options = MQTTOptions(host: settings.host, port: settings.effectivePort, clientID: "scand-\(kioskID)")
+        options.keepalive = settings.keepalive
+        options.username = settings.username
+        options.password = password
+        options.caFile = settings.caFile
+        options.certFile = settings.certFile
+        options.keyFile = settings.keyFile
+        options.will = .init(topic: bridge.statusTopic, payload: bridge.offlinePayload, retain: true)
+        // libmosquitto sends the whole window at once, and again after a reconnection: the window bounds both.
+        options.maxInFlight = settings.maxInFlight
+        return options
+    }
+
+    /// One subscription: connects (retrying after the backoff's wait while no daemon answers), then hands
+    /// every line over, waiting at the gate after each; says `daemonClosed` once it ends after subscribing.
+    private func read(_ watch: ClientRequest.Watch, post: AsyncStream<Input>.Continuation, gate: ReadGate) async {
+        var backoff = Backoff()
+        var reported: String?
+        while !Task.isCancelled {
+            var subscribed = false
+            do {
+                try await DaemonWatch.session(path: settings.socketPath, watch: watch, timeout: .seconds(5)) { line in
+                    if line.eventClass == .watch, !subscribed {
+                        subscribed = true
+                        post.yield(.log("subscribed to scand at \(settings.socketPath): \(ClientRequest.watch(watch).line)", .info))
+                        post.yield(.bridge(.daemonConnected))
+                    }
+                    gate.handOver()
+                    post.yield(.bridge(.line(line)))
+                    await gate.waitUntilTaken()
+                }
+            } catch  where !subscribed {
+                // Once per outage, not once per attempt.
+                let description = (error as? DaemonError)?.description ?? "\(error)"
+                if reported != description {
+                    post.yield(.log("\(description); retrying", .warning))
+                    reported = description
+                }
+                try? await clock.sleep(for: backoff.next())
+                continue
+            } catch {
+                // Lost after subscribing: the bridge subscribes again, since what it took.
+            }
+            if subscribed {
+                post.yield(.bridge(.daemonClosed))
+                return
+            }
+            try? await clock.sleep(for: backoff.next())
+        }
+    }
+}
