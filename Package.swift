@@ -46,6 +46,8 @@ let package = Package(
         .target(name: "ScandCore"),
         // The socket protocol, both ways: requests, events and answers, each with one encoder and one decoder.
         .target(name: "ScandProtocol", dependencies: ["ScandCore"]),
+        // Small files replaced whole or not at all (state files, the kept rect of interest).
+        .target(name: "ScandFiles"),
         // The configuration file: TOML 1.0 read by TOMLKit (over toml++), applied through ScandCore's settings table.
         .target(name: "ScandConfigFile", dependencies: ["ScandCore", .product(name: "TOMLKit", package: "TOMLKit")]),
         .target(
@@ -68,7 +70,7 @@ let package = Package(
         .target(
             name: "ScandService",
             dependencies: [
-                "ScandCore", "ScandProtocol", "ScandCapture", "ScandDecoding", "ScandImageIO", "ScandJournal", "CSystemd",
+                "ScandCore", "ScandProtocol", "ScandCapture", "ScandDecoding", "ScandImageIO", "ScandJournal", "ScandFiles", "CSystemd",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -81,7 +83,7 @@ let package = Package(
         .target(
             name: "ScandClient",
             dependencies: [
-                "ScandCore", "ScandProtocol",
+                "ScandCore", "ScandProtocol", "ScandFiles",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
@@ -168,6 +170,7 @@ let package = Package(
             ]),
         .testTarget(name: "ScandImageIOTests", dependencies: ["ScandImageIO", "ScandCore", "CSTB"]),
         .testTarget(name: "ScandJournalTests", dependencies: ["ScandJournal", "ScandCore"]),
+        .testTarget(name: "ScandFilesTests", dependencies: ["ScandFiles"]),
         .testTarget(name: "ScandMQTTTests", dependencies: ["ScandMQTT", "ScandCore", "ScandProtocol", "ScandTestSupport"]),
         .testTarget(
             name: "ScandCommandsTests",

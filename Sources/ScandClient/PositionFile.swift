@@ -1,10 +1,11 @@
 import Foundation
 import ScandCore
+import ScandFiles
 
 /// A client's place in the daemon's numbering, kept across its restarts so that it resumes with `since`:
 /// `{"boot":"…","seq":N}` (`scand mqtt`: the last position the broker acknowledged with everything before
-/// it; `scand wedge`: the last SCAN typed). Written whole or not at all: a temporary file beside it, fsync, rename, fsync of
-/// the directory, so a crash or a power cut leaves the old position or the new one, never half of one.
+/// it; `scand wedge`: the last SCAN typed). Written whole or not at all (`AtomicFile`): a crash or a power cut
+/// leaves the old position or the new one, never half of one.
 public enum PositionFile {
     public struct Problem: Error, CustomStringConvertible {
         public var description: String
@@ -33,30 +34,8 @@ public enum PositionFile {
     }
 
     public static func write(_ position: EventPosition, to path: String) throws(Problem) {
-        let directory = (path as NSString).deletingLastPathComponent.isEmpty ? "." : (path as NSString).deletingLastPathComponent
-        let temporary = path + ".tmp"
-        func fail(_ what: String) -> Problem { Problem(description: "state file \(path): \(what): \(String(cString: strerror(errno)))") }
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw fail("cannot create \(temporary)") }
-        let bytes = Array((position.json + "\n").utf8)
-        let written = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
-        guard written == bytes.count, fsync(fd) == 0 else {
-            let problem = fail("cannot write \(temporary)")
-            close(fd)
-            unlink(temporary)
-            throw problem
-        }
-        close(fd)
-        guard rename(temporary, path) == 0 else {
-            let problem = fail("cannot rename \(temporary)")
-            unlink(temporary)
-            throw problem
-        }
-        // The rename itself is durable once the directory is synced.
-        let dirfd = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        if dirfd >= 0 {
-            _ = fsync(dirfd)
-            close(dirfd)
+        do { try AtomicFile.replace(path, with: Array((position.json + "\n").utf8), permissions: 0o600) } catch {
+            throw Problem(description: "state file \(path): \(error.description)")
         }
     }
 }

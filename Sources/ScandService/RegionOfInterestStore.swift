@@ -1,9 +1,10 @@
 import Foundation
 import ScandCore
+import ScandFiles
 
 /// The rect of interest set over the socket, kept in the state directory so that it survives a restart
 /// (and overrides the configuration's `roi` until the file is removed). One line, `x,y,w,h`, replaced
-/// atomically: a crash mid-write leaves the old rect, never half a new one.
+/// whole (`AtomicFile`): a crash mid-write leaves the old rect, never half a new one.
 public struct RegionOfInterestStore: Sendable {
     public let path: String
 
@@ -25,28 +26,14 @@ public struct RegionOfInterestStore: Sendable {
         }
     }
 
-    /// Replaces the kept rect through a temporary file of a name of its own (`roi.new.XXXXXX`), so that no
-    /// other writer can rename or remove it in between.
+    /// Replaces the kept rect (`AtomicFile`).
     public func save(_ rect: NormalizedRect) throws(Failure) {
         let directory = (path as NSString).deletingLastPathComponent
-        let line = Array("\(rect)\n".utf8)
         do { try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true) } catch {
             throw Failure(description: "cannot keep the rect of interest in \(directory): \(error.localizedDescription)")
         }
-        var template = Array((path + ".new.XXXXXX").utf8CString)
-        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard fd >= 0 else { throw Failure(description: "cannot keep the rect of interest in \(directory): \(String(cString: strerror(errno)))") }
-        let temporary = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
-        _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
-        fchmod(fd, 0o644)
-        let written = line.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-        var failure: String? = written < 0 ? String(cString: strerror(errno)) : written < line.count ? "short write (disk full?)" : nil
-        if failure == nil, fsync(fd) != 0 { failure = String(cString: strerror(errno)) }
-        close(fd)
-        if failure == nil, rename(temporary, path) != 0 { failure = String(cString: strerror(errno)) }
-        if let failure {
-            unlink(temporary)
-            throw Failure(description: "cannot keep the rect of interest in \(path): \(failure)")
+        do { try AtomicFile.replace(path, with: Array("\(rect)\n".utf8)) } catch {
+            throw Failure(description: "cannot keep the rect of interest in \(path): \(error.description)")
         }
     }
 }
