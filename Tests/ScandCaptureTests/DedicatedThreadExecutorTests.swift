@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import Synchronization
+import ScandTestSupport
 @testable import ScandCapture
 
 @Suite struct DedicatedThreadExecutorTests {
@@ -70,7 +71,6 @@ import Synchronization
             _ = await probe.whereAmI()
             #expect(threadNames().contains("scand-ending"))
         }
-        for _ in 0..<500 where threadNames().contains("scand-ending") { try await Task.sleep(for: .milliseconds(10)) }
-        #expect(!threadNames().contains("scand-ending"), "a replaced pipeline leaves no thread behind")
+        #expect(await Eventually.check(seconds: 5) { !threadNames().contains("scand-ending") }, "a replaced pipeline leaves no thread behind")
     }
 }

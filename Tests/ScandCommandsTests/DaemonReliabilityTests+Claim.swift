@@ -19,8 +19,8 @@ extension DaemonReliabilityTests {
         let sock = dir + "/race/scand.sock"
         let daemons = try (0..<20).map { _ in try DaemonProcess(["run", "--socket", sock, "--device", dir + "/no-camera"]) }
         defer { daemons.forEach { $0.signal(SIGKILL) } }
+        // Every one of them was started before this wait: a loser still starting counts as running.
         #expect(daemons[0].wait(seconds: 60) { daemons.filter(\.process.isRunning).count <= 1 && FileManager.default.fileExists(atPath: sock) })
-        usleep(500_000)  // a loser still starting would show now
         let running = daemons.filter(\.process.isRunning)
         try #require(running.count == 1, "\(running.count) daemons running")
         for loser in daemons where loser !== running[0] {

@@ -145,8 +145,8 @@ final class MQTTBridgeEndToEndTests {
         let configPath = try config(port: broker.port)
         let first = try bridge(configPath, socket: daemon.path)
         #expect(first.wait { self.stateFileHolds(MQTTBridge.journalStart) }, "written before anything else")
-        #expect(first.wait { daemon.requests.count == 1 })
-        usleep(500_000)  // the events are taken, and wait for a broker
+        // The events are taken (the daemon's answer was written whole under its lock), and wait for a broker.
+        #expect(first.wait { daemon.requests.count == 1 && daemon.unreadByClients == 0 })
         first.signal(SIGTERM)
         #expect(first.finish() == 0)
         #expect(first.stderr.contains { $0.contains("events were not acknowledged: they come again with since next time") }, "\(first.stderr)")

@@ -62,12 +62,16 @@ final class MQTTFleetEndToEndTests {
 
         #expect(office.wait { _ in held().count >= 4 }, "\(bridge.stderr)")
         broker.stop()
-        usleep(1_500_000)  // scans go on meanwhile: the daemon journals them, the bridge holds its window
+        // Scans go on meanwhile: the daemon journals them, the bridge holds its window.
+        func scanned() -> Int { FleetRecordings.scans(first.stdout).count }
+        let beforeOutage = scanned()
+        #expect(first.wait { scanned() >= beforeOutage + 3 }, "\(first.stderr)")
         try broker.start()
         #expect(office.wait { _ in held().count >= 10 }, "\(bridge.stderr)")
         bridge.signal(SIGKILL)
         _ = bridge.finish()
-        usleep(1_000_000)
+        let beforeRestart = scanned()
+        #expect(first.wait { scanned() >= beforeRestart + 2 }, "scans while no bridge runs: \(first.stderr)")
         bridge = try till.bridge()
         #expect(office.wait { _ in held().count >= 14 }, "\(bridge.stderr)")
         first.signal(SIGTERM)

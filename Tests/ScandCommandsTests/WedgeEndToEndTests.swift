@@ -74,7 +74,10 @@ import Testing
         wedge.signal(SIGKILL)
         _ = wedge.finish()
         let typedBeforeKill = Self.keys(wedge.stdout)
-        Thread.sleep(forTimeInterval: 1.2)  // items pass meanwhile
+        // Items pass meanwhile: the daemon scans at least one more code with no wedge running.
+        func scans() -> Int { FleetRecordings.scans(daemon.stdout).count }
+        let scannedAtKill = scans()
+        #expect(daemon.wait(seconds: 30) { scans() > scannedAtKill }, "\(daemon.stderr)")
         let again = try self.wedge(options)
         #expect(daemon.finish(seconds: 30) == 0, "the recording ends")
         let next = try self.daemon(second)

@@ -154,7 +154,6 @@ import ScandTestSupport
             pipeline.start()
             await pipeline.finished()
         }
-        for _ in 0..<100 where released != nil { try await Task.sleep(for: .milliseconds(10)) }
-        #expect(released == nil)
+        #expect(await Eventually.check(seconds: 1) { released == nil })
     }
 }

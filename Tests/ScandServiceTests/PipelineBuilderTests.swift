@@ -3,6 +3,7 @@ import Testing
 import ScandCapture
 import ScandCore
 import ScandDecoding
+import ScandTestSupport
 @testable import ScandService
 
 /// `scand run`'s pipelines, built from a configuration as the command builds them.
@@ -28,7 +29,7 @@ import ScandDecoding
         let lines = LivePipelineTests.Lines()
         let pipeline = PipelineBuilder().pipeline(for: config, output: lines.sink)
         pipeline.start()
-        for _ in 0..<500 where pipeline.deviceStatus == nil { try await Task.sleep(for: .milliseconds(10)) }
+        #expect(await Eventually.check(seconds: 5) { pipeline.deviceStatus != nil })
         pipeline.stop()
         await pipeline.finished()
         let status = try #require(lines.all.first.flatMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] })

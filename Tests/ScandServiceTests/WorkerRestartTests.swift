@@ -3,6 +3,7 @@ import Testing
 import ScandCapture
 import ScandCore
 import ScandDecoding
+import ScandTestSupport
 @testable import ScandService
 
 /// Decoder processes that die between frames are replaced at the next read without a failed pass; STATUS
@@ -28,10 +29,10 @@ import ScandDecoding
             served += 1
             if served > 9 { throw CaptureError(.endOfStream, path: name) }
             if served == 4 || served == 7 {
-                for _ in 0..<1000 where decoded() < served - 1 { usleep(10_000) }
+                Eventually.wait(seconds: 10) { decoded() >= served - 1 }
                 for pid in worker.processIDs where !killed.contains(pid) && kill(pid, SIGKILL) == 0 { killed.insert(pid) }
                 // Dead before the frame goes out: a process slow to exit (under a sanitizer, say) is not the point.
-                for _ in 0..<500 where !killed.allSatisfy(DecoderProcessWatch.hasEnded) { usleep(10_000) }
+                Eventually.wait(seconds: 5) { killed.allSatisfy(DecoderProcessWatch.hasEnded) }
             }
             var f = frame
             f.sequence = UInt64(served)

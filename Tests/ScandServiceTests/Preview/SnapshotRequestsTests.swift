@@ -2,6 +2,7 @@ import Foundation
 import NIOConcurrencyHelpers
 import ScandCore
 import Testing
+import ScandTestSupport
 
 @testable import ScandService
 
@@ -10,9 +11,7 @@ import Testing
 @Suite struct SnapshotRequestsTests {
     static let frame = Frame.yuyv(LumaImage(width: 1280, height: 720, fill: 200), sequence: 7)
 
-    static func waitFor(_ condition: () -> Bool) {
-        for _ in 0..<2000 where !condition() { usleep(5000) }
-    }
+    static func waitFor(_ condition: () -> Bool) { Eventually.wait(seconds: 10, poll: .milliseconds(5), until: condition) }
 
     @Test func oneSnapshotPerFrameIsSharedByEveryoneWaiting() throws {
         let requests = SnapshotRequests()

@@ -3,6 +3,7 @@ import NIOConcurrencyHelpers
 import Testing
 import ScandCore
 import ScandProtocol
+import ScandTestSupport
 @testable import ScandService
 
 /// The socket server on a real Unix socket, with events published from several threads while clients come,
@@ -57,7 +58,7 @@ import ScandProtocol
             }
         }
         watchers.forEach { $0.start() }
-        for _ in 0..<3000 where hub.counters.watching < 3 { usleep(10_000) }
+        Eventually.wait { hub.counters.watching >= 3 }
         let watching = hub.counters.watching
         #expect(watching == 3, "\(hub.counters) \(results.withLockedValue { $0.map { $0.prefix(3) } })")
         // A client that comes and goes while events flow.
@@ -73,7 +74,7 @@ import ScandProtocol
         }
         threads.forEach { $0.start() }
         while threads.contains(where: { !$0.isFinished }) { usleep(1000) }
-        for _ in 0..<2000 where results.withLockedValue({ $0.count }) < 3 { usleep(10_000) }
+        Eventually.wait { results.withLockedValue { $0.count } >= 3 }
         let all = results.withLockedValue { $0 }
         #expect(all.count == 3)
         for lines in all {
