@@ -10,10 +10,17 @@ struct GuardedHTTPChannel<Inner: ServerChildChannel>: ServerChildChannel {
     let inner: Inner
     let limits: WebServerLimits
     let connections: Slots
+    let metrics: WebMetrics
 
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
         let admitted = connections.take()
-        if admitted { channel.closeFuture.whenComplete { [connections] _ in connections.giveBack() } }
+        if admitted {
+            metrics.connections.increment()
+            channel.closeFuture.whenComplete { [connections, metrics] _ in
+                connections.giveBack()
+                metrics.connections.decrement()
+            }
+        }
         do {
             try channel.pipeline.syncOperations.addHandler(
                 FirstRequestHeadGuard(timeout: limits.headerTimeout, maxBytes: limits.maxHeaderBytes, full: !admitted), position: .first)

@@ -106,12 +106,12 @@ public enum WebApp {
     /// The application: HTTP/1 with WebSocket upgrades on `listen`, within `limits`, and the daemon
     /// clients' connections kept as its services.
     public static func application(
-        router: Router<Context>, daemon: DaemonClient, scrapes: DaemonClient? = nil, listen: ListenAddress, logger: Logger,
+        router: Router<Context>, daemon: DaemonClient, scrapes: DaemonClient? = nil, metrics: WebMetrics, listen: ListenAddress, logger: Logger,
         limits: WebServerLimits = WebServerLimits(), onServerRunning: @escaping @Sendable (any Channel) async -> Void = { _ in }
     ) -> some ApplicationProtocol {
         var app = Application(
             router: router,
-            server: server(webSocketRouter: router, limits: limits),
+            server: server(webSocketRouter: router, limits: limits, metrics: metrics),
             configuration: .init(address: .hostname(listen.host, port: listen.port), serverName: nil),
             onServerRunning: onServerRunning,
             logger: logger
@@ -122,7 +122,7 @@ public enum WebApp {
     }
 
     /// HTTP/1 with WebSocket upgrades, its connections counted, their heads bounded in time and size.
-    static func server(webSocketRouter: Router<Context>, limits: WebServerLimits) -> HTTPServerBuilder {
+    static func server(webSocketRouter: Router<Context>, limits: WebServerLimits, metrics: WebMetrics) -> HTTPServerBuilder {
         let connections = Slots(max: limits.maxConnections)
         let webSocketResponder = webSocketRouter.buildResponder()
         var decoder = HTTP1Channel.Configuration.DecoderConfiguration()
@@ -136,7 +136,7 @@ public enum WebApp {
         return HTTPServerBuilder { responder in
             GuardedHTTPChannel(
                 inner: HTTP1WebSocketUpgradeChannel(responder: responder, webSocketResponder: webSocketResponder, configuration: configuration),
-                limits: limits, connections: connections)
+                limits: limits, connections: connections, metrics: metrics)
         }
     }
 

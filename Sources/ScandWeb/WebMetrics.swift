@@ -9,6 +9,8 @@ public final class WebMetrics: Sendable {
     let subscribed: Gauge
     /// Pages connected to /ws.
     let webSockets: Gauge
+    /// HTTP connections served (at most `WebServerLimits.maxConnections`).
+    let connections: Gauge
     /// Times the event subscription was lost or could not be made, and tried again.
     let reconnects: Counter
     /// Clients of /events.
@@ -29,6 +31,7 @@ public final class WebMetrics: Sendable {
         daemonUp = registry.makeGauge(descriptor: name("daemon_up", "", "1 when scand answered scand web's last metrics request, else 0."))
         subscribed = registry.makeGauge(descriptor: name("event_subscription_up", "", "1 while scand web is subscribed to scand's events."))
         webSockets = registry.makeGauge(descriptor: name("websocket_clients", "", "Pages connected to scand web's event WebSocket."))
+        connections = registry.makeGauge(descriptor: name("connections", "", "HTTP connections scand web serves now."))
         reconnects = registry.makeCounter(
             descriptor: name(
                 "daemon_reconnects", "total",

@@ -28,7 +28,9 @@ public struct WebServer: Sendable {
         let router = WebApp.router(
             daemon: daemon, scrapes: scrapes, hub: hub, metrics: metrics, hosts: settings.hosts, allowedOrigins: settings.allowedOrigins,
             token: settings.token, limits: limits)
-        let app = WebApp.application(router: router, daemon: daemon, scrapes: scrapes, listen: settings.listen, logger: logger, limits: limits) {
+        let app = WebApp.application(
+            router: router, daemon: daemon, scrapes: scrapes, metrics: metrics, listen: settings.listen, logger: logger, limits: limits
+        ) {
             channel in
             let address =
                 channel.localAddress.map { a -> String in

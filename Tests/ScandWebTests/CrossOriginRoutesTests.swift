@@ -20,9 +20,11 @@ import Testing
 
     static func app(socket: String, token: String = "") -> some ApplicationProtocol {
         let daemon = DaemonClient(socketPath: socket)
+        let metrics = WebMetrics()
         let router = WebApp.router(
-            daemon: daemon, hub: EventHub(), metrics: WebMetrics(), hosts: ["kiosk.local"], allowedOrigins: [page], token: token)
-        return WebApp.application(router: router, daemon: daemon, listen: ListenAddress(host: "127.0.0.1", port: 0), logger: Logger(label: "test"))
+            daemon: daemon, hub: EventHub(), metrics: metrics, hosts: ["kiosk.local"], allowedOrigins: [page], token: token)
+        return WebApp.application(
+            router: router, daemon: daemon, metrics: metrics, listen: ListenAddress(host: "127.0.0.1", port: 0), logger: Logger(label: "test"))
     }
 
     static let marker: HTTPFields = [HTTPField.Name("X-Scand-Request")!: "1", .contentType: "application/json", .origin: page]

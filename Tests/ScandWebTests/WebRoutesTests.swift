@@ -16,8 +16,10 @@ import Testing
 @Suite struct WebRoutesTests {
     static func app(socket: String) -> some ApplicationProtocol {
         let daemon = DaemonClient(socketPath: socket)
-        let router = WebApp.router(daemon: daemon, hub: EventHub(), metrics: WebMetrics(), hosts: ["kiosk.local"])
-        return WebApp.application(router: router, daemon: daemon, listen: ListenAddress(host: "127.0.0.1", port: 0), logger: Logger(label: "test"))
+        let metrics = WebMetrics()
+        let router = WebApp.router(daemon: daemon, hub: EventHub(), metrics: metrics, hosts: ["kiosk.local"])
+        return WebApp.application(
+            router: router, daemon: daemon, metrics: metrics, listen: ListenAddress(host: "127.0.0.1", port: 0), logger: Logger(label: "test"))
     }
 
     static func body(_ response: TestResponse) -> String { String(buffer: response.body) }
