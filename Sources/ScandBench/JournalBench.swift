@@ -43,7 +43,7 @@ struct JournalBench: ParsableCommand {
             let line = EventEncoder.line(Self.scan(seq), stamp: EventStamp(boot: boot, seq: seq))
             bytes += line.utf8.count
             let started = clock.now
-            try journal.append(seq: seq, boot: boot, eventClass: "SCAN", line: line, at: Date().timeIntervalSince1970)
+            try journal.append(seq: seq, boot: boot, eventClass: Event.Class.scan.rawValue, line: line, at: Date().timeIntervalSince1970)
             micros.append((clock.now - started).microseconds)
         }
         micros.sort()

@@ -68,16 +68,16 @@ public struct Daemon: Sendable {
             directory: stateDirectory, limits: .init(maxEvents: config.journalMaxEvents, maxAge: config.journalMaxAge.inSeconds),
             log: { stdout.log($0, $1) })
         stdout.log(Self.stateSummary(directory: stateDirectory, journal: events.status), stateDirectory == nil ? .warning : .info)
-        // Every published event passes here, one at a time: numbered, journaled, encoded once, then
-        // handed to stdout and the socket's clients.
-        let publish: @Sendable (PublishedEvent) -> Void = { published in
+        // Every published event passes through the stage, one at a time: numbered, journaled, encoded once,
+        // then handed to stdout and the socket's clients.
+        let stage = EventStage(events: events) { published in
             console.publish(published.line)
             hub.publish(published)
         }
-        let output = OutputSink(event: { event in events.stamp(event).forEach(publish) }, log: { stdout.log($0, $1) })
+        let output = OutputSink(event: { stage.submit($0) }, log: { stdout.log($0, $1) }, serializingEvents: false)
         output.event(.version(VersionInfo.banner))
         // The journal's upkeep while no event comes: a removed or damaged file replaced, a full disk retried.
-        let upkeep = JournalUpkeep { output.serialized { events.upkeep().forEach(publish) } }
+        let upkeep = JournalUpkeep { stage.upkeep() }
         defer { upkeep.stop() }
         // Trap SIGHUP before anything runs: its default action would end the daemon.
         let hangups = await UnixSignalsSequence(trapping: .sighup)
@@ -124,7 +124,7 @@ public struct Daemon: Sendable {
         }
         services.append(
             .init(
-                service: PipelineService(controller: controller, output: output),
+                service: PipelineService(controller: controller, output: output, published: { await stage.drained() }),
                 successTerminationBehavior: .gracefullyShutdownGroup))
         let reload = self.reload
         services.append(
@@ -137,15 +137,18 @@ public struct Daemon: Sendable {
         let group = ServiceGroup(configuration: .init(services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
         try await group.run()
         // STATS and the last events reach a stdout that is read; one that is not cannot hold up the exit.
+        await stage.drained()
         await console.drain(within: .seconds(1))
         return controller.current.failure
     }
 }
 
-/// The live pipeline as a service: starts it, stops capture on graceful shutdown, ends with STATS.
+/// The live pipeline as a service: starts it, stops capture on graceful shutdown, ends with STATS, published
+/// before the socket (the next service to stop) closes.
 struct PipelineService: Service {
     let controller: PipelineController
     let output: OutputSink
+    var published: @Sendable () async -> Void = {}
 
     func run() async throws {
         controller.start()
@@ -155,6 +158,7 @@ struct PipelineService: Service {
             controller.stop()
         }
         output.event(controller.current.statsEvent())
+        await published()
     }
 }
 

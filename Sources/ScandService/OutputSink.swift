@@ -5,10 +5,12 @@ import NIOConcurrencyHelpers
 
 /// Where events and log lines go. Events are whole lines, flushed as they are written, so a reader on a
 /// pipe sees each one at once; logs go to stderr, never to stdout. Events and logs are serialized apart,
-/// so a stdout that blocks never holds up a log line.
+/// so a stdout that blocks never holds up a log line. The daemon's events go to its `EventStage`, which
+/// keeps their order itself: no lock is taken for them there.
 public final class OutputSink: Sendable {
     private let eventLock = NIOLock()
     private let logLock = NIOLock()
+    private let serializingEvents: Bool
     private let writeEvent: @Sendable (Event) -> Void
     private let writeLog: @Sendable (String, LogLevel) -> Void
     private let writeLine: @Sendable (String) -> Void
@@ -16,8 +18,9 @@ public final class OutputSink: Sendable {
     /// - Parameter line: where lines already encoded go (the daemon's stdout, which numbers its events).
     public init(
         event: @escaping @Sendable (Event) -> Void, log: @escaping @Sendable (String, LogLevel) -> Void,
-        line: @escaping @Sendable (String) -> Void = { _ in }
+        line: @escaping @Sendable (String) -> Void = { _ in }, serializingEvents: Bool = true
     ) {
+        self.serializingEvents = serializingEvents
         self.writeEvent = event
         self.writeLog = log
         self.writeLine = line
@@ -44,12 +47,7 @@ public final class OutputSink: Sendable {
     }
 
     public func event(_ event: Event) {
-        eventLock.withLock { writeEvent(event) }
-    }
-
-    /// Runs `body` in the events' order, as if it were writing one: for lines made outside `event`.
-    public func serialized(_ body: () -> Void) {
-        eventLock.withLock(body)
+        if serializingEvents { eventLock.withLock { writeEvent(event) } } else { writeEvent(event) }
     }
 
     /// One encoded line (without its newline).
