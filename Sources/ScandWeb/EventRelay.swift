@@ -10,11 +10,11 @@ public struct EventRelay: Service {
     static let watch = ClientRequest.Watch(enable: true, classes: Set(EventStreamRequest.classes))
 
     let subscription: EventSubscription
-    let hub: EventHub
+    let hub: PageHub
     let metrics: WebMetrics
     let logger: Logger
 
-    public init(socketPath: String, hub: EventHub, metrics: WebMetrics, logger: Logger) {
+    public init(socketPath: String, hub: PageHub, metrics: WebMetrics, logger: Logger) {
         subscription = EventSubscription(socketPath: socketPath, watch: Self.watch, reconnect: true)
         self.hub = hub
         self.metrics = metrics
@@ -29,7 +29,7 @@ public struct EventRelay: Service {
             group.addTask {
                 // One clock for every page's keepalive, not one per page.
                 while true {
-                    try await Task.sleep(for: EventHub.keepaliveInterval)
+                    try await Task.sleep(for: PageHub.keepaliveInterval)
                     hub.keepalive()
                 }
             }

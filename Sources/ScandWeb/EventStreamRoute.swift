@@ -13,7 +13,7 @@ enum EventStreamRoute {
     static let lastEventID = HTTPField.Name("Last-Event-ID")!
 
     static func response(
-        _ request: Request, context: WebRequestContext, hub: EventHub, socketPath: String, limits: EventStreamLimits, metrics: WebMetrics
+        _ request: Request, context: WebRequestContext, hub: PageHub, socketPath: String, limits: EventStreamLimits, metrics: WebMetrics
     ) -> Response {
         let query = request.uri.queryParameters
         let asked: EventStreamRequest
@@ -79,7 +79,7 @@ enum EventStreamRoute {
     ) async throws {
         // All the relay's classes, filtered here: the handover must see the relay's newest event to stop.
         let watch = ClientRequest.Watch(enable: true, classes: EventRelay.watch.classes, since: since)
-        let subscription = EventSubscription(socketPath: socketPath, watch: watch, reconnect: false, bufferLimit: EventHub.queueLimit)
+        let subscription = EventSubscription(socketPath: socketPath, watch: watch, reconnect: false, bufferLimit: PageHub.queueLimit)
         // Ended when the handover is live, and when the client goes away (it may wait for a first event).
         let running = Task { await subscription.run() }
         channel.closeFuture.whenComplete { _ in running.cancel() }

@@ -22,7 +22,7 @@ public enum WebApp {
     ///   - allowedOrigins: `[web] allowed_origins`, pages of other origins that may read.
     ///   - token: `[web] token`; "" for none.
     public static func router(
-        daemon: DaemonClient, scrapes: DaemonClient? = nil, hub: EventHub, metrics: WebMetrics, hosts: [String] = [],
+        daemon: DaemonClient, scrapes: DaemonClient? = nil, hub: PageHub, metrics: WebMetrics, hosts: [String] = [],
         allowedOrigins: [String] = [], token: String = "", eventStreams: EventStreamLimits = EventStreamLimits(),
         limits: WebServerLimits = WebServerLimits()
     ) -> Router<Context> {

@@ -23,7 +23,7 @@ public struct WebServer: Sendable {
     public func run(onServing: @escaping @Sendable (String) -> Void = { _ in }) async throws {
         let daemon = DaemonClient(socketPath: settings.socket)
         let scrapes = DaemonClient(socketPath: settings.socket)
-        let hub = EventHub()
+        let hub = PageHub()
         let metrics = WebMetrics()
         let router = WebApp.router(
             daemon: daemon, scrapes: scrapes, hub: hub, metrics: metrics, hosts: settings.hosts, allowedOrigins: settings.allowedOrigins,

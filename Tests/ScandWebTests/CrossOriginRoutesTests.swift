@@ -22,7 +22,7 @@ import Testing
         let daemon = DaemonClient(socketPath: socket)
         let metrics = WebMetrics()
         let router = WebApp.router(
-            daemon: daemon, hub: EventHub(), metrics: metrics, hosts: ["kiosk.local"], allowedOrigins: [page], token: token)
+            daemon: daemon, hub: PageHub(), metrics: metrics, hosts: ["kiosk.local"], allowedOrigins: [page], token: token)
         return WebApp.application(
             router: router, daemon: daemon, metrics: metrics, listen: ListenAddress(host: "127.0.0.1", port: 0), logger: Logger(label: "test"))
     }

@@ -22,7 +22,7 @@ import Testing
     @Test(.timeLimit(.minutes(1))) func eventsReachEveryPageAndTheSubscriptionSurvivesADaemonRestart() async throws {
         let path = Contract.temporarySocket()
         let daemon = try FakeDaemon(path: path, answer: Contract.answer)
-        let hub = EventHub(), metrics = WebMetrics(), logger = Logger(label: "test")
+        let hub = PageHub(), metrics = WebMetrics(), logger = Logger(label: "test")
         let client = DaemonClient(socketPath: path)
         let router = WebApp.router(daemon: client, hub: hub, metrics: metrics)
         var app = Application(

@@ -19,7 +19,7 @@ import Testing
     }
 
     @Test func aRefusedStreamLeavesNoSubscriptionBehind() {
-        let hub = EventHub()
+        let hub = PageHub()
         let (items, _, end) = hub.subscribe(onOverflow: {})
         withExtendedLifetime(items) {
             #expect(hub.subscriberCount == 1)

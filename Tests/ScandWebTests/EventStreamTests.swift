@@ -17,7 +17,7 @@ import Testing
 
     /// The app with its relay on `daemon`, running for `body`, which gets the base URL.
     static func withServer(
-        _ daemon: FakeDaemon, metrics: WebMetrics = WebMetrics(), hub: EventHub = EventHub(),
+        _ daemon: FakeDaemon, metrics: WebMetrics = WebMetrics(), hub: PageHub = PageHub(),
         _ body: @escaping @Sendable (String) async throws -> Void
     ) async throws {
         let logger = Logger(label: "test")
@@ -56,7 +56,7 @@ import Testing
     func liveEventsAndAResumeFromTheJournalComeExactlyOnce() async throws {
         let daemon = try FakeDaemon(path: Contract.temporarySocket())
         defer { daemon.stop() }
-        let hub = EventHub()
+        let hub = PageHub()
         try await Self.withServer(daemon, hub: hub) { base in
             daemon.publish(3)
             #expect(await Eventually.check { hub.latestForTests?.seq == 3 })
@@ -97,7 +97,7 @@ import Testing
     func aClientThatDoesNotReadIsDroppedAndOthersMissNothing() async throws {
         let daemon = try FakeDaemon(path: Contract.temporarySocket())
         defer { daemon.stop() }
-        let hub = EventHub(), metrics = WebMetrics()
+        let hub = PageHub(), metrics = WebMetrics()
         try await Self.withServer(daemon, metrics: metrics, hub: hub) { base in
             let port = Int(base.split(separator: ":").last!)!
             // A client that asks and then never reads, with a small receive buffer: its queue fills.

@@ -22,7 +22,7 @@ import Testing
     ) async throws {
         let daemon = DaemonClient(socketPath: socket)
         let scrapes = DaemonClient(socketPath: socket)
-        let router = WebApp.router(daemon: daemon, scrapes: scrapes, hub: EventHub(), metrics: metrics, limits: limits)
+        let router = WebApp.router(daemon: daemon, scrapes: scrapes, hub: PageHub(), metrics: metrics, limits: limits)
         let app = WebApp.application(
             router: router, daemon: daemon, scrapes: scrapes, metrics: metrics, listen: ListenAddress(host: "127.0.0.1", port: 0),
             logger: Logger(label: "test"), limits: limits)
@@ -162,7 +162,7 @@ import Testing
         let daemonClient = DaemonClient(socketPath: daemon.path)
         let scrapes = DaemonClient(socketPath: daemon.path)
         let metrics = WebMetrics()
-        let router = WebApp.router(daemon: daemonClient, scrapes: scrapes, hub: EventHub(), metrics: metrics)
+        let router = WebApp.router(daemon: daemonClient, scrapes: scrapes, hub: PageHub(), metrics: metrics)
         let app = WebApp.application(
             router: router, daemon: daemonClient, scrapes: scrapes, metrics: metrics, listen: ListenAddress(host: "127.0.0.1", port: 0),
             logger: Logger(label: "test"))

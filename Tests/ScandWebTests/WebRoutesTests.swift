@@ -17,7 +17,7 @@ import Testing
     static func app(socket: String) -> some ApplicationProtocol {
         let daemon = DaemonClient(socketPath: socket)
         let metrics = WebMetrics()
-        let router = WebApp.router(daemon: daemon, hub: EventHub(), metrics: metrics, hosts: ["kiosk.local"])
+        let router = WebApp.router(daemon: daemon, hub: PageHub(), metrics: metrics, hosts: ["kiosk.local"])
         return WebApp.application(
             router: router, daemon: daemon, metrics: metrics, listen: ListenAddress(host: "127.0.0.1", port: 0), logger: Logger(label: "test"))
     }

@@ -3,11 +3,13 @@ import NIOConcurrencyHelpers
 import ScandCore
 import ScandProtocol
 
-/// The daemon's events fanned out to every page (WebSocket and /events): one daemon subscription, however
-/// many pages. Each page has a bounded queue of its own, and a page that does not keep up never holds
-/// anyone up: a WebSocket page loses its oldest lines; an /events client is dropped (its `onOverflow`), as
-/// the daemon drops a socket client, and resumes from the journal when its browser reconnects.
-public final class EventHub: Sendable {
+/// `scand web`'s side of the daemon's `EventHub`: the events of its one daemon subscription fanned out to
+/// every page (WebSocket and /events), however many pages. Each page has a bounded queue of its own, and a
+/// page that does not keep up never holds anyone up. The overflow policy per kind of page: a WebSocket page
+/// (the setup page's outlines and list, which show the present) loses its oldest lines; an /events client
+/// (a kiosk app, which must miss nothing) is dropped (its `onOverflow`), as the daemon drops a socket client,
+/// and resumes from the journal when its browser reconnects.
+public final class PageHub: Sendable {
     public enum Item: Sendable, Equatable {
         case event(ReceivedEvent)
         /// Time to show an idle stream is alive (every `keepaliveInterval`).
