@@ -146,7 +146,7 @@ let package = Package(
         .target(
             name: "ScandTestSupport", dependencies: ["ScandCore", "ScandProtocol", "ScandDecoding", "ScandCapture"], path: "Tests/ScandTestSupport"),
 
-        .testTarget(name: "ScandCoreTests", dependencies: ["ScandCore", "ScandProtocol", "ScandConfigFile"]),
+        .testTarget(name: "ScandCoreTests", dependencies: ["ScandCore", "ScandProtocol", "ScandConfigFile", "ScandTestSupport"]),
         .testTarget(name: "ScandProtocolTests", dependencies: ["ScandProtocol", "ScandCore"]),
         .testTarget(
             name: "ScandClientTests",
@@ -169,7 +169,7 @@ let package = Package(
                 .product(name: "NIOEmbedded", package: "swift-nio")
             ]),
         .testTarget(name: "ScandImageIOTests", dependencies: ["ScandImageIO", "ScandCore", "CSTB"]),
-        .testTarget(name: "ScandJournalTests", dependencies: ["ScandJournal", "ScandCore"]),
+        .testTarget(name: "ScandJournalTests", dependencies: ["ScandJournal", "ScandCore", "ScandTestSupport"]),
         .testTarget(name: "ScandFilesTests", dependencies: ["ScandFiles"]),
         .testTarget(name: "ScandMQTTTests", dependencies: ["ScandMQTT", "ScandCore", "ScandProtocol", "ScandTestSupport"]),
         .testTarget(

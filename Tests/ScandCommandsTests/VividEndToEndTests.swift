@@ -52,20 +52,14 @@ import ScandTestSupport
             "--code", "Code128:IN-ROI-128@0.75,0.75", "--module-size", "3", frames
         ])
         #expect(synth.status == 0, "\(synth.stderr)")
-        let vm = Process()
-        vm.executableURL = URL(fileURLWithPath: Self.harness)
-        vm.arguments = [
-            "--timeout", "240", "--binary", ScandBinary.path, "--file", frames,
-            Self.root.appendingPathComponent("scripts/vm/scand-e2e-guest.sh").path
-        ]
-        let out = Pipe()
-        vm.standardOutput = out
-        vm.standardError = FileHandle(forWritingAtPath: "/dev/null")
-        try vm.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        vm.waitUntilExit()
-        let text = String(decoding: data, as: UTF8.self)
-        #expect(vm.terminationStatus == 0, "\(text)")
+        let vm = try ScandBinary.runTool(
+            Self.harness,
+            [
+                "--timeout", "240", "--binary", ScandBinary.path, "--file", frames,
+                Self.root.appendingPathComponent("scripts/vm/scand-e2e-guest.sh").path
+            ])
+        let text = vm.stdout
+        #expect(vm.status == 0, "\(text)")
         let s = Sections(text)
 
         // devices: vivid's capture node with YUYV at 1280x720.

@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import ScandCore
+import ScandTestSupport
+import Testing
 @testable import ScandJournal
 
 /// A fresh directory under /tmp, removed with everything in it at the end.
@@ -24,13 +25,7 @@ final class TinyFileSystem {
     deinit { _ = Self.run("/bin/umount", ["-l", directory.path]) }
 
     static func run(_ tool: String, _ arguments: [String]) -> Int32 {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: tool)
-        p.arguments = arguments
-        p.standardError = FileHandle.nullDevice
-        guard (try? p.run()) != nil else { return -1 }
-        p.waitUntilExit()
-        return p.terminationStatus
+        (try? ScandBinary.runTool(tool, arguments))?.status ?? -1
     }
 }
 

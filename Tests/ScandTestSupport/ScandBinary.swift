@@ -23,24 +23,12 @@ public enum ScandBinary {
         try runTool(path, arguments)
     }
 
+    /// Runs `executable` to its end (posix_spawn with SIGTERM unblocked, as `SpawnedProcess`), its output
+    /// as written.
     public static func runTool(_ executable: String, _ arguments: [String]) throws -> Result {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: executable)
-        p.arguments = arguments
-        let out = Pipe(), err = Pipe()
-        p.standardOutput = out
-        p.standardError = err
-        try p.run()
-        // Read both pipes concurrently so a chatty child cannot block on a full pipe.
-        nonisolated(unsafe) var errData = Data()
-        let reader = Thread { errData = err.fileHandleForReading.readDataToEndOfFile() }
-        reader.start()
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        while !reader.isFinished { usleep(1000) }
-        return Result(
-            status: p.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
-            stderr: String(decoding: errData, as: UTF8.self))
+        let p = try SpawnedProcess(executable, arguments)
+        let status = p.run()
+        return Result(status: status, stdout: p.stdoutText, stderr: p.stderrText)
     }
 
     public static func temporaryDirectory() -> String {

@@ -8,6 +8,8 @@ public final class SpawnedProcess: Sendable {
     public let pid: pid_t
     final class Lines: Sendable {
         let lines = Mutex<[String]>([])
+        /// Everything read, as the child wrote it.
+        let bytes = Mutex<[UInt8]>([])
     }
     private let out = Lines()
     private let err = Lines()
@@ -78,6 +80,9 @@ public final class SpawnedProcess: Sendable {
 
     public var stdout: [String] { out.lines.withLock { $0 } }
     public var stderr: [String] { err.lines.withLock { $0 } }
+    /// Everything written so far, byte for byte (a last line without its newline too).
+    public var stdoutText: String { String(decoding: out.bytes.withLock { $0 }, as: UTF8.self) }
+    public var stderrText: String { String(decoding: err.bytes.withLock { $0 }, as: UTF8.self) }
 
     public func signal(_ sig: Int32) { kill(pid, sig) }
 
@@ -101,6 +106,14 @@ public final class SpawnedProcess: Sendable {
             s = Self.exitStatus(raw)
             return s!
         }
+    }
+
+    /// Waits for the exit, however long it takes, then for its output to be read to the end.
+    @discardableResult
+    public func run() -> Int32 {
+        let status = wait()
+        Eventually.wait(seconds: 5) { reading.count.withLock { $0 == 0 } }
+        return status
     }
 
     /// Waits for the exit up to `seconds`, then SIGKILL; then for its output to be read to the end (a
@@ -131,6 +144,7 @@ public final class SpawnedProcess: Sendable {
             let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
             if n < 0 && errno == EINTR { continue }
             if n <= 0 { break }
+            sink.bytes.withLock { $0 += chunk[..<n] }
             buffer += chunk[..<n]
             while let nl = buffer.firstIndex(of: 10) {
                 let line = String(decoding: buffer[..<nl], as: UTF8.self)

@@ -39,18 +39,9 @@ public struct TestCertificates: Sendable {
     public func remove() { try? FileManager.default.removeItem(atPath: directory) }
 
     static func openssl(_ arguments: [String]) throws {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
-        p.arguments = arguments
-        let err = Pipe()
-        p.standardOutput = FileHandle.nullDevice
-        p.standardError = err
-        try p.run()
-        let message = err.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        guard p.terminationStatus == 0 else {
-            throw MosquittoBroker.BrokerError(
-                "openssl \(arguments.prefix(2).joined(separator: " ")) failed: \(String(decoding: message, as: UTF8.self))")
+        let p = try ScandBinary.runTool("/usr/bin/openssl", arguments)
+        guard p.status == 0 else {
+            throw MosquittoBroker.BrokerError("openssl \(arguments.prefix(2).joined(separator: " ")) failed: \(p.stderr)")
         }
     }
 }

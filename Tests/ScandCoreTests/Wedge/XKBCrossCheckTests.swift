@@ -1,5 +1,6 @@
 import Foundation
 import ScandCore
+import ScandTestSupport
 import Testing
 
 /// The layout tables against Debian's own XKB data, read by xkbcommon (`xkbcli how-to-type`, package
@@ -15,16 +16,9 @@ struct XKBCrossCheckTests {
 
     /// `how-to-type`'s rows: (XKB keycode, modifiers) pairs, without the ones holding Caps Lock.
     static func howToType(_ layout: KeyboardLayout.Name, _ argument: [String]) throws -> Set<String> {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: xkbcli)
-        process.arguments = ["how-to-type", "--layout", xkbName(layout)] + argument
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
+        let output = try ScandBinary.runTool(xkbcli, ["how-to-type", "--layout", xkbName(layout)] + argument).stdout
         var rows: Set<String> = []
-        for line in String(decoding: data, as: UTF8.self).split(separator: "\n") {
+        for line in output.split(separator: "\n") {
             guard let keycode = Int(line.split(separator: " ").first ?? ""), let open = line.firstIndex(of: "[") else { continue }
             let modifiers = line[open...].trimmingCharacters(in: CharacterSet(charactersIn: "[] ")).split(separator: " ").sorted()
             if modifiers.contains("Lock") { continue }
