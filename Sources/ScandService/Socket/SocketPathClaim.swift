@@ -25,15 +25,24 @@ enum SocketPathClaim {
         guard fd >= 0 else {
             throw SocketServer.BindError(description: "cannot lock \(lockPath): \(String(cString: strerror(errno)).lowercased())")
         }
-        guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
+        // The lock belongs to the open file, which a decoder process forked by this very process shares for
+        // the moment before it closes what it inherited: a claim made again by this process (a server
+        // stopped and started in-process) waits that moment out.
+        var attempts = 0
+        while flock(fd, LOCK_EX | LOCK_NB) != 0 {
             let e = errno
             var bytes = [UInt8](repeating: 0, count: 32)
             let n = bytes.withUnsafeMutableBytes { pread(fd, $0.baseAddress, $0.count, 0) }
+            let pid = n > 0 ? Int(String(decoding: bytes[..<n], as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)) : nil
+            if e == EWOULDBLOCK, pid == Int(getpid()), attempts < 100 {
+                attempts += 1
+                usleep(10_000)
+                continue
+            }
             close(fd)
             guard e == EWOULDBLOCK else {
                 throw SocketServer.BindError(description: "cannot lock \(lockPath): \(String(cString: strerror(e)).lowercased())")
             }
-            let pid = n > 0 ? Int(String(decoding: bytes[..<n], as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)) : nil
             throw SocketServer.BindError(
                 description: "\(path) is in use: another scand\(pid.map { " (pid \($0))" } ?? "") holds \(lockPath); stop it first")
         }
