@@ -21,21 +21,36 @@ import Testing
         return try Scene.record(pages, to: dir + "/codes.rec", gapMicroseconds: 200_000)
     }
 
-    @Test(.enabled(if: WebEndToEndTests.hasBrowser, "needs chromium, chromium-driver and selenium (scripts/install-deps)"), .timeLimit(.minutes(5)))
-    func theKioskPageGetsEveryScanOnceFromAnAllowedOriginAndNoneFromAnother() async throws {
-        defer { try? FileManager.default.removeItem(atPath: dir) }
-        // Long enough for a machine busy with other suites: the daemon must still be replaying at the end.
-        let recording = try recording(count: 240)
+    /// The real daemon, its journal on, replaying `count` codes at their recorded pace, serving its socket.
+    func replayingDaemon(count: Int) throws -> (DaemonProcess, socket: String) {
+        let recording = try recording(count: count)
         let socket = dir + "/scand.sock", state = dir + "/state"
         try FileManager.default.createDirectory(atPath: state, withIntermediateDirectories: true)
         let daemon = try DaemonProcess([
             "run", "--source", "replay:" + recording, "--replay-pace", "recorded", "--socket", socket, "--state-directory", state
         ])
-        defer {
-            daemon.signal(SIGTERM)
-            _ = daemon.finish()
+        guard daemon.wait(until: { FileManager.default.fileExists(atPath: socket) }) else {
+            Self.stop(daemon)
+            throw DaemonNotServing(stderr: daemon.stderr)
         }
-        try #require(daemon.wait { FileManager.default.fileExists(atPath: socket) }, "\(daemon.stderr)")
+        return (daemon, socket)
+    }
+
+    struct DaemonNotServing: Error {
+        var stderr: [String]
+    }
+
+    static func stop(_ daemon: DaemonProcess) {
+        daemon.signal(SIGTERM)
+        _ = daemon.finish()
+    }
+
+    @Test(.enabled(if: WebEndToEndTests.hasBrowser, "needs chromium, chromium-driver and selenium (scripts/install-deps)"), .timeLimit(.minutes(5)))
+    func theKioskPageGetsEveryScanOnceFromAnAllowedOriginAndNoneFromAnother() async throws {
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        // Long enough for a machine busy with other suites: the daemon must still be replaying at the end.
+        let (daemon, socket) = try replayingDaemon(count: 240)
+        defer { Self.stop(daemon) }
         let pagePort = try #require(WebEndToEndTests.freePort())
         let config = dir + "/web.toml"
         try """
@@ -75,7 +90,7 @@ import Testing
             web.withLock { $0 = new }
             restarts.withLock { $0.append(status) }
         }
-        await Eventually.check(seconds: 240, poll: .milliseconds(100)) { !browser.isRunning }
+        _ = await Eventually.check(seconds: 240, poll: .milliseconds(100)) { !browser.isRunning }
         let status = browser.wait()
         print("browser test:\n\(browser.stdout.joined(separator: "\n"))\n\(browser.stderr.joined(separator: "\n"))")
         let last = web.withLock { $0 }
@@ -92,17 +107,8 @@ import Testing
     @Test(.enabled(if: WebEndToEndTests.executable("/usr/bin/curl"), "needs curl"), .timeLimit(.minutes(3)))
     func theTokenIsAskedOfEveryRequestAndNeverLogged() throws {
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        let recording = try recording(count: 20)
-        let socket = dir + "/scand.sock", state = dir + "/state"
-        try FileManager.default.createDirectory(atPath: state, withIntermediateDirectories: true)
-        let daemon = try DaemonProcess([
-            "run", "--source", "replay:" + recording, "--replay-pace", "recorded", "--socket", socket, "--state-directory", state
-        ])
-        defer {
-            daemon.signal(SIGTERM)
-            _ = daemon.finish()
-        }
-        try #require(daemon.wait { FileManager.default.fileExists(atPath: socket) }, "\(daemon.stderr)")
+        let (daemon, socket) = try replayingDaemon(count: 20)
+        defer { Self.stop(daemon) }
         let token = "kiosk-7_Token.0123456789abcdef", wrong = "kiosk-7_Token.0123456789abcdeX"
         let config = dir + "/web.toml"
         try """

@@ -69,14 +69,7 @@ public final class FakeDaemon: Sendable {
 
     /// The SCAN numbered `seq` (with the boot when `numbered`).
     public func line(_ seq: Int) -> String {
-        let text = "ticket \(seq)"
-        let detection = Detection(
-            format: .qrCode, text: text, bytes: Array(text.utf8),
-            corners: Quadrilateral([Point(10, 10), Point(50, 10), Point(50, 50), Point(10, 50)]))
-        let code = TrackedCode(
-            id: seq, device: "/dev/video0", time: Date(timeIntervalSince1970: 1_795_352_075), frame: UInt64(seq), detection: detection,
-            frameWidth: 640, frameHeight: 480)
-        return EventEncoder.line(.scan(code), stamp: numbered ? EventStamp(boot: boot, seq: seq) : nil)
+        EventEncoder.line(.scan(SampleCode.tracked(seq, text: "ticket \(seq)")), stamp: numbered ? EventStamp(boot: boot, seq: seq) : nil)
     }
 
     /// Publishes `n` more events to the watchers.

@@ -1,6 +1,7 @@
 import Foundation
 import ScandCore
 import ScandProtocol
+import ScandTestSupport
 import Testing
 
 @testable import ScandWeb
@@ -14,13 +15,7 @@ import Testing
 
     /// A SCAN (or UPDATE) line numbered `seq`, replayed or live, as the daemon's encoder writes it.
     static func line(_ seq: Int, _ eventClass: Event.Class = .scan, replayed: Bool = false, boot: String = boot) -> ReceivedEvent {
-        let text = "t\(seq)"
-        let detection = Detection(
-            format: .qrCode, text: text, bytes: Array(text.utf8),
-            corners: Quadrilateral([Point(10, 10), Point(50, 10), Point(50, 50), Point(10, 50)]))
-        let code = TrackedCode(
-            id: seq, device: "/dev/video0", time: Date(timeIntervalSince1970: 1_795_352_075), frame: UInt64(seq), detection: detection,
-            frameWidth: 640, frameHeight: 480)
+        let code = SampleCode.tracked(seq, text: "t\(seq)")
         let line = EventEncoder.line(eventClass == .update ? .update(code) : .scan(code), stamp: EventStamp(boot: boot, seq: seq))
         return try! EventDecoder.decode(replayed ? EventEnvelope.markingReplayed(line) : line)
     }

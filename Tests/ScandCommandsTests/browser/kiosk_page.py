@@ -18,13 +18,10 @@ import json
 import socket
 import sys
 import threading
-import time
 import urllib.request
 
 try:
-    from selenium import webdriver
-    from selenium.webdriver.chrome.options import Options
-    from selenium.webdriver.chrome.service import Service
+    from browsing import chromium, fail, wait
     from selenium.webdriver.common.by import By
 except ImportError as e:
     print(f"skip: selenium is missing ({e}); pip install selenium")
@@ -64,20 +61,6 @@ class Watcher(threading.Thread):
 class QuietHandler(http.server.SimpleHTTPRequestHandler):
     def log_message(self, *args):
         pass
-
-
-def fail(message):
-    raise AssertionError(message)
-
-
-def wait(what, condition, seconds):
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        value = condition()
-        if value:
-            return value
-        time.sleep(0.1)
-    fail(f"timed out after {seconds} s waiting for {what}")
 
 
 # Runs before the page's own script on every load: the page's scans, kept in this tab's sessionStorage
@@ -126,15 +109,8 @@ def main():
     watcher = Watcher(args.socket)
     watcher.start()
 
-    options = Options()
-    options.binary_location = args.chromium
-    for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--window-size=1024,700",
-                 "--disable-dev-shm-usage", "--no-first-run", "--disable-background-networking"):
-        options.add_argument(flag)
-    try:
-        driver = webdriver.Chrome(options=options, service=Service(args.chromedriver))
-    except Exception as e:  # noqa: BLE001 - a browser that cannot start is a skip, not a failure
-        print(f"skip: chromium did not start: {e}".splitlines()[0])
+    driver = chromium(args.chromium, args.chromedriver, "1024,700")
+    if driver is None:
         return 77
     driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": RECORDER})
     server = args.web.rstrip("/")

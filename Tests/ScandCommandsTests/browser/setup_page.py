@@ -15,9 +15,7 @@ import sys
 import time
 
 try:
-    from selenium import webdriver
-    from selenium.webdriver.chrome.options import Options
-    from selenium.webdriver.chrome.service import Service
+    from browsing import chromium, fail, wait
     from selenium.webdriver.common.action_chains import ActionChains
     from selenium.webdriver.common.by import By
 except ImportError as e:
@@ -52,20 +50,6 @@ class Daemon:
 
     def close(self):
         self.sock.close()
-
-
-def fail(message):
-    raise AssertionError(message)
-
-
-def wait(what, condition, seconds):
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        value = condition()
-        if value:
-            return value
-        time.sleep(0.1)
-    fail(f"timed out after {seconds} s waiting for {what}")
 
 
 def centre(corners):
@@ -123,15 +107,8 @@ def main():
     args = parser.parse_args()
     code = tuple(float(v) for v in args.code.split(","))
 
-    options = Options()
-    options.binary_location = args.chromium
-    for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--window-size=1280,820",
-                 "--disable-dev-shm-usage", "--no-first-run", "--disable-background-networking"):
-        options.add_argument(flag)
-    try:
-        driver = webdriver.Chrome(options=options, service=Service(args.chromedriver))
-    except Exception as e:  # noqa: BLE001 - a browser that cannot start is a skip, not a failure
-        print(f"skip: chromium did not start: {e}".splitlines()[0])
+    driver = chromium(args.chromium, args.chromedriver, "1280,820")
+    if driver is None:
         return 77
     daemon = Daemon(args.socket)
     try:
