@@ -39,10 +39,7 @@ import ScandTestSupport
         ])
         try #require(synth.status == 0, "\(synth.stderr)")
         let socket = dir + "/scand.sock"
-        let daemon = try DaemonProcess([
-            "run", "--source", "replay:" + recording, "--replay-pace", "recorded",
-            "--update-interval", "0.2", "--socket", socket
-        ])
+        let daemon = try Self.daemon(replaying: recording, socket: socket)
         try #require(daemon.wait { FileManager.default.fileExists(atPath: socket) }, "\(daemon.stderr)")
         var arguments = ["web", "--listen", "127.0.0.1:0", "--socket", socket]
         if let table {
@@ -57,6 +54,51 @@ import ScandTestSupport
         }
         try #require(url?.hasPrefix("http://127.0.0.1:") == true, "scand web did not say where it serves: \(web.stderr)")
         return Running(daemon: daemon, web: web, socket: socket, url: url!)
+    }
+
+    static func daemon(replaying recording: String, socket: String) throws -> DaemonProcess {
+        try DaemonProcess(["run", "--source", "replay:" + recording, "--replay-pace", "recorded", "--update-interval", "0.2", "--socket", socket])
+    }
+
+    /// The page at 800x480, 1024x600 and 1080x1920 (`browser/layouts.py`): no scrolling, no overlap, values in
+    /// words, a screenshot of each; then its badge while the daemon stops and comes back.
+    @Test(.enabled(if: hasBrowser, "needs chromium, chromium-driver and selenium (scripts/install-deps)"), .timeLimit(.minutes(5)))
+    func theSetupPageFitsKioskScreensAndItsBadgeFollowsTheDaemon() throws {
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let running = try start(frames: 3000, fps: 10)
+        let artifacts = Self.root.appendingPathComponent(".build/test-artifacts").path
+        try FileManager.default.createDirectory(atPath: artifacts, withIntermediateDirectories: true)
+        let browser = try SpawnedProcess(
+            "/usr/bin/env",
+            [
+                "python3", Self.root.appendingPathComponent("Tests/ScandCommandsTests/browser/layouts.py").path,
+                "--url", running.url, "--screenshots", artifacts
+            ])
+        // On the script's cues, on this thread: the daemon stops, then starts again on the same socket.
+        var restarted: DaemonProcess?
+        if browser.wait(seconds: 180, until: { !browser.isRunning || browser.stdout.contains("stop scand") }),
+            browser.stdout.contains("stop scand")
+        {
+            running.daemon.signal(SIGTERM)
+            #expect(running.daemon.finish() == 0)
+            if browser.wait(seconds: 60, until: { !browser.isRunning || browser.stdout.contains("start scand") }),
+                browser.stdout.contains("start scand")
+            {
+                restarted = try Self.daemon(replaying: dir + "/code.rec", socket: running.socket)
+            }
+        }
+        let status = browser.finish(seconds: 120)
+        print("browser test:\n\(browser.stdout.joined(separator: "\n"))\n\(browser.stderr.joined(separator: "\n"))")
+        restarted?.signal(SIGTERM)
+        _ = restarted?.finish()
+        let (_, webStatus) = running.stop()
+        try #require(status != 77, "skipped: \(browser.stdout)")
+        #expect(status == 0, "\(browser.stdout)\(browser.stderr)\nscand web: \(running.web.stderr.suffix(20))")
+        #expect(browser.stdout.contains("badge: live again"))
+        #expect(webStatus == 0)
+        for size in ["800x480", "1024x600", "1080x1920"] {
+            #expect(FileManager.default.fileExists(atPath: artifacts + "/setup-page-\(size).png"), "\(size)")
+        }
     }
 
     static func fetch(_ url: String) throws -> ScandBinary.Result {

@@ -13,6 +13,8 @@ let dragging = null;
 let sending = 0;  // rects of interest posted and not answered yet
 let roiChanges = 0;  // rects of interest posted so far: a STATUS asked for before the last one is stale
 let lastCaptured = null;
+// What the badge says: scand web's WebSocket, the daemon (from STATUS), and the camera.
+const health = { web: false, daemon: true, camera: "" };
 
 // The preview: one snapshot at a time, at most 5 a second.
 async function snapshots() {
@@ -31,6 +33,8 @@ async function snapshots() {
           for (const c of codes.values()) placeCode(c);
         }
         $("preview").classList.remove("no-frame");
+        // The page's layout keeps the whole frame on screen: it needs the frame's shape.
+        document.documentElement.style.setProperty("--aspect", (s.sourceWidth / s.sourceHeight).toFixed(4));
       } else {
         $("preview").classList.add("no-frame");
         $("frame-message").textContent = (await r.json()).message;
@@ -44,9 +48,10 @@ async function snapshots() {
 function events() {
   // ws: for a page served in the clear, wss: behind a TLS proxy (the protocol's tail is ":" or "s:").
   const ws = new WebSocket(`ws${location.protocol.slice(4)}//${location.host}/ws`);
-  ws.onopen = () => setConnection("live", true);
+  ws.onopen = () => { health.web = true; showHealth(); };
   ws.onclose = () => {
-    setConnection("reconnecting…", false);
+    health.web = false;
+    showHealth();
     for (const id of [...codes.keys()]) removeCode(id);
     setTimeout(events, 1000);
   };
@@ -57,14 +62,24 @@ function events() {
       case "SCAN": showCode(e); addScan(e); break;
       case "UPDATE": showCode(e); break;
       case "LOST": removeCode(e.id); break;
-      case "DEVICE": if (e.state !== "streaming") for (const id of [...codes.keys()]) removeCode(id); break;
+      case "DEVICE":
+        health.camera = e.state;
+        showHealth();
+        if (e.state !== "streaming") for (const id of [...codes.keys()]) removeCode(id);
+        break;
     }
   };
 }
 
-function setConnection(text, ok) {
+// live / camera missing / daemon unreachable / scand web unreachable: what stands between the camera and
+// this page, first what is furthest; it recovers by itself as the WebSocket and STATUS come back.
+function showHealth() {
+  let text = "live", kind = "ok";
+  if (!health.web) [text, kind] = ["scand web unreachable", "bad"];
+  else if (!health.daemon) [text, kind] = ["daemon unreachable", "bad"];
+  else if (health.camera && health.camera !== "streaming") [text, kind] = ["camera missing", "warn"];
   $("connection").textContent = text;
-  $("connection").className = "badge " + (ok ? "ok" : "bad");
+  $("connection").className = "badge " + kind;
 }
 
 function showCode(e) {
@@ -106,15 +121,42 @@ function removeCode(id) {
   updateHint();
 }
 
-// Codes whose shorter side is under 60 camera pixels read unreliably: a module is then 1–2 pixels.
+// Modules across a linear symbol (bars and spaces, start and stop, without quiet zones), from its format
+// and its text's length: a 1D code is as readable as its narrowest bar is wide, whatever its height.
+function linearModules(format, text) {
+  const n = text.length;
+  switch (format) {
+    case "EAN13": case "UPCA": return 95;
+    case "EAN8": return 67;
+    case "UPCE": return 51;
+    case "Code128": return 11 * (n + 2) + 13;
+    case "Code39": return 16 * (n + 2) - 1;
+    case "Code93": return 9 * (n + 4) + 1;
+    case "Codabar": return 10 * (n + 2) - 1;
+    case "ITF": return 9 * n + 9;
+    case "DataBar": return 96;
+    case "DataBarLimited": return 74;
+    case "DataBarExpanded": return 49 * Math.ceil(n / 6) + 4;
+    default: return 0;  // a matrix code
+  }
+}
+
+// What reads unreliably: a 1D code whose narrowest bar is under 1.5 camera pixels (its length along the
+// bars over its modules), a 2D code whose shorter side is under 60 pixels (a module is then 1–2 pixels).
 function updateHint() {
   const small = [];
   for (const c of codes.values()) {
     if (!source.width || !c.normalized) continue;
     const px = c.normalized.map((p) => [p[0] * source.width, p[1] * source.height]);
     const side = (a, b) => Math.hypot(a[0] - b[0], a[1] - b[1]);
-    const shorter = Math.min(side(px[0], px[1]), side(px[1], px[2]));
-    if (shorter < 60) small.push(`${c.format} (${Math.round(shorter)} px)`);
+    const sides = [side(px[0], px[1]), side(px[1], px[2])];
+    const modules = linearModules(c.format, c.text);
+    if (modules) {
+      const module = Math.max(...sides) / modules;
+      if (module < 1.5) small.push(`${c.format} (bars ${module.toFixed(1)} px wide)`);
+    } else if (Math.min(...sides) < 60) {
+      small.push(`${c.format} (${Math.round(Math.min(...sides))} px)`);
+    }
   }
   $("hint").hidden = small.length === 0;
   $("hint").textContent = small.length
@@ -130,13 +172,38 @@ function addScan(e) {
   text.textContent = e.text;
   const value = document.createElement("div");
   value.className = "value";
-  if (e.value) {
-    const { type, ...fields } = e.value;
-    value.textContent = type + (Object.keys(fields).length ? ": " + JSON.stringify(fields) : "");
-  }
+  if (e.value) value.textContent = inWords(e.value);
   li.append(format, text, value);
   $("scans").prepend(li);
   while ($("scans").children.length > 10) $("scans").lastChild.remove();
+}
+
+// A typed value in words: its type, then each field as "name value" ("issue date 2026-12-31"), nested
+// fields and lists flattened the same way; a GS1 code as its elements ("GTIN 0950…, BATCH/LOT AB12"); a
+// field named as the type (a URL's url) as its value alone; never JSON.
+function inWords(value) {
+  const words = (key) => key.replace(/([a-z0-9])([A-Z])/g, "$1 $2").replace(/_/g, " ").toLowerCase();
+  const say = (v) => {
+    if (Array.isArray(v)) return v.map(say).join(", ");
+    if (v && typeof v === "object") {
+      if ("title" in v && "value" in v) return `${v.title} ${v.value}`;
+      return Object.entries(v).map(([k, x]) => `${words(k)} ${say(x)}`).join(", ");
+    }
+    return String(v);
+  };
+  const { type = "text", ...fields } = value;
+  if (fields.elements) return `${words(type)}: ${say(fields.elements)}`;
+  const { [type]: main, ...others } = fields;
+  const rest = say(others);
+  if (main === undefined) return words(type) + (rest ? ": " + rest : "");
+  return `${words(type)}: ${say(main)}` + (rest ? ` (${rest})` : "");
+}
+
+// The rect of interest in words: the whole frame, or where it starts and how much it takes.
+function roiInWords(r) {
+  const pct = (v) => `${Math.round(v * 100)}%`;
+  if (r[0] === 0 && r[1] === 0 && r[2] === 1 && r[3] === 1) return "whole frame";
+  return `${pct(r[2])} × ${pct(r[3])} of the frame at ${pct(r[0])}, ${pct(r[1])}`;
 }
 
 // STATUS once a second.
@@ -145,9 +212,18 @@ async function status() {
     try {
       const asked = roiChanges;
       const r = await fetch("/api/status", { cache: "no-store" });
-      if (r.ok) showStatus(await r.json(), performance.now(), asked === roiChanges);
-      else showDown((await r.json()).message);
-    } catch (e) { showDown("scand web is not answering"); }
+      if (r.ok) {
+        health.daemon = true;
+        showStatus(await r.json(), performance.now(), asked === roiChanges);
+      } else {
+        health.daemon = false;
+        showDown((await r.json()).message);
+      }
+    } catch (e) {
+      health.web = false;
+      showDown("scand web is not answering");
+    }
+    showHealth();
     await new Promise((done) => setTimeout(done, 1000));
   }
 }
@@ -160,6 +236,7 @@ function showDown(message) {
 
 function showStatus(s, now, roiCurrent) {
   const d = s.device || {};
+  health.camera = d.state || "";
   $("s-camera").textContent = d.state ? `${d.state} ${d.path || ""}` + (d.message ? ` — ${d.message}` : "") : "–";
   $("s-size").textContent = d.width ? `${d.width}×${d.height} ${d.pixelformat}` : "–";
   if (lastCaptured && s.captured >= lastCaptured.count) {
@@ -172,7 +249,7 @@ function showStatus(s, now, roiCurrent) {
   $("s-latency").textContent = s.latencyP50Ms !== undefined ? `${s.latencyP50Ms} / ${s.latencyP99Ms} ms` : "–";
   $("s-subscribers").textContent = `${s.watching} watching, ${s.clients} connected`;
   if (s.roi && roiCurrent) {
-    $("s-roi").textContent = s.roi.map((v) => v.toFixed(3)).join(", ");
+    $("s-roi").textContent = roiInWords(s.roi);
     // Not while the user drags or a new rect is on its way: this STATUS may predate it.
     if (!dragging && !sending) { roi = { x: s.roi[0], y: s.roi[1], w: s.roi[2], h: s.roi[3] }; placeRoi(); }
   }
@@ -234,7 +311,7 @@ async function sendRoi(r) {
         roi = { x: answer.roi[0], y: answer.roi[1], w: answer.roi[2], h: answer.roi[3] };
         placeRoi();
       }
-      $("s-roi").textContent = answer.roi.map((v) => v.toFixed(3)).join(", ");
+      $("s-roi").textContent = roiInWords(answer.roi);
     }
     $("roi-message").textContent = response.ok ? "applied" : `refused: ${answer.message}`;
   } catch (e) {
