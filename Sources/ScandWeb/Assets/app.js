@@ -230,7 +230,7 @@ async function status() {
 
 function showDown(message) {
   $("s-camera").textContent = message;
-  for (const id of ["s-size", "s-fps", "s-dropped", "s-decode", "s-latency", "s-subscribers"]) $(id).textContent = "–";
+  for (const id of ["s-size", "s-fps", "s-dropped", "s-decode", "s-focus", "s-latency", "s-subscribers"]) $(id).textContent = "–";
   lastCaptured = null;
 }
 
@@ -246,6 +246,8 @@ function showStatus(s, now, roiCurrent) {
   lastCaptured = { count: s.captured, at: now };
   $("s-dropped").textContent = `${s.dropped} of ${s.captured}`;
   $("s-decode").textContent = `${s.decodeMsMean} ms`;
+  // Higher is sharper: a person turning the focus ring watches it climb.
+  $("s-focus").textContent = s.focus !== undefined ? `${s.focus} (higher is sharper)` : "–";
   $("s-latency").textContent = s.latencyP50Ms !== undefined ? `${s.latencyP50Ms} / ${s.latencyP99Ms} ms` : "–";
   $("s-subscribers").textContent = `${s.watching} watching, ${s.clients} connected`;
   if (s.roi && roiCurrent) {
