@@ -43,6 +43,14 @@ struct MQTTCommand: AsyncParsableCommand {
     @Option(name: .customLong("state-file"), help: "Where the last acknowledged position is kept.")
     var stateFile: String?
 
+    /// Wrong options are usage errors (64), as for every command; a wrong file is 78.
+    func validate() throws {
+        if let port, !(1...65535).contains(port) { throw ValidationError("--port must be 1…65535") }
+        if let kioskID, !MQTTSettings.isValidKioskID(kioskID) {
+            throw ValidationError("--kiosk-id must be 1…64 letters, digits, '.', '_' or '-' (it is one level of the topics)")
+        }
+    }
+
     func run() async throws {
         let settings: MQTTSettings
         let kiosk: String
@@ -85,16 +93,8 @@ struct MQTTCommand: AsyncParsableCommand {
         // systemd's StateDirectory= of scand-mqtt.service.
         settings.stateFile = ClientConfiguration.stateFile(settings.stateFile, fallback: MQTTSettings.defaultStateFile)
         if let host { settings.host = host }
-        if let port {
-            guard (1...65535).contains(port) else { throw Problem(description: "--port must be 1…65535") }
-            settings.port = port
-        }
-        if let kioskID {
-            guard MQTTSettings.isValidKioskID(kioskID) else {
-                throw Problem(description: "--kiosk-id must be 1…64 letters, digits, '.', '_' or '-' (it is one level of the topics)")
-            }
-            settings.kioskID = kioskID
-        }
+        if let port { settings.port = port }  // checked by validate()
+        if let kioskID { settings.kioskID = kioskID }
         if let socket { settings.socketPath = socket }
         if let stateFile { settings.stateFile = stateFile }
         do { try settings.validate() } catch { throw Problem(description: (path.map { "\($0): [mqtt] " } ?? "") + error.description) }

@@ -229,6 +229,11 @@ final class MQTTBridgeEndToEndTests {
         let tls = try ScandBinary.run(["mqtt", "--config", path, "--socket", dir + "/none.sock", "--state-file", stateFile])
         #expect(tls.status == 78)
         #expect(tls.stderr.contains("missing-ca.pem"), "\(tls.stderr)")
+        // A wrong option is a usage error (64), as for every command, not a wrong file.
+        for option in [["--port", "70000"], ["--kiosk-id", "a/b"]] {
+            let usage = try ScandBinary.run(["mqtt", "--socket", dir + "/none.sock", "--state-file", stateFile] + option)
+            #expect(usage.status == 64 && usage.stderr.contains(option[0] + " must be"), "\(option): \(usage.status) \(usage.stderr)")
+        }
     }
 
     @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/systemd-analyze")))
