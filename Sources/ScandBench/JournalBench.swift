@@ -32,8 +32,7 @@ struct JournalBench: ParsableCommand {
         let path = dir + "/journal.sqlite"
         defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) } }
         let journal = try EventJournal.open(path: path, limits: .init(maxEvents: events * 2, maxAge: 86_400))
-        var random = SystemRandomNumberGenerator()
-        let boot = EventPosition.randomBootID(using: &random)
+        let boot = EventPosition.randomBootID()
         let clock = ContinuousClock()
 
         var micros: [Double] = []

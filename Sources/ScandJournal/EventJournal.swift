@@ -98,10 +98,9 @@ public final class EventJournal: Sendable {
                 }
                 // The journal's id and where its numbering began, set once when it is made.
                 try db.execute(sql: "CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
-                var random = SystemRandomNumberGenerator()
                 try db.execute(
                     sql: "INSERT OR IGNORE INTO meta (key, value) VALUES ('id', ?), ('base', ?)",
-                    arguments: [EventPosition.randomBootID(using: &random), String(base)])
+                    arguments: [EventPosition.randomBootID(), String(base)])
                 let id = try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'id'") ?? ""
                 let base = try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'base'").flatMap { Int($0) } ?? 0
                 return (id, base)

@@ -33,7 +33,10 @@ import ScandTestSupport
 
     func run(_ path: String, pace: ReplaySource.Pace, decoder: FrameDecoder = FrameDecoder()) async -> (Lines, LivePipeline) {
         let lines = Lines()
-        let pipeline = LivePipeline(source: ReplaySource(path: path, pace: pace), decoder: decoder, output: lines.sink)
+        // Lockstep as `scand run` has it: the capture waits for the decoder, no frame is dropped.
+        var options = CaptureSession.Options()
+        if case .lockstep = pace { options.lossless = true }
+        let pipeline = LivePipeline(source: ReplaySource(path: path, pace: pace), decoder: decoder, output: lines.sink, captureOptions: options)
         pipeline.start()
         await pipeline.finished()
         return (lines, pipeline)
@@ -113,12 +116,14 @@ import ScandTestSupport
 
     @Test func aStaticSceneWithoutCodesRestsOnceEveryPassHadItsTurn() async throws {
         let empty = try recording([], frames: 20, name: "empty")
-        let (_, idle) = await run(empty, pace: .recorded)
+        // In lockstep, each frame once the decoder is ready: none dropped, however slow the machine (or
+        // ThreadSanitizer) makes a decode.
+        let (_, idle) = await run(empty, pace: .lockstep)
         let c = idle.counters
         // A held scene gets a frame for each kind of expensive pass (a code held still may need one), then
-        // rests: the rest of its frames are skipped. Frames that arrive while a decode runs are dropped.
-        #expect(c.decoded >= 1 && c.decoded <= 8 && c.skippedStatic >= 10, "\(c)")
-        #expect(c.decoded + c.skippedStatic + c.dropped == 20, "\(c)")
+        // rests: the rest of its frames are skipped.
+        #expect(c.decoded >= 1 && c.decoded <= 8 && c.dropped == 0, "\(c)")
+        #expect(c.decoded + c.skippedStatic == 20, "\(c)")
         // A scene that holds a code keeps being decoded (the tracker needs its sightings).
         let busy = try recording([(.qrCode, "seen", 320, 240)], frames: 10, name: "busy")
         let (_, reading) = await run(busy, pace: .recorded)

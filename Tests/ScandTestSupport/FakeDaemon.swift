@@ -30,8 +30,7 @@ public final class FakeDaemon: Sendable {
         self.path = path
         self.numbered = numbered
         self.answer = answer
-        var rng = SystemRandomNumberGenerator()
-        boot = EventPosition.randomBootID(using: &rng)
+        boot = EventPosition.randomBootID()
         unlink(path)
         listener = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
         var addr = sockaddr_un()

@@ -18,18 +18,29 @@ public struct EventPosition: Sendable, Hashable, CustomStringConvertible {
         text.utf8.count == 32 && text.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }
     }
 
-    /// A new boot id from 128 random bits.
+    /// A new boot id from 128 random bits of the system's generator.
+    public static func randomBootID() -> String {
+        // Not through `randomBootID(using:)` with an inout SystemRandomNumberGenerator: ThreadSanitizer's
+        // runtime crashes (SEGV) instrumenting the inout access of that empty struct in generic code.
+        bootID(UInt64.random(in: .min ... .max), UInt64.random(in: .min ... .max))
+    }
+
+    /// A new boot id from 128 bits of `generator` (a seeded one in tests).
     public static func randomBootID<G: RandomNumberGenerator>(using generator: inout G) -> String {
-        let hex = Array("0123456789abcdef".utf8)
-        var bytes: [UInt8] = []
-        for _ in 0..<2 {
-            var word = generator.next() as UInt64
+        bootID(generator.next(), generator.next())
+    }
+
+    /// 32 lowercase hex digits, the low nibble of each word first.
+    static func bootID(_ high: UInt64, _ low: UInt64) -> String {
+        var digits: [UInt8] = []
+        for var word in [high, low] {
             for _ in 0..<16 {
-                bytes.append(hex[Int(word & 0xF)])
+                let digit = UInt8(word & 0xF)
+                digits.append(digit < 10 ? 0x30 + digit : 0x57 + digit)
                 word >>= 4
             }
         }
-        return String(decoding: bytes, as: UTF8.self)
+        return String(decoding: digits, as: UTF8.self)
     }
 
     /// Exactly `{"boot":"<32 lowercase hex>","seq":N}` (spaces around tokens allowed); nil for anything else.

@@ -45,8 +45,7 @@ public final class EventLog: Sendable {
         directory: String?, limits: EventJournal.Limits, log: @escaping @Sendable (String, LogLevel) -> Void,
         now: Double = Date().timeIntervalSince1970
     ) {
-        var random = SystemRandomNumberGenerator()
-        boot = EventPosition.randomBootID(using: &random)
+        boot = EventPosition.randomBootID()
         self.log = log
         self.limits = limits
         path = directory.map { $0 + "/" + Self.fileName }
