@@ -23,10 +23,10 @@ public struct EventEnvelope: Sendable, Equatable {
 
     /// nil when the line is not a JSON object starting with a `class` (what no version of scand sends).
     public static func parse(_ line: String) -> EventEnvelope? {
-        var live = line
-        while live.last == "\r" || live.last == "\n" { live.removeLast() }
-        let replayed = live.hasSuffix(replayedSuffix)
-        if replayed { live = String(live.dropLast(replayedSuffix.utf8.count)) + "}" }
+        var line = line
+        while line.last == "\r" || line.last == "\n" { line.removeLast() }
+        let replayed = line.hasSuffix(replayedSuffix)
+        let live = removingReplayMark(line)
         var s = JSONPrefixScanner(live)
         guard s.take("{"), s.take("\"class\""), s.take(":"), let eventClass = s.string(), !eventClass.isEmpty,
             eventClass.utf8.allSatisfy({ (0x41...0x5A).contains($0) })
@@ -36,6 +36,12 @@ public struct EventEnvelope: Sendable, Equatable {
         envelope.boot = boot
         if s.take(","), s.take("\"seq\""), s.take(":"), let seq = s.integer(), seq > 0 { envelope.seq = seq }
         return envelope
+    }
+
+    /// A replayed line as it was published live: without its `"replayed":true`; any other line as it is.
+    public static func removingReplayMark(_ line: String) -> String {
+        guard line.hasSuffix(replayedSuffix) else { return line }
+        return String(line.dropLast(replayedSuffix.utf8.count)) + "}"
     }
 
     /// A journaled line as a replay sends it: the same object with `"replayed":true` last.

@@ -33,7 +33,6 @@ public struct ReceivedEvent: Sendable, Equatable {
     /// The line as it was published live, without a replay's `"replayed":true`: the same bytes whether it
     /// came live or from the journal.
     public var liveLine: String {
-        guard stamp?.replayed == true else { return line }
-        return EventEnvelope.parse(line)?.liveLine ?? line
+        stamp?.replayed == true ? EventEnvelope.removingReplayMark(line) : line
     }
 }
