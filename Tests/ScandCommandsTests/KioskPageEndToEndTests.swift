@@ -67,16 +67,16 @@ import Testing
         }
         let web = Mutex(try startWeb())
         try #require(web.withLock { $0.stderr.contains { $0.contains("serving \(url)") } }, "scand web did not say it serves")
-        let artifacts = Self.root.appendingPathComponent(".build/test-artifacts").path
-        try FileManager.default.createDirectory(atPath: artifacts, withIntermediateDirectories: true)
+        let artifacts = try WebEndToEndTests.artifacts()
         let screenshot = artifacts + "/kiosk-page.png"
         let browser = try SpawnedProcess(
             "/usr/bin/env",
-            [
-                "python3", Self.root.appendingPathComponent("Tests/ScandCommandsTests/browser/kiosk_page.py").path,
-                "--web", url, "--socket", socket, "--pages", Self.root.appendingPathComponent("docs/examples").path,
-                "--port", "\(pagePort)", "--screenshot", screenshot
-            ])
+            WebEndToEndTests.browserScript(
+                "kiosk_page.py",
+                [
+                    "--web", url, "--socket", socket, "--pages", Self.root.appendingPathComponent("docs/examples").path,
+                    "--port", "\(pagePort)", "--screenshot", screenshot
+                ]))
         // The script asks for scand web to go away under the page and come back, once: on a thread of its
         // own, on cue, however busy the cooperative pool is with other suites.
         let restarts = Mutex<[Int32]>([])

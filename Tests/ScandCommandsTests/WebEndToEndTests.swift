@@ -56,6 +56,18 @@ import ScandTestSupport
         return Running(daemon: daemon, web: web, socket: socket, url: url!)
     }
 
+    /// `.build/test-artifacts`, made if needed: where the browser tests leave their screenshots.
+    static func artifacts() throws -> String {
+        let path = root.appendingPathComponent(".build/test-artifacts").path
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        return path
+    }
+
+    /// The arguments of `/usr/bin/env` that run `Tests/ScandCommandsTests/browser/NAME` with `arguments`.
+    static func browserScript(_ name: String, _ arguments: [String]) -> [String] {
+        ["python3", root.appendingPathComponent("Tests/ScandCommandsTests/browser/" + name).path] + arguments
+    }
+
     static func daemon(replaying recording: String, socket: String) throws -> DaemonProcess {
         try DaemonProcess(["run", "--source", "replay:" + recording, "--replay-pace", "recorded", "--update-interval", "0.2", "--socket", socket])
     }
@@ -66,14 +78,14 @@ import ScandTestSupport
     func theSetupPageFitsKioskScreensAndItsBadgeFollowsTheDaemon() throws {
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let running = try start(frames: 3000, fps: 10)
-        let artifacts = Self.root.appendingPathComponent(".build/test-artifacts").path
-        try FileManager.default.createDirectory(atPath: artifacts, withIntermediateDirectories: true)
+        let artifacts = try Self.artifacts()
         let browser = try SpawnedProcess(
             "/usr/bin/env",
-            [
-                "python3", Self.root.appendingPathComponent("Tests/ScandCommandsTests/browser/layouts.py").path,
-                "--url", running.url, "--screenshots", artifacts
-            ])
+            Self.browserScript(
+                "layouts.py",
+                [
+                    "--url", running.url, "--screenshots", artifacts
+                ]))
         // On the script's cues, on this thread: the daemon stops, then starts again on the same socket.
         var restarted: DaemonProcess?
         if browser.wait(seconds: 180, until: { !browser.isRunning || browser.stdout.contains("stop scand") }),
@@ -109,16 +121,16 @@ import ScandTestSupport
     func thePageOutlinesTheCodeAndItsRectOfInterestStopsIt() throws {
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let running = try start(frames: 600, fps: 10)
-        let artifacts = Self.root.appendingPathComponent(".build/test-artifacts").path
-        try FileManager.default.createDirectory(atPath: artifacts, withIntermediateDirectories: true)
+        let artifacts = try Self.artifacts()
         let screenshot = artifacts + "/setup-page.png"
         let browser = try ScandBinary.runTool(
             "/usr/bin/env",
-            [
-                "python3", Self.root.appendingPathComponent("Tests/ScandCommandsTests/browser/setup_page.py").path,
-                "--url", running.url, "--socket", running.socket, "--code", "\(Self.code.x),\(Self.code.y)",
-                "--text", Self.code.text, "--screenshot", screenshot
-            ])
+            Self.browserScript(
+                "setup_page.py",
+                [
+                    "--url", running.url, "--socket", running.socket, "--code", "\(Self.code.x),\(Self.code.y)",
+                    "--text", Self.code.text, "--screenshot", screenshot
+                ]))
         print("browser test:\n\(browser.stdout)\(browser.stderr)screenshot artifact: \(screenshot)")
         let (daemonStatus, webStatus) = running.stop()
         try #require(browser.status != 77, "skipped: \(browser.stdout)")
@@ -136,15 +148,15 @@ import ScandTestSupport
         let token = "0123456789abcdef0123456789abcdef"
         let running = try start(frames: 600, fps: 10, web: "token = \"\(token)\"")
         #expect(try Self.fetch(running.url + "api/status").stdout.contains("asks for its token"))
-        let artifacts = Self.root.appendingPathComponent(".build/test-artifacts").path
-        try FileManager.default.createDirectory(atPath: artifacts, withIntermediateDirectories: true)
+        let artifacts = try Self.artifacts()
         let browser = try ScandBinary.runTool(
             "/usr/bin/env",
-            [
-                "python3", Self.root.appendingPathComponent("Tests/ScandCommandsTests/browser/setup_page.py").path,
-                "--url", running.url + "?token=" + token, "--socket", running.socket, "--code", "\(Self.code.x),\(Self.code.y)",
-                "--text", Self.code.text, "--screenshot", artifacts + "/setup-page-token.png"
-            ])
+            Self.browserScript(
+                "setup_page.py",
+                [
+                    "--url", running.url + "?token=" + token, "--socket", running.socket, "--code", "\(Self.code.x),\(Self.code.y)",
+                    "--text", Self.code.text, "--screenshot", artifacts + "/setup-page-token.png"
+                ]))
         print("browser test with a token:\n\(browser.stdout)\(browser.stderr)")
         let (daemonStatus, webStatus) = running.stop()
         try #require(browser.status != 77, "skipped: \(browser.stdout)")
