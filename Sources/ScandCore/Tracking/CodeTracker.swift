@@ -10,7 +10,7 @@ public struct CodeTracker: Sendable {
         var detection: Detection
         var firstSeen: Duration
         var lastSeen: Duration
-        /// Agreeing reads so far (for confirmation).
+        /// Agreeing reads so far (for confirmation), a well-covered read counting two (`ScanLineEvidence`).
         var reads: Int
         /// Reads per EAN-2/EAN-5 add-on: one is reported only when two reads agree.
         var addOnVotes: [String: Int] = [:]
@@ -41,10 +41,11 @@ public struct CodeTracker: Sendable {
     public mutating func observe(_ detections: [Detection], at now: Duration) -> [TrackEvent] {
         var events: [TrackEvent] = []
         var matched = Set<Int>()
-        for d in Self.oneReadPerCode(sequences.add(detections, at: now)) {
+        for read in Self.oneReadPerCode(sequences.add(detections, at: now)) {
+            let d = read.detection
             if let i = match(d, excluding: matched) ?? twin(of: d, excluding: matched, at: now) {
                 matched.insert(i)
-                events += seen(i, d, at: now)
+                events += seen(i, read, at: now)
             } else if twin(of: d, excluding: [], at: now) != nil {
                 // A second code of a scanned code's format and text in this frame: the duplicate filter's.
                 continue
@@ -53,7 +54,7 @@ public struct CodeTracker: Sendable {
                 tracks.append(Track(id: nextID, detection: d, firstSeen: now, lastSeen: now, reads: 0, confirmed: false, lastUpdate: now))
                 nextID += 1
                 matched.insert(tracks.count - 1)
-                events += seen(tracks.count - 1, d, at: now)
+                events += seen(tracks.count - 1, read, at: now)
             }
         }
         return events + expire(at: now)
@@ -64,32 +65,49 @@ public struct CodeTracker: Sendable {
         expire(at: now)
     }
 
+    /// One frame's read of one code, and how many agreeing reads it is worth to the code's confirmation and to
+    /// its add-on's vote (see `ScanLineEvidence`).
+    struct Read {
+        var detection: Detection
+        var worth = 1
+        /// 0 while no read of this frame carried an add-on.
+        var addOnWorth = 0
+    }
+
     /// A frame's reads of one linear code on several scan lines (zxing reports lines too far apart as separate
     /// results, and passes over crops add more) become one read: with an add-on if a line read one (none if
     /// lines disagree on it), its outline around all of them.
-    static func oneReadPerCode(_ detections: [Detection]) -> [Detection] {
-        var out: [Detection] = []
+    static func oneReadPerCode(_ detections: [Detection]) -> [Read] {
+        var out: [Read] = []
         var addOns: [Set<String>] = []
         for d in detections {
             guard d.format.isLinear,
                 let i = out.indices.first(where: {
-                    out[$0].format == d.format && out[$0].mainBytes == d.mainBytes
-                        && BarsSpan(out[$0].corners, axisOf: out[$0].corners).sameBars(as: BarsSpan(d.corners, axisOf: out[$0].corners))
+                    let o = out[$0].detection
+                    return o.format == d.format && o.mainBytes == d.mainBytes
+                        && BarsSpan(o.corners, axisOf: o.corners).sameBars(as: BarsSpan(d.corners, axisOf: o.corners))
                 })
             else {
-                out.append(d)
+                out.append(Read(detection: d, addOnWorth: d.addOn == nil ? 0 : ScanLineEvidence.readsWorth(d)))
                 addOns.append(Set([d.addOn].compactMap { $0 }))
                 continue
             }
-            let span = BarsSpan(out[i].corners, axisOf: out[i].corners)
-            out[i].corners = span.union(BarsSpan(d.corners, axisOf: out[i].corners))
-            out[i].lineCount += d.lineCount
-            if let a = d.addOn { addOns[i].insert(a) }
-            guard out[i].format.mainNumberLength != nil else { continue }
-            let main = Array(out[i].mainBytes)
-            out[i].bytes = addOns[i].count == 1 ? main + Array(addOns[i].first!.utf8) : main
-            out[i].text = String(decoding: out[i].bytes, as: UTF8.self)
+            var o = out[i].detection
+            o.corners = BarsSpan(o.corners, axisOf: o.corners).union(BarsSpan(d.corners, axisOf: o.corners))
+            o.lineCount += d.lineCount
+            // The add-on's lines are those of the reads that carried it: the best single one vouches for it.
+            if let a = d.addOn {
+                addOns[i].insert(a)
+                out[i].addOnWorth = max(out[i].addOnWorth, ScanLineEvidence.readsWorth(d))
+            }
+            if o.format.mainNumberLength != nil {
+                let main = Array(o.mainBytes)
+                o.bytes = addOns[i].count == 1 ? main + Array(addOns[i].first!.utf8) : main
+                o.text = String(decoding: o.bytes, as: UTF8.self)
+            }
+            out[i].detection = o
         }
+        for i in out.indices { out[i].worth = ScanLineEvidence.readsWorth(out[i].detection) }
         return out
     }
 
@@ -138,13 +156,14 @@ public struct CodeTracker: Sendable {
         }
     }
 
-    private mutating func seen(_ i: Int, _ d: Detection, at now: Duration) -> [TrackEvent] {
+    private mutating func seen(_ i: Int, _ read: Read, at now: Duration) -> [TrackEvent] {
+        let d = read.detection
         let wasLost = tracks[i].lostAt != nil
-        if let a = d.addOn { tracks[i].addOnVotes[a, default: 0] += 1 }
+        if let a = d.addOn { tracks[i].addOnVotes[a, default: 0] += max(1, read.addOnWorth) }
         tracks[i].detection = withAgreedAddOn(d, tracks[i])
         tracks[i].lastSeen = now
         tracks[i].lostAt = nil
-        tracks[i].reads += 1
+        tracks[i].reads += read.worth
         if !tracks[i].confirmed { return confirmIfReady(i, at: now) }
         if wasLost { tracks[i].lastUpdate = now }
         guard let interval = settings.updateInterval, now - tracks[i].lastUpdate >= interval, !wasLost else { return [] }
