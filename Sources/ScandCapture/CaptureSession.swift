@@ -30,6 +30,8 @@ public actor CaptureSession {
     public nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
 
     private let source: FrameSource
+    /// The source's name, for answers given off its thread.
+    private nonisolated let sourceName: String
     private let options: Options
     private let onStatus: @Sendable (DeviceStatus) -> Void
     private var machine: DeviceStateMachine
@@ -40,11 +42,21 @@ public actor CaptureSession {
     private let stopRequest = NIOLockedValueBox<String?>(nil)
     private let activityNow = NIOLockedValueBox(Activity())
     private let failureFound = NIOLockedValueBox<CaptureError?>(nil)
+    /// Camera control requests from any thread, carried out on the session's thread between frames (the
+    /// source is used by one thread only); nil once the session has ended, when they are answered at once.
+    private let controlRequests = NIOLockedValueBox<[ControlRequest]?>([])
+
+    /// What to do with the controls (nil: only list them), and where the answer goes.
+    struct ControlRequest {
+        var settings: [CameraControlSetting]?
+        var answer: @Sendable (Result<[CameraControl]?, CaptureError>) -> Void
+    }
     /// How long one poll may block: the longest a stop waits.
     private static let pollMilliseconds = 200
 
     public init(source: sending FrameSource, options: Options = Options(), onStatus: @escaping @Sendable (DeviceStatus) -> Void) {
         self.executor = DedicatedThreadExecutor(name: "scand-capture")
+        self.sourceName = source.name
         self.source = source
         self.options = options
         self.onStatus = onStatus
@@ -63,6 +75,42 @@ public actor CaptureSession {
     }
 
     private var stopReason: String? { stopRequest.withLockedValue { $0 } }
+
+    /// The source's controls now (nil: it has none), or with `settings` set first (now and at every later
+    /// open); `answer` is called on the session's thread within a poll, or at once when the session is over.
+    public nonisolated func cameraControls(
+        set settings: [CameraControlSetting]? = nil, answer: @escaping @Sendable (Result<[CameraControl]?, CaptureError>) -> Void
+    ) {
+        let queued = controlRequests.withLockedValue { queue in
+            guard queue != nil else { return false }
+            queue!.append(ControlRequest(settings: settings, answer: answer))
+            return true
+        }
+        if !queued { answer(.failure(CaptureError(.badControl, path: sourceName, detail: "capture has ended"))) }
+    }
+
+    /// Carries out the control requests that arrived; `ended`: none will be taken after these.
+    private func serveControlRequests(ended: Bool = false) {
+        let requests = controlRequests.withLockedValue { queue in
+            defer { queue = ended ? nil : [] }
+            return queue ?? []
+        }
+        for r in requests {
+            if ended {
+                r.answer(.failure(CaptureError(.badControl, path: source.name, detail: "capture has ended")))
+                continue
+            }
+            do throws(CaptureError) {
+                if let settings = r.settings {
+                    r.answer(.success(try source.setControls(settings)))
+                } else {
+                    r.answer(.success(try source.controls()))
+                }
+            } catch {
+                r.answer(.failure(error))
+            }
+        }
+    }
 
     /// Runs the session to its end: stopped, a recording over, or a source that cannot be used.
     public func run() async {
@@ -90,9 +138,11 @@ public actor CaptureSession {
             if case .streaming = machine.state, next.isEmpty {
                 next += await pump()
             }
+            serveControlRequests()
             if machine.state == .stopped && next.isEmpty { break }
             actions = next
         }
+        serveControlRequests(ended: true)
         handOff.finish()
     }
 
@@ -102,6 +152,7 @@ public actor CaptureSession {
         touch(frame: true, streaming: true)
         while stopReason == nil {
             touch(streaming: true)
+            serveControlRequests()
             do {
                 guard let frame = try source.nextFrame(timeoutMilliseconds: Self.pollMilliseconds) else {
                     silentFor += Self.pollMilliseconds
@@ -149,6 +200,7 @@ public actor CaptureSession {
         while stopReason == nil && clock.now < deadline {
             try? await Task.sleep(for: min(deadline - clock.now, .milliseconds(50)))
             touch(streaming: false)
+            serveControlRequests()
         }
     }
 }

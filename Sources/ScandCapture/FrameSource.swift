@@ -18,8 +18,18 @@ public protocol FrameSource: AnyObject {
     /// memory, read there by the decoder processes) rather than the whole frame into an array. A source
     /// that cannot ignores it.
     func captureLuma(into allocate: @escaping FrameMemoryAllocator)
+    /// The source's controls with their values now; nil for a source that has none (a recording).
+    /// Throws when the source is not open.
+    func controls() throws(CaptureError) -> [CameraControl]?
+    /// Sets `settings` in their order now and at every later open (after a replug too), on top of those it
+    /// was made with; returns the controls after. Throws naming a control the camera does not take.
+    func setControls(_ settings: [CameraControlSetting]) throws(CaptureError) -> [CameraControl]
 }
 
 extension FrameSource {
     public func captureLuma(into allocate: @escaping FrameMemoryAllocator) {}
+    public func controls() throws(CaptureError) -> [CameraControl]? { nil }
+    public func setControls(_ settings: [CameraControlSetting]) throws(CaptureError) -> [CameraControl] {
+        throw CaptureError(.badControl, path: name, detail: "a recording has no camera controls")
+    }
 }

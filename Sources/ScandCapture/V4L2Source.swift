@@ -32,7 +32,7 @@ public final class V4L2Source: FrameSource {
     }
 
     public let name: String
-    public let request: Request
+    public private(set) var request: Request
     public var waitsForDevice: Bool { true }
     private var fd: Int32 = -1
     private var buffers: [(start: UnsafeMutableRawPointer, length: Int)] = []
@@ -101,6 +101,22 @@ public final class V4L2Source: FrameSource {
     }
 
     public func captureLuma(into allocate: @escaping FrameMemoryAllocator) { lumaMemory = allocate }
+
+    public func controls() throws(CaptureError) -> [CameraControl]? {
+        guard fd >= 0 else { throw notOpen }
+        return V4L2Controls.list(fd: fd)
+    }
+
+    public func setControls(_ settings: [CameraControlSetting]) throws(CaptureError) -> [CameraControl] {
+        guard fd >= 0 else { throw notOpen }
+        try V4L2Controls.apply(settings, fd: fd, path: name)
+        request.controls = request.controls.overridden(by: settings)
+        return V4L2Controls.list(fd: fd)
+    }
+
+    private var notOpen: CaptureError {
+        CaptureError(.badControl, path: name, detail: "the camera is not open (waiting for it): its controls cannot be read or set now")
+    }
 
     public func close() {
         guard fd >= 0 else { return }

@@ -52,12 +52,14 @@ struct DevicesCommand: ParsableCommand {
         }
         if let c = d.choice { lines.append("  scand captures \(c.fourcc): \(c.reason)") }
         if !d.controls.isEmpty { lines.append("  controls ([camera.controls] name = value):") }
-        for c in d.controls {
-            let state = [c.readOnly ? "read-only" : nil, c.inactive ? "inactive" : nil].compactMap { $0 }
-            lines.append(
-                "    \(c.name) = \(c.value.map(String.init) ?? "?")  (\(c.range); default \(c.defaultValue))"
-                    + (state.isEmpty ? "" : " " + state.joined(separator: ", ")))
-        }
+        for c in d.controls { lines.append("    " + line(for: c)) }
         return lines.joined(separator: "\n")
+    }
+
+    /// One control: `brightness = 128  (0…255; default 128)`, then read-only or inactive.
+    static func line(for c: CameraControl) -> String {
+        let state = [c.readOnly ? "read-only" : nil, c.inactive ? "inactive" : nil].compactMap { $0 }
+        return "\(c.name) = \(c.value.map(String.init) ?? "?")  (\(c.range); default \(c.defaultValue))"
+            + (state.isEmpty ? "" : " " + state.joined(separator: ", "))
     }
 }

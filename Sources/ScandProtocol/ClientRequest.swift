@@ -2,7 +2,8 @@ import Foundation
 import ScandCore
 
 /// A request line from a socket client, gpsd style: `?WATCH={"enable":true};`, `?STATUS;`, `?VERSION;`,
-/// `?SNAPSHOT;`, `?METRICS;`, `?ROI;` and `?ROI={"x":0.1,"y":0.2,"w":0.6,"h":0.5};`. `line` is the one
+/// `?SNAPSHOT;`, `?METRICS;`, `?ROI;`, `?ROI={"x":0.1,"y":0.2,"w":0.6,"h":0.5};`, `?CONTROLS;` and
+/// `?CONTROLS={"set":[{"name":"brightness","value":520}],"keep":true};`. `line` is the one
 /// encoder (every client sends what it gives) and `parse` the one decoder (the daemon reads with it); the JSON
 /// arguments are read by Foundation's `JSONDecoder`, after a bound on the line's length.
 public enum ClientRequest: Sendable, Equatable {
@@ -17,10 +18,17 @@ public enum ClientRequest: Sendable, Equatable {
     case regionOfInterest
     /// A new rect of interest: a change of settings, for the admin group only.
     case setRegionOfInterest(NormalizedRect)
+    /// The camera's controls, their ranges and values.
+    case cameraControls
+    /// Camera controls to set now, and to keep: a change of settings, for the admin group only.
+    case setCameraControls(CameraControlChange)
 
     /// Whether the request changes the daemon's settings (allowed to the admin group only).
     public var changesSettings: Bool {
-        if case .setRegionOfInterest = self { true } else { false }
+        switch self {
+        case .setRegionOfInterest, .setCameraControls: true
+        default: false
+        }
     }
 
     /// The class of the line that answers this request (an ERROR may come instead).
@@ -32,6 +40,7 @@ public enum ClientRequest: Sendable, Equatable {
         case .snapshot: .snapshot
         case .metrics: .metrics
         case .regionOfInterest, .setRegionOfInterest: .regionOfInterest
+        case .cameraControls, .setCameraControls: .cameraControls
         }
     }
 
@@ -114,6 +123,11 @@ public enum ClientRequest: Sendable, Equatable {
             "?ROI="
                 + JSONValue.object([("x", r.x), ("y", r.y), ("w", r.width), ("h", r.height)].map { ($0.0, .number($0.1, places: 4)) }).serialized()
                 + ";"
+        case .cameraControls: "?CONTROLS;"
+        case .setCameraControls(let change):
+            "?CONTROLS="
+                + JSONValue.object([("set", .array(change.settings.map { .object(EventEncoder.settingFields($0)) })), ("keep", .bool(change.keep))])
+                .serialized() + ";"
         }
     }
 
@@ -138,6 +152,10 @@ public enum ClientRequest: Sendable, Equatable {
                 throw Problem("?ROI needs x, y, w and h (0…1 of the frame)")
             }
             do { return .setRegionOfInterest(try NormalizedRect(x: x, y: y, width: w, height: h)) } catch { throw Problem(error.description) }
+        case "CONTROLS":
+            if rest.isEmpty { return .cameraControls }
+            guard rest.first == "=" else { throw Problem(#"expected ?CONTROLS={"set":[{"name":…,"value":…}],"keep":false}"#) }
+            return .setCameraControls(try cameraControlChange(json: rest.dropFirst()))
         case "WATCH":
             if rest.isEmpty { return .watch(Watch(enable: true)) }
             guard rest.first == "=" else { throw Problem("expected ?WATCH={...}") }
@@ -145,8 +163,14 @@ public enum ClientRequest: Sendable, Equatable {
         case "":
             throw Problem("empty request")
         default:
-            throw Problem("unknown request \(quoted("?" + name)) (known: ?WATCH, ?STATUS, ?VERSION, ?SNAPSHOT, ?ROI, ?METRICS)")
+            throw Problem("unknown request \(quoted("?" + name)) (known: ?WATCH, ?STATUS, ?VERSION, ?SNAPSHOT, ?ROI, ?CONTROLS, ?METRICS)")
         }
+    }
+
+    /// The argument of `?CONTROLS=` alone (`{"set":[…],"keep":…}`), as a page posts it to scand web: read by
+    /// the same decoder, so what scand web accepts is what the daemon reads.
+    public static func cameraControlChange(json: some StringProtocol) throws(Problem) -> CameraControlChange {
+        try decode(ControlFields.self, from: Substring(json)).change
     }
 
     /// One JSON object, by `JSONDecoder`: its errors become one short line that quotes no more than
@@ -231,6 +255,60 @@ public enum ClientRequest: Sendable, Equatable {
                     throw Problem("unknown WATCH field \(quoted(key.stringValue)) (known: enable, classes, formats, since)")
                 }
             }
+        }
+    }
+
+    /// `{"set":[{"name":…,"value":…},…],"keep":…}`: `set` in the order to apply (automatic modes off first),
+    /// each value an integer, true or false, or a menu item's name; `keep` optional (false).
+    struct ControlFields: Decodable {
+        var change = CameraControlChange(settings: [])
+
+        struct Item: Decodable {
+            var name: String
+            var value: CameraControlValue
+
+            init(from decoder: any Decoder) throws {
+                let usage = #"each of set is {"name":"<control>","value":<integer, true or false, or a menu item's name>}"#
+                let c = try decoder.container(keyedBy: AnyKey.self)
+                guard Set(c.allKeys.map(\.stringValue)) == ["name", "value"],
+                    let name = try? c.decode(String.self, forKey: AnyKey(stringValue: "name")),
+                    !name.isEmpty, name.utf8.count <= ClientRequest.quoteLimit
+                else { throw Problem(usage) }
+                let key = AnyKey(stringValue: "value")
+                if let b = try? c.decode(Bool.self, forKey: key) {
+                    value = .boolean(b)
+                } else if let n = try? c.decode(Int.self, forKey: key) {
+                    value = .integer(n)
+                } else if let text = try? c.decode(String.self, forKey: key), text.utf8.count <= ClientRequest.quoteLimit {
+                    value = .text(text)
+                } else {
+                    throw Problem(usage)
+                }
+                self.name = name
+            }
+        }
+
+        init(from decoder: any Decoder) throws {
+            let c = try decoder.container(keyedBy: AnyKey.self)
+            for key in c.allKeys {
+                switch key.stringValue {
+                case "set":
+                    let items: [Item]
+                    do { items = try c.decode([Item].self, forKey: key) } catch let problem as Problem { throw problem } catch {
+                        throw Problem(#"set must be an array of {"name":…,"value":…}"#)
+                    }
+                    guard items.count <= CameraControlChange.maxSettings else {
+                        throw Problem("set names \(items.count) controls; at most \(CameraControlChange.maxSettings) at once")
+                    }
+                    change.settings = items.map { CameraControlSetting(name: $0.name, value: $0.value) }
+                case "keep":
+                    guard let keep = try? c.decode(Bool.self, forKey: key) else { throw Problem("keep must be true or false") }
+                    change.keep = keep
+                default:
+                    throw Problem("unknown CONTROLS field \(quoted(key.stringValue)) (known: set, keep)")
+                }
+            }
+            guard !change.settings.isEmpty || change.keep else { throw Problem("?CONTROLS= needs set, keep or both") }
         }
     }
 

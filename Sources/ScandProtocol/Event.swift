@@ -26,6 +26,8 @@ public enum Event: Sendable, Equatable {
     case snapshot(Snapshot)
     /// The rect of interest in use (the answer to `?ROI`).
     case regionOfInterest(NormalizedRect)
+    /// The camera's controls (answer to `?CONTROLS`).
+    case cameraControls(CameraControlsReport)
     /// Prometheus's text exposition of the daemon's metrics (the answer to `?METRICS;`).
     case metrics(String)
     /// The event journal went off, came back, or was replaced by a new one (numbered, like DEVICE).
@@ -35,7 +37,7 @@ public enum Event: Sendable, Equatable {
     public enum Class: String, Sendable, CaseIterable, Comparable {
         case version = "VERSION", device = "DEVICE", scan = "SCAN", update = "UPDATE", lost = "LOST", stats = "STATS"
         case watch = "WATCH", status = "STATUS", error = "ERROR", devices = "DEVICES", snapshot = "SNAPSHOT", regionOfInterest = "ROI"
-        case metrics = "METRICS", journal = "JOURNAL"
+        case metrics = "METRICS", journal = "JOURNAL", cameraControls = "CONTROLS"
 
         /// Classes a `?WATCH` may ask for by name.
         public static let watchable: [Class] = [.device, .journal, .lost, .scan, .stats, .update, .version, .watch]
@@ -57,6 +59,7 @@ public enum Event: Sendable, Equatable {
         case .devices: .devices
         case .snapshot: .snapshot
         case .regionOfInterest: .regionOfInterest
+        case .cameraControls: .cameraControls
         case .metrics: .metrics
         case .journal: .journal
         }

@@ -50,6 +50,10 @@ public enum EventDecoder {
         var time: String?
         // ROI
         var roi: [Double]?
+        // CONTROLS (and `device`)
+        var controls: [ControlField]?
+        var set: [SettingField]?
+        var kept: [SettingField]?
         // SNAPSHOT
         var frame: UInt64?
         var width: Int?
@@ -72,6 +76,59 @@ public enum EventDecoder {
         struct Since: Decodable {
             var boot: String
             var seq: Int
+        }
+
+        /// One of CONTROLS' controls (`EventEncoder.controlFields`).
+        struct ControlField: Decodable {
+            struct MenuItem: Decodable {
+                var index: Int
+                var name: String
+            }
+            var name: String
+            var label: String
+            var type: String
+            var min, max, step, `default`: Int
+            var value: Int?
+            var menu: [MenuItem]?
+            var readOnly: Bool?
+            var inactive: Bool?
+
+            var control: CameraControl {
+                let kind: CameraControl.Kind =
+                    switch type {
+                    case "int": .integer
+                    case "bool": .boolean
+                    case "menu": .menu(Dictionary((menu ?? []).map { ($0.index, $0.name) }, uniquingKeysWith: { a, _ in a }))
+                    case "button": .button
+                    default: .other
+                    }
+                var c = CameraControl(
+                    id: 0, label: label, kind: kind, minimum: min, maximum: max, step: step, defaultValue: `default`, value: value,
+                    readOnly: readOnly ?? false, inactive: inactive ?? false)
+                c.name = name
+                return c
+            }
+        }
+
+        /// `{"name":…,"value":…}` of CONTROLS' `set` and `kept`.
+        struct SettingField: Decodable {
+            var name: String
+            var value: CameraControlValue
+
+            init(from decoder: any Decoder) throws {
+                let c = try decoder.container(keyedBy: ClientRequest.AnyKey.self)
+                name = try c.decode(String.self, forKey: .init(stringValue: "name"))
+                let key = ClientRequest.AnyKey(stringValue: "value")
+                if let b = try? c.decode(Bool.self, forKey: key) {
+                    value = .boolean(b)
+                } else if let n = try? c.decode(Int.self, forKey: key) {
+                    value = .integer(n)
+                } else {
+                    value = .text(try c.decode(String.self, forKey: key))
+                }
+            }
+
+            var setting: CameraControlSetting { CameraControlSetting(name: name, value: value) }
         }
 
         func code(_ eventClass: Event.Class) throws(Problem) -> ReceivedCode? {
@@ -98,6 +155,11 @@ public enum EventDecoder {
                     throw missing
                 }
                 return .regionOfInterest(rect)
+            case .cameraControls:
+                guard let device = device?.value, let controls else { throw missing }
+                return .cameraControls(
+                    CameraControlsReport(
+                        device: device, controls: controls.map(\.control), set: (set ?? []).map(\.setting), kept: (kept ?? []).map(\.setting)))
             case .snapshot:
                 guard let frame, let width, let height, let sourceWidth, let sourceHeight, let mime, let data,
                     let bytes = Data(base64Encoded: data)

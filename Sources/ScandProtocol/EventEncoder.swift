@@ -66,6 +66,11 @@ public enum EventEncoder {
             ]
         case .regionOfInterest(let r):
             fields.append(("roi", rect(r)))
+        case .cameraControls(let report):
+            fields += [
+                ("device", .string(report.device)), ("controls", .array(report.controls.map { .object(controlFields($0)) })),
+                ("set", .array(report.set.map { .object(settingFields($0)) })), ("kept", .array(report.kept.map { .object(settingFields($0)) }))
+            ]
         case .metrics(let text):
             fields.append(("text", .string(text)))
         case .journal(let j):
@@ -220,6 +225,17 @@ public enum EventEncoder {
         if c.readOnly { fields.append(("readOnly", .bool(true))) }
         if c.inactive { fields.append(("inactive", .bool(true))) }
         return fields
+    }
+
+    /// A control to set, as CONTROLS and `?CONTROLS=` write it: `{"name":"gain","value":0}`.
+    static func settingFields(_ s: CameraControlSetting) -> [(String, JSONValue)] {
+        let value: JSONValue =
+            switch s.value {
+            case .integer(let n): .int(n)
+            case .boolean(let b): .bool(b)
+            case .text(let t): .string(t)
+            }
+        return [("name", .string(s.name)), ("value", value)]
     }
 
     private static func counterFields(_ c: FrameCounters) -> [(String, JSONValue)] {

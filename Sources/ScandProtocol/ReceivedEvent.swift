@@ -6,7 +6,7 @@ public struct ReceivedEvent: Sendable, Equatable {
     public var eventClass: Event.Class
     /// The daemon's boot, and the sequence number of a journaled event (what `since` resumes from).
     public var stamp: EventStamp?
-    /// VERSION, WATCH, ERROR, ROI, SNAPSHOT and METRICS, decoded; nil for the others (events and STATUS),
+    /// VERSION, WATCH, ERROR, ROI, CONTROLS, SNAPSHOT and METRICS, decoded; nil for the others (events and STATUS),
     /// which clients pass on as `line`.
     public var event: Event?
     /// SCAN, UPDATE and LOST: the code's id, format and text.

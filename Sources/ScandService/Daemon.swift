@@ -84,10 +84,13 @@ public struct Daemon: Sendable {
         let make = makePipeline
         let metrics = DaemonMetrics()
         let roi = RegionOfInterestOverride(store: stateDirectory.map(RegionOfInterestStore.init(directory:)), log: { output.log($0, $1) })
-        let controller = PipelineController(config: roi.applied(to: config)) { make($0, output, metrics) }
+        let cameraControls = CameraControlOverride(store: stateDirectory.map(CameraControlStore.init(directory:)), log: { output.log($0, $1) })
+        // What was set over the socket, on top of a configuration read now or on SIGHUP.
+        let overridden: @Sendable (ScandConfig) -> ScandConfig = { cameraControls.applied(to: roi.applied(to: $0)) }
+        let controller = PipelineController(config: overridden(config)) { make($0, output, metrics) }
         var services: [ServiceGroupConfiguration.ServiceConfiguration] = []
         if let listener {
-            let controls = DaemonControls(
+            var controls = DaemonControls(
                 status: {
                     var report = StatusSummary.report(controller, hub: hub, stdoutDropped: console.dropped)
                     report.regionOfInterest = roi.applied(to: controller.config).regionOfInterest
@@ -114,6 +117,21 @@ public struct Daemon: Sendable {
                     }
                 },
                 events: events)
+            controls.cameraControls = { answer in
+                let pipeline = controller.current
+                pipeline.cameraControls { result in
+                    switch result {
+                    case .success(let list): answer(.cameraControls(cameraControls.report(device: pipeline.device, controls: list)))
+                    case .failure(let error): answer(.error(error.description))
+                    }
+                }
+            }
+            controls.setCameraControls = { change, answer in
+                cameraControls.change(
+                    change, on: { controller.current },
+                    adopt: { all in controller.adoptCameraControls(controller.config.cameraControls.overridden(by: all)) },
+                    done: answer)
+            }
             let server = SocketServer(
                 listener: listener, hub: hub, maxRequestBytes: config.maxRequestBytes, requestTimeout: config.requestTimeout,
                 daemon: controls, adminGroup: config.adminGroup, log: { output.log($0, $1) })
@@ -130,7 +148,7 @@ public struct Daemon: Sendable {
         services.append(
             .init(
                 service: SupervisorService(
-                    controller: controller, hub: hub, hangups: hangups, running: config, reload: { roi.applied(to: try reload()) },
+                    controller: controller, hub: hub, hangups: hangups, running: config, reload: { overridden(try reload()) },
                     output: output)))
         var logger = Logger(label: "scand")
         logger.logLevel = .warning

@@ -95,6 +95,14 @@ public final class LivePipeline: Sendable {
         snapshots.add(isWanted: isWanted, answer: answer)
     }
 
+    /// The camera's controls (nil: the source has none), after setting `settings` first when given: now and at
+    /// every later open of this pipeline's camera. Answered from the capture thread within a poll.
+    public func cameraControls(
+        set settings: [CameraControlSetting]? = nil, answer: @escaping @Sendable (Result<[CameraControl]?, CaptureError>) -> Void
+    ) {
+        capture.cameraControls(set: settings, answer: answer)
+    }
+
     /// Snapshots made so far (one per frame, shared by every client that waited for it).
     var snapshotsMade: Int { snapshots.made }
 

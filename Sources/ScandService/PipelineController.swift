@@ -55,6 +55,12 @@ public final class PipelineController: Sendable {
         return changes
     }
 
+    /// Takes `controls` as the configuration's camera controls without touching capture: the running camera
+    /// has them already (set live), and later pipelines and reloads start from them.
+    public func adoptCameraControls(_ controls: [CameraControlSetting]) {
+        state.withLockedValue { $0.config.cameraControls = controls }
+    }
+
     public func stop() { current.stop() }
 
     /// Returns when the pipeline ends by itself (a replay is over) or after `stop`; a replacement in

@@ -79,6 +79,20 @@ import ScandConfigFile
         #expect { try ScandConfig().applying(toml: "[camera.]\n") } throws: { e in (e as? ScandConfig.Problem)?.line == 1 }
     }
 
+    @Test func controlsSetLaterOverrideTheConfiguredOnesInTheirPlace() {
+        let configured = [
+            CameraControlSetting(name: "focus_automatic_continuous", value: .boolean(false)),
+            CameraControlSetting(name: "focus_absolute", value: .integer(100))
+        ]
+        let changed = configured.overridden(by: [
+            CameraControlSetting(name: "gain", value: .integer(4)), CameraControlSetting(name: "focus_absolute", value: .integer(250))
+        ])
+        // focus_absolute keeps its place after the automatic mode it needs off; gain comes last.
+        #expect(changed.map(\.name) == ["focus_automatic_continuous", "focus_absolute", "gain"])
+        #expect(changed[1].value == .integer(250) && changed[2].value == .integer(4))
+        #expect(configured.overridden(by: []) == configured)
+    }
+
     @Test func thePixelFormatIsASetting() throws {
         #expect(try ScandConfig().applying(toml: "[camera]\npixel_format = \"mjpg\"\n").pixelFormat == .mjpeg)
         #expect(try ScandConfig().applying(toml: "[camera]\npixel_format = \"auto\"\n").pixelFormat == nil)

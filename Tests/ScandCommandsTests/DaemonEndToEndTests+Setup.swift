@@ -57,7 +57,8 @@ extension DaemonEndToEndTests {
         #expect(daemon.finish() == 0)
     }
 
-    /// A peer outside the admin group may look but not change: its ?ROI= gets the reason, the rect stays.
+    /// A peer outside the admin group may look but not change: its ?ROI= and ?CONTROLS= get the reason, the
+    /// rect stays; a camera that is not there has no controls to show.
     @Test(
         .enabled(
             if: getuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv")
@@ -71,15 +72,19 @@ extension DaemonEndToEndTests {
         let script = """
             import socket, sys
             s = socket.socket(socket.AF_UNIX); s.connect(sys.argv[1]); f = s.makefile("rwb")
-            f.readline(); f.write(b'?ROI={"x":0,"y":0,"w":0.5,"h":0.5};\\n?ROI;\\n'); f.flush()
-            print(f.readline().decode().strip()); print(f.readline().decode().strip())
+            f.readline()
+            f.write(b'?ROI={"x":0,"y":0,"w":0.5,"h":0.5};\\n?ROI;\\n?CONTROLS={"set":[{"name":"gain","value":0}],"keep":true};\\n?CONTROLS;\\n')
+            f.flush()
+            for _ in range(4): print(f.readline().decode().strip())
             """
         let nobody = try ScandBinary.runTool(
             "/usr/bin/setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups", "/usr/bin/python3", "-c", script, sock])
         #expect(
             nobody.stdout.split(separator: "\n") == [
                 #"{"class":"ERROR","message":"changing settings needs membership of group 'root' (uid 65534 is not a member)"}"#,
-                #"{"class":"ROI","roi":[0,0,1,1]}"#
+                #"{"class":"ROI","roi":[0,0,1,1]}"#,
+                #"{"class":"ERROR","message":"changing settings needs membership of group 'root' (uid 65534 is not a member)"}"#,
+                #"{"class":"ERROR","message":"\#(dir)/no-camera: the camera is not open (waiting for it): its controls cannot be read or set now"}"#
             ], "\(nobody.stdout) \(nobody.stderr)")
         daemon.signal(SIGTERM)
         #expect(daemon.finish() == 0)

@@ -86,7 +86,8 @@ extension DaemonReliabilityTests {
     }
 
     @Test func everySubcommandsHelpExitsZero() throws {
-        for command in [[], ["scan"], ["run"], ["watch"], ["web"], ["mqtt"], ["devices"], ["record"], ["encode"], ["synth"], ["bench"]] {
+        for command in [[], ["scan"], ["run"], ["watch"], ["controls"], ["web"], ["mqtt"], ["devices"], ["record"], ["encode"], ["synth"], ["bench"]]
+        {
             let help = try ScandBinary.run(command + ["--help"])
             #expect(help.status == 0 && help.stdout.contains("USAGE:"), "scand \(command.joined()) --help: \(help.status) \(help.stderr)")
         }

@@ -117,8 +117,28 @@ import ScandTestSupport
         let backAt = try #require(unplug.indices.first { $0 > lostAt && unplug[$0]["state"] as? String == "streaming" }, "\(states)")
         #expect(unplug[..<lostAt].contains { $0["class"] as? String == "SCAN" })
         #expect(unplug[backAt...].contains { $0["class"] as? String == "SCAN" }, "scans resume after the camera returns")
-        // [camera.controls]: brightness set at open, changed behind scand's back, set again after the replug.
-        let applied = (s.lines["unplug"] ?? []).filter { $0.hasPrefix("control ") }
-        #expect(applied == ["control at-open 520", "control changed 400", "control after-replug 520"], "\(applied)")
+        // [camera.controls]: brightness set at open, changed behind scand's back, set again after the replug;
+        // contrast set live over the socket is set again after the replug too; brightness kept for restarts
+        // is set at the next start, over the configuration's.
+        let controlLines = s.lines["controls"] ?? []
+        let applied = controlLines.filter { $0.hasPrefix("control ") }
+        #expect(
+            applied == [
+                "control at-open 520 130", "control set-live 520 140", "control changed 400 100", "control after-replug 520 140",
+                "control after-restart 450 140"
+            ], "\(controlLines)")
+        // The daemon's CONTROLS: vivid's controls with their values, nothing set over the socket yet.
+        let listed = try #require(s.events("controls").first { $0["class"] as? String == "CONTROLS" }, "\(controlLines)")
+        let live = (listed["controls"] as? [[String: Any]] ?? []).first { $0["name"] as? String == "brightness" }
+        #expect(listed["device"] as? String == "/dev/video0" && live?["value"] as? Int == 520 && (listed["set"] as? [Any])?.isEmpty == true)
+        #expect(controlLines.contains("set live: contrast = 140") && controlLines.contains("set-status 0"), "\(controlLines)")
+        #expect(controlLines.contains { $0.contains("camera control 'brightness': 999 is out of range; it takes 384…639") }, "\(controlLines)")
+        #expect(controlLines.contains("refused-status 64") && controlLines.contains("keep-status 0"), "\(controlLines)")
+        #expect(controlLines.contains("kept for restarts: contrast = 140, brightness = 450"), "\(controlLines)")
+        #expect(controlLines.contains("kept: [camera.controls]") && controlLines.contains("kept: brightness = 450"), "\(controlLines)")
+        #expect(
+            controlLines.contains {
+                $0.hasPrefix("stderr: ") && $0.contains("camera controls contrast, brightness from /tmp/state/camera-controls.toml")
+            })
     }
 }

@@ -61,15 +61,24 @@ kill $HOLDER 2> /dev/null; wait $HOLDER 2> /dev/null
 
 echo "=== unplug"
 OUT=/tmp/unplug.out
-# [camera.controls]: set at open, and again after the replug (the test changes it in between).
+# [camera.controls]: set at open, and again after the replug (the test changes it in between); contrast set
+# live over the socket (`scand controls`, as the setup page does) is set again after the replug too.
 # vivid moves brightness's range with the input: 384...639 on HDMI 0 (input 3).
-printf '[socket]\npath = "none"\n[camera.controls]\nbrightness = 520\ncontrast = 130\n' > /tmp/controls.toml
-control() { echo "control $1 $(v4l2-ctl -d /dev/video0 -C brightness | awk '{print $2}')" >> /tmp/controls.out; }
-scand run --config /tmp/controls.toml --device /dev/video0 --frame-timeout 1500 > /tmp/unplug.out 2> /tmp/unplug.err &
+printf '[socket]\npath = "/tmp/scand.sock"\n[camera.controls]\nbrightness = 520\ncontrast = 130\n' > /tmp/controls.toml
+control() {
+  echo "control $1 $(v4l2-ctl -d /dev/video0 -C brightness | awk '{print $2}') $(v4l2-ctl -d /dev/video0 -C contrast | awk '{print $2}')" >> /tmp/controls.out
+}
+scand run --config /tmp/controls.toml --state-directory /tmp/state --device /dev/video0 --frame-timeout 1500 > /tmp/unplug.out 2> /tmp/unplug.err &
 SCAND=$!
 await '"class":"SCAN"' 1 90
 control at-open
-v4l2-ctl -d /dev/video0 -c brightness=400
+scand controls --socket /tmp/scand.sock --json > /tmp/controls.json 2>&1
+scand controls --socket /tmp/scand.sock --set contrast=140 >> /tmp/controls.json 2>&1
+echo "set-status $?" >> /tmp/controls.json
+scand controls --socket /tmp/scand.sock --set brightness=999 >> /tmp/controls.json 2>&1
+echo "refused-status $?" >> /tmp/controls.json
+control set-live
+v4l2-ctl -d /dev/video0 -c brightness=400 -c contrast=100
 control changed
 v4l2-ctl -d /dev/video0 -c disconnect=1
 echo "--- disconnected" > /dev/console
@@ -81,10 +90,24 @@ stream
 await '"state":"streaming"' 2 60
 await '"class":"SCAN"' $(($(count '"class":"SCAN"') + 1)) 90
 control after-replug
+# Kept for restarts: written to the state directory, set at the next start although changed in between.
+scand controls --socket /tmp/scand.sock --set brightness=450 --keep >> /tmp/controls.json 2>&1
+echo "keep-status $?" >> /tmp/controls.json
 kill -TERM $SCAND; wait $SCAND
 echo "=== unplug-status $?"
 cat /tmp/unplug.out
-cat /tmp/controls.out
 sed 's/^/stderr: /' /tmp/unplug.err | head -5
+echo "=== controls"
+cat /tmp/controls.json
+sed 's/^/kept: /' /tmp/state/camera-controls.toml
+v4l2-ctl -d /dev/video0 -c brightness=400 -c contrast=100
+OUT=/tmp/restart.out
+scand run --config /tmp/controls.toml --state-directory /tmp/state --device /dev/video0 > "$OUT" 2> /tmp/restart.err &
+SCAND=$!
+await '"state":"streaming"' 1 60
+control after-restart
+kill -TERM $SCAND; wait $SCAND
+cat /tmp/controls.out
+grep 'camera controls' /tmp/restart.err | sed 's/^/stderr: /'
 kill $STREAMER 2> /dev/null
 exit 0

@@ -119,6 +119,18 @@ public struct CameraControlSetting: Sendable, Equatable {
     }
 }
 
+extension [CameraControlSetting] {
+    /// These settings with `changes` on top: a control named again takes the new value in its old place (the
+    /// order automatic modes go off in), new ones follow in their order.
+    public func overridden(by changes: [CameraControlSetting]) -> [CameraControlSetting] {
+        var out = self
+        for change in changes {
+            if let i = out.firstIndex(where: { $0.name == change.name }) { out[i].value = change.value } else { out.append(change) }
+        }
+        return out
+    }
+}
+
 /// Why a control cannot be set as configured, in one line naming the control and what it takes.
 public struct CameraControlError: Error, Equatable, CustomStringConvertible {
     public var description: String

@@ -215,6 +215,19 @@ final class ClientHandler: ChannelDuplexHandler {
                 if case .regionOfInterest = result { log("\(peer) set the rect of interest to \(rect)", .notice) }
                 answer(result.line)
             }
+        case .cameraControls:
+            let answer = later(ticket, context: context)
+            daemon.cameraControls { answer($0.line) }
+        case .setCameraControls(let change):
+            let peer = client.peer, log = settings.log, answer = later(ticket, context: context)
+            daemon.setCameraControls(change) { result in
+                if case .cameraControls = result {
+                    let set = change.settings.map { "\($0.name) = \($0.value)" }.joined(separator: ", ")
+                    let did = [set.isEmpty ? nil : "set the camera controls \(set)", change.keep ? "kept the camera controls set so far" : nil]
+                    log("\(peer) " + did.compactMap { $0 }.joined(separator: " and "), .notice)
+                }
+                answer(result.line)
+            }
         }
     }
 

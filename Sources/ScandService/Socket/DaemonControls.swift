@@ -16,6 +16,14 @@ public struct DaemonControls: Sendable {
     public var regionOfInterest: @Sendable () -> NormalizedRect
     /// Applies and keeps a new rect of interest; answers ROI, or an ERROR.
     public var setRegionOfInterest: @Sendable (NormalizedRect, _ answer: @escaping @Sendable (Event) -> Void) -> Void
+    /// CONTROLS for the camera, or an ERROR saying why there is none to give.
+    public var cameraControls: @Sendable (_ answer: @escaping @Sendable (Event) -> Void) -> Void = { answer in
+        answer(.error("this daemon has no camera controls"))
+    }
+    /// Sets camera controls (and keeps them, if asked); answers CONTROLS, or an ERROR.
+    public var setCameraControls: @Sendable (CameraControlChange, _ answer: @escaping @Sendable (Event) -> Void) -> Void = { _, answer in
+        answer(.error("this daemon has no camera controls"))
+    }
     /// The numbering and journal of events (VERSION's boot, `since`); nil: events are not numbered.
     public var events: EventLog? = nil
     /// Where `since` replays read the journal: a serial queue of their own.

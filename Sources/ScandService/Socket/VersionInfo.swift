@@ -8,7 +8,7 @@ import ScandDecoding
 public enum VersionInfo {
     public static let release = "0.1.0"
     public static let protoMajor = 1
-    public static let protoMinor = 4
+    public static let protoMinor = 5
 
     public static var banner: VersionBanner {
         VersionBanner(release: release, protoMajor: protoMajor, protoMinor: protoMinor, zxing: ZXingDecoder.libraryVersion)

@@ -63,7 +63,7 @@ import ScandProtocol
         try client.send("SION;\n?STATUS;\r\n?FLY;\n")
         let lines = try client.received()
         #expect(lines.count == 3 && lines[0].hasPrefix(#"{"class":"VERSION""#) && lines[1].hasPrefix(#"{"class":"STATUS""#))
-        #expect(lines[2] == Event.error("unknown request '?FLY' (known: ?WATCH, ?STATUS, ?VERSION, ?SNAPSHOT, ?ROI, ?METRICS)").line)
+        #expect(lines[2] == Event.error("unknown request '?FLY' (known: ?WATCH, ?STATUS, ?VERSION, ?SNAPSHOT, ?ROI, ?CONTROLS, ?METRICS)").line)
     }
 
     @Test func anOverLongLineIsRefusedOnceAndTheNextLineIsRead() throws {

@@ -1,0 +1,91 @@
+import Foundation
+import ScandConfigFile
+import ScandCore
+import ScandFiles
+
+/// Camera controls set on the setup page and kept in the state directory (`camera-controls.toml`) so that
+/// they survive a restart: a `[camera.controls]` table as the configuration file has it (the same reader, so
+/// the same errors with their line), replaced whole (`AtomicFile`), ready to be copied into scand.toml.
+public struct CameraControlStore: Sendable {
+    public let path: String
+
+    public init(directory: String) { path = (directory as NSString).appendingPathComponent("camera-controls.toml") }
+
+    public struct Failure: Error, CustomStringConvertible {
+        public var description: String
+    }
+
+    /// The kept controls, in their order; empty when none were kept.
+    public func load() throws(Failure) -> [CameraControlSetting] {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            if FileManager.default.fileExists(atPath: path) { throw Failure(description: "\(path): cannot read it") }
+            return []
+        }
+        let read: ScandConfig
+        do { read = try ScandConfig().applying(file: Array(data)) } catch {
+            throw Failure(description: "\(path): \(error) (remove the file to use the configuration's [camera.controls] alone)")
+        }
+        guard read.withoutCameraControls == ScandConfig().withoutCameraControls else {
+            throw Failure(description: "\(path): holds more than a [camera.controls] table (remove the file to use the configuration's alone)")
+        }
+        return read.cameraControls
+    }
+
+    /// Replaces the kept controls (`AtomicFile`); none removes the file.
+    public func save(_ settings: [CameraControlSetting]) throws(Failure) {
+        let directory = (path as NSString).deletingLastPathComponent
+        do { try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true) } catch {
+            throw Failure(description: "cannot keep the camera controls in \(directory): \(error.localizedDescription)")
+        }
+        do { try AtomicFile.replace(path, with: Array(Self.text(settings).utf8)) } catch {
+            throw Failure(description: "cannot keep the camera controls in \(path): \(error.description)")
+        }
+    }
+
+    /// The file's text: a comment saying where it comes from, then the table.
+    static func text(_ settings: [CameraControlSetting]) -> String {
+        var lines = [
+            "# Camera controls set on scand's setup page (scand web), kept by the daemon. They override the same",
+            "# names in [camera.controls] of the configuration; remove this file to use the configuration's alone.",
+            "[\(ScandConfig.controlsTable)]"
+        ]
+        for s in settings {
+            let value: String
+            switch s.value {
+            case .integer(let n): value = String(n)
+            case .boolean(let b): value = String(b)
+            case .text(let t): value = tomlString(t)
+            }
+            // The camera's names are bare keys (letters, digits, _); anything else is written quoted.
+            let bare =
+                !s.name.isEmpty
+                && s.name.unicodeScalars.allSatisfy {
+                    $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "_" || $0 == "-")
+                }
+            lines.append("\(bare ? s.name : tomlString(s.name)) = \(value)")
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// A TOML basic string: quotes, backslashes and control characters escaped.
+    static func tomlString(_ text: String) -> String {
+        var out = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case _ where scalar.value < 0x20 || scalar.value == 0x7F: out += String(format: "\\u%04X", scalar.value)
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out + "\""
+    }
+}
+
+extension ScandConfig {
+    fileprivate var withoutCameraControls: ScandConfig {
+        var c = self
+        c.cameraControls = []
+        return c
+    }
+}

@@ -1,0 +1,81 @@
+import Foundation
+import Testing
+import ScandCapture
+import ScandCore
+import ScandDecoding
+import ScandProtocol
+import ScandTestSupport
+@testable import ScandService
+
+/// `?CONTROLS` against real pipelines without a camera to set: a recording, and a camera that is not there.
+/// (A real camera's controls are set and kept in `VividEndToEndTests`.)
+@Suite struct CameraControlOverrideTests {
+    func answer(_ ask: (@escaping @Sendable (Event) -> Void) -> Void) async -> Event {
+        await withCheckedContinuation { done in ask { done.resume(returning: $0) } }
+    }
+
+    func pipeline(_ source: sending FrameSource) -> LivePipeline {
+        LivePipeline(source: source, decoder: FrameDecoder(), output: OutputSink(event: { _ in }, log: { _ in }))
+    }
+
+    @Test func aRecordingHasNoControlsToSetOrKeep() async throws {
+        let page = Scene.page(width: 320, height: 240, background: 200, centred: [])
+        let path = try Scene.record(repeatElement(page, count: 300), to: ScandBinary.temporaryDirectory() + "/still.rec", gapMicroseconds: 33_333)
+        let running = pipeline(ReplaySource(path: path))
+        running.start()
+        defer { running.stop() }
+        let dir = ScandBinary.temporaryDirectory()
+        let override = CameraControlOverride(store: CameraControlStore(directory: dir), log: { _, _ in })
+        let listed: Result<[CameraControl]?, CaptureError> = await withCheckedContinuation { done in
+            running.cameraControls { done.resume(returning: $0) }
+        }
+        #expect(try listed.get() == nil)
+        let set = await answer { done in
+            override.change(
+                CameraControlChange(settings: [CameraControlSetting(name: "gain", value: .integer(1))], keep: true), on: { running },
+                adopt: { _ in Issue.record("nothing was set") }, done: done)
+        }
+        #expect(set == .error("\(path): a recording has no camera controls"))
+        let kept = await answer { done in
+            override.change(CameraControlChange(settings: [], keep: true), on: { running }, adopt: { _ in }, done: done)
+        }
+        #expect(kept == .error("\(path): a recording has no camera controls to keep"))
+        #expect(!FileManager.default.fileExists(atPath: dir + "/camera-controls.toml"), "nothing refused is kept")
+        #expect(override.applied(to: ScandConfig()).cameraControls == [])
+    }
+
+    @Test func aCameraThatIsNotThereSaysSoAndAnEndedCaptureAnswersAtOnce() async throws {
+        let missing = ScandBinary.temporaryDirectory() + "/video9"
+        var options = CaptureSession.Options()
+        options.backoff = DeviceStateMachine.Backoff(initial: .milliseconds(50), maximum: .milliseconds(50))
+        let running = LivePipeline(
+            source: V4L2Source(path: missing), decoder: FrameDecoder(), output: OutputSink(event: { _ in }, log: { _ in }), captureOptions: options)
+        running.start()
+        let listed: Result<[CameraControl]?, CaptureError> = await withCheckedContinuation { done in
+            running.cameraControls { done.resume(returning: $0) }
+        }
+        #expect(throws: CaptureError.self) { try listed.get() }
+        if case .failure(let error) = listed { #expect(error.description.contains("the camera is not open (waiting for it)"), "\(error)") }
+        running.stop()
+        await running.finished()
+        let after: Result<[CameraControl]?, CaptureError> = await withCheckedContinuation { done in
+            running.cameraControls(set: []) { done.resume(returning: $0) }
+        }
+        if case .failure(let error) = after { #expect(error.description.contains("capture has ended")) } else { Issue.record("\(after)") }
+    }
+
+    @Test func keptControlsAreLoadedAndOverrideTheConfiguration() throws {
+        let dir = ScandBinary.temporaryDirectory()
+        let store = CameraControlStore(directory: dir)
+        try store.save([CameraControlSetting(name: "gain", value: .integer(7))])
+        var logged: [String] = []
+        let override = CameraControlOverride(store: store, log: { message, _ in logged.append(message) })
+        var config = ScandConfig()
+        config.cameraControls = [CameraControlSetting(name: "gain", value: .integer(1)), CameraControlSetting(name: "brightness", value: .integer(9))]
+        #expect(
+            override.applied(to: config).cameraControls == [.init(name: "gain", value: .integer(7)), .init(name: "brightness", value: .integer(9))])
+        #expect(logged == ["camera controls gain from \(store.path) (set on the setup page; they override the configuration's)"])
+        let report = override.report(device: "/dev/video0", controls: nil)
+        #expect(report.set == report.kept && report.kept.count == 1 && report.controls.isEmpty)
+    }
+}
