@@ -55,6 +55,20 @@ public enum WebApp {
             do { rect = try RegionOfInterestBody(json: body) } catch { return json(.badRequest, message: "\(error)") }
             return await forward(rect.request, to: daemon, whenRefused: .forbidden)
         }
+        router.get("/api/controls") { _, _ in
+            // The daemon says why there are none (a recording, a camera not open) in its ERROR.
+            await forward(.cameraControls, to: daemon, whenRefused: .serviceUnavailable)
+        }
+        router.post("/api/controls") { request, _ in
+            guard request.headers[requestMarker] == "1" else {
+                return json(.forbidden, message: "setting camera controls needs the header X-Scand-Request: 1")
+            }
+            let body = try await request.body.collect(upTo: 16 * 1024)
+            let change: CameraControlsBody
+            do { change = try CameraControlsBody(json: body) } catch { return json(.badRequest, message: "\(error)") }
+            // Refused: not an admin, or a value the camera does not take; the message says which.
+            return await forward(change.request, to: daemon, whenRefused: .unprocessableContent)
+        }
         router.get("/metrics") { _, _ in
             var text = ""
             if case .metrics(let daemonText)? = try? await scrapes.request(.metrics).event {

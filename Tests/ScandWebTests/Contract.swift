@@ -19,6 +19,9 @@ enum Contract {
     static let snapshot = snapshotEvent.line
     static let metrics = Event.metrics(
         "# HELP scand_frames_captured_total Frames captured.\n# TYPE scand_frames_captured_total counter\nscand_frames_captured_total 18\n")
+    static let controls = CameraControlsReport(
+        device: "/dev/video0",
+        controls: [CameraControl(id: 9, label: "Brightness", kind: .integer, minimum: 0, maximum: 255, step: 1, defaultValue: 128, value: 128)])
     static let refusal = Event.error("changing settings needs membership of group 'scand-admin' (uid 1000 is not a member)")
 
     static func answer(_ request: ClientRequest) -> Event {
@@ -27,6 +30,11 @@ enum Contract {
         case .snapshot: snapshotEvent
         case .metrics: metrics
         case .setRegionOfInterest(let rect): .regionOfInterest(rect)
+        case .cameraControls: .cameraControls(controls)
+        case .setCameraControls(let change):
+            .cameraControls(
+                CameraControlsReport(
+                    device: "/dev/video0", controls: controls.controls, set: change.settings, kept: change.keep ? change.settings : []))
         default: .error("unknown request")
         }
     }

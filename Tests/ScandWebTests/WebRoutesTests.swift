@@ -135,6 +135,54 @@ import Testing
         }
     }
 
+    @Test func cameraControlsAreListedAndSetWithTheMarkerHeaderAndAValidChange() async throws {
+        let daemon = try FakeDaemon(path: Contract.temporarySocket(), answer: Contract.answer)
+        defer { daemon.stop() }
+        let marker: HTTPFields = [HTTPField.Name("X-Scand-Request")!: "1", .contentType: "application/json"]
+        let change = #"{"set":[{"name":"brightness","value":140}],"keep":true}"#
+        try await Self.app(socket: daemon.path).test(.router) { client in
+            try await client.execute(uri: "/api/controls", method: .get) { response in
+                #expect(response.status == .ok)
+                #expect(Self.body(response) == Event.cameraControls(Contract.controls).line + "\n")
+            }
+            try await client.execute(uri: "/api/controls", method: .post, body: ByteBuffer(string: change)) { response in
+                #expect(response.status == .forbidden)
+                #expect(Self.message(response)?.contains("X-Scand-Request: 1") == true)
+            }
+            for bad in [#"{"set":[{"name":"brightness"}]}"#, "{}", #"{"keep":1}"#, "brightness=140", "{\"keep\":true}\n?STATUS;"] {
+                try await client.execute(uri: "/api/controls", method: .post, headers: marker, body: ByteBuffer(string: bad)) { response in
+                    #expect(response.status == .badRequest, "\(bad)")
+                    #expect(Self.message(response)?.isEmpty == false, "\(bad)")
+                }
+            }
+            try await client.execute(uri: "/api/controls", method: .post, headers: marker, body: ByteBuffer(string: change)) { response in
+                #expect(response.status == .ok)
+                #expect(Self.body(response).contains(#""kept":[{"name":"brightness","value":140}]"#), "\(Self.body(response))")
+            }
+            let asked = try daemon.requests.map { try ClientRequest.parse($0) }
+            #expect(
+                asked == [
+                    .cameraControls, .setCameraControls(CameraControlChange(settings: [.init(name: "brightness", value: .integer(140))], keep: true))
+                ])
+        }
+        // The daemon's refusal (not an admin, a value the camera does not take) comes with its message.
+        let refusing = try FakeDaemon(path: Contract.temporarySocket()) { _ in
+            .error("camera control 'brightness': 999 is out of range; it takes 0…255")
+        }
+        defer { refusing.stop() }
+        try await Self.app(socket: refusing.path).test(.router) { client in
+            try await client.execute(
+                uri: "/api/controls", method: .post, headers: marker, body: ByteBuffer(string: #"{"set":[{"name":"brightness","value":999}]}"#)
+            ) { response in
+                #expect(response.status == .unprocessableContent)
+                #expect(Self.message(response) == "camera control 'brightness': 999 is out of range; it takes 0…255")
+            }
+            try await client.execute(uri: "/api/controls", method: .get) { response in
+                #expect(response.status == .serviceUnavailable)
+            }
+        }
+    }
+
     @Test func metricsAreTheDaemonsFollowedByScandWebsOwn() async throws {
         let daemon = try FakeDaemon(path: Contract.temporarySocket(), answer: Contract.answer)
         defer { daemon.stop() }

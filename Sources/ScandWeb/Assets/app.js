@@ -65,6 +65,8 @@ function events() {
       case "DEVICE":
         health.camera = e.state;
         showHealth();
+        // A camera (re)opened: its controls, as it has them now.
+        if (e.state === "streaming") loadControls();
         if (e.state !== "streaming") for (const id of [...codes.keys()]) removeCode(id);
         break;
     }
@@ -323,6 +325,112 @@ async function sendRoi(r) {
   }
 }
 
+// Camera controls: what the camera has (CONTROLS), each changed on the camera as soon as it is let go of,
+// and kept in the daemon's state directory for restarts on request. Only the admin group may change them.
+let controlsShown = "";  // the device whose controls are on the page
+
+async function loadControls() {
+  try {
+    const r = await fetch("/api/controls", { cache: "no-store" });
+    const answer = await r.json();
+    if (!r.ok) {
+      controlsShown = "";
+      $("controls").replaceChildren();
+      $("controls-keep").parentElement.hidden = true;
+      $("controls-message").textContent = answer.message;
+      return;
+    }
+    showControls(answer);
+  } catch (e) {
+    $("controls-message").textContent = "scand web is not answering";
+  }
+}
+
+function showControls(report) {
+  controlsShown = report.device;
+  const shown = report.controls.filter((c) => c.type === "int" || c.type === "bool" || c.type === "menu");
+  $("controls-message").textContent = shown.length
+    ? `${report.device}: changed on the camera when you let go.` : `${report.device} has no controls to set.`;
+  const rows = [];
+  for (const c of shown) {
+    const id = `control-${c.name}`;
+    const label = document.createElement("label");
+    label.htmlFor = id;
+    label.textContent = c.label;
+    const box = document.createElement("div");
+    box.className = "control";
+    let input;
+    if (c.type === "bool") {
+      input = document.createElement("input");
+      input.type = "checkbox";
+      input.checked = c.value === 1;
+      input.addEventListener("change", () => setControl(c.name, input.checked));
+      box.append(input);
+    } else if (c.type === "menu") {
+      input = document.createElement("select");
+      for (const item of c.menu) {
+        const option = document.createElement("option");
+        option.value = item.name;
+        option.textContent = item.name;
+        option.selected = item.index === c.value;
+        input.append(option);
+      }
+      input.addEventListener("change", () => setControl(c.name, input.value));
+      box.append(input);
+    } else {
+      input = document.createElement("input");
+      input.type = "range";
+      input.min = c.min;
+      input.max = c.max;
+      input.step = Math.max(1, c.step);
+      input.value = c.value ?? c.default;
+      const output = document.createElement("output");
+      output.textContent = input.value;
+      input.addEventListener("input", () => { output.textContent = input.value; });
+      input.addEventListener("change", () => setControl(c.name, Number(input.value)));
+      box.append(input, output);
+    }
+    input.id = id;
+    input.dataset.control = c.name;
+    // Read-only, or ruled by another control (an automatic mode): shown, not set.
+    input.disabled = !!(c.readOnly || c.inactive);
+    if (c.inactive) { box.classList.add("inactive"); box.title = "Ruled by an automatic mode: turn that off first"; }
+    rows.push(label, box);
+  }
+  $("controls").replaceChildren(...rows);
+  $("controls-keep").parentElement.hidden = shown.length === 0;
+  const unkept = JSON.stringify(report.set) !== JSON.stringify(report.kept);
+  $("controls-keep").disabled = !unkept;
+  $("controls-kept").textContent = report.kept.length
+    ? (unkept ? "some changes are not kept yet" : "kept for restarts")
+    : (report.set.length ? "not kept: lost at a restart" : "");
+}
+
+async function postControls(body, doing) {
+  $("controls-message").textContent = doing;
+  try {
+    const r = await fetch("/api/controls", {
+      method: "POST", headers: { "Content-Type": "application/json", "X-Scand-Request": "1" }, body: JSON.stringify(body),
+    });
+    const answer = await r.json();
+    if (r.ok) showControls(answer);
+    else { $("controls-message").textContent = `refused: ${answer.message}`; await loadControlsQuietly(); }
+  } catch (e) {
+    $("controls-message").textContent = "scand web is not answering";
+  }
+}
+
+// After a refusal: the camera's real values back on the page, the refusal's message kept.
+async function loadControlsQuietly() {
+  const message = $("controls-message").textContent;
+  await loadControls();
+  $("controls-message").textContent = message;
+}
+
+function setControl(name, value) { return postControls({ set: [{ name, value }] }, `setting ${name}…`); }
+
+$("controls-keep").addEventListener("click", () => postControls({ keep: true }, "keeping…"));
+
 $("roi").addEventListener("pointerdown", (e) => startDrag(e, "move"));
 $("roi-handle").addEventListener("pointerdown", (e) => startDrag(e, "resize"));
 $("roi").addEventListener("pointermove", moveDrag);
@@ -333,3 +441,4 @@ placeRoi();
 snapshots();
 events();
 status();
+loadControls();
