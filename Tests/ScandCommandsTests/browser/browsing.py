@@ -32,3 +32,18 @@ def chromium(binary, chromedriver, size):
     except Exception as e:  # noqa: BLE001 - a browser that cannot start is a skip
         print(f"skip: chromium did not start: {e}".splitlines()[0])
         return None
+
+
+def in_browser(args, size, check):
+    """Runs CHECK(driver) in a Chromium of SIZE: its status (0), 1 with the reason when it failed, 77 when
+    the browser cannot start. ARGS has the browser's paths (--chromium, --chromedriver)."""
+    driver = chromium(args.chromium, args.chromedriver, size)
+    if driver is None:
+        return 77
+    try:
+        return check(driver)
+    except AssertionError as e:
+        print(f"FAILED: {e}")
+        return 1
+    finally:
+        driver.quit()

@@ -11,7 +11,7 @@ import argparse
 import sys
 
 try:
-    from browsing import chromium, fail, wait
+    from browsing import fail, in_browser, wait
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import Select
 except ImportError as e:
@@ -27,10 +27,7 @@ def main():
     parser.add_argument("--screenshot", required=True)
     args = parser.parse_args()
 
-    driver = chromium(args.chromium, args.chromedriver, "1280,900")
-    if driver is None:
-        return 77
-    try:
+    def check(driver):
         driver.get(args.url)
         control = lambda name: driver.find_elements(By.CSS_SELECTOR, f'#controls [data-control="{name}"]')
         # Read by script: the panel is drawn anew with each answer, so elements found before go stale.
@@ -75,11 +72,8 @@ def main():
         driver.save_screenshot(args.screenshot)
         print("controls: set, kept, refusal shown")
         return 0
-    except AssertionError as e:
-        print(f"failed: {e}")
-        return 1
-    finally:
-        driver.quit()
+
+    return in_browser(args, "1280,900", check)
 
 
 if __name__ == "__main__":

@@ -12,7 +12,7 @@ import argparse
 import sys
 
 try:
-    from browsing import chromium, fail, wait
+    from browsing import fail, in_browser, wait
 except ImportError as e:
     print(f"skip: selenium is missing ({e}); pip install selenium")
     sys.exit(77)
@@ -105,10 +105,7 @@ def main():
     parser.add_argument("--chromedriver", default="/usr/bin/chromedriver")
     args = parser.parse_args()
 
-    driver = chromium(args.chromium, args.chromedriver, "1080,1920")
-    if driver is None:
-        return 77
-    try:
+    def check(driver):
         for width, height in SIZES:
             driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
                                    {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": False})
@@ -132,11 +129,8 @@ def main():
         wait("the badge saying live again", lambda: badge() == "live", 60)
         print("badge: live again")
         return 0
-    except AssertionError as e:
-        print(f"FAILED: {e}")
-        return 1
-    finally:
-        driver.quit()
+
+    return in_browser(args, "1080,1920", check)
 
 
 if __name__ == "__main__":
