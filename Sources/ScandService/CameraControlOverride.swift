@@ -1,4 +1,3 @@
-import Dispatch
 import NIOConcurrencyHelpers
 import ScandCapture
 import ScandCore
@@ -17,10 +16,7 @@ final class CameraControlOverride: Sendable {
         var kept: [CameraControlSetting]
     }
     private let state: NIOLockedValueBox<State>
-    /// The last change asked for: the next one waits for it.
-    private let last = NIOLockedValueBox<Task<Void, Never>?>(nil)
-    /// Where the file is written: blocking I/O stays off the cooperative pool.
-    private let disk = DispatchQueue(label: "scand-camera-controls")
+    private let changes = SerialChanges(label: "scand-camera-controls")
 
     /// Loads what was kept; a kept file that cannot be read is reported through `log` and ignored.
     init(store: CameraControlStore?, log: (String, LogLevel) -> Void) {
@@ -55,46 +51,33 @@ final class CameraControlOverride: Sendable {
         _ change: CameraControlChange, on pipeline: @escaping @Sendable () -> LivePipeline,
         adopt: @escaping @Sendable ([CameraControlSetting]) async -> Void, done: @escaping @Sendable (Event) -> Void
     ) {
-        let store = self.store, disk = self.disk, state = self.state
-        last.withLockedValue { last in
-            let previous = last
-            last = Task {
-                await previous?.value
-                let running = pipeline()
-                let settings = change.settings.isEmpty ? nil : change.settings
-                let result: Result<[CameraControl]?, CaptureError> = await withCheckedContinuation { answered in
-                    running.cameraControls(set: settings) { answered.resume(returning: $0) }
-                }
-                let controls: [CameraControl]
-                switch result {
-                case .failure(let error): return done(.error(error.description))
-                case .success(nil): return done(.error("\(running.device): a recording has no camera controls to keep"))
-                case .success(let c?): controls = c
-                }
-                let all = state.withLockedValue { s in
-                    s.set = s.set.overridden(by: change.settings)
-                    return s.set
-                }
-                if settings != nil { await adopt(all) }
-                if change.keep {
-                    guard let store else {
-                        return done(.error("the camera controls are set, not kept: this daemon has no state directory"))
-                    }
-                    let failure: CameraControlStore.Failure? = await withCheckedContinuation { saved in
-                        disk.async {
-                            do throws(CameraControlStore.Failure) {
-                                try store.save(all)
-                                saved.resume(returning: nil)
-                            } catch {
-                                saved.resume(returning: error)
-                            }
-                        }
-                    }
-                    if let failure { return done(.error("the camera controls are set, not kept: \(failure)")) }
-                    state.withLockedValue { $0.kept = all }
-                }
-                done(.cameraControls(self.report(device: running.device, controls: controls)))
+        let store = self.store, state = self.state, changes = self.changes
+        changes.enqueue {
+            let running = pipeline()
+            let settings = change.settings.isEmpty ? nil : change.settings
+            let result: Result<[CameraControl]?, CaptureError> = await withCheckedContinuation { answered in
+                running.cameraControls(set: settings) { answered.resume(returning: $0) }
             }
+            let controls: [CameraControl]
+            switch result {
+            case .failure(let error): return done(.error(error.description))
+            case .success(nil): return done(.error("\(running.device): a recording has no camera controls to keep"))
+            case .success(let c?): controls = c
+            }
+            let all = state.withLockedValue { s in
+                s.set = s.set.overridden(by: change.settings)
+                return s.set
+            }
+            if settings != nil { await adopt(all) }
+            if change.keep {
+                guard let store else {
+                    return done(.error("the camera controls are set, not kept: this daemon has no state directory"))
+                }
+                let failure = await changes.onDisk { () throws(CameraControlStore.Failure) in try store.save(all) }
+                if let failure { return done(.error("the camera controls are set, not kept: \(failure)")) }
+                state.withLockedValue { $0.kept = all }
+            }
+            done(.cameraControls(self.report(device: running.device, controls: controls)))
         }
     }
 }

@@ -1,4 +1,3 @@
-import Dispatch
 import NIOConcurrencyHelpers
 import ScandCore
 
@@ -10,10 +9,7 @@ import ScandCore
 final class RegionOfInterestOverride: Sendable {
     let store: RegionOfInterestStore?
     private let rect: NIOLockedValueBox<NormalizedRect?>
-    /// The last change asked for: the next one waits for it.
-    private let last = NIOLockedValueBox<Task<Void, Never>?>(nil)
-    /// Where the file is written: blocking I/O stays off the cooperative pool.
-    private let disk = DispatchQueue(label: "scand-roi")
+    private let changes = SerialChanges(label: "scand-roi")
 
     /// Loads what was kept; a kept file that cannot be read is reported through `log` and ignored.
     init(store: RegionOfInterestStore?, log: (String, LogLevel) -> Void) {
@@ -40,27 +36,14 @@ final class RegionOfInterestOverride: Sendable {
         _ new: NormalizedRect, apply: @escaping @Sendable (NormalizedRect) async -> Void,
         done: @escaping @Sendable (RegionOfInterestStore.Failure?) -> Void
     ) {
-        let store = self.store, disk = self.disk, rect = self.rect
-        last.withLockedValue { last in
-            let previous = last
-            last = Task {
-                await previous?.value
-                let failure: RegionOfInterestStore.Failure? = await withCheckedContinuation { saved in
-                    disk.async {
-                        do throws(RegionOfInterestStore.Failure) {
-                            try store?.save(new)
-                            saved.resume(returning: nil)
-                        } catch {
-                            saved.resume(returning: error)
-                        }
-                    }
-                }
-                if failure == nil {
-                    rect.withLockedValue { $0 = new }
-                    await apply(new)
-                }
-                done(failure)
+        let store = self.store, rect = self.rect, changes = self.changes
+        changes.enqueue {
+            let failure = await changes.onDisk { () throws(RegionOfInterestStore.Failure) in try store?.save(new) }
+            if failure == nil {
+                rect.withLockedValue { $0 = new }
+                await apply(new)
             }
+            done(failure)
         }
     }
 }

@@ -68,7 +68,9 @@ import ScandCore
                     device: streaming, counters: status, clients: clients, stdoutDropped: 0, regionOfInterest: .full,
                     journal: .on(JournalSpan(first: 1, last: 7, oldestTime: 1_795_351_802.114), boot: Self.boot))
             ).line == (try documented("STATUS")))
-        #expect(Event.error("unknown request '?FLY' (known: ?WATCH, ?STATUS, ?VERSION, ?SNAPSHOT, ?ROI, ?CONTROLS, ?METRICS)").line == (try documented("ERROR")))
+        #expect(
+            Event.error("unknown request '?FLY' (known: ?WATCH, ?STATUS, ?VERSION, ?SNAPSHOT, ?ROI, ?CONTROLS, ?METRICS)").line
+                == (try documented("ERROR")))
     }
 
     @Test func filtersReadTypedFields() {
