@@ -63,7 +63,12 @@ camera() {
 
 # After the reboot the first part asked for: what outlived it, an upgrade, a purge.
 second_boot() {
+  # scand.service is up from boot and retries /dev/video0: once vivid is loaded it can take the capture node
+  # (streaming vivid's own pattern) before the loopback is wired, and vivid will not switch inputs while it
+  # streams. The service waits for the camera's setup, as a kiosk's would for its camera.
+  systemctl stop scand.service
   camera
+  systemctl start scand.service
   stream /vm-input/frames-b.raw
   echo "=== rebooted"
   await_active

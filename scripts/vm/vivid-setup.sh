@@ -20,16 +20,17 @@ VIVID_OUT=$(node vivid-000-vid-out)
 # The DV timings decide the size the HDMI ports accept; pick one of the right size.
 index=${2:-}
 if [ -z "$index" ] && [ "$size" = 1280x720 ]; then index=4; fi
-v4l2-ctl -d "$VIVID_CAP" -i 3 >/dev/null     # HDMI 0 input
-v4l2-ctl -d "$VIVID_OUT" -o 1 >/dev/null     # HDMI 0 output
+# v4l2-ctl says why an ioctl failed on stdout: kept (in the caller's log), not discarded.
+v4l2-ctl -d "$VIVID_CAP" -i 3     # HDMI 0 input
+v4l2-ctl -d "$VIVID_OUT" -o 1     # HDMI 0 output
 if [ -z "$index" ]; then
   index=$(v4l2-ctl -d "$VIVID_CAP" --list-dv-timings | awk -v w="$width" -v h="$height" '
     /Index:/ { i = $2 } /Active width:/ { aw = $3 } /Active height:/ { ah = $3 }
     /Frame format: progressive/ && aw == w && ah == h { print i; exit }')
   [ -n "$index" ] || { echo "vivid-setup: vivid has no progressive ${size} DV timings" >&2; exit 1; }
 fi
-v4l2-ctl -d "$VIVID_CAP" --set-dv-bt-timings index="$index" >/dev/null
-v4l2-ctl -d "$VIVID_OUT" --set-dv-bt-timings index="$index" >/dev/null
+v4l2-ctl -d "$VIVID_CAP" --set-dv-bt-timings index="$index"
+v4l2-ctl -d "$VIVID_OUT" --set-dv-bt-timings index="$index"
 v4l2-ctl -d "$VIVID_CAP" --set-fmt-video="width=$width,height=$height,pixelformat=YUYV"
 v4l2-ctl -d "$VIVID_OUT" --set-fmt-video-out="width=$width,height=$height,pixelformat=YUYV"
 # Without osd_text_mode=2 (None) vivid draws its counters over the looped frames.
