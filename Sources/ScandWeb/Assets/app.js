@@ -327,14 +327,11 @@ async function sendRoi(r) {
 
 // Camera controls: what the camera has (CONTROLS), each changed on the camera as soon as it is let go of,
 // and kept in the daemon's state directory for restarts on request. Only the admin group may change them.
-let controlsShown = "";  // the device whose controls are on the page
-
 async function loadControls() {
   try {
     const r = await fetch("/api/controls", { cache: "no-store" });
     const answer = await r.json();
     if (!r.ok) {
-      controlsShown = "";
       $("controls").replaceChildren();
       $("controls-keep").parentElement.hidden = true;
       $("controls-message").textContent = answer.message;
@@ -347,7 +344,6 @@ async function loadControls() {
 }
 
 function showControls(report) {
-  controlsShown = report.device;
   const shown = report.controls.filter((c) => c.type === "int" || c.type === "bool" || c.type === "menu");
   $("controls-message").textContent = shown.length
     ? `${report.device}: changed on the camera when you let go.` : `${report.device} has no controls to set.`;
