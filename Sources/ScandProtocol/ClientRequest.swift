@@ -274,17 +274,10 @@ public enum ClientRequest: Sendable, Equatable {
                     let name = try? c.decode(String.self, forKey: AnyKey(stringValue: "name")),
                     !name.isEmpty, name.utf8.count <= ClientRequest.quoteLimit
                 else { throw Problem(usage) }
-                let key = AnyKey(stringValue: "value")
-                if let b = try? c.decode(Bool.self, forKey: key) {
-                    value = .boolean(b)
-                } else if let n = try? c.decode(Int.self, forKey: key) {
-                    value = .integer(n)
-                } else if let text = try? c.decode(String.self, forKey: key), text.utf8.count <= ClientRequest.quoteLimit {
-                    value = .text(text)
-                } else {
-                    throw Problem(usage)
-                }
+                guard let value = CameraControlValue.read(c, "value") else { throw Problem(usage) }
+                if case .text(let text) = value, text.utf8.count > ClientRequest.quoteLimit { throw Problem(usage) }
                 self.name = name
+                self.value = value
             }
         }
 
@@ -312,6 +305,9 @@ public enum ClientRequest: Sendable, Equatable {
         }
     }
 
+    /// Any key, read from a keyed container by its name.
+    typealias Container = KeyedDecodingContainer<AnyKey>
+
     /// A value of `since`: the boot's string or the sequence number.
     enum SinceField: Decodable {
         case boot(String)
@@ -320,5 +316,16 @@ public enum ClientRequest: Sendable, Equatable {
             let c = try decoder.singleValueContainer()
             if let seq = try? c.decode(Int.self) { self = .seq(seq) } else { self = .boot(try c.decode(String.self)) }
         }
+    }
+}
+
+extension CameraControlValue {
+    /// A control's value as `{"name":…,"value":…}` carries it both ways (`EventEncoder.settingFields`):
+    /// true or false, an integer, or a menu item's name; nil for anything else.
+    static func read(_ c: ClientRequest.Container, _ key: String) -> CameraControlValue? {
+        let key = ClientRequest.AnyKey(stringValue: key)
+        if let b = try? c.decode(Bool.self, forKey: key) { return .boolean(b) }
+        if let n = try? c.decode(Int.self, forKey: key) { return .integer(n) }
+        return (try? c.decode(String.self, forKey: key)).map { .text($0) }
     }
 }

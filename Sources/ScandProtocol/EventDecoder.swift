@@ -118,14 +118,10 @@ public enum EventDecoder {
             init(from decoder: any Decoder) throws {
                 let c = try decoder.container(keyedBy: ClientRequest.AnyKey.self)
                 name = try c.decode(String.self, forKey: .init(stringValue: "name"))
-                let key = ClientRequest.AnyKey(stringValue: "value")
-                if let b = try? c.decode(Bool.self, forKey: key) {
-                    value = .boolean(b)
-                } else if let n = try? c.decode(Int.self, forKey: key) {
-                    value = .integer(n)
-                } else {
-                    value = .text(try c.decode(String.self, forKey: key))
+                guard let value = CameraControlValue.read(c, "value") else {
+                    throw Problem("a camera control's value is an integer, true or false, or a menu item's name")
                 }
+                self.value = value
             }
 
             var setting: CameraControlSetting { CameraControlSetting(name: name, value: value) }

@@ -50,35 +50,22 @@ public struct CameraControlStore: Sendable {
             "[\(ScandConfig.controlsTable)]"
         ]
         for s in settings {
-            let value: String
-            switch s.value {
-            case .integer(let n): value = String(n)
-            case .boolean(let b): value = String(b)
-            case .text(let t): value = tomlString(t)
-            }
+            // Written as the configuration file writes its values.
+            let value: SettingValue =
+                switch s.value {
+                case .integer(let n): .integer(n)
+                case .boolean(let b): .boolean(b)
+                case .text(let t): .text(t)
+                }
             // The camera's names are bare keys (letters, digits, _); anything else is written quoted.
             let bare =
                 !s.name.isEmpty
                 && s.name.unicodeScalars.allSatisfy {
                     $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "_" || $0 == "-")
                 }
-            lines.append("\(bare ? s.name : tomlString(s.name)) = \(value)")
+            lines.append("\(bare ? s.name : SettingValue.text(s.name).tomlText) = \(value.tomlText)")
         }
         return lines.joined(separator: "\n") + "\n"
-    }
-
-    /// A TOML basic string: quotes, backslashes and control characters escaped.
-    static func tomlString(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case _ where scalar.value < 0x20 || scalar.value == 0x7F: out += String(format: "\\u%04X", scalar.value)
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out + "\""
     }
 }
 
