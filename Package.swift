@@ -5,7 +5,8 @@ let package = Package(
     name: "scand",
     products: [
         .executable(name: "scand", targets: ["scand"]),
-        .executable(name: "scand-bench", targets: ["scand-bench"])
+        .executable(name: "scand-bench", targets: ["scand-bench"]),
+        .executable(name: "scand-decoder", targets: ["scand-decoder"])
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -32,9 +33,13 @@ let package = Package(
         // libjpeg-turbo's TurboJPEG: MJPEG frames to grey; libv4lconvert only for `scand bench mjpeg`'s comparison.
         .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
         .systemLibrary(name: "CV4LConvert", pkgConfig: "libv4lconvert", providers: [.apt(["libv4l-dev"])]),
-        // The only C++ in the package: a C API over zxing-cpp with fork isolation.
-        // It also runs stb_image, in the same sandboxed children: image files are hostile input too.
-        .target(name: "ScandZXingShim", dependencies: ["CZXing", "CSTB"]),
+        // The only C++ in the package: a C API over zxing-cpp with process isolation.
+        // It also runs stb_image, in the same sandboxed processes: image files are hostile input too.
+        // libm: the Swift runtime brings it into Swift executables, not into scand-decoder.
+        .target(name: "ScandZXingShim", dependencies: ["CZXing", "CSTB"], linkerSettings: [.linkedLibrary("m")]),
+        // The sandboxed decoder process every isolated read runs in, started with posix_spawn from beside
+        // the running executable (or ../libexec/scand): a small C++ program over the shim, no Swift runtime.
+        .executableTarget(name: "scand-decoder", dependencies: ["ScandZXingShim"]),
         // stb_easy_font is header-only with static functions; this C target compiles it once.
         .target(name: "ScandImageShim", dependencies: ["CSTB"]),
         // libv4l2's calls are variadic: fixed-argument wrappers and the VIDIOC_* codes for Swift.

@@ -1,4 +1,6 @@
 import ArgumentParser
+import Foundation
+import ScandDecoding
 
 /// The `scand-bench` command line, which `scand bench` runs: its own executable because the comparison
 /// links libzbar, which the daemon must not carry.
@@ -14,4 +16,21 @@ public struct BenchCommand: ParsableCommand {
     )
 
     public init() {}
+
+    /// Parses, then runs the bench; every bench decodes in scand-decoder, so without it the figures would be
+    /// of failures: one line and exit status 72, as `scand run` and `scand scan` (`--help` still answers).
+    public static func runMain() {
+        do {
+            var command = try parseAsRoot()
+            // A help request parses as the parser's own help command: that one needs no decoder.
+            let bench = configuration.subcommands.contains { $0 == type(of: command) }
+            do { if bench { _ = try DecoderExecutable.path() } } catch {
+                FileHandle.standardError.write(Data("scand bench: \(error.description)\n".utf8))
+                throw ExitCode(72)
+            }
+            try command.run()
+        } catch {
+            exit(withError: error)
+        }
+    }
 }

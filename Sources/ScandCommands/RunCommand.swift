@@ -3,6 +3,7 @@ import Foundation
 import ScandCapture
 import ScandConfigFile
 import ScandCore
+import ScandDecoding
 import ScandService
 
 /// `scand run`: the daemon. Opens a camera (or replays a recording), serves subscribers on a Unix socket
@@ -87,6 +88,7 @@ struct RunCommand: AsyncParsableCommand {
             OutputSinkLog.write(e.description)
             throw ExitCode(78)
         }
+        try requireDecoderExecutable()
         let listener: SocketServer.Listener? = config.socketPath.map { path in
             Systemd.listenedSocket().map { .inherited($0) } ?? .path(path, group: config.socketGroup)
         }
@@ -101,6 +103,15 @@ struct RunCommand: AsyncParsableCommand {
         }
         // The pipeline has logged why, in one line.
         if failure != nil { throw ExitCode(1) }
+    }
+}
+
+/// An install without scand-decoder cannot decode: one line and exit status 72 (EX_OSFILE), before the camera
+/// is opened; the units do not restart for it.
+func requireDecoderExecutable() throws {
+    do { _ = try DecoderExecutable.path() } catch {
+        OutputSinkLog.write(error.description)
+        throw ExitCode(72)
     }
 }
 

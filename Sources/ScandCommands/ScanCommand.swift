@@ -11,7 +11,8 @@ struct ScanCommand: ParsableCommand {
         abstract: "Decode every barcode in still images (PNG, JPEG, PGM/PPM).",
         discussion: """
             Prints one JSON object per code found, one per line. Exit status as zbarimg's: 0 when every \
-            image held a code, 4 when one or more held none, 2 when an input could not be read, 1 for bad options.
+            image held a code, 4 when one or more held none, 2 when an input could not be read, 1 for bad options \
+            (and 72 when scand-decoder, the program images are decoded in, is missing).
             """
     )
 
@@ -42,6 +43,7 @@ struct ScanCommand: ParsableCommand {
     }
 
     func run() throws {
+        try requireDecoderExecutable()
         var runner = ScanRunner()
         runner.formats = try BarcodeFormats.parse(formats)
         if let roi { runner.regionOfInterest = try NormalizedRect.parse(roi) }

@@ -19,8 +19,8 @@ public struct ScanRunner: Sendable {
     public var regionOfInterest: NormalizedRect = .full
     /// Annotated copy: a file path for one input, or a directory for several.
     public var annotatePath: String?
-    /// One persistent sandboxed decoder process for the whole run (a fork per image costs more than many
-    /// reads); per call forks when it cannot be started.
+    /// One persistent sandboxed decoder process for the whole run (a process per image costs more than many
+    /// reads); a process per call when it cannot be made.
     public var decoder = ZXingDecoder(worker: DecoderWorker(lanes: 1))
 
     public init() {}

@@ -35,7 +35,7 @@ public struct DecodePass: Sendable, Hashable {
     public var binarizer: Binarizer = .localAverage
     /// 0: every symbol (ReadBarcodes); 1: the first one (ReadBarcode).
     public var maxSymbols = 0
-    /// Tests of the isolation only: the forked child aborts, segfaults or hangs in this pass.
+    /// Tests of the isolation only: the decoder process aborts, segfaults or hangs in this pass.
     public var injectedFault: DecoderFault = .none
     /// Run when this pass crashes or times out, in order, to recover what it would have found.
     public var fallbacks: [DecodePass] = []

@@ -3,7 +3,7 @@ import NIOConcurrencyHelpers
 import ScandCore
 import ScandZXingShim
 
-/// The persistent decoder processes (szx_worker): forked once, fed through shared memory, replaced when
+/// The persistent decoder processes (szx_worker, running scand-decoder): started once, fed through shared memory, replaced when
 /// one crashes or overruns a deadline. With two lanes (the default on a machine with two cores) the passes
 /// of one frame are shared between two processes that run at once, so the second core shortens each frame.
 /// One reader at a time (the handle is under a lock for it); frame memory may be taken from any thread.

@@ -9,7 +9,7 @@ public struct PassFailure: Sendable, Hashable, CustomStringConvertible {
         case crashed
         /// The isolated decoder process overran its deadline and was killed.
         case timeout
-        /// fork, pipe or read failed.
+        /// No decoder process could be started (scand-decoder missing), or a pipe failed.
         case system
     }
 

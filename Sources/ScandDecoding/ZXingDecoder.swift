@@ -4,7 +4,7 @@ import ScandZXingShim
 
 /// Runs decode passes through the zxing-cpp shim.
 ///
-/// With `isolated` (the default) the passes run in a forked, sandboxed child process: a library fault on a
+/// With `isolated` (the default) the passes run in a sandboxed decoder process (scand-decoder): a library fault on a
 /// hostile or unlucky image (zxing-cpp 1.4 aborted on many; 3.1 has none known) must cost one pass, not the
 /// daemon.
 /// Detections come back in source-image pixels. Blocking: call it off Swift's cooperative pool.
@@ -12,7 +12,7 @@ public struct ZXingDecoder: Sendable {
     public var isolated: Bool
     /// Per-pass deadline in the isolated child; 0 for none.
     public var passTimeoutMilliseconds: Int
-    /// A persistent isolated decoder process instead of a fork per call (the live path, frame after frame).
+    /// A persistent isolated decoder process instead of one per call (the live path, frame after frame).
     public var worker: DecoderWorker?
 
     public init(isolated: Bool = true, passTimeoutMilliseconds: Int = 10_000, worker: DecoderWorker? = nil) {

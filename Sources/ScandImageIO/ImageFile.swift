@@ -2,12 +2,12 @@ import Foundation
 import ScandCore
 import ScandZXingShim
 
-/// Reads PNG, JPEG and binary PNM (PGM/PPM) files through stb_image (Debian's libstb), which runs in a forked,
-/// sandboxed child: it asserts on some hostile files, and that must cost the file, not scand's process.
+/// Reads PNG, JPEG and binary PNM (PGM/PPM) files through stb_image (Debian's libstb), which runs in a
+/// sandboxed decoder process: it asserts on some hostile files, and that must cost the file, not scand's process.
 public enum ImageFile {
     /// Larger images are refused before they are decoded: a hostile file must not exhaust memory.
     public static let maxPixels = 100_000_000
-    /// A file that takes longer than this to decode is given up on (its decoder child is killed).
+    /// A file that takes longer than this to decode is given up on (its decoder process is killed).
     public static let timeoutSeconds = 30
 
     public struct ReadError: Error, CustomStringConvertible, Equatable {

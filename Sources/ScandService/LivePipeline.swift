@@ -35,9 +35,8 @@ public final class LivePipeline: Sendable {
         capture = CaptureSession(
             source: source, options: captureOptions,
             onStatus: { status in
-                // A decoder process may map buffers of the camera (libv4l2 maps them itself when it
-                // converts MJPEG, and fork copies such mappings); a mapping holds the device open, so
-                // an unplugged camera could not come back while one lives. New ones start with frames.
+                // No frames while the camera is gone: the decoder processes are ended meanwhile (they
+                // hold nothing of the camera, started by exec); new ones start with frames.
                 if status.state == .lost { worker?.retire() }
                 lastStatus.status.withLockedValue { $0 = status }
                 output.event(.device(status))

@@ -44,8 +44,8 @@ void *scand_v4l2_mmap(int fd, size_t length, int64_t offset)
     void *p = v4l2_mmap(NULL, length, PROT_READ | PROT_WRITE, MAP_SHARED, fd, offset);
     if (p == MAP_FAILED)
         return NULL;
-    // A mapping holds the device open: a forked decoder process that inherited it would keep an
-    // unplugged camera from ever coming back. Children get none of it.
+    // A mapping holds the device open: a forked process that inherited it would keep an unplugged camera
+    // from ever coming back. scand starts its decoders with posix_spawn; this keeps any fork from it too.
     madvise(p, length, MADV_DONTFORK);
     return p;
 }

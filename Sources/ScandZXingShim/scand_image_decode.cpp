@@ -1,7 +1,7 @@
-// Image files decoded in the decoder child: stb_image (Debian's libstb) asserts on hostile JPEGs, so it never
-// runs in scand's own process. The parent reads the files; the forked, sandboxed child decodes their bytes
-// (inherited memory, nothing to open) and sends the pixels back. A crash or overrun costs one file; the next
-// child goes on from the file after it.
+// Image files decoded in a decoder process: stb_image (Debian's libstb) asserts on hostile JPEGs, so it never
+// runs in scand's own process. The parent reads the files; the sandboxed decoder process decodes their bytes
+// (in a shared buffer it was given, nothing to open) and sends the pixels back. A crash or overrun costs one
+// file; the next process goes on from the file after it.
 #include "scand_zxing_internal.h"
 
 #include <cstdlib>
@@ -45,7 +45,9 @@ void DecodeOne(const szx_encoded &file, int channels, long long maxPixels, int o
     Send(out, kPassDone, &o, sizeof o);
 }
 
-void ServeImages(const szx_encoded *files, int from, int count, int channels, long long maxPixels, int out)
+} // namespace
+
+void szx_internal::ServeImages(const szx_encoded *files, int from, int count, int channels, long long maxPixels, int out)
 {
     for (int k = from; k < count; ++k) {
         int32_t index = k;
@@ -54,34 +56,21 @@ void ServeImages(const szx_encoded *files, int from, int count, int channels, lo
     }
 }
 
-} // namespace
-
 extern "C" {
 
 int szx_decode_images(const szx_encoded *files, int count, int channels, long long max_pixels, int timeout_ms,
                       szx_decoded *decoded)
 {
-    if (!decoded || count < 0 || (count > 0 && !files) || (channels != 1 && channels != 3) || max_pixels <= 0)
+    if (!decoded || count < 0 || count > kMaxRequestItems || (count > 0 && !files) || (channels != 1 && channels != 3) ||
+        max_pixels <= 0)
         return SZX_BAD_ARGUMENT;
     std::memset(decoded, 0, sizeof(szx_decoded) * (size_t)count);
     try {
         std::vector<szx_outcome> outcomes((size_t)count);
         for (szx_outcome &o : outcomes)
             o.status = SZX_NOT_RUN;
-        std::vector<Found> found;  // stays empty: image children send no symbols
         std::vector<Blob> images;
-        auto serve = [&](int from, int out) { ServeImages(files, from, count, channels, max_pixels, out); };
-        for (int next = 0; next < count;) {
-            int after = RunChild(serve, next, count, timeout_ms, outcomes.data(), found, &images);
-            if (after < 0) {
-                for (int k = next; k < count; ++k) {
-                    outcomes[(size_t)k].status = SZX_SYSTEM;
-                    CopyString(outcomes[(size_t)k].message, sizeof outcomes[(size_t)k].message, std::strerror(errno));
-                }
-                break;
-            }
-            next = after;
-        }
+        DecodeImagesInDecoderProcess(files, count, channels, max_pixels, timeout_ms, outcomes.data(), images);
         for (int k = 0; k < count; ++k)
             decoded[k].outcome = outcomes[(size_t)k];
         for (const Blob &b : images) {

@@ -1,4 +1,4 @@
-// extern "C" wrapper over zxing-cpp 3.1: checked inputs, caught exceptions, optional fork isolation.
+// extern "C" wrapper over zxing-cpp 3.1: checked inputs, caught exceptions, optional process isolation.
 
 #define SZX_STR2(x) #x
 #define SZX_STR(x) SZX_STR2(x)
@@ -264,7 +264,7 @@ szx_result *Export(std::vector<Found> &found)
     return out;
 }
 
-// ---- the isolated child and its wire ----------------------------------------------------------
+// ---- the decoder process and its wire ---------------------------------------------------------
 
 bool WriteAll(int fd, const void *data, size_t size)
 {
@@ -432,8 +432,7 @@ std::string LastLine(const std::string &text)
     return line;
 }
 
-Collected Collect(pid_t pid, int out, int err, int from, int timeoutMs, szx_outcome *outcomes, std::vector<Found> &found,
-                  bool untilBatchDone)
+Collected Collect(pid_t pid, int out, int err, int from, int timeoutMs, szx_outcome *outcomes, std::vector<Found> &found)
 {
     Collected c;
     c.lastDone = from - 1;
@@ -469,8 +468,8 @@ Collected Collect(pid_t pid, int out, int err, int from, int timeoutMs, szx_outc
                     kill(pid, SIGKILL);
                     break;
                 }
-                if (untilBatchDone && c.batchDone)
-                    return c;  // the worker lives on
+                if (c.batchDone)
+                    return c;  // the process lives on
             } else if (r == 0 || errno != EINTR) {
                 outOpen = false;
             }
@@ -531,45 +530,6 @@ int Settle(const Collected &c, int status, int count, int timeoutMs, szx_outcome
     return c.current + 1;
 }
 
-int RunChild(const std::function<void(int from, int out)> &serve, int from, int count, int timeoutMs, szx_outcome *outcomes,
-             std::vector<Found> &found, std::vector<Blob> *images)
-{
-    int out[2], err[2];
-    if (pipe2(out, O_CLOEXEC) != 0)
-        return -1;
-    if (pipe2(err, O_CLOEXEC) != 0) {
-        close(out[0]);
-        close(out[1]);
-        return -1;
-    }
-    pid_t pid = fork();
-    if (pid == 0) {
-        close(out[0]);
-        close(err[0]);
-        CloseInherited({out[1], err[1]});
-        PrepareChild(err[1]);
-        serve(from, out[1]);
-        _exit(0);
-    }
-    close(out[1]);
-    close(err[1]);
-    if (pid < 0) {
-        close(out[0]);
-        close(err[0]);
-        return -1;
-    }
-    Collected c = Collect(pid, out[0], err[0], from, timeoutMs, outcomes, found, false);
-    close(out[0]);
-    close(err[0]);
-    int status = 0;
-    while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-    }
-    if (images)
-        for (Blob &b : c.images)
-            images->push_back(std::move(b));
-    return Settle(c, status, count, timeoutMs, outcomes);
-}
-
 int StartRead(const szx_image *image, const szx_pass *passes, int count, szx_outcome *outcomes, szx_result **results,
               int *result_count)
 {
@@ -603,19 +563,7 @@ int szx_read(const szx_image *image, const szx_pass *passes, int count, int isol
             for (int k = 0; k < count; ++k)
                 outcomes[k] = RunPass(image, passes[k], k, found);
         } else {
-            int next = 0;
-            while (next < count) {
-                auto serve = [&](int from, int out) { ServePasses(image, passes, from, count, out); };
-                int after = RunChild(serve, next, count, timeout_ms, outcomes, found);
-                if (after < 0) {
-                    for (int k = next; k < count; ++k) {
-                        outcomes[k].status = SZX_SYSTEM;
-                        CopyString(outcomes[k].message, sizeof outcomes[k].message, std::strerror(errno));
-                    }
-                    break;
-                }
-                next = after;
-            }
+            return ReadInDecoderProcess(image, passes, count, timeout_ms, outcomes, results, result_count);
         }
         *results = Export(found);
         *result_count = *results ? (int)found.size() : 0;

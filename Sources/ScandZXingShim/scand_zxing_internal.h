@@ -1,12 +1,11 @@
-// Internals shared by the per-call isolated reads (scand_zxing.cpp) and the persistent worker
-// (scand_zxing_worker.cpp). C++ only; not part of the C API.
+// Internals shared by the reads (scand_zxing.cpp), the decoder processes and the worker that runs them
+// (scand_decoder_process.cpp, scand_zxing_worker.cpp) and the image files (scand_image_decode.cpp). C++ only; not part of the C API.
 #pragma once
 
 #include "scand_zxing.h"
 
 #include <cerrno>
 #include <cstdint>
-#include <functional>
 #include <string>
 #include <sys/types.h>
 #include <vector>
@@ -77,6 +76,7 @@ bool MoveAll(size_t size, Op op)
     return true;
 }
 
+bool ReadAll(int fd, void *data, size_t size);
 void CopyString(char *dst, size_t size, const std::string &src);
 bool ValidImage(const szx_image *image);
 // Bytes from an image's first sample to its last, inclusive (of a valid image).
@@ -86,8 +86,8 @@ void Send(int fd, Record type, const void *data, size_t size);
 bool WriteAll(int fd, const void *data, size_t size);
 long long NowMs();
 
-// In a freshly forked child: die with the parent, no core files, default signal actions, stdin and stdout on
-// /dev/null, stderr to `err`, and the sandbox (an allowlist of the system calls a decoder needs).
+// In a decoder process before it serves: die with the parent, no core files, default signal actions, stdin
+// and stdout on /dev/null, stderr to `err`, and the sandbox (an allowlist of the system calls a decoder needs).
 void PrepareChild(int err);
 void CloseInherited(std::vector<int> keep);
 void Sandbox();
@@ -95,13 +95,62 @@ void Sandbox();
 // writes a line to stdout (which must not reach the parent's).
 void ProbeSandbox(szx_outcome &o);
 void ServePasses(const szx_image *image, const szx_pass *passes, int from, int count, int out);
-// Forks a sandboxed child that runs `serve(from, out)` (records to `out`), collects what it sends and settles
-// how it ended. Returns the pass to continue from, or -1 when no child could be started (errno says why).
-int RunChild(const std::function<void(int from, int out)> &serve, int from, int count, int timeoutMs, szx_outcome *outcomes,
-             std::vector<Found> &found, std::vector<Blob> *images = nullptr);
+void ServeImages(const szx_encoded *files, int from, int count, int channels, long long maxPixels, int out);
 
-Collected Collect(pid_t pid, int out, int err, int from, int timeoutMs, szx_outcome *outcomes, std::vector<Found> &found,
-                  bool untilBatchDone);
+// What a decoder process (scand-decoder) is asked, over its request socket: a header, then `count` items,
+// szx_pass for kPassesRequest, FileSpan for kImagesRequest. The image or the files lie in one of the shared
+// buffers it was started with, named by id: the request carries no address.
+enum RequestKind : int32_t { kPassesRequest = 1, kImagesRequest = 2 };
+struct Request {
+    int32_t kind;
+    int32_t buffer;   // the shared buffer's id
+    uint64_t offset;  // the image's first byte in it (kPassesRequest)
+    int32_t width, height, rowStride, pixStride;
+    int32_t channels;  // kImagesRequest
+    int32_t from, count;
+    int64_t maxPixels;  // kImagesRequest
+};
+// One file's bytes in the shared buffer (kImagesRequest); offset kNoData for a file given without data.
+struct FileSpan {
+    uint64_t offset, size;
+};
+constexpr uint64_t kNoData = ~0ULL;
+constexpr int kMaxRequestItems = 1 << 16;
+
+// A shared buffer as a decoder process is given it: a memfd passed at its start, mapped read-only there.
+struct SharedMapping {
+    int id;
+    int fd;
+    size_t size;
+};
+
+// The decoder executable scand starts (scand-decoder beside the running executable, or in ../libexec/scand
+// from it), or "" when there is none; `why` then says where it was looked for.
+const std::string &DecoderPath(std::string *why = nullptr);
+
+// One running decoder process and its channels, started with posix_spawn (no code runs between fork and
+// exec in scand's threaded image).
+struct DecoderProcess {
+    pid_t pid = -1;
+    int requests = -1, out = -1, err = -1;
+
+    // Starts one with `shared` mapped; false with `why` when it cannot.
+    bool spawn(const std::vector<SharedMapping> &shared, std::string &why);
+    // Lets it exit on its own (closing its requests) and reaps it; kills one that lingers.
+    void retire();
+    void stop(bool kill = true);
+};
+
+// Reads a decoder process's records for a request that started at item `from`, until it says the batch is done,
+// dies, or overruns `timeoutMs` on one item (then it is killed).
+Collected Collect(pid_t pid, int out, int err, int from, int timeoutMs, szx_outcome *outcomes, std::vector<Found> &found);
+// In a decoder process of its own, started for this call and ended with it: szx_read's isolation, and the
+// image files' decoding (kImage records into `images`).
+int ReadInDecoderProcess(const szx_image *image, const szx_pass *passes, int count, int timeoutMs,
+                         szx_outcome *outcomes, szx_result **results, int *resultCount);
+void DecodeImagesInDecoderProcess(const szx_encoded *files, int count, int channels, long long maxPixels,
+                                  int timeoutMs, szx_outcome *outcomes, std::vector<Blob> &images);
+
 // Turns what a dead child left into outcomes; returns the pass to continue from.
 int Settle(const Collected &c, int status, int count, int timeoutMs, szx_outcome *outcomes);
 

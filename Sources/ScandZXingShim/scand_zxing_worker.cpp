@@ -1,6 +1,6 @@
-// The persistent decoder processes: forked once, reused frame after frame. Requests go over a socket pair,
-// the image through anonymous shared mappings made before the fork; results come back with the same
-// records as the per-call children. A crash or overrun kills and reaps a process; the next request starts
+// The persistent decoder processes: started once (scand_decoder_process.cpp), reused frame after frame.
+// Requests go over a socket pair, the image through shared memfd buffers the processes were given at their
+// start; results come back as records on a pipe. A crash or overrun kills and reaps a process; the next request starts
 // another. With several lanes, one frame's passes run on several processes at once, all reading the same
 // shared image: the second core shortens a frame instead of lengthening the queue.
 #include "scand_zxing_internal.h"
@@ -31,22 +31,6 @@ constexpr int kMaxLanes = 8;
 constexpr size_t kMaxBuffers = 6;
 constexpr size_t kSpareBuffers = 4;
 
-struct Request {
-    uint64_t data;  // address of the image in a shared mapping the worker inherited
-    int32_t width, height, rowStride, pixStride, from, count;
-};
-
-struct Range {
-    uintptr_t start;
-    size_t size;
-};
-
-bool ReadAll(int fd, void *data, size_t size)
-{
-    char *p = static_cast<char *>(data);
-    return MoveAll(size, [&](size_t done) { return read(fd, p + done, size - done); });
-}
-
 bool SendAll(int fd, const void *data, size_t size)
 {
     const char *p = static_cast<const char *>(data);
@@ -54,122 +38,8 @@ bool SendAll(int fd, const void *data, size_t size)
     return MoveAll(size, [&](size_t done) { return send(fd, p + done, size - done, MSG_NOSIGNAL); });
 }
 
-/// The request's image: well formed and wholly inside one of the shared mappings this process was forked with.
-bool Inside(const std::vector<Range> &shared, const szx_image &image)
-{
-    if (!ValidImage(&image))
-        return false;
-    uintptr_t at = (uintptr_t)image.data;
-    size_t extent = ImageExtent(image);
-    for (const Range &s : shared)
-        if (at >= s.start && at - s.start <= s.size && extent <= s.size - (at - s.start))
-            return true;
-    return false;
-}
-
-[[noreturn]] void WorkerMain(int requests, int out, int err, const std::vector<Range> &shared)
-{
-    CloseInherited({requests, out, err});
-    PrepareChild(err);
-    for (;;) {
-        Request r;
-        if (!ReadAll(requests, &r, sizeof r))
-            _exit(0);  // the parent closed: nothing more to do
-        szx_image image{reinterpret_cast<const uint8_t *>((uintptr_t)r.data), r.width, r.height, r.rowStride, r.pixStride};
-        if (!Inside(shared, image) || r.count < 0 || r.count > 4096 || r.from < 0 || r.from > r.count)
-            _exit(65);
-        std::vector<szx_pass> passes((size_t)r.count);
-        if (r.count > 0 && !ReadAll(requests, passes.data(), sizeof(szx_pass) * passes.size()))
-            _exit(0);
-        ServePasses(&image, passes.data(), r.from, r.count, out);
-        Send(out, kBatchDone, nullptr, 0);
-    }
-}
-
-/// One decoder process and its channels.
-struct Lane {
-    pid_t pid = -1;
-    int requests = -1, out = -1, err = -1;
-
-    /// Closing the request channel lets the process exit on its own (and be reaped, so its CPU time counts
-    /// among the parent's children); one that does not within 200 ms is killed.
-    void retire()
-    {
-        if (requests >= 0) {
-            close(requests);
-            requests = -1;
-        }
-        for (int i = 0; i < 20 && pid > 0; ++i) {
-            int status;
-            if (waitpid(pid, &status, WNOHANG) == pid) {
-                pid = -1;
-                break;
-            }
-            usleep(10000);
-        }
-        stop();
-    }
-
-    void stop(bool kill = true)
-    {
-        if (pid > 0) {
-            if (kill)
-                ::kill(pid, SIGKILL);
-            int status;
-            while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-            }
-        }
-        for (int *fd : {&requests, &out, &err})
-            if (*fd >= 0) {
-                close(*fd);
-                *fd = -1;
-            }
-        pid = -1;
-    }
-
-    bool spawn(const std::vector<Range> &shared)
-    {
-        int req[2], o[2], e[2];
-        if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, req) != 0)
-            return false;
-        if (pipe2(o, O_CLOEXEC) != 0) {
-            close(req[0]);
-            close(req[1]);
-            return false;
-        }
-        if (pipe2(e, O_CLOEXEC) != 0) {
-            close(req[0]);
-            close(req[1]);
-            close(o[0]);
-            close(o[1]);
-            return false;
-        }
-        pid_t child = fork();
-        if (child == 0) {
-            close(req[0]);
-            close(o[0]);
-            close(e[0]);
-            WorkerMain(req[1], o[1], e[1], shared);
-        }
-        close(req[1]);
-        close(o[1]);
-        close(e[1]);
-        if (child < 0) {
-            close(req[0]);
-            close(o[0]);
-            close(e[0]);
-            return false;
-        }
-        pid = child;
-        requests = req[0];
-        out = o[0];
-        err = e[0];
-        return true;
-    }
-};
-
 /// A thread that runs one lane's share of each read. It lives as long as the worker, because a decoder
-/// process dies with the thread that forked it (PR_SET_PDEATHSIG follows the thread, not the process).
+/// process dies with the thread that started it (PR_SET_PDEATHSIG follows the thread, not the process).
 class LaneThread {
 public:
     LaneThread() : thread([this] { loop(); }) {}
@@ -222,38 +92,50 @@ private:
     std::thread thread;  // last: started once the rest is ready
 };
 
-/// A shared mapping frames are captured into (or copied into, once, when they were not).
+/// A shared buffer frames are captured into (or copied into, once, when they were not): a memfd, given to
+/// each decoder process at its start and mapped there read-only.
 struct Buffer {
+    int id;
+    int fd;
     uint8_t *data;
     size_t size;
     bool busy;
+
+    void unmap()
+    {
+        munmap(data, size);
+        close(fd);
+    }
 };
 
 } // namespace
 
 struct szx_worker {
-    std::vector<Lane> lanes;
+    std::vector<DecoderProcess> lanes;
     // Lane k > 0 runs on threads[k - 1]; lane 0 on the reader's thread. Made on first use.
     std::vector<std::unique_ptr<LaneThread>> threads;
     std::atomic<int> generation{0};
     std::atomic<long long> copies{0};
     std::mutex lock;  // guards buffers and stale; taken briefly by the capture thread too
     std::vector<Buffer> buffers;
-    bool stale = false;  // a mapping was made after the processes were forked: they cannot see it
+    int nextBuffer = 0;
+    bool stale = false;  // a buffer was made after the processes started: they do not have it
 
-    explicit szx_worker(int n) : lanes((size_t)n) {}
+    size_t spares;  // buffers of a new size mapped at once (a one-read worker needs one)
+
+    explicit szx_worker(int n, size_t spareBuffers = kSpareBuffers) : lanes((size_t)n), spares(spareBuffers) {}
 
     ~szx_worker()
     {
         retire();
         threads.clear();
         for (Buffer &b : buffers)
-            munmap(b.data, b.size);
+            b.unmap();
     }
 
     void retire()
     {
-        for (Lane &l : lanes)
+        for (DecoderProcess &l : lanes)
             l.retire();
     }
 
@@ -273,16 +155,21 @@ struct szx_worker {
             auto small = std::find_if(buffers.begin(), buffers.end(), [](const Buffer &b) { return !b.busy; });
             if (small == buffers.end())
                 return nullptr;
-            munmap(small->data, small->size);
+            small->unmap();
             buffers.erase(small);
         }
         // Map spares of the same size with it, so the processes are replaced once per frame size, not per buffer.
         uint8_t *first = nullptr;
-        while (buffers.size() < kMaxBuffers && (!first || buffers.size() < kSpareBuffers)) {
-            void *p = mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-            if (p == MAP_FAILED)
+        while (buffers.size() < kMaxBuffers && (!first || buffers.size() < spares)) {
+            int fd = memfd_create("scand-frame", MFD_CLOEXEC);
+            if (fd < 0)
                 break;
-            buffers.push_back({static_cast<uint8_t *>(p), size, !first});
+            void *p = ftruncate(fd, (off_t)size) == 0 ? mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0) : MAP_FAILED;
+            if (p == MAP_FAILED) {
+                close(fd);
+                break;
+            }
+            buffers.push_back({nextBuffer++, fd, static_cast<uint8_t *>(p), size, !first});
             if (!first)
                 first = static_cast<uint8_t *>(p);
             stale = true;
@@ -298,50 +185,56 @@ struct szx_worker {
                 b.busy = false;
     }
 
-    /// Whether the image already lies in one of the shared buffers (then nothing is copied).
-    bool shares(const szx_image *image)
+    /// The buffer the image wholly lies in, and where in it (then nothing is copied); false when none holds it.
+    bool locate(const szx_image *image, int &id, uint64_t &offset)
     {
         std::lock_guard<std::mutex> g(lock);
         size_t extent = ImageExtent(*image);
         for (const Buffer &b : buffers)
-            if (b.busy && image->data >= b.data && image->data + extent <= b.data + b.size)
+            if (b.busy && image->data >= b.data && image->data + extent <= b.data + b.size) {
+                id = b.id;
+                offset = (uint64_t)(image->data - b.data);
                 return true;
+            }
         return false;
     }
 
-    /// The mappings a process forked now inherits; processes forked before a newer mapping are replaced first.
-    std::vector<Range> sharedForSpawn()
+    /// The buffers a process started now is given; processes started before a newer buffer are replaced first.
+    std::vector<SharedMapping> sharedForSpawn()
     {
-        std::vector<Range> shared;
+        std::vector<SharedMapping> shared;
         std::lock_guard<std::mutex> g(lock);
         if (stale) {
-            for (Lane &l : lanes)
+            for (DecoderProcess &l : lanes)
                 l.stop();
             stale = false;
         }
         for (const Buffer &b : buffers)
-            shared.push_back({(uintptr_t)b.data, b.size});
+            shared.push_back({b.id, b.fd, b.size});
         return shared;
     }
 
-    /// Runs `passes` (a lane's share of a read) on one process, replacing it after a crash or overrun.
-    void run(Lane &w, const std::vector<Range> &shared, const szx_image *image, const szx_pass *passes, int count,
-             int timeout_ms, szx_outcome *outcomes, std::vector<Found> &found)
+    /// Runs one request's `count` items (a lane's share of a read's passes, or image files) on one process,
+    /// replacing it after a crash or overrun and going on from the item after the one that cost it.
+    void run(DecoderProcess &w, const std::vector<SharedMapping> &shared, Request r, const void *items, size_t itemSize,
+             int count, int timeout_ms, szx_outcome *outcomes, std::vector<Found> &found, std::vector<Blob> *images = nullptr)
     {
         int next = 0, attempts = 0;
         while (next < count) {
             if (w.pid < 0) {
-                if (!w.spawn(shared)) {
+                std::string why;
+                if (!w.spawn(shared, why)) {
                     for (int k = next; k < count; ++k) {
                         outcomes[k].status = SZX_SYSTEM;
-                        CopyString(outcomes[k].message, sizeof outcomes[k].message, std::strerror(errno));
+                        CopyString(outcomes[k].message, sizeof outcomes[k].message, why);
                     }
                     break;
                 }
                 ++generation;
             }
-            Request r{(uint64_t)(uintptr_t)image->data, image->width, image->height, image->row_stride, image->pix_stride, next, count};
-            if (!SendAll(w.requests, &r, sizeof r) || !SendAll(w.requests, passes, sizeof(szx_pass) * (size_t)count)) {
+            r.from = next;
+            r.count = count;
+            if (!SendAll(w.requests, &r, sizeof r) || !SendAll(w.requests, items, itemSize * (size_t)count)) {
                 // The process died between frames: start another and try once more.
                 w.stop();
                 if (++attempts > 1) {
@@ -351,7 +244,10 @@ struct szx_worker {
                 }
                 continue;
             }
-            Collected c = Collect(w.pid, w.out, w.err, next, timeout_ms, outcomes, found, true);
+            Collected c = Collect(w.pid, w.out, w.err, next, timeout_ms, outcomes, found);
+            if (images)
+                for (Blob &b : c.images)
+                    images->push_back(std::move(b));
             if (c.batchDone)
                 break;
             int status = 0;
@@ -426,9 +322,11 @@ int szx_worker_read(szx_worker *w, const szx_image *image, const szx_pass *passe
     if (int status = StartRead(image, passes, count, outcomes, results, result_count); status != SZX_OK)
         return status;
     // An image not captured into shared memory is copied there, luma only and dense: the one copy.
+    Request request{};
+    request.kind = kPassesRequest;
     szx_image shared = *image;
     uint8_t *copy = nullptr;
-    if (!w->shares(image)) {
+    if (!w->locate(image, request.buffer, request.offset)) {
         copy = w->acquire((size_t)image->width * (size_t)image->height);
         if (!copy)
             return SZX_SYSTEM;
@@ -444,10 +342,15 @@ int szx_worker_read(szx_worker *w, const szx_image *image, const szx_pass *passe
             }
         }
         shared = szx_image{copy, image->width, image->height, image->width, 1};
+        w->locate(&shared, request.buffer, request.offset);
     }
+    request.width = shared.width;
+    request.height = shared.height;
+    request.rowStride = shared.row_stride;
+    request.pixStride = shared.pix_stride;
     int status = SZX_OK;
     try {
-        const std::vector<Range> mappings = w->sharedForSpawn();
+        const std::vector<SharedMapping> mappings = w->sharedForSpawn();
         // Each lane gets the passes the caller assigned to it, renumbered from 0.
         size_t n = w->lanes.size();
         std::vector<std::vector<int>> indices(n);
@@ -465,8 +368,8 @@ int szx_worker_read(szx_worker *w, const szx_image *image, const szx_pass *passe
         }
         auto runLane = [&](size_t l) {
             try {
-                w->run(w->lanes[l], mappings, &shared, lanePasses[l].data(), (int)lanePasses[l].size(), timeout_ms,
-                       laneOutcomes[l].data(), laneFound[l]);
+                w->run(w->lanes[l], mappings, request, lanePasses[l].data(), sizeof(szx_pass), (int)lanePasses[l].size(),
+                       timeout_ms, laneOutcomes[l].data(), laneFound[l]);
             } catch (...) {
                 for (szx_outcome &o : laneOutcomes[l])
                     if (o.status == SZX_NOT_RUN)
@@ -509,3 +412,49 @@ int szx_worker_read(szx_worker *w, const szx_image *image, const szx_pass *passe
 }
 
 } // extern "C"
+
+namespace szx_internal {
+
+int ReadInDecoderProcess(const szx_image *image, const szx_pass *passes, int count, int timeoutMs,
+                         szx_outcome *outcomes, szx_result **results, int *resultCount)
+{
+    szx_worker once(1, 1);
+    return szx_worker_read(&once, image, passes, count, timeoutMs, outcomes, results, resultCount);
+}
+
+void DecodeImagesInDecoderProcess(const szx_encoded *files, int count, int channels, long long maxPixels,
+                                  int timeoutMs, szx_outcome *outcomes, std::vector<Blob> &images)
+{
+    // The files' bytes, one after another in one shared buffer.
+    std::vector<FileSpan> spans;
+    uint64_t total = 0;
+    for (int k = 0; k < count; ++k) {
+        bool data = files[k].data != nullptr;
+        spans.push_back({data ? total : kNoData, data ? (uint64_t)files[k].size : 0});
+        total += data ? files[k].size : 0;
+    }
+    szx_worker once(1, 1);
+    uint8_t *buffer = once.acquire((size_t)std::max<uint64_t>(total, 1));
+    if (!buffer) {
+        for (int k = 0; k < count; ++k) {
+            outcomes[k].status = SZX_SYSTEM;
+            CopyString(outcomes[k].message, sizeof outcomes[k].message, "no shared memory for the image files");
+        }
+        return;
+    }
+    for (int k = 0; k < count; ++k)
+        if (files[k].data && files[k].size > 0)
+            std::memcpy(buffer + spans[(size_t)k].offset, files[k].data, files[k].size);
+    Request request{};
+    request.kind = kImagesRequest;
+    request.channels = channels;
+    request.maxPixels = maxPixels;
+    szx_image whole{buffer, 1, 1, 1, 1};
+    once.locate(&whole, request.buffer, request.offset);
+    std::vector<Found> found;  // stays empty: image files bring no symbols
+    once.run(once.lanes[0], once.sharedForSpawn(), request, spans.data(), sizeof(FileSpan), count, timeoutMs, outcomes,
+             found, &images);
+    once.release(buffer);
+}
+
+} // namespace szx_internal

@@ -1,3 +1,3 @@
 import ScandBench
 
-BenchCommand.main()
+BenchCommand.runMain()

@@ -93,6 +93,29 @@ extension DaemonReliabilityTests {
         }
     }
 
+    /// An install without scand-decoder (the process every read runs in): `scand run` and `scand scan` say so
+    /// in one line and exit 72 before they open a camera or read a file. Where the package puts it,
+    /// ../libexec/scand from scand's directory, it is found and reads.
+    @Test func withoutTheDecoderExecutableRunAndScanSaySoInOneLine() throws {
+        let bin = dir + "/install/bin"
+        try FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: ScandBinary.path, toPath: bin + "/scand")
+        let image = dir + "/libexec-code.png"
+        let encode = try ScandBinary.run(["encode", "--format", "QRCode", "--text", "found in libexec", image])
+        #expect(encode.status == 0, "\(encode.stderr)")
+        let missing = "no decoder executable: scand-decoder is neither in \(bin) nor in \(bin)/../libexec/scand (install it with scand)"
+        for arguments in [["scan", image], ["run", "--socket", "none", "--source", "replay:" + dir + "/none.rec"]] {
+            let run = try ScandBinary.runTool(bin + "/scand", arguments)
+            #expect(run.status == 72, "\(arguments): \(run.status) \(run.stderr)")
+            #expect(run.stderr.split(separator: "\n").count == 1 && run.stderr.contains(missing), "\(run.stderr)")
+        }
+        let libexec = dir + "/install/libexec/scand"
+        try FileManager.default.createDirectory(atPath: libexec, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: ScandBinary.decoderPath, toPath: libexec + "/scand-decoder")
+        let scan = try ScandBinary.runTool(bin + "/scand", ["scan", image])
+        #expect(scan.status == 0 && scan.stdout.contains(#""text":"found in libexec""#), "\(scan.stdout)\(scan.stderr)")
+    }
+
     /// `scand bench --help` says what there is even where scand-bench is not built; running one cannot.
     @Test func benchHelpWorksWithoutTheBenchBinary() throws {
         let alone = dir + "/alone"

@@ -71,7 +71,7 @@ import ScandTestSupport
 
         let listing = try ScandBinary.runTool("/usr/bin/dpkg-deb", ["--contents", deb]).stdout
         for path in [
-            "./usr/bin/scand", "./lib/systemd/system/scand.service", "./lib/systemd/system/scand.socket",
+            "./usr/bin/scand", "./usr/libexec/scand/scand-decoder", "./lib/systemd/system/scand.service", "./lib/systemd/system/scand.socket",
             "./lib/systemd/system/scand-mqtt.service", "./lib/systemd/system/scand-web.service", "./lib/systemd/system/scand-wedge.service",
             "./lib/udev/rules.d/70-scand-wedge.rules",
             "./etc/scand/scand.toml", "./etc/scand/web.toml", "./usr/lib/sysusers.d/scand.conf", "./usr/share/man/man8/scand.8.gz",

@@ -55,7 +55,7 @@ import ScandTestSupport
         let vm = try ScandBinary.runTool(
             Self.harness,
             [
-                "--timeout", "240", "--binary", ScandBinary.path, "--file", frames,
+                "--timeout", "240", "--binary", ScandBinary.path, "--binary", ScandBinary.decoderPath, "--file", frames,
                 Self.root.appendingPathComponent("scripts/vm/scand-e2e-guest.sh").path
             ])
         let text = vm.stdout

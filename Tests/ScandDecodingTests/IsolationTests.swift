@@ -4,7 +4,7 @@ import ScandCore
 @testable import ScandDecoding
 import ScandTestSupport
 
-/// The forked decoder: a pass that aborts, segfaults or hangs costs that pass only.
+/// The isolated decoder process: a pass that aborts, segfaults or hangs costs that pass only.
 @Suite struct IsolationTests {
     init() {}
     func threeCodePage() -> (LumaImage, [DecodePass]) {
@@ -86,13 +86,13 @@ import ScandTestSupport
     }
 }
 
-/// The persistent decoder process: the same answers as a fork per call, a crash or hang replaced at the
+/// The persistent decoder process: the same answers as a process per call, a crash or hang replaced at the
 /// next read, and a sandbox around the decoder.
 @Suite struct DecoderWorkerTests {
     let page = IsolationTests().threeCodePage()
 
     @Test(arguments: [1, 2])
-    func answersLikeAForkPerCallAndSurvivesFaults(lanes: Int) throws {
+    func answersLikeAProcessPerCallAndSurvivesFaults(lanes: Int) throws {
         let (image, passes) = page
         let worker = try #require(DecoderWorker(lanes: lanes))
         let decoder = ZXingDecoder(isolated: true, passTimeoutMilliseconds: 1500, worker: worker)
@@ -182,6 +182,33 @@ import ScandTestSupport
             let fds = try FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd").compactMap { Int32($0) }.sorted()
             #expect(!fds.contains(held))
             #expect(fds.count <= 6, "stdin, stdout, stderr and its three channels: \(fds)")
+        }
+    }
+
+    /// The decoder processes are scand-decoder, exec'd (posix_spawn): not a fork of this threaded process
+    /// running on in its image, and none of this process's memory beyond the frame buffers it was given.
+    @Test func theWorkerRunsTheDecoderExecutableNotAFork() throws {
+        let decoderPath = try DecoderExecutable.path()
+        #expect(decoderPath.hasSuffix("/scand-decoder"))
+        let worker = try #require(DecoderWorker(lanes: 2))
+        let (image, passes) = page
+        #expect(ZXingDecoder(worker: worker).decode(image, passes: passes).detections.count == 3)
+        #expect(worker.processIDs.count == 2)
+        for pid in worker.processIDs {
+            let exe = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/exe")
+            #expect(URL(fileURLWithPath: exe).resolvingSymlinksInPath().path == URL(fileURLWithPath: decoderPath).resolvingSymlinksInPath().path)
+            let maps = try String(contentsOfFile: "/proc/\(pid)/maps", encoding: .utf8)
+            #expect(!maps.contains("libswiftFoundation") && !maps.contains("scandPackageTests"), "no image of this process")
+            #expect(maps.contains("/memfd:scand-frame"), "the frame buffers, shared")
+        }
+    }
+
+    /// Run by hand, scand-decoder says what it is for and exits 64 (EX_USAGE), serving nothing.
+    @Test func theDecoderExecutableRefusesToRunByHand() throws {
+        for arguments in [[], ["1", "2", "3"], ["\(getpid())", "x", "4", "5"], ["\(getpid())", "3", "4", "5", "0:9:bad"]] {
+            let run = try ScandBinary.runTool(try DecoderExecutable.path(), arguments)
+            #expect(run.status == 64, "\(arguments): \(run.status)")
+            #expect(run.stderr.hasPrefix("scand-decoder: ") && run.stderr.split(separator: "\n").count == 1, "\(run.stderr)")
         }
     }
 

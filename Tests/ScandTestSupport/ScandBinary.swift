@@ -12,6 +12,11 @@ public enum ScandBinary {
             .first { FileManager.default.isExecutableFile(atPath: $0) } ?? "scand"
     }
 
+    /// scand-decoder, built beside `scand`, which starts it to decode: it goes where `scand` goes.
+    public static var decoderPath: String {
+        URL(fileURLWithPath: path).deletingLastPathComponent().appendingPathComponent("scand-decoder").path
+    }
+
     public struct Result {
         public var status: Int32
         public var stdout: String

@@ -25,8 +25,8 @@ enum SocketPathClaim {
         guard fd >= 0 else {
             throw SocketServer.BindError(description: "cannot lock \(lockPath): \(String(cString: strerror(errno)).lowercased())")
         }
-        // The lock belongs to the open file, which a decoder process forked by this very process shares for
-        // the moment before it closes what it inherited: a claim made again by this process (a server
+        // The lock belongs to the open file, which a decoder process being started by this very process shares
+        // for the moment before its exec closes it (posix_spawn copies the descriptor table first): a claim made again by this process (a server
         // stopped and started in-process) waits that moment out.
         var attempts = 0
         while flock(fd, LOCK_EX | LOCK_NB) != 0 {

@@ -97,7 +97,7 @@ enum szx_status {
     SZX_EXCEPTION = 2,        // a C++ exception, caught
     SZX_CRASHED = 3,          // the isolated child died by a signal (an assert is SIGABRT)
     SZX_TIMEOUT = 4,          // the isolated child overran its deadline and was killed
-    SZX_SYSTEM = 5,           // fork/pipe/read failed
+    SZX_SYSTEM = 5,           // no decoder process could be started, or a pipe failed
     SZX_NOT_RUN = 6,
 };
 
@@ -109,15 +109,15 @@ typedef struct szx_outcome {
 } szx_outcome;
 
 /// Runs `count` passes over `image`. `outcomes` has room for `count` entries. Results are returned in
-/// `*results` (free with szx_free_results). With `isolated`, the passes run in a forked child; each pass
-/// gets `timeout_ms` (0 = none). Returns SZX_OK or SZX_BAD_ARGUMENT/SZX_SYSTEM for the call as a whole.
+/// `*results` (free with szx_free_results). With `isolated`, the passes run in a decoder process started
+/// for this call (see szx_decoder_main); each pass gets `timeout_ms` (0 = none). Returns SZX_OK or SZX_BAD_ARGUMENT/SZX_SYSTEM for the call as a whole.
 int szx_read(const szx_image *image, const szx_pass *passes, int count, int isolated, int timeout_ms,
              szx_outcome *outcomes, szx_result **results, int *result_count);
 
 void szx_free_results(szx_result *results, int count);
 
-/// Persistent decoder processes for the live path: forked once, fed through shared memory, replaced
-/// when one dies or overruns a pass's deadline. Saves the fork per frame. With several lanes, the passes
+/// Persistent decoder processes for the live path: started once, fed through shared memory, replaced
+/// when one dies or overruns a pass's deadline. Saves a process start per frame. With several lanes, the passes
 /// of one read run on that many processes at once (each pass on the lane it names). One reader at a time;
 /// buffers may be acquired and released from any thread.
 typedef struct szx_worker szx_worker;
@@ -129,7 +129,8 @@ int szx_worker_lanes(const szx_worker *worker);
 int szx_worker_read(szx_worker *worker, const szx_image *image, const szx_pass *passes, int count, int timeout_ms,
                     szx_outcome *outcomes, szx_result **results, int *result_count);
 /// Shared memory of `size` bytes to capture a frame into, so that reading it copies nothing; NULL when
-/// every buffer is in use. A new mapping replaces the processes at the next read (they must inherit it).
+/// every buffer is in use. A new mapping replaces the processes at the next read (they are given the
+/// buffers when they start).
 uint8_t *szx_worker_acquire_buffer(szx_worker *worker, size_t size);
 void szx_worker_release_buffer(szx_worker *worker, const uint8_t *buffer);
 /// Reads whose image had to be copied into shared memory (it was not captured into a buffer).
@@ -142,10 +143,10 @@ int szx_worker_pid(const szx_worker *worker, int lane);
 void szx_worker_retire(szx_worker *worker);
 void szx_worker_destroy(szx_worker *worker);
 
-/// Image files (PNG, JPEG, binary PNM) decoded by stb_image in a forked, sandboxed child, never in the
-/// caller's process: stb_image asserts on some hostile files. The caller reads the files; the child decodes
-/// their bytes. One child decodes files from the first on; after a crash or overrun (`timeout_ms` per file,
-/// 0 = none) the next child goes on from the file after it.
+/// Image files (PNG, JPEG, binary PNM) decoded by stb_image in a sandboxed decoder process, never in the
+/// caller's process: stb_image asserts on some hostile files. The caller reads the files; the process decodes
+/// their bytes. One process decodes files from the first on; after a crash or overrun (`timeout_ms` per file,
+/// 0 = none) the next one goes on from the file after it.
 typedef struct szx_encoded {
     const uint8_t *data;
     size_t size;
@@ -178,6 +179,14 @@ int szx_write(int format, const char *text, const char *options, uint8_t **matri
               int *matrix_height, char *message, size_t message_size);
 
 void szx_free(void *pointer);
+
+/// The decoder executable every isolated read starts (scand-decoder, beside the running executable or in
+/// ../libexec/scand from it); NULL when there is none, with where it was looked for in `why`.
+const char *szx_decoder_path(char *why, size_t why_size);
+
+/// scand-decoder's main: serves the requests of the scand process that started it, in its sandbox. Its
+/// arguments are the descriptors that process gave it; run by hand, it says so and exits with 64.
+int szx_decoder_main(int argc, char **argv);
 
 /// "3.1.1" etc., as the headers say.
 const char *szx_version(void);
