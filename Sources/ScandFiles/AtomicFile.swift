@@ -10,8 +10,12 @@ public enum AtomicFile {
         public var description: String
     }
 
-    public static func replace(_ path: String, with contents: [UInt8], permissions: mode_t = 0o644) throws(Failure) {
+    /// With `creatingDirectory`, the directories up to the file's are made first where missing (0755).
+    public static func replace(
+        _ path: String, with contents: [UInt8], permissions: mode_t = 0o644, creatingDirectory: Bool = false
+    ) throws(Failure) {
         func failure(_ what: String, _ code: Int32 = errno) -> Failure { Failure(description: "\(what): \(String(cString: strerror(code)))") }
+        if creatingDirectory { try makeDirectories(directory(of: path)) }
         var template = Array((path + ".new.XXXXXX").utf8CString)
         let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard fd >= 0 else { throw failure("cannot create a file beside \(path)") }
@@ -33,12 +37,26 @@ public enum AtomicFile {
             unlink(temporary)
             throw problem
         }
-        let slash = path.lastIndex(of: "/")
-        let directory = slash.map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? "."
-        let dirfd = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        let dirfd = open(directory(of: path), O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         if dirfd >= 0 {
             _ = fsync(dirfd)
             close(dirfd)
+        }
+    }
+
+    static func directory(of path: String) -> String {
+        let slash = path.lastIndex(of: "/")
+        return slash.map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? "."
+    }
+
+    /// `mkdir -p`: each missing directory down to `directory`, one that exists already is fine.
+    static func makeDirectories(_ directory: String) throws(Failure) {
+        var made = directory.hasPrefix("/") ? "" : "."
+        for part in directory.split(separator: "/") {
+            made += "/" + part
+            if mkdir(made, 0o755) != 0, errno != EEXIST {
+                throw Failure(description: "cannot create the directory \(made): \(String(cString: strerror(errno)))")
+            }
         }
     }
 }

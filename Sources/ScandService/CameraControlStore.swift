@@ -33,11 +33,7 @@ public struct CameraControlStore: Sendable {
 
     /// Replaces the kept controls (`AtomicFile`); none removes the file.
     public func save(_ settings: [CameraControlSetting]) throws(Failure) {
-        let directory = (path as NSString).deletingLastPathComponent
-        do { try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true) } catch {
-            throw Failure(description: "cannot keep the camera controls in \(directory): \(error.localizedDescription)")
-        }
-        do { try AtomicFile.replace(path, with: Array(Self.text(settings).utf8)) } catch {
+        do { try AtomicFile.replace(path, with: Array(Self.text(settings).utf8), creatingDirectory: true) } catch {
             throw Failure(description: "cannot keep the camera controls in \(path): \(error.description)")
         }
     }

@@ -28,11 +28,7 @@ public struct RegionOfInterestStore: Sendable {
 
     /// Replaces the kept rect (`AtomicFile`).
     public func save(_ rect: NormalizedRect) throws(Failure) {
-        let directory = (path as NSString).deletingLastPathComponent
-        do { try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true) } catch {
-            throw Failure(description: "cannot keep the rect of interest in \(directory): \(error.localizedDescription)")
-        }
-        do { try AtomicFile.replace(path, with: Array("\(rect)\n".utf8)) } catch {
+        do { try AtomicFile.replace(path, with: Array("\(rect)\n".utf8), creatingDirectory: true) } catch {
             throw Failure(description: "cannot keep the rect of interest in \(path): \(error.description)")
         }
     }

@@ -34,4 +34,17 @@ import Testing
         }
         #expect(try String(contentsOfFile: path, encoding: .utf8) == "old\n")
     }
+
+    /// A state directory that is not there yet (a first save) is made, down to the file's; one that cannot be
+    /// made is named in the failure.
+    @Test func makesTheMissingDirectoriesWhenAsked() throws {
+        let path = dir + "/state/scand/roi"
+        try AtomicFile.replace(path, with: Array("kept\n".utf8), creatingDirectory: true)
+        try AtomicFile.replace(path, with: Array("again\n".utf8), creatingDirectory: true)
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == "again\n")
+        try AtomicFile.replace(dir + "/file", with: [])
+        #expect { try AtomicFile.replace(dir + "/file/under/roi", with: [], creatingDirectory: true) } throws: { e in
+            (e as? AtomicFile.Failure)?.description == "cannot create the directory \(dir)/file/under: Not a directory"
+        }
+    }
 }
