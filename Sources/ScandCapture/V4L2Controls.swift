@@ -41,25 +41,42 @@ public enum V4L2Controls {
     }
 
     /// Sets `settings` in their order on the open device `fd`; an unknown control, a value outside its range
-    /// or a control the camera refuses is an error naming it.
+    /// or a control the camera refuses is an error naming it. All or nothing: the controls this call set before
+    /// one the camera refuses are put back as they were, so a refused request leaves the camera as it found it.
     public static func apply(_ settings: [CameraControlSetting], fd: Int32, path: String) throws(CaptureError) {
         guard !settings.isEmpty else { return }
         let resolved: [(CameraControl, Int)]
         do { resolved = try CameraControl.resolve(settings, among: list(fd: fd)) } catch {
             throw CaptureError(.badControl, path: path, detail: error.description)
         }
+        var earlier: [(name: String, value: v4l2_control)] = []
         for (control, number) in resolved {
+            var previous = v4l2_control()
+            previous.id = control.id
+            let readable = control.kind != .button && scand_v4l2_ioctl(fd, SCAND_VIDIOC_G_CTRL, &previous) == 0
             var c = v4l2_control()
             c.id = control.id
             c.value = Int32(clamping: number)
             let r = scand_v4l2_ioctl(fd, SCAND_VIDIOC_S_CTRL, &c)
+            // The camera is gone: nothing to put back.
             if r == -ENODEV || r == -EIO { throw CaptureError.from(errno: -r, path: path, during: "VIDIOC_S_CTRL") }
             if r < 0 {
-                let why = r == -EACCES || r == -EBUSY ? " (inactive: another control rules it, e.g. an automatic mode)" : ""
+                for (_, value) in earlier.reversed() {
+                    var old = value
+                    _ = scand_v4l2_ioctl(fd, SCAND_VIDIOC_S_CTRL, &old)
+                }
+                let why =
+                    switch -r {
+                    case EBUSY: " (busy: the driver holds it, e.g. while the camera streams)"
+                    case EACCES: " (inactive: another control rules it, e.g. an automatic mode)"
+                    default: ""
+                    }
+                let putBack = earlier.isEmpty ? "" : "; \(earlier.map(\.name).joined(separator: ", ")) put back as before"
                 throw CaptureError(
                     .badControl, path: path,
-                    detail: "camera control '\(control.name)': the camera refused \(number): \(String(cString: strerror(-r)))\(why)")
+                    detail: "camera control '\(control.name)': the camera refused \(number): \(String(cString: strerror(-r)))\(why)\(putBack)")
             }
+            if readable { earlier.append((control.name, previous)) }
         }
     }
 

@@ -134,6 +134,14 @@ import ScandTestSupport
         #expect(controlLines.contains("set live: contrast = 140") && controlLines.contains("set-status 0"), "\(controlLines)")
         #expect(controlLines.contains { $0.contains("camera control 'brightness': 999 is out of range; it takes 384…639") }, "\(controlLines)")
         #expect(controlLines.contains("refused-status 64") && controlLines.contains("keep-status 0"), "\(controlLines)")
+        // A request the camera refuses halfway changes nothing: brightness (set first) is put back, so set-live
+        // above reads 520, and the replug does not set 460 again.
+        #expect(controlLines.contains("held-status 64"), "\(controlLines)")
+        #expect(
+            controlLines.contains {
+                $0.contains("camera control 'enable_capture_cropping': the camera refused 0: Device or resource busy (busy: the driver holds it")
+                    && $0.contains("; brightness put back as before")
+            }, "\(controlLines)")
         #expect(controlLines.contains("kept for restarts: contrast = 140, brightness = 450"), "\(controlLines)")
         #expect(controlLines.contains("kept: [camera.controls]") && controlLines.contains("kept: brightness = 450"), "\(controlLines)")
         #expect(

@@ -77,6 +77,10 @@ scand controls --socket /tmp/scand.sock --set contrast=140 >> /tmp/controls.json
 echo "set-status $?" >> /tmp/controls.json
 scand controls --socket /tmp/scand.sock --set brightness=999 >> /tmp/controls.json 2>&1
 echo "refused-status $?" >> /tmp/controls.json
+# All or nothing: brightness is set first, then vivid refuses enable_capture_cropping (it holds it while it
+# streams, EBUSY): brightness is put back, and is not among what the daemon sets again after the replug.
+scand controls --socket /tmp/scand.sock --set brightness=460 --set enable_capture_cropping=false >> /tmp/controls.json 2>&1
+echo "held-status $?" >> /tmp/controls.json
 control set-live
 v4l2-ctl -d /dev/video0 -c brightness=400 -c contrast=100
 control changed
