@@ -28,6 +28,9 @@ namespace szx_internal {
 namespace {
 
 constexpr const char *kExecutable = "scand-decoder";
+// The requests' layout, named on the command line: a scand started before an upgrade replaced scand-decoder
+// beside it (until the package restarts it) gets a clear refusal, not requests read in another layout.
+constexpr const char *kProtocol = "requests-v1";
 
 struct Located {
     std::string path, why;
@@ -157,7 +160,7 @@ bool DecoderProcess::spawn(const std::vector<SharedMapping> &shared, std::string
     }
     // The child's descriptors keep their numbers: dup2 onto itself clears close-on-exec for that one only,
     // so no other thread's spawn can inherit them.
-    std::vector<std::string> args = {path, std::to_string(getpid()), std::to_string(req[1]), std::to_string(o[1]),
+    std::vector<std::string> args = {path, kProtocol, std::to_string(getpid()), std::to_string(req[1]), std::to_string(o[1]),
                                      std::to_string(e[1])};
     posix_spawn_file_actions_t actions;
     posix_spawn_file_actions_init(&actions);
@@ -253,10 +256,16 @@ using namespace szx_internal;
 
 extern "C" int szx_decoder_main(int argc, char **argv)
 {
-    // argv: parent pid, request socket, result pipe, error pipe, then id:fd:size for each shared buffer.
+    // argv: the requests' layout, parent pid, request socket, result pipe, error pipe, then id:fd:size for each
+    // shared buffer.
     long long parent = 0, requests = 0, out = 0, err = 0;
-    if (argc < 5 || !Number(argv[1], INT_MAX, parent) || !Number(argv[2], INT_MAX, requests) ||
-        !Number(argv[3], INT_MAX, out) || !Number(argv[4], INT_MAX, err)) {
+    if (argc >= 2 && std::strncmp(argv[1], "requests-", 9) == 0 && std::strcmp(argv[1], kProtocol) != 0) {
+        std::fprintf(stderr, "scand-decoder: scand sends %s, this scand-decoder reads %s: they are from different builds (restart scand)\n",
+                     argv[1], kProtocol);
+        return 64;
+    }
+    if (argc < 6 || std::strcmp(argv[1], kProtocol) != 0 || !Number(argv[2], INT_MAX, parent) ||
+        !Number(argv[3], INT_MAX, requests) || !Number(argv[4], INT_MAX, out) || !Number(argv[5], INT_MAX, err)) {
         std::fprintf(stderr, "scand-decoder: scand starts this program to decode its frames; it is not run by hand\n");
         return 64;
     }
@@ -264,7 +273,7 @@ extern "C" int szx_decoder_main(int argc, char **argv)
     if (getppid() != (pid_t)parent)
         return 0;  // scand ended before the death signal was armed
     std::map<int, Mapped> buffers;
-    for (int k = 5; k < argc; ++k) {
+    for (int k = 6; k < argc; ++k) {
         long long id = 0, fd = 0, size = 0;
         std::string a = argv[k];
         size_t c1 = a.find(':'), c2 = a.find(':', c1 == std::string::npos ? 0 : c1 + 1);

@@ -342,7 +342,10 @@ int szx_worker_read(szx_worker *w, const szx_image *image, const szx_pass *passe
             }
         }
         shared = szx_image{copy, image->width, image->height, image->width, 1};
-        w->locate(&shared, request.buffer, request.offset);
+        if (!w->locate(&shared, request.buffer, request.offset)) {  // cannot be: the copy lies in a busy buffer
+            w->release(copy);
+            return SZX_SYSTEM;
+        }
     }
     request.width = shared.width;
     request.height = shared.height;
@@ -450,7 +453,11 @@ void DecodeImagesInDecoderProcess(const szx_encoded *files, int count, int chann
     request.channels = channels;
     request.maxPixels = maxPixels;
     szx_image whole{buffer, 1, 1, 1, 1};
-    once.locate(&whole, request.buffer, request.offset);
+    if (!once.locate(&whole, request.buffer, request.offset)) {  // cannot be: the buffer was just acquired
+        for (int k = 0; k < count; ++k)
+            outcomes[k].status = SZX_SYSTEM;
+        return;
+    }
     std::vector<Found> found;  // stays empty: image files bring no symbols
     once.run(once.lanes[0], once.sharedForSpawn(), request, spans.data(), sizeof(FileSpan), count, timeoutMs, outcomes,
              found, &images);

@@ -203,13 +203,20 @@ import ScandTestSupport
         }
     }
 
-    /// Run by hand, scand-decoder says what it is for and exits 64 (EX_USAGE), serving nothing.
+    /// Run by hand, scand-decoder says what it is for and exits 64 (EX_USAGE), serving nothing; asked for
+    /// another layout of requests (a scand of another build), it says so.
     @Test func theDecoderExecutableRefusesToRunByHand() throws {
-        for arguments in [[], ["1", "2", "3"], ["\(getpid())", "x", "4", "5"], ["\(getpid())", "3", "4", "5", "0:9:bad"]] {
+        let v1 = "requests-v1", me = "\(getpid())"
+        for arguments in [[], ["1", "2", "3"], [me, "3", "4", "5"], [v1, me, "x", "4", "5"], [v1, me, "3", "4", "5", "0:9:bad"]] {
             let run = try ScandBinary.runTool(try DecoderExecutable.path(), arguments)
             #expect(run.status == 64, "\(arguments): \(run.status)")
             #expect(run.stderr.hasPrefix("scand-decoder: ") && run.stderr.split(separator: "\n").count == 1, "\(run.stderr)")
         }
+        let other = try ScandBinary.runTool(try DecoderExecutable.path(), ["requests-v0", me, "3", "4", "5"])
+        #expect(other.status == 64)
+        #expect(
+            other.stderr
+                == "scand-decoder: scand sends requests-v0, this scand-decoder reads requests-v1: they are from different builds (restart scand)\n")
     }
 
     /// Each call a decoder exploited through a hostile image could use against the daemon, tried for real in the
