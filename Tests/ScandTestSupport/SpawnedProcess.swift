@@ -52,7 +52,13 @@ public final class SpawnedProcess: Sendable {
         let envp = env.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer { (argv + envp).forEach { free($0) } }
         var child: pid_t = 0
-        let rc = posix_spawn(&child, executable, &actions, &attributes, argv, envp)
+        var rc = posix_spawn(&child, executable, &actions, &attributes, argv, envp)
+        // ETXTBSY: an executable a test just copied is still open for writing in a process another thread is
+        // starting at that moment (its descriptors close only at its exec); that passes within milliseconds.
+        for _ in 0..<50 where rc == ETXTBSY {
+            usleep(20_000)
+            rc = posix_spawn(&child, executable, &actions, &attributes, argv, envp)
+        }
         close(outPipe[1])
         close(errPipe[1])
         guard rc == 0 else {
