@@ -35,6 +35,10 @@ public final class SpawnedProcess: Sendable {
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_adddup2(&actions, outPipe[1], 1)
         posix_spawn_file_actions_adddup2(&actions, errPipe[1], 2)
+        // Nothing else is inherited: a descriptor another thread has open without close-on-exec (Foundation's
+        // copyItem writes an executable copy that way) would stay open for the whole life of a long-running
+        // child, and that copy could never be started (ETXTBSY) while the child runs.
+        guard Self.addCloseFrom(&actions, 3) == 0 else { throw Self.error("posix_spawn_file_actions_addclosefrom_np") }
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
@@ -54,7 +58,7 @@ public final class SpawnedProcess: Sendable {
         var child: pid_t = 0
         var rc = posix_spawn(&child, executable, &actions, &attributes, argv, envp)
         // ETXTBSY: an executable a test just copied is still open for writing in a process another thread is
-        // starting at that moment (its descriptors close only at its exec); that passes within milliseconds.
+        // starting at that moment (until its file actions run); that passes within milliseconds.
         for _ in 0..<50 where rc == ETXTBSY {
             usleep(20_000)
             rc = posix_spawn(&child, executable, &actions, &attributes, argv, envp)
@@ -77,6 +81,14 @@ public final class SpawnedProcess: Sendable {
             }
         }
     }
+
+    /// glibc's posix_spawn_file_actions_addclosefrom_np (2.34), which Swift's Glibc module does not import.
+    private static let addCloseFrom: @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32 = {
+        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addclosefrom_np") else {
+            fatalError("glibc 2.34 or later is needed: posix_spawn_file_actions_addclosefrom_np is missing")
+        }
+        return unsafeBitCast(symbol, to: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32).self)
+    }()
 
     deinit {
         if isRunning { kill(pid, SIGKILL) }
