@@ -172,7 +172,8 @@ let package = Package(
             dependencies: [
                 "ScandService", "ScandCapture", "ScandDecoding", "ScandCore", "ScandProtocol", "ScandTestSupport",
                 .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOEmbedded", package: "swift-nio")
+                .product(name: "NIOEmbedded", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio")
             ]),
         .testTarget(name: "ScandImageIOTests", dependencies: ["ScandImageIO", "ScandCore", "CSTB"]),
         .testTarget(name: "ScandJournalTests", dependencies: ["ScandJournal", "ScandCore", "ScandTestSupport"]),

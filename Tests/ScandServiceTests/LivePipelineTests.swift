@@ -5,22 +5,23 @@ import ScandCore
 import ScandProtocol
 import ScandDecoding
 import ScandTestSupport
+import NIOConcurrencyHelpers
 @testable import ScandService
 
 /// The live pipeline on replayed frames: the real capture session, frame hand-off, decoder and event writer.
 @Suite struct LivePipelineTests {
-    final class Lines: @unchecked Sendable {
-        private let lock = NSLock()
-        private var events: [String] = []
-        private var logs: [String] = []
-        func event(_ s: String) { lock.lock(); events.append(s); lock.unlock() }
+    /// What a pipeline wrote, from the decode loop's thread.
+    final class Lines: Sendable {
+        private let events = NIOLockedValueBox<[String]>([])
+        private let logs = NIOLockedValueBox<[String]>([])
+        func event(_ s: String) { events.withLockedValue { $0.append(s) } }
         func event(_ e: Event) { event(e.line) }
-        func log(_ s: String) { lock.lock(); logs.append(s); lock.unlock() }
-        var all: [String] { lock.lock(); defer { lock.unlock() }; return events }
+        func log(_ s: String) { logs.withLockedValue { $0.append(s) } }
+        var all: [String] { events.withLockedValue { $0 } }
         var sink: OutputSink { OutputSink(event: { self.event($0.line) }, log: { self.log($0) }) }
     }
 
-    func recording(_ items: [(BarcodeFormat, String, Int, Int)], frames: Int, name: String) throws -> String {
+    func recording(_ items: [(BarcodeFormat, String, Int, Int)], frames: Int, name: String, gapMicroseconds: UInt64 = 33_333) throws -> String {
         let page = Scene.page(
             width: 640, height: 480, background: 235,
             centred: try items.map { f, text, x, y in

@@ -1,10 +1,14 @@
 import Foundation
 import Testing
+import NIOConcurrencyHelpers
 @testable import ScandService
 
 @Suite struct RateLimitedLogTests {
-    final class Clock: @unchecked Sendable {
-        var now: UInt64 = 1_000_000
+    /// The log's clock, moved by the test.
+    final class Clock: Sendable {
+        private let value = NIOLockedValueBox<UInt64>(1_000_000)
+        var now: UInt64 { value.withLockedValue { $0 } }
+        func advance(_ microseconds: UInt64) { value.withLockedValue { $0 += microseconds } }
     }
 
     @Test func oneLinePerIntervalSayingHowManyWereHeldBack() {
@@ -12,9 +16,9 @@ import Testing
         let lines = LivePipelineTests.Lines()
         let log = RateLimitedLog(interval: .seconds(10), log: { line, _ in lines.event(line) }, now: { clock.now })
         for _ in 0..<1000 { log("refused") }
-        clock.now += 10_000_000
+        clock.advance(10_000_000)
         log("refused")
-        clock.now += 1_000_000
+        clock.advance(1_000_000)
         log("refused")
         #expect(lines.all == ["refused", "refused (and 999 more like it not logged since the last)"])
     }
