@@ -209,7 +209,7 @@ public struct PhotoBenchmark: Sendable {
             format: .packed(.grey, width: image.width, height: image.height), bytes: image.pixels, sequence: 0, timestampMicroseconds: 0)
         let scans = NIOLockedValueBox<[Detection]>([])
         var options = CaptureSession.Options()
-        options.lossless = true
+        options.delivery = .every
         let pipeline = LivePipeline(
             source: SyntheticSource(frames: [frame], count: frames, framesPerSecond: 0), decoder: FrameDecoder(decoder: decoder),
             output: OutputSink(

@@ -55,6 +55,8 @@ struct TillBench: ParsableCommand {
         var firstScan: Int?
         var decoded = 0
         var dropped = 0
+        /// How long the replay took by the wall clock.
+        var seconds = 0.0
 
         var duplicates: Int { max(0, scans - 1) }
         var framesToScan: Int? { firstScan.flatMap { s in firstDecodable.map { s - $0 } } }
@@ -68,7 +70,7 @@ struct TillBench: ParsableCommand {
             switch name {
             case "lockstep": ("lockstep", .lockstep)
             case "recorded": ("recorded", .recorded)
-            case "fast": ("fast", .asFastAsPossible)
+            case "fast": ("fast", .fast)
             default: throw ValidationError("--paces: unknown pace '\(name)' (lockstep, recorded, fast)")
             }
         }
@@ -86,13 +88,14 @@ struct TillBench: ParsableCommand {
             }
         }
         var lines = [
-            "| item | pace | SCANs | duplicates | misreads | first decodable frame | first SCAN frame | frames to SCAN | decoded / dropped |",
-            "|---|---|---|---|---|---|---|---|---|"
+            "| item | pace | SCANs | duplicates | misreads | first decodable frame | first SCAN frame | frames to SCAN | decoded / dropped | replay, s |",
+            "|---|---|---|---|---|---|---|---|---|---|"
         ]
         for r in rows {
             lines.append(
                 "| \(r.item) | \(r.pace) | \(r.scans) | \(r.duplicates) | \(r.misreads.count) | \(r.firstDecodable.map(String.init) ?? "-") | "
-                    + "\(r.firstScan.map(String.init) ?? "-") | \(r.framesToScan.map(String.init) ?? "-") | \(r.decoded) / \(r.dropped) |")
+                    + "\(r.firstScan.map(String.init) ?? "-") | \(r.framesToScan.map(String.init) ?? "-") | \(r.decoded) / \(r.dropped) | "
+                    + "\(String(format: "%.2f", r.seconds)) |")
         }
         for r in rows where !r.misreads.isEmpty {
             lines.append("")
@@ -104,7 +107,8 @@ struct TillBench: ParsableCommand {
                     ("item", .string(r.item)), ("pace", .string(r.pace)), ("scans", .int(r.scans)), ("duplicates", .int(r.duplicates)),
                     ("misreads", .array(r.misreads.map { .string($0) })), ("firstDecodableFrame", r.firstDecodable.map { .int($0) } ?? .null),
                     ("firstScanFrame", r.firstScan.map { .int($0) } ?? .null), ("framesToScan", r.framesToScan.map { .int($0) } ?? .null),
-                    ("decoded", .int(r.decoded)), ("dropped", .int(r.dropped))
+                    ("decoded", .int(r.decoded)), ("dropped", .int(r.dropped)),
+                    ("seconds", .double(r.seconds))
                 ])
             })
         return BenchReport(name: "till", table: lines.joined(separator: "\n"), rows: value)
@@ -114,18 +118,14 @@ struct TillBench: ParsableCommand {
     /// replay:FILE --replay-pace PACE` runs it.
     static func replay(_ path: String, pace: ReplaySource.Pace, expected: String) -> Row {
         let scans = ScanLog()
-        var options = CaptureSession.Options()
-        options.lossless = pace == .lockstep
-        // Lockstep replays have no clock, only the frames' stamps.
-        var clock: @Sendable () -> Duration? = { .microseconds(Monotonic.microseconds()) }
-        if pace == .lockstep { clock = { nil } }
-        let pipeline = LivePipeline(
-            source: ReplaySource(path: path, pace: pace), decoder: FrameDecoder(),
-            output: OutputSink(event: { scans.add($0) }, log: { _ in }),
-            captureOptions: options, clock: clock)
+        let pipeline = PipelineBuilder(source: .replay(path: path, pace: pace)).pipeline(
+            for: ScandConfig(), output: OutputSink(event: { scans.add($0) }, log: { _ in }))
+        let started = ContinuousClock.now
         pipeline.start()
         pipeline.wait()
         var row = Row(item: "", pace: "")
+        let took = ContinuousClock.now - started
+        row.seconds = Double(took.components.seconds) + Double(took.components.attoseconds) / 1e18
         for code in scans.all {
             if code.detection.text == expected {
                 row.scans += 1

@@ -12,9 +12,19 @@ public actor CaptureSession {
         public var backoff = DeviceStateMachine.Backoff()
         /// Stop after this many frames (tests, `record`); nil: run until stopped.
         public var maxFrames: Int?
-        /// Never drop: wait for the decoder to take each frame (replays for golden tests).
-        public var lossless = false
+        public var delivery = Delivery.newest
         public init() {}
+    }
+
+    /// How frames reach the decoder.
+    public enum Delivery: Sendable {
+        /// The newest frame, replacing one the decoder has not taken yet (a camera).
+        case newest
+        /// Every frame: wait for the decoder to take each (replays for golden tests).
+        case every
+        /// As a camera streaming at the frames' recorded stamps would, without the waiting (fast replays;
+        /// see `FrameHandOff.putOnRecordedClock`).
+        case onRecordedClock
     }
 
     /// When the session last made progress (a poll returned, an open was tried), when a frame last arrived,
@@ -168,7 +178,11 @@ public actor CaptureSession {
                 }
                 silentFor = 0
                 touch(frame: true, streaming: true)
-                if options.lossless { await handOff.putWhenTaken(frame) } else { handOff.put(frame) }
+                switch options.delivery {
+                case .newest: handOff.put(frame)
+                case .every: await handOff.putWhenTaken(frame)
+                case .onRecordedClock: await handOff.putOnRecordedClock(frame)
+                }
                 frames += 1
                 if let max = options.maxFrames, frames >= max { stop() }
             } catch let error where error.kind == .endOfStream {

@@ -27,6 +27,26 @@ public final class FrameHandOff: Sendable {
         /// A lossless producer waiting for the consumer to take the frame before the next.
         var producer: CheckedContinuation<Void, Never>?
         var terminated = false
+        /// The decoder as a camera streaming at the recorded pace would find it (`putOnRecordedClock`).
+        var recorded = RecordedClockDecoder()
+    }
+
+    /// The consumer's work measured on a recording's clock: it starts a frame when the frame arrives or
+    /// when it is done with the one before, whichever is later, and spends on it the time it really took.
+    struct RecordedClockDecoder {
+        /// The consumer waits for a frame (and has none waiting).
+        var idle = false
+        /// On the recorded clock (µs): when it began its current frame, and when it was done with its last
+        /// (nil before its first).
+        var began: UInt64 = 0
+        var doneAt: UInt64?
+        /// When it began its current frame by the wall clock (µs); nil while idle.
+        var beganWall: UInt64?
+        /// The frame a camera would have left waiting for it: replaced by a newer one that also arrives
+        /// before `doneAt`, else handed over.
+        var waitingFrame: Frame?
+        /// A recorded-clock producer waiting for the consumer to be done with its frame.
+        var producer: CheckedContinuation<Void, Never>?
     }
 
     private let stream: AsyncStream<Frame>
@@ -35,7 +55,11 @@ public final class FrameHandOff: Sendable {
     /// Where decoded compressed frames go (the decoder's shared memory); nil: into arrays.
     private let decodedMemory = NIOLockedValueBox<FrameMemoryAllocator?>(nil)
 
-    public init() {
+    /// The wall clock the consumer's work is measured by (µs).
+    private let clock: @Sendable () -> UInt64
+
+    public init(clock: @escaping @Sendable () -> UInt64 = Monotonic.microseconds) {
+        self.clock = clock
         (stream, continuation) = AsyncStream.makeStream(of: Frame.self, bufferingPolicy: .bufferingNewest(1))
         // A consumer that goes away must not leave a lossless producer waiting for it.
         continuation.onTermination = { [weak self] _ in self?.terminated() }
@@ -47,23 +71,28 @@ public final class FrameHandOff: Sendable {
     public func put(_ frame: Frame) {
         let replaced: Frame? = state.withLockedValue { s in
             s.counters.captured += 1
-            // Yielded under the lock, so that the consumer's count of what it took always follows this one.
-            switch continuation.yield(frame) {
-            case .enqueued:
-                s.waiting += 1
-                return nil
-            case .dropped(let old):
-                s.counters.dropped += 1
-                return old
-            case .terminated:
-                s.counters.dropped += 1
-                return nil
-            @unknown default:
-                return nil
-            }
+            return yield(frame, &s)
         }
         // The replaced frame ends here, and with it its claim on the decoder's shared memory.
         _ = consume replaced
+    }
+
+    /// Yields under the lock, so that the consumer's count of what it took always follows this one; returns
+    /// the frame it replaced.
+    private func yield(_ frame: Frame, _ s: inout State) -> Frame? {
+        switch continuation.yield(frame) {
+        case .enqueued:
+            s.waiting += 1
+            return nil
+        case .dropped(let old):
+            s.counters.dropped += 1
+            return old
+        case .terminated:
+            s.counters.dropped += 1
+            return nil
+        @unknown default:
+            return nil
+        }
     }
 
     /// Offers `frame` once the decoder has taken the one before: none dropped (replays whose every frame
@@ -77,6 +106,47 @@ public final class FrameHandOff: Sendable {
         put(frame)
     }
 
+    /// Offers `frame`, stamped on a recording's clock, as a camera streaming at that pace would, without the
+    /// waiting: what arrives (by its stamp) while the consumer is busy (for as long as it really takes) waits
+    /// for it, replaced by what arrives after it, and is counted as dropped; so the frames dropped are those
+    /// the live pipeline would drop on this machine, and a replay takes only the time its decoding does.
+    /// Waits until the consumer is done with its frame, to know when that was on the recorded clock.
+    public func putOnRecordedClock(_ frame: Frame) async {
+        state.withLockedValue { $0.counters.captured += 1 }
+        var offered = true
+        while offered {
+            await withCheckedContinuation { (producer: CheckedContinuation<Void, Never>) in
+                state.withLockedValue { s in
+                    if (s.recorded.idle && s.waiting == 0) || s.terminated { producer.resume() } else { s.recorded.producer = producer }
+                }
+            }
+            let replaced: Frame? = state.withLockedValue { s in
+                if s.terminated {
+                    s.counters.dropped += 1
+                    offered = false
+                    return nil
+                }
+                // It arrived while the consumer was busy: it waits, in place of one that came before it.
+                if let doneAt = s.recorded.doneAt, frame.timestampMicroseconds <= doneAt {
+                    let earlier = s.recorded.waitingFrame
+                    if earlier != nil { s.counters.dropped += 1 }
+                    s.recorded.waitingFrame = frame
+                    offered = false
+                    return earlier
+                }
+                // It arrives after the consumer was done: the one left waiting was taken then, this one
+                // is offered once the consumer is done with that.
+                if let waiting = s.recorded.waitingFrame {
+                    s.recorded.waitingFrame = nil
+                    return yield(waiting, &s)
+                }
+                offered = false
+                return yield(frame, &s)
+            }
+            _ = consume replaced
+        }
+    }
+
     /// Decodes compressed frames into memory from `allocate` (the decoder's shared memory, which its
     /// processes read in place) rather than into arrays.
     public func decodeCompressed(into allocate: @escaping FrameMemoryAllocator) {
@@ -85,6 +155,13 @@ public final class FrameHandOff: Sendable {
 
     /// No more frames will come; the consumer drains what is waiting, then its loop ends.
     public func finish() {
+        let waiting: Frame? = state.withLockedValue { s in
+            defer { s.recorded.waitingFrame = nil }
+            guard let frame = s.recorded.waitingFrame else { return nil }
+            // The last frame left waiting on the recorded clock is taken when the consumer is done.
+            return yield(frame, &s)
+        }
+        _ = consume waiting
         continuation.finish()
     }
 
@@ -105,8 +182,10 @@ public final class FrameHandOff: Sendable {
 
         /// The next frame, compressed ones decoded to grey here, in the consumer's isolation (its thread).
         public mutating func next(isolation actor: isolated (any Actor)?) async -> Frame? {
-            while let frame = await base.next(isolation: actor) {
-                handOff.took()
+            while true {
+                handOff.waitsForFrame()
+                guard let frame = await base.next(isolation: actor) else { break }
+                handOff.took(frame)
                 guard frame.format.isCompressed else { return frame }
                 let decoder = jpeg ?? MJPEGDecoder()
                 jpeg = decoder
@@ -121,12 +200,32 @@ public final class FrameHandOff: Sendable {
 
     private func corrupted() { state.withLockedValue { $0.counters.corrupt += 1 } }
 
-    private func took() {
+    private func took(_ frame: Frame) {
+        let now = clock()
         state.withLockedValue { s in
             s.counters.taken += 1
             s.waiting -= 1
             if s.waiting == 0, let producer = s.producer {
                 s.producer = nil
+                producer.resume()
+            }
+            s.recorded.idle = false
+            s.recorded.began = max(frame.timestampMicroseconds, s.recorded.doneAt ?? 0)
+            s.recorded.beganWall = now
+        }
+    }
+
+    /// The consumer is done with its frame (if it had one) and waits for the next.
+    private func waitsForFrame() {
+        let now = clock()
+        state.withLockedValue { s in
+            if let wall = s.recorded.beganWall {
+                s.recorded.doneAt = s.recorded.began + (now >= wall ? now - wall : 0)
+                s.recorded.beganWall = nil
+            }
+            s.recorded.idle = true
+            if s.waiting == 0, let producer = s.recorded.producer {
+                s.recorded.producer = nil
                 producer.resume()
             }
         }
@@ -137,6 +236,8 @@ public final class FrameHandOff: Sendable {
             s.terminated = true
             s.producer?.resume()
             s.producer = nil
+            s.recorded.producer?.resume()
+            s.recorded.producer = nil
         }
     }
 }

@@ -100,11 +100,27 @@ public final class ReplaySource: FrameSource {
     public enum Pace: Sendable {
         /// As captured, stamped with the replay's own clock.
         case recorded
-        /// As fast as frames are read, stamped with the replay's own clock.
-        case asFastAsPossible
+        /// As fast as the decoder works, with the recorded stamps, dropping the frames a camera streaming
+        /// at the recorded pace would have made it drop on this machine: `recorded` without the waiting.
+        case fast
         /// As fast as the decoder takes them, none dropped, with the recorded stamps: the same events on
-        /// every run (golden tests). Use with a lossless capture session.
+        /// every run (golden tests).
         case lockstep
+        /// As fast as frames are read, stamped with the replay's own clock, dropping what the decoder cannot
+        /// take: a stress of the dropping, at a pace no camera has (tests).
+        case flood
+
+        /// How a capture session hands this pace's frames to the decoder.
+        public var delivery: CaptureSession.Delivery {
+            switch self {
+            case .recorded, .flood: .newest
+            case .fast: .onRecordedClock
+            case .lockstep: .every
+            }
+        }
+
+        /// The frames keep their recorded stamps: the pipeline's time is theirs, and it has no clock of its own.
+        public var keepsRecordedStamps: Bool { self == .fast || self == .lockstep }
     }
 
     public let name: String
@@ -177,7 +193,7 @@ public final class ReplaySource: FrameSource {
             if wait > 0 { usleep(UInt32(wait)) }
         }
         pending = nil
-        let time = pace == .lockstep ? frame.stamp : Monotonic.microseconds()
+        let time = pace.keepsRecordedStamps ? frame.stamp : Monotonic.microseconds()
         if !format.isCompressed, let memory = lumaMemory?(format.width * format.height) {
             defer { scratch = frame.bytes }
             if let captured = frame.bytes.withUnsafeBytes({

@@ -32,7 +32,7 @@ struct RunCommand: AsyncParsableCommand {
     @Option(
         name: .long,
         help:
-            "Replay pace: recorded (as captured), fast (as fast as read, dropping what the decoder cannot take) or lockstep (every frame decoded, recorded timestamps: the same events on every run)."
+            "Replay pace: recorded (as captured), fast (recorded without the waiting: recorded timestamps, the frames dropped that the decoder would drop live on this machine) or lockstep (every frame decoded, recorded timestamps: the same events on every run)."
     )
     var replayPace: ReplayPace = .recorded
 
@@ -53,7 +53,7 @@ struct RunCommand: AsyncParsableCommand {
         var replaySourcePace: ReplaySource.Pace {
             switch self {
             case .recorded: .recorded
-            case .fast: .asFastAsPossible
+            case .fast: .fast
             case .lockstep: .lockstep
             }
         }

@@ -34,7 +34,7 @@ actor DecodeLoop {
     static let idleTick = Duration.milliseconds(100)
 
     /// - Parameter clock: now, on the clock of frame timestamps (CLOCK_MONOTONIC), for LOST events while
-    ///   no frame arrives; nil from it means "no time passes but with frames" (lockstep replays).
+    ///   no frame arrives; nil from it means "no time passes but with frames" (replays that keep the recorded stamps: lockstep, fast).
     init(
         decoder: FrameDecoder, tracker: TrackerSettings, device: String, output: OutputSink, metrics: DecodeMetrics,
         snapshots: SnapshotRequests = SnapshotRequests(), daemonMetrics: DaemonMetrics? = nil, skipStaticScenes: Bool = true,
@@ -146,7 +146,7 @@ actor DecodeLoop {
             var latency: Double?
             if case .scan = e, let f = frame?.0 {
                 let ms = Double(Monotonic.microseconds() &- f.timestampMicroseconds) / 1000
-                // Replays in lockstep carry recorded stamps: no latency to speak of.
+                // Replays that keep the recorded stamps (lockstep, fast): no latency to speak of.
                 if ms >= 0 && ms < 60_000 { latency = ms }
             }
             if case .scan(_, let d) = e { daemonMetrics?.recordScan(format: d.format, latencyMilliseconds: latency) }

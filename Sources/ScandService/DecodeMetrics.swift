@@ -50,7 +50,7 @@ final class DecodeMetrics: Sendable {
         state.withLockedValue { s in
             s.decoded += 1
             s.decodeSeconds += seconds
-            // Replays in lockstep carry recorded stamps: no latency to speak of.
+            // Replays that keep the recorded stamps (lockstep, fast): no latency to speak of.
             if codes > 0 && latency >= 0 && latency < 60_000 { s.latencies.record(latency) }
             s.codes += codes
             s.scans += scans

@@ -21,7 +21,7 @@ public final class LivePipeline: Sendable {
 
     /// - Parameter metrics: the daemon's Prometheus metrics, which outlive a pipeline replaced on reload.
     /// - Parameter clock: now, on the clock of frame timestamps (CLOCK_MONOTONIC), for LOST events while
-    ///   no frame arrives; nil from it means "no time passes but with frames" (lockstep replays).
+    ///   no frame arrives; nil from it means "no time passes but with frames" (replays that keep the recorded stamps: lockstep, fast).
     public init(
         source: sending FrameSource, decoder: FrameDecoder, output: OutputSink, captureOptions: CaptureSession.Options = .init(),
         tracker: TrackerSettings = TrackerSettings(), metrics daemonMetrics: DaemonMetrics? = nil,

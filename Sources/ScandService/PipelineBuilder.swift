@@ -21,17 +21,17 @@ public struct PipelineBuilder: Sendable {
         self.frameLimit = frameLimit
     }
 
-    /// A replay in lockstep decodes every frame with the recorded stamps: no frame is dropped and no time
-    /// passes but with frames, so every run gives the same events.
-    var lockstep: Bool {
-        if case .replay(_, .lockstep) = source { true } else { false }
+    /// A replay in lockstep or fast keeps the recorded stamps: no time passes but with frames (and in
+    /// lockstep no frame is dropped, so every run gives the same events).
+    var keepsRecordedStamps: Bool {
+        if case .replay(_, let pace) = source { pace.keepsRecordedStamps } else { false }
     }
 
     public func pipeline(for config: ScandConfig, output: OutputSink, metrics: DaemonMetrics? = nil) -> LivePipeline {
         var options = CaptureSession.Options()
         options.maxFrames = frameLimit
         options.frameTimeoutMilliseconds = config.frameTimeoutMilliseconds
-        options.lossless = lockstep
+        if case .replay(_, let pace) = source { options.delivery = pace.delivery }
         let frameSource: FrameSource =
             switch source {
             case .replay(let path, let pace): ReplaySource(path: path, pace: pace)
@@ -42,13 +42,13 @@ public struct PipelineBuilder: Sendable {
                         width: config.width, height: config.height, framesPerSecond: config.framesPerSecond, pixelFormat: config.pixelFormat,
                         controls: config.cameraControls))
             }
-        let lockstep = lockstep
+        let recordedStamps = keepsRecordedStamps
         return LivePipeline(
             source: frameSource,
             decoder: FrameDecoder(
                 formats: config.formats, regionOfInterest: config.regionOfInterest, transform: config.transform,
                 itfLengths: config.itfLengths),
             output: output, captureOptions: options, tracker: config.tracker, metrics: metrics,
-            clock: { lockstep ? nil : .microseconds(Monotonic.microseconds()) })
+            clock: { recordedStamps ? nil : .microseconds(Monotonic.microseconds()) })
     }
 }

@@ -43,7 +43,7 @@ import ScandCore
         // Frames captured into a pool of three buffers, as into the decoder's shared memory: a replaced
         // frame whose buffer did not come back would leave the next one in an array instead.
         let pool = FrameHandOffTests.BufferPool(buffers: 3)
-        let source = ReplaySource(path: path, pace: .asFastAsPossible)
+        let source = ReplaySource(path: path, pace: .flood)
         source.captureLuma { count in pool.allocate(count) }
         let session = CaptureSession(source: source, onStatus: { _ in })
         async let run: Void = session.run()

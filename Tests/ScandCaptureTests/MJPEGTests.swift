@@ -62,7 +62,7 @@ extension MJPEGTests {
         let head = try #require(FileManager.default.contents(atPath: path)).prefix(10)
         #expect(String(decoding: head, as: UTF8.self) == "SCANDREC2 ")
 
-        let replay = ReplaySource(path: path, pace: .asFastAsPossible)
+        let replay = ReplaySource(path: path, pace: .flood)
         #expect(try replay.open() == input[0].format)
         var replayed: [Frame] = []
         while let f = try? replay.nextFrame(timeoutMilliseconds: 100) { replayed.append(f) }
@@ -86,7 +86,7 @@ extension MJPEGTests {
         try writer.finish()
         let data = try #require(FileManager.default.contents(atPath: path))
         FileManager.default.createFile(atPath: path, contents: data.dropLast(10))
-        let replay = ReplaySource(path: path, pace: .asFastAsPossible)
+        let replay = ReplaySource(path: path, pace: .flood)
         _ = try replay.open()
         _ = try replay.nextFrame(timeoutMilliseconds: 100)
         let headerBytes = Recording.header(frame.format).utf8.count
@@ -109,7 +109,7 @@ extension MJPEGTests {
         let at = Recording.header(frame.format).utf8.count + 16
         data.replaceSubrange(at..<at + 4, with: [0xFF, 0xFF, 0xFF, 0x7F])
         FileManager.default.createFile(atPath: path, contents: Data(data))
-        let replay = ReplaySource(path: path, pace: .asFastAsPossible)
+        let replay = ReplaySource(path: path, pace: .flood)
         _ = try replay.open()
         #expect { try replay.nextFrame(timeoutMilliseconds: 100) } throws: { e in
             (e as? CaptureError)?.kind == .badRecording && "\(e)".contains("declares 2147483647 bytes")

@@ -22,7 +22,7 @@ import ScandCore
         let writer = try Recording.Writer(path: path, format: input[0].format)
         for f in input { try writer.append(f) }
         try writer.finish()
-        let replay = ReplaySource(path: path, pace: .asFastAsPossible)
+        let replay = ReplaySource(path: path, pace: .flood)
         #expect(try replay.open() == input[0].format)
         for f in input {
             let got = try #require(try replay.nextFrame(timeoutMilliseconds: 100))
@@ -71,7 +71,7 @@ import ScandCore
         let cut = dir + "/cut.rec"
         FileManager.default.createFile(
             atPath: cut, contents: Data(header + [UInt8](repeating: 0, count: 32) + [1, 2, 3] + [UInt8](repeating: 0, count: 16)))
-        let replay = ReplaySource(path: cut, pace: .asFastAsPossible)
+        let replay = ReplaySource(path: cut, pace: .flood)
         _ = try replay.open()
         #expect(try replay.nextFrame(timeoutMilliseconds: 10) != nil)
         #expect { try replay.nextFrame(timeoutMilliseconds: 10) } throws: { e in

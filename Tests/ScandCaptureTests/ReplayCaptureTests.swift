@@ -35,7 +35,7 @@ import ScandTestSupport
         options.backoff = .init(initial: .milliseconds(1), maximum: .milliseconds(1))
         let statuses = Statuses()
         let session = CaptureSession(
-            source: ReplaySource(path: path, pace: .asFastAsPossible), options: options,
+            source: ReplaySource(path: path, pace: .flood), options: options,
             onStatus: { statuses.add($0) })
         async let run: Void = session.run()
         for await _ in session.handOff.frames {}

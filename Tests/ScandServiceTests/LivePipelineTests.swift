@@ -29,15 +29,17 @@ import NIOConcurrencyHelpers
             })
         return try Scene.record(
             repeatElement(page, count: frames), to: NSTemporaryDirectory() + "scand-pipeline-\(getpid())-\(name).rec",
-            gapMicroseconds: 33_333)
+            gapMicroseconds: gapMicroseconds)
     }
 
     func run(_ path: String, pace: ReplaySource.Pace, decoder: FrameDecoder = FrameDecoder()) async -> (Lines, LivePipeline) {
         let lines = Lines()
-        // Lockstep as `scand run` has it: the capture waits for the decoder, no frame is dropped.
+        // Each pace as `scand run` has it (lockstep: the capture waits for the decoder, no frame is dropped).
         var options = CaptureSession.Options()
-        if case .lockstep = pace { options.lossless = true }
-        let pipeline = LivePipeline(source: ReplaySource(path: path, pace: pace), decoder: decoder, output: lines.sink, captureOptions: options)
+        options.delivery = pace.delivery
+        let pipeline = LivePipeline(
+            source: ReplaySource(path: path, pace: pace), decoder: decoder, output: lines.sink, captureOptions: options,
+            clock: { pace.keepsRecordedStamps ? nil : .microseconds(Monotonic.microseconds()) })
         pipeline.start()
         await pipeline.finished()
         return (lines, pipeline)
@@ -92,7 +94,7 @@ import NIOConcurrencyHelpers
         let worker = try #require(DecoderWorker())
         var options = CaptureSession.Options()
         options.backoff = .init(initial: .milliseconds(10), maximum: .milliseconds(10))
-        options.lossless = true  // every frame decoded, after the loss too, however slow the machine
+        options.delivery = .every  // every frame decoded, after the loss too, however slow the machine
         let lines = Lines()
         let pipeline = LivePipeline(
             source: UnpluggedCamera(Frame.yuyv(page)), decoder: FrameDecoder(decoder: ZXingDecoder(worker: worker)),
@@ -107,12 +109,25 @@ import NIOConcurrencyHelpers
 
     @Test func framesArrivingWhileTheDecoderIsBusyAreDroppedAndCounted() async throws {
         let path = try recording([(.qrCode, "fast", 320, 240)], frames: 30, name: "fast")
-        let (_, pipeline) = await run(path, pace: .asFastAsPossible)
+        let (_, pipeline) = await run(path, pace: .flood)
         let c = pipeline.counters
         #expect(c.captured == 30)
         #expect(c.dropped > 0, "replayed far faster than one core decodes")
         #expect(c.decoded + c.dropped == 30)
         #expect(pipeline.statsEvent().line.contains(#""captured":30"#))
+    }
+
+    @Test func aFastReplayKeepsTheRecordedStampsWithoutWaitingForThem() async throws {
+        // Four frames ten seconds apart: a recorded-pace replay takes thirty seconds, a fast one the decoding's time.
+        let path = try recording([(.qrCode, "fast", 320, 240)], frames: 4, name: "fast-paced", gapMicroseconds: 10_000_000)
+        let started = ContinuousClock.now
+        let (lines, pipeline) = await run(path, pace: .fast)
+        #expect(ContinuousClock.now - started < .seconds(30), "the recorded thirty seconds were not waited for")
+        let c = pipeline.counters
+        #expect(c.captured == 4 && c.decoded == 4 && c.dropped == 0, "a frame ten seconds after the last finds the decoder idle: \(c)")
+        // The events' time is the recorded one: no latency is measured against it.
+        let scans = lines.all.filter { $0.contains(#""class":"SCAN""#) }
+        #expect(scans.count == 1 && scans.allSatisfy { $0.contains(#""text":"fast""#) && !$0.contains("latencyMs") }, "\(lines.all)")
     }
 
     @Test func aStaticSceneWithoutCodesRestsOnceEveryPassHadItsTurn() async throws {
@@ -154,7 +169,7 @@ import NIOConcurrencyHelpers
         weak var released: LivePipeline?
         do {
             let pipeline = LivePipeline(
-                source: ReplaySource(path: path, pace: .asFastAsPossible), decoder: FrameDecoder(),
+                source: ReplaySource(path: path, pace: .flood), decoder: FrameDecoder(),
                 output: OutputSink(event: { _ in }, log: { _ in }))
             released = pipeline
             pipeline.start()

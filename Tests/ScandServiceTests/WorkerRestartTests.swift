@@ -49,7 +49,7 @@ import ScandTestSupport
         let camera = KillingCamera(Frame.yuyv(page), worker: worker)
         let lines = LivePipelineTests.Lines()
         var options = CaptureSession.Options()
-        options.lossless = true  // every frame decoded: the decoder is idle when the camera waits for it
+        options.delivery = .every  // every frame decoded: the decoder is idle when the camera waits for it
         let pipeline = LivePipeline(
             source: camera, decoder: FrameDecoder(decoder: ZXingDecoder(worker: worker)), output: lines.sink,
             captureOptions: options)
