@@ -70,7 +70,9 @@ import ScandTestSupport
     }
 
     @Test func eventStreamIsExactlyAsExpected() async throws {
-        let (events, c) = await Self.replay(try record())
+        let path = try record()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let (events, c) = await Self.replay(path)
         #expect(
             events == [
                 "0 SCAN 1 A",
@@ -134,7 +136,9 @@ extension GoldenReplayTests {
     }
 
     @Test func anEAN8ReadOnTwoScanLinesIsOneScan() async throws {
-        let (events, _) = await Self.replay(try Self.ean8OnTwoScanLines())
+        let path = try Self.ean8OnTwoScanLines()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let (events, _) = await Self.replay(path)
         // EAN-8 needs two agreeing reads; the frame's many agreeing lines above and below the glare are worth
         // two (ScanLineEvidence): SCAN in the first frame, one for both lines, LOST 0.5 s after the last sighting.
         #expect(events == ["0 SCAN 1 96385074", "35 LOST 1 96385074"])
@@ -155,7 +159,9 @@ extension GoldenReplayTests {
     }
 
     @Test func anISBNWithItsAddOnMissedOnOneLineIsOneScan() async throws {
-        let (events, _) = await Self.replay(try Self.isbnWithItsAddOnMissedOnOneLine())
+        let path = try Self.isbnWithItsAddOnMissedOnOneLine()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let (events, _) = await Self.replay(path)
         // The add-on agreed by the first frame's many lines: SCAN with it at once; reads without it are the same
         // book.
         #expect(events == ["0 SCAN 1 978030640615751299", "35 LOST 1 978030640615751299"])
