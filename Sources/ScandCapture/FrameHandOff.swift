@@ -113,8 +113,9 @@ public final class FrameHandOff: Sendable {
     /// Waits until the consumer is done with its frame, to know when that was on the recorded clock.
     public func putOnRecordedClock(_ frame: Frame) async {
         state.withLockedValue { $0.counters.captured += 1 }
-        var offered = true
-        while offered {
+        // Until the frame is handed over, left waiting, or dropped.
+        var undecided = true
+        while undecided {
             await withCheckedContinuation { (producer: CheckedContinuation<Void, Never>) in
                 state.withLockedValue { s in
                     if (s.recorded.idle && s.waiting == 0) || s.terminated { producer.resume() } else { s.recorded.producer = producer }
@@ -123,7 +124,7 @@ public final class FrameHandOff: Sendable {
             let replaced: Frame? = state.withLockedValue { s in
                 if s.terminated {
                     s.counters.dropped += 1
-                    offered = false
+                    undecided = false
                     return nil
                 }
                 // It arrived while the consumer was busy: it waits, in place of one that came before it.
@@ -131,7 +132,7 @@ public final class FrameHandOff: Sendable {
                     let earlier = s.recorded.waitingFrame
                     if earlier != nil { s.counters.dropped += 1 }
                     s.recorded.waitingFrame = frame
-                    offered = false
+                    undecided = false
                     return earlier
                 }
                 // It arrives after the consumer was done: the one left waiting was taken then, this one
@@ -140,7 +141,7 @@ public final class FrameHandOff: Sendable {
                     s.recorded.waitingFrame = nil
                     return yield(waiting, &s)
                 }
-                offered = false
+                undecided = false
                 return yield(frame, &s)
             }
             _ = consume replaced
