@@ -32,6 +32,8 @@ actor DecodeLoop {
     /// When the last frame was done with: LOST events are due from the clock after `idleTick` without one.
     private var lastFrameDone = ContinuousClock.now
     static let idleTick = Duration.milliseconds(100)
+    /// The last frame's stamp (µs): without a clock, a stretch without frames shows only in the stamps.
+    private var lastStamp: UInt64?
 
     /// - Parameter clock: now, on the clock of frame timestamps (CLOCK_MONOTONIC), for LOST events while
     ///   no frame arrives; nil from it means "no time passes but with frames" (replays that keep the recorded stamps: lockstep, fast).
@@ -84,6 +86,14 @@ actor DecodeLoop {
 
     private func process(_ frame: Frame) {
         defer { lastFrameDone = .now }
+        let stamp = frame.timestampMicroseconds
+        if let last = lastStamp, stamp > last, Duration.microseconds(stamp - last) > Self.idleTick, clock() == nil {
+            // Replays on recorded stamps have no idle ticks: the tracker hears of a stretch without frames
+            // just before the frame that ends it, as a tick would have told it live (a code unseen meanwhile
+            // is lost, and forgotten, before this frame's reads are matched).
+            write(tracker.tick(at: .microseconds(stamp - 1)), frame: nil)
+        }
+        lastStamp = stamp
         snapshots.offer(frame, transform: decoder.transform)
         takeFocus(of: frame)
         let scene = SceneSignature(frame: frame)
