@@ -124,8 +124,7 @@ struct TillBench: ParsableCommand {
         pipeline.start()
         pipeline.wait()
         var row = Row(item: "", pace: "")
-        let took = ContinuousClock.now - started
-        row.seconds = Double(took.components.seconds) + Double(took.components.attoseconds) / 1e18
+        row.seconds = (ContinuousClock.now - started).inSeconds
         for code in scans.all {
             if code.detection.text == expected {
                 row.scans += 1

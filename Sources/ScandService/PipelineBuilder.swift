@@ -21,17 +21,16 @@ public struct PipelineBuilder: Sendable {
         self.frameLimit = frameLimit
     }
 
-    /// A replay in lockstep or fast keeps the recorded stamps: no time passes but with frames (and in
-    /// lockstep no frame is dropped, so every run gives the same events).
-    var keepsRecordedStamps: Bool {
-        if case .replay(_, let pace) = source { pace.keepsRecordedStamps } else { false }
+    /// The replay's pace; nil for the camera.
+    var replayPace: ReplaySource.Pace? {
+        if case .replay(_, let pace) = source { pace } else { nil }
     }
 
     public func pipeline(for config: ScandConfig, output: OutputSink, metrics: DaemonMetrics? = nil) -> LivePipeline {
         var options = CaptureSession.Options()
         options.maxFrames = frameLimit
         options.frameTimeoutMilliseconds = config.frameTimeoutMilliseconds
-        if case .replay(_, let pace) = source { options.delivery = pace.delivery }
+        if let pace = replayPace { options.delivery = pace.delivery }
         let frameSource: FrameSource =
             switch source {
             case .replay(let path, let pace): ReplaySource(path: path, pace: pace)
@@ -42,13 +41,15 @@ public struct PipelineBuilder: Sendable {
                         width: config.width, height: config.height, framesPerSecond: config.framesPerSecond, pixelFormat: config.pixelFormat,
                         controls: config.cameraControls))
             }
-        let recordedStamps = keepsRecordedStamps
+        // The camera's clock is its frames' stamps' (CLOCK_MONOTONIC); a replay's is its pace's.
+        var clock: @Sendable () -> Duration? = { .microseconds(Monotonic.microseconds()) }
+        if let pace = replayPace { clock = pace.clock }
         return LivePipeline(
             source: frameSource,
             decoder: FrameDecoder(
                 formats: config.formats, regionOfInterest: config.regionOfInterest, transform: config.transform,
                 itfLengths: config.itfLengths),
             output: output, captureOptions: options, tracker: config.tracker, metrics: metrics,
-            clock: { recordedStamps ? nil : .microseconds(Monotonic.microseconds()) })
+            clock: clock)
     }
 }

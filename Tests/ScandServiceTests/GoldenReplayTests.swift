@@ -57,7 +57,7 @@ import ScandTestSupport
         }
         let pipeline = LivePipeline(
             source: ReplaySource(path: path, pace: pace), decoder: decoder,
-            output: lines.sink, captureOptions: options, clock: { pace.keepsRecordedStamps ? nil : .microseconds(Monotonic.microseconds()) })
+            output: lines.sink, captureOptions: options, clock: pace.clock)
         pipeline.start()
         await pipeline.finished()
         let events = lines.all.compactMap { line -> String? in

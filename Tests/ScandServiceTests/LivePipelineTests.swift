@@ -39,7 +39,7 @@ import NIOConcurrencyHelpers
         options.delivery = pace.delivery
         let pipeline = LivePipeline(
             source: ReplaySource(path: path, pace: pace), decoder: decoder, output: lines.sink, captureOptions: options,
-            clock: { pace.keepsRecordedStamps ? nil : .microseconds(Monotonic.microseconds()) })
+            clock: pace.clock)
         pipeline.start()
         await pipeline.finished()
         return (lines, pipeline)

@@ -14,7 +14,7 @@ import ScandTestSupport
         var config = ScandConfig()
         config.formats = BarcodeFormats(.qrCode)
         let builder = PipelineBuilder(source: .replay(path: path, pace: .lockstep), frameLimit: 4)
-        #expect(builder.keepsRecordedStamps)
+        #expect(builder.replayPace?.keepsRecordedStamps == true)
         let pipeline = builder.pipeline(for: config, output: lines.sink)
         pipeline.start()
         await pipeline.finished()
