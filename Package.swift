@@ -201,3 +201,24 @@ let package = Package(
     ],
     cxxLanguageStandard: .cxx17
 )
+
+// libFuzzer targets (scripts/fuzz, docs/fuzzing.md), declared only when SCAND_FUZZ=1: built with
+// -sanitize=fuzzer, whose runtime holds the driver their main hands over to; in any other build they would not link.
+if Context.environment["SCAND_FUZZ"] == "1" {
+    let nio: [Target.Dependency] = [.product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOEmbedded", package: "swift-nio")]
+    package.targets += [
+        // Seeds written on request, properties that crash when broken, the scratch file of path readers.
+        .target(name: "CLibFuzzer", path: "Sources/Fuzz/CLibFuzzer"),
+        .target(name: "FuzzSupport", dependencies: ["CLibFuzzer"], path: "Sources/Fuzz/FuzzSupport"),
+        .executableTarget(
+            name: "fuzz-socket-request", dependencies: ["FuzzSupport", "ScandProtocol", "ScandService"] + nio, path: "Sources/Fuzz/SocketRequest"),
+        .executableTarget(
+            name: "fuzz-event-position", dependencies: ["FuzzSupport", "ScandCore", "ScandProtocol", "ScandWeb"], path: "Sources/Fuzz/EventPosition"),
+        .executableTarget(name: "fuzz-recording", dependencies: ["FuzzSupport", "ScandCore", "ScandCapture"], path: "Sources/Fuzz/Recording"),
+        .executableTarget(name: "fuzz-config-file", dependencies: ["FuzzSupport", "ScandCore", "ScandConfigFile"], path: "Sources/Fuzz/ConfigFile"),
+        .executableTarget(
+            name: "fuzz-http-first-request",
+            dependencies: ["FuzzSupport", "ScandWeb", .product(name: "NIOHTTP1", package: "swift-nio")] + nio, path: "Sources/Fuzz/HTTPFirstRequest"),
+        .executableTarget(name: "fuzz-image", dependencies: ["FuzzSupport", "ScandCore", "ScandImageIO"], path: "Sources/Fuzz/Image")
+    ]
+}

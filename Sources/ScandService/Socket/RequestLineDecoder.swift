@@ -1,7 +1,7 @@
 import NIOCore
 
 /// A request line from a socket client, or the news that one was too long.
-enum RequestLine: Sendable, Equatable {
+package enum RequestLine: Sendable, Equatable {
     case line(String)
     /// A line over the limit: refused, its bytes discarded up to the next newline, the connection kept.
     case tooLong
@@ -10,16 +10,16 @@ enum RequestLine: Sendable, Equatable {
 /// Splits a client's bytes into newline-terminated lines of at most `maxLength` bytes (without the newline).
 /// A longer line is reported once, as soon as it is known to be too long, and skipped up to its newline:
 /// memory per client stays bounded whatever a client sends.
-struct RequestLineDecoder: ByteToMessageDecoder {
-    typealias InboundOut = RequestLine
+package struct RequestLineDecoder: ByteToMessageDecoder {
+    package typealias InboundOut = RequestLine
 
     let maxLength: Int
     /// Discarding the rest of an over-long line.
     private var skipping = false
 
-    init(maxLength: Int) { self.maxLength = maxLength }
+    package init(maxLength: Int) { self.maxLength = maxLength }
 
-    mutating func decode(context: ChannelHandlerContext, buffer: inout ByteBuffer) throws -> DecodingState {
+    package mutating func decode(context: ChannelHandlerContext, buffer: inout ByteBuffer) throws -> DecodingState {
         guard let newline = buffer.readableBytesView.firstIndex(of: UInt8(ascii: "\n")) else {
             if buffer.readableBytes > maxLength || skipping {
                 if !skipping { context.fireChannelRead(wrapInboundOut(.tooLong)) }
@@ -42,7 +42,7 @@ struct RequestLineDecoder: ByteToMessageDecoder {
     }
 
     /// A last line without its newline is not a request: gpsd's clients end each one.
-    mutating func decodeLast(context: ChannelHandlerContext, buffer: inout ByteBuffer, seenEOF: Bool) throws -> DecodingState {
+    package mutating func decodeLast(context: ChannelHandlerContext, buffer: inout ByteBuffer, seenEOF: Bool) throws -> DecodingState {
         while try decode(context: context, buffer: &buffer) == .continue {}
         buffer.moveReaderIndex(to: buffer.writerIndex)
         return .needMoreData

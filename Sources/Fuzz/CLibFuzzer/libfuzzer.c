@@ -1,0 +1,2 @@
+// The declaration only: the definition is libFuzzer's (-sanitize=fuzzer).
+#include "libfuzzer.h"

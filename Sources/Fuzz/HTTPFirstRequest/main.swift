@@ -1,0 +1,73 @@
+import FuzzSupport
+@testable import Hummingbird
+@testable import HummingbirdCore
+import Logging
+import NIOCore
+import NIOEmbedded
+@testable import ScandWeb
+
+// A connection's first bytes to `scand web`, through the child channel its server builds (WebApp.server:
+// FirstRequestHeadGuard in front of Hummingbird's HTTP/1 decoder with WebSocket upgrades), on an
+// EmbeddedChannel. Internal pieces, reached with @testable (a debug build has testability): the child channel
+// is built by a Hummingbird `package` closure. The first input byte picks the head limit. Whatever comes, the
+// server writes nothing but HTTP responses, and a connection whose first head does not end within the limit
+// (431) or the header timeout (408) is closed.
+
+func seeds() -> [Fuzz.Seed] {
+    let boot = "0123456789abcdef0123456789abcdef"
+    let heads = [
+        "GET / HTTP/1.1\r\nHost: localhost:8080\r\n\r\n",
+        "GET /events?classes=SCAN,LOST&formats=qr HTTP/1.1\r\nHost: localhost\r\nLast-Event-ID: \(boot):42\r\nAccept: text/event-stream\r\n\r\n",
+        "POST /api/roi HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 33\r\n\r\n{\"x\":0.1,\"y\":0.2,\"w\":0.6,\"h\":0.5}",
+        "GET /ws HTTP/1.1\r\nHost: localhost\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n",
+        "GET /metrics HTTP/1.1\r\nHost: localhost\r\nTransfer-Encoding: chunked\r\nContent-Length: 4\r\n\r\n",
+        "GET / HTTP/1.1\r\nHost: local"
+    ]
+    // A limit byte of 255 (the server's default limit), then the bytes.
+    return heads.enumerated().map { (name: "head-\($0.offset)", bytes: [255] + Array($0.element.utf8)) }
+}
+
+let logger = Logger(label: "fuzz") { _ in SwiftLogNoOpLogHandler() }
+
+func test(_ input: [UInt8]) {
+    guard let limitByte = input.first else { return }
+    var limits = WebServerLimits()
+    if limitByte != 255 { limits.maxHeaderBytes = 16 + 8 * Int(limitByte) }
+    let bytes = Array(input.dropFirst())
+    do {
+        let builder = WebApp.server(webSocketRouter: Router(context: WebApp.Context.self), limits: limits, metrics: WebMetrics())
+        let child = try builder.buildChildChannel { _, _, _ in }
+        try connect(child, bytes, limits)
+    } catch {
+        Fuzz.fail("the server's child channel failed: \(error)")
+    }
+}
+
+private func connect<Child: ServerChildChannel>(_ child: Child, _ bytes: [UInt8], _ limits: WebServerLimits) throws {
+    let channel = EmbeddedChannel()
+    try channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 8080)).wait()
+    _ = try child.setup(channel: channel, logger: logger).wait()
+    // In two reads, cut where the bytes say: the guard keeps the end of a head that straddles them.
+    let cut = bytes.isEmpty ? 0 : Int(bytes[0]) % (bytes.count + 1)
+    for part in [bytes[..<cut], bytes[cut...]] where channel.isActive {
+        // An error the pipeline does not handle comes out here; the connection's fate is checked below.
+        try? channel.writeInbound(channel.allocator.buffer(bytes: part))
+    }
+    let endOfHead = FirstRequestHeadGuard.endOfHead(in: bytes)
+    channel.embeddedEventLoop.advanceTime(by: TimeAmount(limits.headerTimeout) + .seconds(3))
+    let written = answers(channel)
+    Fuzz.require(written.isEmpty || written.hasPrefix("HTTP/1.1 "), "the server wrote \(written.prefix(80).debugDescription), not an HTTP response")
+    if endOfHead.map({ $0 > limits.maxHeaderBytes }) ?? true {
+        Fuzz.require(!channel.isActive, "a first head that never ended within \(limits.maxHeaderBytes) bytes left the connection open")
+    }
+    _ = try? channel.finish()
+}
+
+/// Everything the server wrote, as text.
+private func answers(_ channel: EmbeddedChannel) -> String {
+    var text = ""
+    while let buffer = try? channel.readOutbound(as: ByteBuffer.self) { text += String(buffer: buffer) }
+    return text
+}
+
+Fuzz.run(seeds: seeds, test: test)
