@@ -53,9 +53,11 @@ public struct ConfigDocument: Sendable {
     /// mark, a NUL byte that would end the text early for the C parser) is refused with its line too.
     public init(bytes: [UInt8], sections: [String]) throws(ParseError) {
         let text = try Self.text(of: bytes)
+        try Self.checkTableHeaders(bytes)
+        try Self.checkArrayValues(bytes)
         let root: TOMLTable
         do { root = try TOMLTable(string: text) } catch let error as TOMLParseError {
-            var message = error.description.isEmpty ? "not valid TOML" : error.description
+            var message = error.description.isEmpty ? "not valid TOML" : Self.oneLine(error.description)
             if message.hasSuffix("is not representable in 64 bits") {
                 message += ": out of range (an integer is at most 9223372036854775807)"
             }
@@ -118,5 +120,88 @@ public struct ConfigDocument: Sendable {
             start = i + 1
         }
         return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Refuses a table header whose '[' (or '[[') is not followed by a key: toml++ 3.4 assumes one there
+    /// (TOML_ASSERT_ASSUME in parse_key), aborting in a debug build and undefined in a release build
+    /// (`[#camera]`, `[` at a line's end; found by scripts/fuzz). Any line whose first non-blank is '[' is
+    /// checked: inside a value over several lines (an array of arrays, a long string) such a line refused
+    /// here is one no scand setting takes.
+    static func checkTableHeaders(_ bytes: [UInt8]) throws(ParseError) {
+        func isKeyStart(_ b: UInt8) -> Bool {
+            (0x30...0x39).contains(b) || (0x41...0x5A).contains(b) || (0x61...0x7A).contains(b)
+                || [UInt8(ascii: "_"), UInt8(ascii: "-"), UInt8(ascii: "\""), UInt8(ascii: "'"), UInt8(ascii: "]")].contains(b)
+        }
+        var line = 1
+        var i = 0
+        while i < bytes.count {
+            let start = i
+            func skipBlanks() { while i < bytes.count, bytes[i] == 0x20 || bytes[i] == 0x09 { i += 1 } }
+            skipBlanks()
+            if i < bytes.count, bytes[i] == UInt8(ascii: "[") {
+                i += 1
+                skipBlanks()
+                if i < bytes.count, bytes[i] == UInt8(ascii: "[") { i += 1 }
+                skipBlanks()
+                if i < bytes.count, !isKeyStart(bytes[i]) {
+                    throw ParseError(line: line, column: i - start + 1, message: "a table header needs a table's name after '['")
+                }
+            }
+            while i < bytes.count, bytes[i] != UInt8(ascii: "\n") { i += 1 }
+            i += 1
+            line += 1
+        }
+    }
+
+    /// Refuses a '}' where an array's value should come (`[1, }`): toml++ 3.4 assumes none there
+    /// (TOML_ASSERT_ASSUME in parse_value), as after a table header's '['. Strings of the four kinds and
+    /// comments are stepped over; outside them, a '}' right after '[' or ',' is never valid TOML.
+    static func checkArrayValues(_ bytes: [UInt8]) throws(ParseError) {
+        let quote = UInt8(ascii: "\""), apostrophe = UInt8(ascii: "'")
+        var line = 1
+        var last: UInt8 = 0  // the last byte outside strings and comments that is not blank
+        var i = 0
+        func starts(_ b: UInt8, times n: Int) -> Bool { i + n <= bytes.count && bytes[i..<i + n].allSatisfy { $0 == b } }
+        while i < bytes.count {
+            let b = bytes[i]
+            if b == quote || b == apostrophe {
+                // A string: to its closing quote (three for a multi-line one); a basic string has escapes.
+                let n = starts(b, times: 3) ? 3 : 1
+                i += n
+                while i < bytes.count && !starts(b, times: n) {
+                    if bytes[i] == UInt8(ascii: "\n") { line += 1 }
+                    i += b == quote && bytes[i] == UInt8(ascii: "\\") ? 2 : 1
+                }
+                i += n
+                last = b
+                continue
+            }
+            switch b {
+            case UInt8(ascii: "#"): while i < bytes.count && bytes[i] != UInt8(ascii: "\n") { i += 1 }
+            case UInt8(ascii: "\n"): line += 1; i += 1
+            case 0x20, 0x09, 0x0D: i += 1
+            default:
+                if b == UInt8(ascii: "}") && (last == UInt8(ascii: "[") || last == UInt8(ascii: ",")) {
+                    throw ParseError(line: line, message: "expected a value, saw '}'")
+                }
+                last = b
+                i += 1
+            }
+        }
+    }
+
+    /// toml++'s message on one line: it quotes what it saw, line break included ("saw 'fals\n'").
+    static func oneLine(_ message: String) -> String {
+        var out = ""
+        for scalar in message.unicodeScalars {
+            switch scalar {
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case _ where scalar.value < 0x20 || scalar.value == 0x7F: out += "\\u{\(String(scalar.value, radix: 16))}"
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
     }
 }
