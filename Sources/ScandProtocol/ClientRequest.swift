@@ -246,9 +246,11 @@ public enum ClientRequest: Sendable, Equatable {
                         throw Problem(FormatListError(item: shortened(error.item)).description)
                     }
                 case "since":
-                    let usage = #"since must be {"boot":"<32 hex digits>","seq":N} with N ≥ 1, from an event's boot and seq"#
+                    let usage =
+                        #"since must be {"boot":"<32 hex digits>","seq":N} with N from 1 to \#(EventPosition.maxSeq), from an event's boot and seq"#
                     guard let since = try? c.decode([String: SinceField].self, forKey: key), since.count == 2,
-                        case .boot(let boot)? = since["boot"], case .seq(let seq)? = since["seq"], EventPosition.isBootID(boot), seq > 0
+                        case .boot(let boot)? = since["boot"], case .seq(let seq)? = since["seq"], EventPosition.isBootID(boot),
+                        EventPosition.isSeq(seq)
                     else { throw Problem(usage) }
                     watch.since = EventPosition(boot: boot, seq: seq)
                 default:

@@ -34,7 +34,7 @@ public struct EventEnvelope: Sendable, Equatable {
         var envelope = EventEnvelope(eventClass: eventClass, boot: nil, seq: nil, replayed: replayed, liveLine: live)
         guard s.take(","), s.take("\"boot\""), s.take(":"), let boot = s.string(), EventPosition.isBootID(boot) else { return envelope }
         envelope.boot = boot
-        if s.take(","), s.take("\"seq\""), s.take(":"), let seq = s.integer(), seq > 0 { envelope.seq = seq }
+        if s.take(","), s.take("\"seq\""), s.take(":"), let seq = s.integer(), EventPosition.isSeq(seq) { envelope.seq = seq }
         return envelope
     }
 

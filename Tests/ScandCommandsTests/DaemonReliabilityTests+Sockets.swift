@@ -122,3 +122,33 @@ extension DaemonReliabilityTests {
         #expect(daemon.finish() == 0)
     }
 }
+
+extension DaemonReliabilityTests {
+    /// Issue 31, 1: one `?WATCH` with a `since` at seq 2^63 − 1 stopped the daemon (SIGILL: `seq + 1` overflowed in the
+    /// replay's start). Numbers near 2^63 in any request are now one-line ERRORs, and the daemon goes on serving.
+    @Test func numbersNearTwoToTheSixtyThreeAreOneLineErrorsNotACrash() throws {
+        let sock = dir + "/huge-numbers.sock", state = dir + "/huge-numbers-state"
+        let daemon = try DaemonProcess(["run", "--socket", sock, "--state-directory", state, "--device", dir + "/no-camera"])
+        #expect(daemon.wait { FileManager.default.fileExists(atPath: sock) })
+        let client = try #require(SocketClient(path: sock))
+        let version = try #require(client.readLine())
+        let boot = try #require(version.range(of: #""boot":""#).map { String(version[$0.upperBound...].prefix(32)) })
+        for request in [
+            #"?WATCH={"since":{"boot":"\#(boot)","seq":9223372036854775807}};"#,
+            #"?WATCH={"since":{"boot":"0123456789abcdef0123456789abcdef","seq":9223372036854775807}};"#,
+            #"?WATCH={"since":{"boot":"\#(boot)","seq":9223372036854775808}};"#,
+            #"?WATCH={"since":{"boot":"\#(boot)","seq":-9223372036854775808}};"#,
+            #"?ROI={"x":9223372036854775807,"y":0,"w":1,"h":1};"#,
+            #"?ROI={"x":1e308,"y":0,"w":1e308,"h":1};"#,
+            #"?CONTROLS={"set":[{"name":"brightness","value":9223372036854775807}]};"#
+        ] {
+            client.send(request + "\n")
+            let answer = try #require(client.readLine(), "no answer to \(request): \(daemon.stderr)")
+            #expect(answer.hasPrefix(#"{"class":"ERROR""#), "\(request): \(answer)")
+        }
+        client.send("?STATUS;\n")
+        #expect(client.read { $0.hasPrefix(#"{"class":"STATUS""#) } != nil, "the daemon serves on: \(daemon.stderr)")
+        daemon.signal(SIGTERM)
+        #expect(daemon.finish() == 0)
+    }
+}

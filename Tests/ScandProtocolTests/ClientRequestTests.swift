@@ -21,13 +21,32 @@ import ScandCore
     @Test(arguments: [
         #"{"boot":"0123","seq":1}"#, #"{"boot":"0123456789abcdef0123456789abcdef","seq":0}"#,
         #"{"boot":"0123456789ABCDEF0123456789ABCDEF","seq":1}"#, #"{"seq":1}"#, "1", #""x""#,
-        #"{"boot":"0123456789abcdef0123456789abcdef","seq":1,"x":2}"#
+        #"{"boot":"0123456789abcdef0123456789abcdef","seq":1,"x":2}"#,
+        // Beyond the numbering's range (issue 31: seq + 1 trapped in the daemon and stopped it).
+        #"{"boot":"0123456789abcdef0123456789abcdef","seq":9223372036854775807}"#,
+        #"{"boot":"0123456789abcdef0123456789abcdef","seq":9007199254740992}"#,
+        #"{"boot":"0123456789abcdef0123456789abcdef","seq":-1}"#,
+        #"{"boot":"0123456789abcdef0123456789abcdef","seq":1e300}"#,
+        #"{"boot":"0123456789abcdef0123456789abcdef","seq":99999999999999999999999}"#
     ])
     func aBadSinceIsRefusedWithItsShape(_ since: String) {
         #expect { try ClientRequest.parse(#"?WATCH={"enable":true,"since":\#(since)};"#) } throws: {
             let text = ($0 as! ClientRequest.Problem).description
             return text.contains("since") && !text.contains("\n")
         }
+    }
+
+    @Test func theHighestSeqIsTakenAndTheNextRefused() throws {
+        let boot = "0123456789abcdef0123456789abcdef"
+        #expect(
+            try ClientRequest.parse(#"?WATCH={"since":{"boot":"\#(boot)","seq":\#(EventPosition.maxSeq)}};"#)
+                == .watch(.init(enable: true, since: EventPosition(boot: boot, seq: EventPosition.maxSeq))))
+        #expect(throws: ClientRequest.Problem.self) {
+            try ClientRequest.parse(#"?WATCH={"since":{"boot":"\#(boot)","seq":\#(EventPosition.maxSeq + 1)}};"#)
+        }
+        #expect(EventPosition.parse(json: #"{"boot":"\#(boot)","seq":\#(EventPosition.maxSeq)}"#)?.seq == EventPosition.maxSeq)
+        #expect(EventPosition.parse(json: #"{"boot":"\#(boot)","seq":\#(EventPosition.maxSeq + 1)}"#) == nil)
+        #expect(EventEnvelope.parse(#"{"class":"SCAN","boot":"\#(boot)","seq":9223372036854775807}"#)?.seq == nil)
     }
 
     @Test(arguments: [

@@ -10,6 +10,17 @@ public struct EventPosition: Sendable, Hashable, CustomStringConvertible {
         self.seq = seq
     }
 
+    /// The highest seq a position may carry: 2^53 − 1, the largest integer a JSON number holds exactly in
+    /// every client (a browser's `Number`). A daemon publishing a million events a day reaches it in 24
+    /// million years; a seq from outside above it is refused where it is read, so `seq + 1` never traps.
+    public static let maxSeq = (1 << 53) - 1
+
+    /// The seqs a position may carry: 1…`maxSeq`.
+    public static let seqs = 1...maxSeq
+
+    /// Whether `seq` can be a published event's (1…`maxSeq`).
+    public static func isSeq(_ seq: Int) -> Bool { seqs.contains(seq) }
+
     /// `{"boot":"…","seq":N}`: the `since` of a WATCH request, and the bridge's state file.
     public var json: String { #"{"boot":"\#(boot)","seq":\#(seq)}"# }
     public var description: String { json }
@@ -43,11 +54,12 @@ public struct EventPosition: Sendable, Hashable, CustomStringConvertible {
         return String(decoding: digits, as: UTF8.self)
     }
 
-    /// Exactly `{"boot":"<32 lowercase hex>","seq":N}` (spaces around tokens allowed); nil for anything else.
+    /// Exactly `{"boot":"<32 lowercase hex>","seq":N}` with N in 1…`maxSeq` (spaces around tokens allowed);
+    /// nil for anything else.
     public static func parse(json text: String) -> EventPosition? {
         var s = JSONPrefixScanner(text)
         guard s.take("{"), s.take("\"boot\""), s.take(":"), let boot = s.string(), isBootID(boot),
-            s.take(","), s.take("\"seq\""), s.take(":"), let seq = s.integer(), seq > 0, s.take("}"), s.atEnd
+            s.take(","), s.take("\"seq\""), s.take(":"), let seq = s.integer(), isSeq(seq), s.take("}"), s.atEnd
         else { return nil }
         return EventPosition(boot: boot, seq: seq)
     }

@@ -41,7 +41,8 @@ public struct ReplayHandover: Sendable {
             handover.isLive = true
             return (handover, [.error("since \(since.json) is not in the journal, which is empty; live events follow"), .goLive])
         }
-        let continues = bootAt(since.seq) == since.boot || (since.seq + 1 == span.first && bootAt(span.first) == since.boot)
+        // No `since.seq + 1`: a seq is range-checked where it is read, but the handover does not rely on it.
+        let continues = bootAt(since.seq) == since.boot || (since.seq == span.first - 1 && bootAt(span.first) == since.boot)
         if continues {
             let handover = ReplayHandover(cursor: since.seq, batchLimit: batchLimit, queueLimit: queueLimit)
             return (handover, [.read(after: since.seq)])

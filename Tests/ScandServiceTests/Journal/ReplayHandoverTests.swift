@@ -136,6 +136,21 @@ struct MiniDaemon {
         #expect(e.receivedSeqs() == [1, 2, 3, 4])
     }
 
+    /// Issue 31: `since.seq + 1` trapped on a seq near Int.max and stopped the daemon. The decoders refuse such a
+    /// seq; the handover itself does no arithmetic that could trap on the highest seq a position may carry.
+    @Test func theHighestSeqAPositionMayCarryIsAnErrorAndAReplay() {
+        for boot in ["aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa", "bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb"] {
+            for seq in [EventPosition.maxSeq, Int.max] {
+                var d = MiniDaemon()
+                for _ in 0..<4 { d.publish() }
+                d.subscribe(since: EventPosition(boot: boot, seq: seq))
+                while d.pendingRead != nil { d.performRead() }
+                #expect(d.errors.count == 1 && d.errors[0].contains("not from this journal"), "\(d.errors)")
+                #expect(d.receivedSeqs() == [1, 2, 3, 4])
+            }
+        }
+    }
+
     @Test func anEmptyJournalSaysSoAndGoesLive() {
         var d = MiniDaemon()
         d.subscribe(since: EventPosition(boot: d.boot, seq: 5))
