@@ -33,13 +33,13 @@ public enum Recording {
             guard let r = body.range(of: "\"\(key)\":\"") else { return nil }
             return String(body[r.upperBound...].prefix { $0 != "\"" })
         }
-        guard let fourcc = string("pixelformat"), let w = int("width"), let h = int("height"),
-            let bpl = int("bytesPerLine"), let size = int("imageSize"),
-            w > 0, h > 0, w <= 16384, h <= 16384, bpl >= 0, size > 0, size <= 512 << 20
+        guard let fourcc = string("pixelformat"), (1...4).contains(fourcc.utf8.count), let w = int("width"), let h = int("height"),
+            let bpl = int("bytesPerLine"), let size = int("imageSize")
         else { return nil }
         let f = FrameFormat(fourcc: FourCC(fourcc), width: w, height: h, bytesPerLine: bpl, imageSize: size)
+        guard f.problem == nil else { return nil }
         if compressed { return f.isCompressed ? f : nil }
-        return bpl > 0 && f.lumaLayout != nil && f.isComplete(size) ? f : nil
+        return bpl > 0 && !f.isCompressed ? f : nil
     }
 
     /// Appends frames to a file.
@@ -133,7 +133,7 @@ public final class ReplaySource: FrameSource {
     public let name: String
     public let pace: Pace
     public var waitsForDevice: Bool { false }
-    private var file: UnsafeMutablePointer<FILE>?
+    private var reader: RecordingReader?
     private var format: FrameFormat?
     private var firstStamp: UInt64?
     private var startedAt: UInt64 = 0
@@ -146,6 +146,9 @@ public final class ReplaySource: FrameSource {
     private var framesRead = 0
     private var offset = 0
 
+    /// How long a pipe's writer may take to send the header: open() cannot be stopped while it waits.
+    static let headerPatienceMilliseconds = 10_000
+
     public init(path: String, pace: Pace = .recorded) {
         self.name = path
         self.pace = pace
@@ -155,31 +158,26 @@ public final class ReplaySource: FrameSource {
 
     public func open() throws(CaptureError) -> FrameFormat {
         close()
-        guard let f = fopen(name, "rb") else {
-            throw CaptureError(.badRecording, path: name, detail: String(cString: strerror(errno)).lowercased())
-        }
-        var line = [CChar](repeating: 0, count: 4096)
-        guard fgets(&line, Int32(line.count), f) != nil,
-            let format = Recording.parseHeader(String(decoding: line.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+        let reader = try RecordingReader(path: name)
+        guard let header = reader.headerLine(maxBytes: 4096, timeoutMilliseconds: Self.headerPatienceMilliseconds),
+            let format = Recording.parseHeader(header.line)
         else {
-            fclose(f)
-            throw CaptureError(.badRecording, path: name, detail: "missing or malformed SCANDREC1 or SCANDREC2 header")
+            let waited = reader.isRegularFile ? "" : " within \(Self.headerPatienceMilliseconds / 1000) s"
+            throw CaptureError(.badRecording, path: name, detail: "missing or malformed SCANDREC1 or SCANDREC2 header\(waited)")
         }
-        offset = ftell(f)
+        offset = header.bytes
         framesRead = 0
         // A header may declare frames of hundreds of MB: a file too short to hold one is refused before
         // anything that size is allocated.
-        var st = stat()
-        if fstat(fileno(f), &st) == 0, (st.st_mode & S_IFMT) == S_IFREG {
-            let after = Int(st.st_size) - offset
+        if let size = reader.size {
+            let after = size - offset
             if after > 0 && !format.isCompressed && after < 16 + format.imageSize {
-                fclose(f)
                 throw CaptureError(
                     .truncatedRecording, path: name,
                     detail: "in frame 1 at byte \(offset): its header declares frames of \(format.imageSize) bytes, the file holds \(after) after it")
             }
         }
-        file = f
+        self.reader = reader
         self.format = format
         firstStamp = nil
         pending = nil
@@ -189,7 +187,7 @@ public final class ReplaySource: FrameSource {
 
     public func nextFrame(timeoutMilliseconds: Int) throws(CaptureError) -> Frame? {
         guard let format else { throw CaptureError(.io, path: name, detail: "not open") }
-        if pending == nil { pending = try readFrame(format) }
+        if pending == nil { pending = try readFrame(format, timeoutMilliseconds: timeoutMilliseconds) }
         guard let frame = pending else { return nil }
         if pace == .recorded {
             let wait = delay(until: frame.stamp)
@@ -212,50 +210,62 @@ public final class ReplaySource: FrameSource {
         return Frame(format: format, bytes: frame.bytes, sequence: frame.sequence, timestampMicroseconds: time)
     }
 
-    /// The next frame's stamp, sequence and bytes; throws `.endOfStream` at a clean end and
+    /// The next frame's stamp, sequence and bytes, nil when it has not all arrived within the timeout (a
+    /// pipe's writer is slow: what came is kept); throws `.endOfStream` at a clean end and
     /// `.truncatedRecording`, saying where, when the file ends inside a frame.
-    private func readFrame(_ format: FrameFormat) throws(CaptureError) -> (bytes: [UInt8], sequence: UInt64, stamp: UInt64) {
-        guard let file else { throw CaptureError(.io, path: name, detail: "not open") }
+    private func readFrame(
+        _ format: FrameFormat, timeoutMilliseconds: Int
+    ) throws(CaptureError) -> (
+        bytes: [UInt8], sequence: UInt64, stamp: UInt64
+    )? {
+        guard let reader else { throw CaptureError(.io, path: name, detail: "not open") }
         // Version 2 (compressed frames) adds each frame's length to its header.
         let headSize = format.isCompressed ? 20 : 16
-        var head = [UInt8](repeating: 0, count: headSize)
-        let n = fread(&head, 1, headSize, file)
-        if n == 0 { throw CaptureError(.endOfStream, path: name) }
-        guard n == headSize else {
-            throw CaptureError(
-                .truncatedRecording, path: name,
-                detail: "in frame \(framesRead + 1) at byte \(offset): \(n) of its \(headSize) header bytes are there")
-        }
-        var size = format.imageSize
-        if format.isCompressed {
-            size = head[16..<20].enumerated().reduce(0) { $0 | Int($1.element) << (8 * $1.offset) }
+        let outcome = try reader.nextFrame(headSize: headSize, timeoutMilliseconds: timeoutMilliseconds, reuse: &scratch) {
+            (head) throws(CaptureError) -> Int in
+            let stamp = Self.littleEndian(head[0..<8])
+            guard stamp <= Frame.maxTimestampMicroseconds else {
+                throw CaptureError(
+                    .badRecording, path: name,
+                    detail: "frame \(framesRead + 1) at byte \(offset) is stamped \(stamp) µs, beyond \(Frame.maxTimestampMicroseconds)")
+            }
+            guard format.isCompressed else { return format.imageSize }
+            let size = Int(Self.littleEndian(head[16..<20]))
             guard (1...format.imageSize).contains(size) else {
                 throw CaptureError(
                     .badRecording, path: name,
                     detail: "frame \(framesRead + 1) at byte \(offset) declares \(size) bytes, the header allows 1…\(format.imageSize)")
             }
+            return size
         }
-        var bytes = scratch
-        scratch = []  // so that reading into it does not copy it
-        if bytes.count != size { bytes = [UInt8](repeating: 0, count: size) }
-        let got = fread(&bytes, 1, bytes.count, file)
-        guard got == bytes.count else {
+        switch outcome {
+        case .waiting:
+            return nil
+        case .atEnd:
+            throw CaptureError(.endOfStream, path: name)
+        case .endedInHead(let got):
+            throw CaptureError(
+                .truncatedRecording, path: name,
+                detail: "in frame \(framesRead + 1) at byte \(offset): \(got) of its \(headSize) header bytes are there")
+        case .endedInBody(let got, let size):
             throw CaptureError(
                 .truncatedRecording, path: name,
                 detail: "in frame \(framesRead + 1) at byte \(offset): \(got) of its \(size) image bytes are there")
+        case .frame(let head, let body):
+            framesRead += 1
+            offset += headSize + body.count
+            return (body, Self.littleEndian(head[8..<16]), Self.littleEndian(head[0..<8]))
         }
-        framesRead += 1
-        offset += headSize + size
-        let stamp = head[0..<8].enumerated().reduce(UInt64(0)) { $0 | UInt64($1.element) << (8 * UInt64($1.offset)) }
-        let seq = head[8..<16].enumerated().reduce(UInt64(0)) { $0 | UInt64($1.element) << (8 * UInt64($1.offset)) }
-        return (bytes, seq, stamp)
+    }
+
+    private static func littleEndian(_ bytes: ArraySlice<UInt8>) -> UInt64 {
+        bytes.enumerated().reduce(UInt64(0)) { $0 | UInt64($1.element) << (8 * UInt64($1.offset)) }
     }
 
     public func captureLuma(into allocate: @escaping FrameMemoryAllocator) { lumaMemory = allocate }
 
     public func close() {
-        if let file { fclose(file) }
-        file = nil
+        reader = nil
         format = nil
         pending = nil
     }

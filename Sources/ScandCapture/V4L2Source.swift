@@ -83,17 +83,18 @@ public final class V4L2Source: FrameSource {
         guard index < buffers.count else { throw CaptureError(.io, path: name, detail: "driver returned buffer \(index)") }
         let used = min(Int(buf.bytesused == 0 ? UInt32(format.imageSize) : buf.bytesused), buffers[index].length)
         let driver = UnsafeRawBufferPointer(start: buffers[index].start, count: used)
-        let stamp = UInt64(buf.timestamp.tv_sec) * 1_000_000 + UInt64(buf.timestamp.tv_usec)
+        // A stamp out of range (negative, or beyond 2^53 µs) is the driver's error: the frame is not taken.
+        let stamp = Frame.timestampMicroseconds(seconds: Int(buf.timestamp.tv_sec), microseconds: Int(buf.timestamp.tv_usec))
         // A frame the driver marked bad (or cut short) is not worth decoding, nor copying.
-        let usable = buf.flags & UInt32(V4L2_BUF_FLAG_ERROR) == 0 && format.isComplete(used)
+        let usable = buf.flags & UInt32(V4L2_BUF_FLAG_ERROR) == 0 && format.isComplete(used) && stamp != nil
         var frame: Frame?
         if usable, format.isCompressed {
-            frame = Frame(format: format, bytes: Array(driver), sequence: UInt64(buf.sequence), timestampMicroseconds: stamp)
+            frame = Frame(format: format, bytes: Array(driver), sequence: UInt64(buf.sequence), timestampMicroseconds: stamp ?? 0)
         } else if usable, let allocate = lumaMemory, let memory = allocate(format.width * format.height) {
-            frame = Frame.capturingLuma(of: driver, format: format, into: memory, sequence: UInt64(buf.sequence), timestampMicroseconds: stamp)
+            frame = Frame.capturingLuma(of: driver, format: format, into: memory, sequence: UInt64(buf.sequence), timestampMicroseconds: stamp ?? 0)
         }
         if usable, frame == nil {
-            frame = Frame(format: format, bytes: Array(driver), sequence: UInt64(buf.sequence), timestampMicroseconds: stamp)
+            frame = Frame(format: format, bytes: Array(driver), sequence: UInt64(buf.sequence), timestampMicroseconds: stamp ?? 0)
         }
         let q = scand_v4l2_ioctl(fd, SCAND_VIDIOC_QBUF, &buf)
         if q < 0 { throw CaptureError.from(errno: -q, path: name, during: "VIDIOC_QBUF") }
@@ -171,14 +172,18 @@ public final class V4L2Source: FrameSource {
         let got = FourCC(rawValue: fmt.fmt.pix.pixelformat)
         if got.isCompressed {
             let w = Int(fmt.fmt.pix.width), h = Int(fmt.fmt.pix.height)
-            guard w > 0, h > 0 else { throw CaptureError(.noUsableFormat, path: name, detail: "driver chose \(got) \(w)x\(h)") }
+            guard (1...FrameFormat.maxSide).contains(w), (1...FrameFormat.maxSide).contains(h) else {
+                throw CaptureError(.noUsableFormat, path: name, detail: "driver chose \(got) \(w)x\(h)")
+            }
             let size = Int(fmt.fmt.pix.sizeimage)
-            return .compressed(got, width: w, height: h, maxBytes: size > 0 ? size : w * h * 2)
+            let f = FrameFormat.compressed(got, width: w, height: h, maxBytes: size > 0 ? size : w * h * 2)
+            if let problem = f.problem { throw CaptureError(.noUsableFormat, path: name, detail: "driver chose \(got) with \(problem)") }
+            return f
         }
         let f = FrameFormat(
             fourcc: got, width: Int(fmt.fmt.pix.width), height: Int(fmt.fmt.pix.height),
             bytesPerLine: Int(fmt.fmt.pix.bytesperline), imageSize: Int(fmt.fmt.pix.sizeimage))
-        guard f.lumaLayout != nil, f.width > 0, f.height > 0 else {
+        guard f.lumaLayout != nil, (1...FrameFormat.maxSide).contains(f.width), (1...FrameFormat.maxSide).contains(f.height) else {
             throw CaptureError(.noUsableFormat, path: name, detail: "driver chose \(f)")
         }
         var fixed = f
@@ -186,6 +191,8 @@ public final class V4L2Source: FrameSource {
         let packed = [FourCC.yuyv, .uyvy, .grey].contains(got)
         if fixed.bytesPerLine == 0 { fixed.bytesPerLine = f.width * (packed ? f.lumaLayout!.pixelStride : 1) }
         if fixed.imageSize == 0 { fixed.imageSize = fixed.bytesPerLine * f.height * (packed ? 2 : 3) / 2 }
+        // The driver's numbers, checked before any arithmetic on frames relies on them.
+        if let problem = fixed.problem { throw CaptureError(.noUsableFormat, path: name, detail: "driver chose \(got) with \(problem)") }
         return fixed
     }
 

@@ -93,3 +93,66 @@ import ScandCore
         }
     }
 }
+
+/// Issue 31, 3 and 10: recordings from outside, and pipes whose writer stalls.
+@Suite struct HostileRecordingTests {
+    let dir: String = {
+        let d = NSTemporaryDirectory() + "scand-hostile-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        try? FileManager.default.createDirectory(atPath: d, withIntermediateDirectories: true)
+        return d
+    }()
+    static let header = Array(#"SCANDREC1 {"pixelformat":"GREY","width":4,"height":2,"bytesPerLine":4,"imageSize":8}"#.utf8) + [0x0A]
+
+    static func frame(stamp: UInt64, sequence: UInt64 = 0) -> [UInt8] {
+        withUnsafeBytes(of: stamp.littleEndian) { Array($0) } + withUnsafeBytes(of: sequence.littleEndian) { Array($0) }
+            + [UInt8](repeating: 0x80, count: 8)
+    }
+
+    @Test func headersWithSizesNearTwoToTheSixtyTwoAreMalformed() {
+        for header in [
+            #"SCANDREC1 {"pixelformat":"GREY","width":4,"height":4,"bytesPerLine":4611686018427387904,"imageSize":16}"#,
+            #"SCANDREC1 {"pixelformat":"GREY","width":4,"height":2,"bytesPerLine":9223372036854775807,"imageSize":9223372036854775807}"#,
+            #"SCANDREC1 {"pixelformat":"GREY","width":4,"height":2,"bytesPerLine":99999999999999999999,"imageSize":8}"#,
+            #"SCANDREC2 {"pixelformat":"MJPG","width":4,"height":2,"bytesPerLine":0,"imageSize":9223372036854775807}"#
+        ] {
+            #expect(Recording.parseHeader(header) == nil, "\(header)")
+        }
+    }
+
+    @Test func aFrameStampedBeyondTheRangeIsRefusedWhereItIsRead() throws {
+        let path = dir + "/stamped.rec"
+        FileManager.default.createFile(atPath: path, contents: Data(Self.header + Self.frame(stamp: 40_000) + Self.frame(stamp: UInt64.max - 1)))
+        for pace in [ReplaySource.Pace.lockstep, .fast, .flood] {
+            let replay = ReplaySource(path: path, pace: pace)
+            _ = try replay.open()
+            #expect(try replay.nextFrame(timeoutMilliseconds: 100) != nil)
+            #expect { try replay.nextFrame(timeoutMilliseconds: 100) } throws: {
+                let e = $0 as! CaptureError
+                return e.kind == .badRecording
+                    && e.description.contains("frame 2 at byte \(Self.header.count + 24) is stamped 18446744073709551614 µs")
+            }
+        }
+    }
+
+    /// A FIFO whose writer stalls mid-frame: each poll returns within its timeout with nothing, and the frame comes
+    /// whole once the rest is written.
+    @Test func aStalledPipeCostsATimeoutAndItsFrameComesWhenTheRestDoes() throws {
+        let fifo = dir + "/replay.fifo"
+        #expect(mkfifo(fifo, 0o600) == 0)
+        // Opened for reading and writing, so that this open does not wait for the reader's.
+        let fd = open(fifo, O_RDWR)
+        try #require(fd >= 0)
+        let first = Self.header + Self.frame(stamp: 1000, sequence: 7).prefix(20)
+        #expect(first.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) } == first.count)
+        let replay = ReplaySource(path: fifo, pace: .lockstep)
+        let format = try replay.open()
+        #expect(format == FrameFormat.packed(.grey, width: 4, height: 2))
+        for _ in 0..<3 { #expect(try replay.nextFrame(timeoutMilliseconds: 20) == nil) }
+        let rest = Array(Self.frame(stamp: 1000, sequence: 7).dropFirst(20))
+        #expect(rest.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) } == rest.count)
+        let frame = try #require(try replay.nextFrame(timeoutMilliseconds: 1000))
+        #expect(frame.sequence == 7 && frame.bytes == [UInt8](repeating: 0x80, count: 8))
+        close(fd)
+        #expect(throws: CaptureError(.endOfStream, path: fifo)) { try replay.nextFrame(timeoutMilliseconds: 1000) }
+    }
+}

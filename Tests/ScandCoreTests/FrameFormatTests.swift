@@ -16,6 +16,22 @@ import Testing
         #expect(FrameFormat(fourcc: .mjpeg, width: 4, height: 2, bytesPerLine: 0, imageSize: 100).lumaLayout == nil)
     }
 
+    /// Issue 31, 3: a recording's `bytesPerLine` near 2^62 trapped in `isComplete`. Sizes from outside are
+    /// checked by `problem`, and `isComplete` cannot trap whatever they are.
+    @Test func sizesFromOutsideCannotTrap() {
+        for (w, h, bpl, size) in [
+            (4, 2, 1 << 62, 16), (4, Int.max, 8, 16), (Int.max, 2, 8, 16), (4, 2, Int.max, Int.max), (4, 2, -8, 16), (1 << 32, 1 << 32, 1 << 33, 16)
+        ] {
+            let f = FrameFormat(fourcc: .yuyv, width: w, height: h, bytesPerLine: bpl, imageSize: size)
+            _ = f.isComplete(Int.max)  // no trap, whatever the answer
+            #expect(f.problem != nil, "\(w)x\(h) \(bpl) \(size)")
+        }
+        #expect(FrameFormat(fourcc: .yuyv, width: 4, height: Int.max, bytesPerLine: 1 << 62, imageSize: 16).isComplete(Int.max) == false)
+        #expect(FrameFormat.packed(.yuyv, width: 1280, height: 720).problem == nil)
+        #expect(FrameFormat.compressed(.mjpeg, width: 1280, height: 720, maxBytes: 1 << 20).problem == nil)
+        #expect(FrameFormat.compressed(.mjpeg, width: 1280, height: 720, maxBytes: Int.max).problem != nil)
+    }
+
     @Test func yuyvFramesCarryTheirLuma() {
         let luma = LumaImage(width: 3, height: 2, pixels: [1, 2, 3, 4, 5, 6])
         let frame = Frame.yuyv(luma)

@@ -5,8 +5,21 @@ public struct Frame: Sendable {
     public var storage: Storage
     /// The driver's frame counter; gaps mean frames the driver itself dropped.
     public var sequence: UInt64
-    /// Capture time, microseconds on the monotonic clock (CLOCK_MONOTONIC, as V4L2 stamps buffers).
+    /// Capture time, microseconds on the monotonic clock (CLOCK_MONOTONIC, as V4L2 stamps buffers); at
+    /// most `maxTimestampMicroseconds`.
     public var timestampMicroseconds: UInt64
+
+    /// The latest stamp a frame may carry: 2^53 µs, 285 years of uptime. Stamps from outside (a recording,
+    /// a driver) beyond it are refused where they are read, so the pipeline's sums and `Duration`s of them
+    /// cannot overflow.
+    public static let maxTimestampMicroseconds: UInt64 = 1 << 53
+
+    /// A driver's `timeval` in microseconds; nil when it is negative or beyond `maxTimestampMicroseconds`.
+    public static func timestampMicroseconds(seconds: Int, microseconds: Int) -> UInt64? {
+        guard seconds >= 0, microseconds >= 0, microseconds < 1_000_000, seconds <= Int(maxTimestampMicroseconds / 1_000_000) else { return nil }
+        let stamp = UInt64(seconds) * 1_000_000 + UInt64(microseconds)
+        return stamp <= maxTimestampMicroseconds ? stamp : nil
+    }
 
     public enum Storage: Sendable {
         case array([UInt8])

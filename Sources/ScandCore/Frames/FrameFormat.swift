@@ -42,12 +42,42 @@ public struct FrameFormat: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    /// Whether `count` bytes hold a whole frame of this format.
+    /// Whether `count` bytes hold a whole frame of this format. The format may come from outside (a
+    /// recording's header, a driver): the arithmetic cannot trap, and a size it cannot hold is incomplete.
     public func isComplete(_ count: Int) -> Bool {
         if isCompressed { return count > 0 && count <= imageSize }
-        guard let layout = lumaLayout, width > 0, height > 0 else { return false }
-        let needed = (height - 1) * bytesPerLine + layout.offset + (width - 1) * layout.pixelStride + 1
+        guard let needed = bytesNeeded else { return false }
         return count >= needed
+    }
+
+    /// The bytes up to the last luma sample; nil when the format has none, or its sizes overflow.
+    public var bytesNeeded: Int? {
+        guard let layout = lumaLayout, width > 0, height > 0, bytesPerLine >= 0 else { return nil }
+        let rows = (height - 1).multipliedReportingOverflow(by: bytesPerLine)
+        let row = (width - 1).multipliedReportingOverflow(by: layout.pixelStride)
+        guard !rows.overflow, !row.overflow else { return nil }
+        let sum = rows.partialValue.addingReportingOverflow(row.partialValue)
+        guard !sum.overflow, sum.partialValue <= Int.max - layout.offset - 1 else { return nil }
+        return sum.partialValue + layout.offset + 1
+    }
+
+    /// The largest width or height scand takes from a camera or a recording.
+    public static let maxSide = 16_384
+    /// The largest frame scand takes: 512 MiB (a 16384x16384 YUYV frame).
+    public static let maxBytes = 512 << 20
+
+    /// Why frames of this format, told by a recording or a driver, cannot be taken (sizes out of range, a
+    /// row longer than the frame, samples beyond its end); nil when they can.
+    public var problem: String? {
+        guard (1...Self.maxSide).contains(width), (1...Self.maxSide).contains(height) else {
+            return "a size of \(width)x\(height) (1…\(Self.maxSide) each)"
+        }
+        guard (1...Self.maxBytes).contains(imageSize) else { return "frames of \(imageSize) bytes (1…\(Self.maxBytes))" }
+        if isCompressed { return nil }
+        guard (0...imageSize).contains(bytesPerLine) else { return "rows of \(bytesPerLine) bytes in frames of \(imageSize)" }
+        guard lumaLayout != nil else { return "the pixel format \(fourcc), whose luma scand cannot read" }
+        guard isComplete(imageSize) else { return "frames of \(imageSize) bytes, too few for \(width)x\(height) with rows of \(bytesPerLine)" }
+        return nil
     }
 
     public var description: String { "\(fourcc) \(width)x\(height)" }
