@@ -61,7 +61,7 @@ let package = Package(
                 "ScandCore", "ScandZXingShim",
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio")
             ]),
-        .target(name: "ScandImageIO", dependencies: ["ScandCore", "CSTB", "ScandImageShim", "ScandZXingShim"]),
+        .target(name: "ScandImageIO", dependencies: ["ScandCore", "ScandFiles", "CSTB", "ScandImageShim", "ScandZXingShim"]),
         .target(
             name: "ScandCapture",
             dependencies: [
@@ -132,7 +132,7 @@ let package = Package(
             name: "ScandCommands",
             dependencies: [
                 "ScandCapture", "ScandService", "ScandMQTT", "ScandWeb", "ScandWedge",
-                "ScandCore", "ScandProtocol", "ScandClient", "ScandConfigFile", "ScandDecoding", "ScandImageIO",
+                "ScandCore", "ScandProtocol", "ScandClient", "ScandConfigFile", "ScandDecoding", "ScandImageIO", "ScandFiles",
                 .product(name: "ArgumentParser", package: "swift-argument-parser")
             ]),
         .executableTarget(name: "scand", dependencies: ["ScandCommands"]),

@@ -3,6 +3,7 @@ import Foundation
 import ScandCapture
 import ScandConfigFile
 import ScandCore
+import ScandFiles
 import ScandDecoding
 import ScandService
 
@@ -124,30 +125,9 @@ struct ConfigFileError: Error, CustomStringConvertible {
     /// The file's bytes, or why they cannot be read, in words. Only a regular file is read: a FIFO or a
     /// device would block the start or a reload (opened without blocking, then refused), or never end.
     static func contents(of path: String, what: String = "the configuration file") throws(ConfigFileError) -> [UInt8] {
-        func failure(_ reason: String) -> ConfigFileError { ConfigFileError(description: "\(path): cannot read \(what) (\(reason))") }
-        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
-        guard fd >= 0 else { throw failure(String(cString: strerror(errno)).lowercased()) }
-        defer { close(fd) }
-        var st = stat()
-        guard fstat(fd, &st) == 0 else { throw failure(String(cString: strerror(errno)).lowercased()) }
-        switch st.st_mode & S_IFMT {
-        case S_IFREG: break
-        case S_IFDIR: throw failure("it is a directory")
-        case S_IFIFO: throw failure("it is a FIFO, not a regular file")
-        case S_IFCHR, S_IFBLK: throw failure("it is a device, not a regular file")
-        case S_IFSOCK: throw failure("it is a socket, not a regular file")
-        default: throw failure("not a regular file")
-        }
-        if st.st_size > maxBytes { throw failure("\(st.st_size) bytes, larger than \(maxBytes >> 20) MiB: not a configuration file") }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 65536)
-        while true {
-            let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if n < 0 && errno == EINTR { continue }
-            guard n >= 0 else { throw failure(String(cString: strerror(errno)).lowercased()) }
-            if n == 0 { return bytes }
-            bytes += chunk[..<n]
-            if bytes.count > maxBytes { throw failure("larger than \(maxBytes >> 20) MiB: not a configuration file") }
+        do { return try BoundedFile.read(path, maxBytes: maxBytes) } catch {
+            let reason = error.kind == .tooLarge ? "\(error.reason): not a configuration file" : error.reason
+            throw ConfigFileError(description: "\(path): cannot read \(what) (\(reason))")
         }
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import ScandCore
+import ScandFiles
 import ScandZXingShim
 
 /// Reads PNG, JPEG and binary PNM (PGM/PPM) files through stb_image (Debian's libstb), which runs in a
@@ -7,6 +8,9 @@ import ScandZXingShim
 public enum ImageFile {
     /// Larger images are refused before they are decoded: a hostile file must not exhaust memory.
     public static let maxPixels = 100_000_000
+    /// Larger files are refused before they are read: 128 MiB holds a greyscale PNM of `maxPixels`, and
+    /// any PNG or JPEG of a scene with codes many times over.
+    public static let maxFileBytes = 128 << 20
     /// A file that takes longer than this to decode is given up on (its decoder process is killed).
     public static let timeoutSeconds = 30
 
@@ -72,6 +76,13 @@ public enum ImageFile {
 
     /// Every file's bytes laid end to end, and pointers into them, valid while `body` runs.
     private static func withPointers<R>(_ buffers: [[UInt8]], _ body: (UnsafePointer<szx_encoded>) -> R) -> R {
+        // One file (`scand scan`'s way) is used where it lies: no second copy of up to `maxFileBytes`.
+        if buffers.count == 1 {
+            return buffers[0].withUnsafeBufferPointer { b in
+                var encoded = szx_encoded(data: b.baseAddress, size: b.count)
+                return body(&encoded)
+            }
+        }
         let joined = buffers.flatMap { $0 }
         return joined.withUnsafeBufferPointer { all in
             var at = 0
@@ -86,8 +97,9 @@ public enum ImageFile {
     /// The file's bytes, after the checks that name the usual causes in words.
     private static func contents(_ path: String) throws(ReadError) -> [UInt8] {
         try checkReadable(path)
-        guard let data = FileManager.default.contents(atPath: path) else { throw ReadError(path: path, reason: "cannot open the file") }
-        return Array(data)
+        do { return try BoundedFile.read(path, maxBytes: maxFileBytes) } catch {
+            throw ReadError(path: path, reason: error.kind == .tooLarge ? "\(error.reason): not an image scand reads" : error.reason)
+        }
     }
 
     private static func tooLarge(_ w: Int, _ h: Int) -> String {

@@ -17,12 +17,14 @@ public struct CameraControlStore: Sendable {
 
     /// The kept controls, in their order; empty when none were kept.
     public func load() throws(Failure) -> [CameraControlSetting] {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            if FileManager.default.fileExists(atPath: path) { throw Failure(description: "\(path): cannot read it") }
-            return []
+        let data: [UInt8]
+        // A kept setting is a line or a short table: 64 KiB is far beyond either.
+        do { data = try BoundedFile.read(path, maxBytes: 64 << 10) } catch {
+            if error.kind == .missing { return [] }
+            throw Failure(description: "\(path): cannot read it (\(error.reason))")
         }
         let read: ScandConfig
-        do { read = try ScandConfig().applying(file: Array(data)) } catch {
+        do { read = try ScandConfig().applying(file: data) } catch {
             throw Failure(description: "\(path): \(error) (remove the file to use the configuration's [camera.controls] alone)")
         }
         guard read.withoutCameraControls == ScandConfig().withoutCameraControls else {

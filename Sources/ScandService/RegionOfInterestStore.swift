@@ -16,9 +16,11 @@ public struct RegionOfInterestStore: Sendable {
 
     /// The kept rect; nil when none was set. A file that does not hold one is an error naming it.
     public func load() throws(Failure) -> NormalizedRect? {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            if FileManager.default.fileExists(atPath: path) { throw Failure(description: "\(path): cannot read it") }
-            return nil
+        let data: [UInt8]
+        // A kept setting is a line or a short table: 64 KiB is far beyond either.
+        do { data = try BoundedFile.read(path, maxBytes: 64 << 10) } catch {
+            if error.kind == .missing { return nil }
+            throw Failure(description: "\(path): cannot read it (\(error.reason))")
         }
         let text = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
         do { return try NormalizedRect.parse(text) } catch {

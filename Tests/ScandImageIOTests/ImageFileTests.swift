@@ -93,6 +93,19 @@ import ScandCore
         }
     }
 
+    /// Issue 31, 4: a 512 MB sparse file was read whole, then copied (1.56 GiB at the peak) before "corrupt
+    /// PNG". It is refused from its size now, before anything is read.
+    @Test func aFileLargerThanAnyImageIsRefusedBeforeItIsRead() throws {
+        let path = dir + "/sparse.png"
+        let fd = open(path, O_CREAT | O_WRONLY, 0o600)
+        try #require(fd >= 0)
+        #expect(ftruncate(fd, 512 << 20) == 0)
+        close(fd)
+        #expect { try ImageFile.readLuma(path) } throws: {
+            ($0 as! ImageFile.ReadError).description == "cannot read '\(path)': 536870912 bytes, larger than 128 MiB: not an image scand reads"
+        }
+    }
+
     @Test func refusesImagesThatWouldExhaustMemory() throws {
         // A valid PNG header claiming 20000x20000 pixels: refused from the header, nothing decoded.
         let path = dir + "/huge.pgm"

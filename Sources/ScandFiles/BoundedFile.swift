@@ -1,0 +1,77 @@
+import Glibc
+
+/// Reads a whole file that must be small for its purpose (a configuration, a kept setting, an image),
+/// with the bound checked before memory is committed: a wrong path, a device, a FIFO or a huge (or sparse)
+/// file is refused in words rather than read for ever or into gigabytes. The bytes are read once, into
+/// the array returned.
+public enum BoundedFile {
+    public struct Failure: Error, CustomStringConvertible, Equatable {
+        public enum Kind: Sendable, Equatable {
+            /// No file at the path (ENOENT).
+            case missing
+            /// Not a regular file: a directory, FIFO, device or socket.
+            case notRegular
+            /// Larger than the bound.
+            case tooLarge
+            /// Any other error of open, fstat or read.
+            case unreadable
+        }
+        public var kind: Kind
+        /// Why, in words, lower case: `no such file or directory`, `it is a FIFO, not a regular file`,
+        /// `1048577 bytes, larger than 1 MiB`, ….
+        public var reason: String
+        public var description: String { reason }
+
+        public init(kind: Kind, reason: String) {
+            self.kind = kind
+            self.reason = reason
+        }
+    }
+
+    /// The bytes of the regular file at `path`, at most `maxBytes` of them. Opened without blocking and
+    /// without following a terminal: a FIFO is refused, not waited on.
+    public static func read(_ path: String, maxBytes: Int) throws(Failure) -> [UInt8] {
+        func failure(_ kind: Failure.Kind, _ reason: String) -> Failure { Failure(kind: kind, reason: reason) }
+        func error(_ code: Int32) -> Failure {
+            failure(code == ENOENT ? .missing : .unreadable, String(cString: strerror(code)).lowercased())
+        }
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
+        guard fd >= 0 else { throw error(errno) }
+        defer { close(fd) }
+        var st = stat()
+        guard fstat(fd, &st) == 0 else { throw error(errno) }
+        switch st.st_mode & S_IFMT {
+        case S_IFREG: break
+        case S_IFDIR: throw failure(.notRegular, "it is a directory")
+        case S_IFIFO: throw failure(.notRegular, "it is a FIFO, not a regular file")
+        case S_IFCHR, S_IFBLK: throw failure(.notRegular, "it is a device, not a regular file")
+        case S_IFSOCK: throw failure(.notRegular, "it is a socket, not a regular file")
+        default: throw failure(.notRegular, "it is not a regular file")
+        }
+        let bound = max(0, maxBytes)
+        func tooLarge(_ size: String) -> Failure { failure(.tooLarge, "\(size), larger than \(describe(bound))") }
+        if Int(st.st_size) > bound { throw tooLarge("\(st.st_size) bytes") }
+        // The size told by fstat, and one byte more to see that it did not grow past the bound meanwhile.
+        var bytes = [UInt8](repeating: 0, count: Int(st.st_size) + 1)
+        var count = 0
+        while true {
+            if count == bytes.count {
+                guard count <= bound else { throw tooLarge("more than \(count - 1) bytes") }
+                bytes.append(contentsOf: repeatElement(0, count: min(65536, bound + 1 - count)))
+            }
+            let n = bytes.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress! + count, $0.count - count) }
+            if n < 0 && errno == EINTR { continue }
+            guard n >= 0 else { throw error(errno) }
+            if n == 0 { break }
+            count += n
+            if count > bound { throw tooLarge("more than \(bound) bytes") }
+        }
+        bytes.removeLast(bytes.count - count)
+        return bytes
+    }
+
+    /// `1 MiB`, `128 MiB`, `4096 bytes`: a bound in words.
+    static func describe(_ bytes: Int) -> String {
+        bytes >= 1 << 20 && bytes % (1 << 20) == 0 ? "\(bytes >> 20) MiB" : "\(bytes) bytes"
+    }
+}
