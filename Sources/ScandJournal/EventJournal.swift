@@ -103,6 +103,18 @@ public final class EventJournal: Sendable {
                     arguments: [EventPosition.randomBootID(), String(base)])
                 let id = try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'id'") ?? ""
                 let base = try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'base'").flatMap { Int($0) } ?? 0
+                // Numbers read from the file: the daemon numbers on after them and prunes by them.
+                let seqs = try Row.fetchOne(db, sql: "SELECT min(seq), max(seq) FROM event")
+                let least: Int? = seqs?[0]
+                let most: Int? = seqs?[1]
+                guard (0...EventPosition.maxSeq).contains(base), least.map(EventPosition.isSeq) ?? true, most.map(EventPosition.isSeq) ?? true
+                else {
+                    throw JournalError(
+                        kind: .corrupt,
+                        description:
+                            "journal \(path) numbers beyond 1…\(EventPosition.maxSeq) (base \(base), seq \(least ?? 0)…\(most ?? 0)): scand moves the file aside and starts a new journal"
+                    )
+                }
                 return (id, base)
             }
         } catch let error as JournalError {
@@ -154,7 +166,8 @@ public final class EventJournal: Sendable {
             let base = (try? String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'base'")).flatMap { Int($0) } ?? 0
             return max(seq, base)
         }
-        return last
+        // A damaged file may tell anything: a seq out of range is no place to number on from.
+        return last.flatMap { (0...EventPosition.maxSeq).contains($0) ? $0 : nil }
     }
 
     private static func identity(of path: String) -> (device: UInt64, inode: UInt64)? {

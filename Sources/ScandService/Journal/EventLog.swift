@@ -34,9 +34,13 @@ public final class EventLog: Sendable {
         /// What the journal holds, refreshed when it may have been pruned (STATUS reads it on the event loop).
         var span: JournalSpan?
         var appendsSinceSpan = 0
+        /// When a failed write of the published seq was last logged.
+        var publishedFailureLogged = -Double.infinity
     }
     private let state: NIOLockedValueBox<State>
     private let path: String?
+    /// The last seq published, outside SQLite (nil without a state directory, or when it cannot be kept).
+    private let published: PublishedSeqFile?
     private let limits: EventJournal.Limits
     private let log: @Sendable (String, LogLevel) -> Void
 
@@ -50,14 +54,33 @@ public final class EventLog: Sendable {
         self.limits = limits
         path = directory.map { $0 + "/" + Self.fileName }
         var s = State()
+        var published: PublishedSeqFile?
         if let directory, let path {
             // systemd creates StateDirectory=; a directory given by hand may not exist yet.
             try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            switch PublishedSeqFile.open(directory: directory) {
+            case .success(let file):
+                published = file
+                if let problem = file.problem { log(problem, .warning) }
+                // Numbering goes on after the last seq published, whatever the journal still holds.
+                s.seq = file.lastSeq ?? 0
+            case .failure(let error):
+                log("\(error.description): a journal that loses its last events at a crash will not be noticed", .warning)
+            }
             do {
                 let (journal, replaced) = try Self.open(path, limits: limits, state: &s, now: now, log: log)
                 s.journal = journal
                 s.journalID = journal.id
-                s.seq = try journal.lastSeq()
+                let journaled = try journal.lastSeq()
+                if journaled < s.seq {
+                    let gap = JournalGap(first: journaled + 1, last: s.seq)
+                    let message =
+                        "event journal \(journal.id) lost seq \(gap.first)…\(gap.last) (\(gap.events) events published before this start): its files were damaged or cut; the numbering goes on after \(gap.last)"
+                    log(message, .error)
+                    s.lastGap = gap
+                    s.notice = JournalNotice(state: .on, journal: journal.id, notJournaled: gap, message: message)
+                }
+                s.seq = max(s.seq, journaled)
                 s.span = try journal.span()
                 if let replaced { s.notice = JournalNotice(state: .on, journal: journal.id, message: replaced) }
             } catch {
@@ -69,6 +92,7 @@ public final class EventLog: Sendable {
             s.outage = JournalOutage(
                 reason: "no state directory ([service] state_directory, or systemd's $STATE_DIRECTORY)", now: now, retries: false)
         }
+        self.published = published
         state = NIOLockedValueBox(s)
     }
 
@@ -223,6 +247,7 @@ public final class EventLog: Sendable {
                 return nil
             }
             s.seq = seq
+            record(seq)
             s.journal = journal
             s.journalID = journal.id
             s.outage = nil
@@ -234,6 +259,19 @@ public final class EventLog: Sendable {
         }
     }
 
+    /// Keeps `seq` as the last published, before the event goes out.
+    private func record(_ seq: Int) {
+        guard let published, let error = published.record(seq) else { return }
+        // Said at most once a minute: a full disk rarely fails an overwrite in place, but may.
+        let now = Date().timeIntervalSince1970
+        let due = state.withLockedValue { s in
+            guard now - s.publishedFailureLogged >= 60 else { return false }
+            s.publishedFailureLogged = now
+            return true
+        }
+        if due { log("cannot write \(published.path) (\(String(cString: strerror(error)))): a crash now may go unnoticed", .warning) }
+    }
+
     /// Numbers `event` (the next seq) without journaling it (`journaled: false`), or with it already
     /// journaled elsewhere.
     private func number(_ event: Event, now: Double, journaled: Bool) -> PublishedEvent {
@@ -242,6 +280,8 @@ public final class EventLog: Sendable {
             return s.seq
         }
         let line = EventEncoder.line(event, stamp: EventStamp(boot: boot, seq: seq))
+        // Kept after the journal's commit and before the event goes out: a seq in the file was published.
+        defer { record(seq) }
         guard journaled else { return PublishedEvent(event: event, line: line, seq: seq) }
         return append(event, seq: seq, line: line, now: now)
     }
@@ -254,6 +294,7 @@ public final class EventLog: Sendable {
         }
         let line = EventEncoder.line(event, stamp: EventStamp(boot: boot, seq: seq))
         let published = append(event, seq: seq, line: line, now: now)
+        record(seq)
         guard !published.journaled, let outage = state.withLockedValue({ $0.outage }), outage.missed == JournalGap(first: seq, last: seq),
             outage.retries
         else { return [published] }
