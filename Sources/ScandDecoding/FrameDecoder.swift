@@ -17,6 +17,8 @@ public struct FrameDecoder: Sendable {
     public var regionOfInterest: NormalizedRect
     public var transform: FrameTransform
     public var decoder: ZXingDecoder
+    /// The decoder's pass deadline, following the machine's speed (nil: the decoder has none).
+    public private(set) var passDeadline: PassDeadline?
     public var merger = DetectionMerger()
     /// ITF payload lengths to report; empty: any (see `ScandConfig.itfLengths`).
     public var itfLengths: Set<Int> = []
@@ -60,6 +62,16 @@ public struct FrameDecoder: Sendable {
         self.regionOfInterest = regionOfInterest
         self.transform = transform
         self.decoder = decoder
+        passDeadline = decoder.passTimeoutMilliseconds > 0 ? PassDeadline(floorMilliseconds: decoder.passTimeoutMilliseconds) : nil
+    }
+
+    /// A frame took `seconds` to decode, and a pass overran the deadline or not: the next frames' passes get
+    /// the deadline that follows (`PassDeadline`).
+    public mutating func decoded(seconds: Double, overran: Bool) {
+        guard var deadline = passDeadline else { return }
+        deadline.decoded(seconds: seconds, overran: overran)
+        passDeadline = deadline
+        decoder.passTimeoutMilliseconds = deadline.milliseconds
     }
 
     /// Memory to capture frames into so that the decoder processes read them with no copy (see `DecoderWorker`).

@@ -124,6 +124,13 @@ actor DecodeLoop {
         // A process that crashed or overran in a pass was killed and replaced too.
         let replaced = result.failures.filter { $0.kind == .crashed || $0.kind == .timeout }.count
         if replaced > 0 { metrics.workersRestarted(replaced) }
+        let deadline = decoder.passDeadline?.milliseconds
+        decoder.decoded(seconds: spent, overran: result.failures.contains { $0.kind == .timeout })
+        if let before = deadline, let after = decoder.passDeadline?.milliseconds, after > before {
+            output.log(
+                "a decode pass overran \(before) ms: the decoders now have \(after) ms a pass (this machine decodes a frame in about \(Int((decoder.passDeadline?.typicalFrameSeconds ?? spent) * 1000)) ms)",
+                .notice)
+        }
         for failure in result.failures { output.log("frame \(frame.sequence): \(failure)", .warning) }
         lastFound = !result.detections.isEmpty
         let events = tracker.observe(result.detections, at: .microseconds(frame.timestampMicroseconds))

@@ -507,8 +507,16 @@ int Settle(const Collected &c, int status, int count, int timeoutMs, szx_outcome
         int next = c.lastDone + 1;
         if (next >= count)
             return count;
-        outcomes[next].status = SZX_SYSTEM;
         std::string why = LastLine(c.stderrText);
+        if (c.timedOut) {
+            // Silent before it said the pass had started (stopped, or starved): an overrun all the same, and
+            // the process was killed and is replaced as for one.
+            outcomes[next].status = SZX_TIMEOUT;
+            CopyString(outcomes[next].message, sizeof outcomes[next].message,
+                       "no answer within " + std::to_string(timeoutMs) + " ms");
+            return next + 1;
+        }
+        outcomes[next].status = SZX_SYSTEM;
         CopyString(outcomes[next].message, sizeof outcomes[next].message,
                    c.broken ? "malformed reply from the decoder child" : why.empty() ? "decoder child stopped between passes" : why);
         return next + 1;

@@ -113,6 +113,22 @@ import ScandTestSupport
         #expect(Set(worker.processIDs).count == lanes, "one process per lane, each its own")
     }
 
+    /// Issue 31, 9: a decoder stopped (SIGSTOP) before it took the pass is replaced at the deadline; that was
+    /// reported as a system error, so the daemon's restart count stayed 0. It is an overrun, as a hang is.
+    @Test func aStoppedDecoderIsAnOverrunAndIsReplaced() throws {
+        let (image, passes) = page
+        let worker = try #require(DecoderWorker(lanes: 1))
+        let decoder = ZXingDecoder(isolated: true, passTimeoutMilliseconds: 500, worker: worker)
+        #expect(decoder.decode(image, passes: passes).detections.count == 3)
+        let stopped = try #require(worker.processIDs.first)
+        #expect(kill(stopped, SIGSTOP) == 0)
+        let report = decoder.decode(image, passes: passes)
+        #expect(report.failures.map(\.kind) == [.timeout], "\(report.failures)")
+        #expect(report.failures.first?.description.contains("no answer within 500 ms") == true, "\(report.failures)")
+        #expect(decoder.decode(image, passes: passes).detections.count == 3)
+        #expect(worker.processIDs.first != stopped && worker.generation == 2)
+    }
+
     @Test func passesAreSharedBetweenLanesByCost() {
         #expect(LaneAssignment.lanes(costs: [10, 1, 1, 8], count: 2) == [0, 1, 1, 1], "10 against 8+1+1")
         #expect(LaneAssignment.lanes(costs: [5, 4, 3, 3, 1], count: 2) == [0, 1, 1, 0, 1], "5+3 against 4+3+1")
