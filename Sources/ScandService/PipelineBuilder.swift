@@ -45,11 +45,19 @@ public struct PipelineBuilder: Sendable {
         var clock: @Sendable () -> Duration? = { .microseconds(Monotonic.microseconds()) }
         if let pace = replayPace { clock = pace.clock }
         return LivePipeline(
-            source: frameSource,
-            decoder: FrameDecoder(
-                formats: config.formats, regionOfInterest: config.regionOfInterest, transform: config.transform,
-                itfLengths: config.itfLengths),
-            output: output, captureOptions: options, tracker: config.tracker, metrics: metrics,
-            clock: clock)
+            source: frameSource, decoder: frameDecoder(for: config), output: output, captureOptions: options, tracker: config.tracker,
+            metrics: metrics, clock: clock)
+    }
+
+    /// The pipeline's decoder. A lockstep replay decodes every frame and must give the same events on every
+    /// run, on any machine and under any load: which expensive passes run is then a fixed plan (each kind in
+    /// its turn, whatever a frame costs), never decided by the wall time a loaded machine measured (six
+    /// lockstep replays of one till session gave 75 to 79 items). The other paces keep the budget: they are
+    /// live as a camera is.
+    func frameDecoder(for config: ScandConfig) -> FrameDecoder {
+        var decoder = FrameDecoder(
+            formats: config.formats, regionOfInterest: config.regionOfInterest, transform: config.transform, itfLengths: config.itfLengths)
+        if replayPace == .lockstep { decoder.extraPassBudgetMilliseconds = .infinity }
+        return decoder
     }
 }

@@ -51,10 +51,8 @@ import ScandTestSupport
         let lines = LivePipelineTests.Lines()
         var options = CaptureSession.Options()
         options.delivery = pace.delivery
-        var decoder = FrameDecoder()
-        if pace == .lockstep {
-            decoder.extraPassBudgetMilliseconds = .infinity  // expensive passes in turn on every frame: the same on every run
-        }
+        // The decoder `scand run --source replay:… --replay-pace …` gets (lockstep: a fixed plan, the same on every run).
+        let decoder = PipelineBuilder(source: .replay(path: path, pace: pace)).frameDecoder(for: ScandConfig())
         let pipeline = LivePipeline(
             source: ReplaySource(path: path, pace: pace), decoder: decoder,
             output: lines.sink, captureOptions: options, clock: pace.clock)

@@ -23,6 +23,18 @@ import ScandTestSupport
         #expect(lines.all.last { $0.contains(#""class":"DEVICE""#) }?.contains(#""state":"stopped","message":"shutting down""#) == true)
     }
 
+    /// Issue 30, 6: lockstep replays of one session gave 75 to 79 items, run after run: the expensive passes were
+    /// scheduled against measured wall time. A lockstep decoder's plan ignores it; a camera's keeps its budget.
+    @Test func aLockstepReplayDecodesOnAFixedPlanAndACameraOnABudget() {
+        let config = ScandConfig()
+        #expect(PipelineBuilder(source: .replay(path: "x", pace: .lockstep)).frameDecoder(for: config).extraPassBudgetMilliseconds == .infinity)
+        for builder in [
+            PipelineBuilder(), PipelineBuilder(source: .replay(path: "x", pace: .recorded)), PipelineBuilder(source: .replay(path: "x", pace: .fast))
+        ] {
+            #expect(builder.frameDecoder(for: config).extraPassBudgetMilliseconds == FrameDecoder().extraPassBudgetMilliseconds)
+        }
+    }
+
     @Test func theCameraIsTheConfiguredDevice() async throws {
         var config = ScandConfig()
         config.device = "/dev/scand-test-no-such-camera"
