@@ -7,8 +7,8 @@ import ScandProtocol
 /// `scand watch --exec`: runs a command for one scan, with the scan in its environment (`SCAND_TEXT`,
 /// `SCAND_FORMAT`, `SCAND_ID`, `SCAND_DEVICE`, `SCAND_BOOT`, `SCAND_SEQ`, `SCAND_JSON`), never with the
 /// payload on a command line: the command is its words (no shell), or `/bin/sh -c` it when asked. The child
-/// gets /dev/null for stdin, the watcher's stdout and stderr, default signal handling, and a process group
-/// of its own, so a timeout ends the command and whatever it started.
+/// gets /dev/null for stdin, the watcher's stdout and stderr and no other descriptor, default signal
+/// handling, and a process group of its own, so a timeout ends the command and whatever it started.
 struct ScanHook: Sendable {
     let arguments: [String]
     let timeout: Duration
@@ -55,57 +55,106 @@ struct ScanHook: Sendable {
         return vars
     }
 
-    /// Runs the command to its end (or its timeout). The wait is a thread's of its own, never the pool's.
+    /// Runs the command to its end (or its timeout). At the timeout, or when the task is cancelled (the watch
+    /// ends), its process group gets SIGTERM, and SIGKILL once the command itself has ended or after `grace`,
+    /// whichever comes first: a child that ignores SIGTERM, or one left in the background, is ended with it.
+    /// The command is reaped only after that, so its group's id cannot be another's when it is signalled.
+    /// What a command that ends by itself leaves running in the background (a sound played with `&`) is left
+    /// alone. The waits are a thread's of their own, never the pool's.
     func run(for code: ReceivedCode, line: ReceivedEvent) async -> Outcome {
         let child: pid_t
         do { child = try spawn(environment: Self.environment(for: code, line: line)) } catch { return .notStarted("\(error)") }
-        let state = NIOLockedValueBox(ChildState())
+        let news = Mailbox()
+        Thread.detachNewThread {
+            Self.waitUntilEnded(child)
+            news.post(.ended)
+        }
+        let timer = Task { [timeout] in
+            try await Task.sleep(for: timeout)
+            news.post(.timedOut)
+        }
         return await withTaskCancellationHandler {
-            await withCheckedContinuation { (done: CheckedContinuation<Outcome, Never>) in
-                let killer = Task {
-                    try await Task.sleep(for: timeout)
-                    Self.signal(child, SIGTERM, state: state, timedOut: true)
-                    try await Task.sleep(for: grace)
-                    Self.signal(child, SIGKILL, state: state, timedOut: true)
-                }
-                Thread.detachNewThread {
-                    let status = Self.reap(child, state: state)
-                    killer.cancel()
-                    let timedOut = state.withLockedValue { $0.timedOut }
-                    if timedOut {
-                        done.resume(returning: .timedOut(timeout))
-                    } else if status & 0x7f == 0 {
-                        done.resume(returning: .exited((status >> 8) & 0xff))
-                    } else {
-                        done.resume(returning: .signalled(status & 0x7f))
+            var ending: Happening?
+            var graceTimer: Task<Void, any Error>?
+            while true {
+                let happening = await news.next()
+                switch happening {
+                case .ended:
+                    timer.cancel()
+                    graceTimer?.cancel()
+                    if ending != nil { _ = kill(-child, SIGKILL) }
+                    let status = Self.reap(child)
+                    if ending == .timedOut { return .timedOut(timeout) }
+                    return status & 0x7f == 0 ? .exited((status >> 8) & 0xff) : .signalled(status & 0x7f)
+                case .timedOut, .cancelled:
+                    guard ending == nil else { continue }
+                    ending = happening
+                    _ = kill(-child, SIGTERM)
+                    graceTimer = Task { [grace] in
+                        try await Task.sleep(for: grace)
+                        news.post(.graceOver)
                     }
+                case .graceOver:
+                    _ = kill(-child, SIGKILL)
                 }
             }
         } onCancel: {
-            Self.signal(child, SIGTERM, state: state, timedOut: false)
+            news.post(.cancelled)
         }
     }
 
-    struct ChildState {
-        /// The child has ended; until it is reaped its pid (and group) cannot be another process's.
-        var ended = false
-        var timedOut = false
+    enum Happening: Sendable, Equatable {
+        /// The command's process has ended (not reaped yet).
+        case ended
+        case timedOut
+        /// The watch is ending.
+        case cancelled
+        case graceOver
     }
 
-    /// Signals the command's process group unless the command already ended.
-    static func signal(_ child: pid_t, _ signal: Int32, state: NIOLockedValueBox<ChildState>, timedOut: Bool) {
-        state.withLockedValue {
-            guard !$0.ended else { return }
-            if timedOut { $0.timedOut = true }
-            _ = kill(-child, signal)
+    /// What happens to one run, in order, for the one task that carries it out. Unlike an `AsyncStream`,
+    /// waiting on it does not end when that task is cancelled: a cancelled run still ends its command.
+    final class Mailbox: Sendable {
+        private struct State {
+            var posted: [Happening] = []
+            var waiter: CheckedContinuation<Happening, Never>?
+        }
+        private let state = NIOLockedValueBox(State())
+
+        func post(_ happening: Happening) {
+            let waiter = state.withLockedValue { s -> CheckedContinuation<Happening, Never>? in
+                guard let waiter = s.waiter else {
+                    s.posted.append(happening)
+                    return nil
+                }
+                s.waiter = nil
+                return waiter
+            }
+            waiter?.resume(returning: happening)
+        }
+
+        func next() async -> Happening {
+            await withCheckedContinuation { (next: CheckedContinuation<Happening, Never>) in
+                let ready = state.withLockedValue { s -> Happening? in
+                    guard !s.posted.isEmpty else {
+                        s.waiter = next
+                        return nil
+                    }
+                    return s.posted.removeFirst()
+                }
+                if let ready { next.resume(returning: ready) }
+            }
         }
     }
 
-    /// Blocks until the child ends: marks it ended (still unreaped), then reaps it. Returns its wait status.
-    static func reap(_ child: pid_t, state: NIOLockedValueBox<ChildState>) -> Int32 {
+    /// Blocks until the child has ended, leaving it unreaped (its pid, and its group's id, stay its own).
+    static func waitUntilEnded(_ child: pid_t) {
         var info = siginfo_t()
         while waitid(P_PID, id_t(child), &info, WEXITED | WNOWAIT) != 0 && errno == EINTR {}
-        state.withLockedValue { $0.ended = true }
+    }
+
+    /// Reaps the ended child; returns its wait status.
+    static func reap(_ child: pid_t) -> Int32 {
         var status: Int32 = 0
         while waitpid(child, &status, 0) == -1 && errno == EINTR {}
         return status
@@ -114,6 +163,15 @@ struct ScanHook: Sendable {
     struct SpawnError: Error, CustomStringConvertible {
         var description: String
     }
+
+    /// glibc's posix_spawn_file_actions_addclosefrom_np (2.34; Debian 12 has 2.36), which Swift's Glibc
+    /// module does not import.
+    private static let addCloseFrom: @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32 = {
+        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addclosefrom_np") else {
+            return { _, _ in ENOSYS }
+        }
+        return unsafeBitCast(symbol, to: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32).self)
+    }()
 
     private func spawn(environment extra: [String: String]) throws -> pid_t {
         guard let program = arguments.first else { throw SpawnError(description: "the command is empty") }
@@ -132,6 +190,9 @@ struct ScanHook: Sendable {
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        // Nothing but stdin, stdout and stderr: the watcher's connection to the daemon and its event loop's
+        // descriptors are not all close-on-exec, and a command's background child would keep them open.
+        guard Self.addCloseFrom(&actions, 3) == 0 else { throw SpawnError(description: "posix_spawn_file_actions_addclosefrom_np failed") }
         var environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("SCAND_") }
         environment.merge(extra) { _, new in new }
         let argv = arguments.map { strdup($0) } + [nil]

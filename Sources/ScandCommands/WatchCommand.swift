@@ -48,7 +48,7 @@ struct WatchCommand: AsyncParsableCommand {
     @Option(name: .long, help: "Exit 0 after N scans.")
     var count: Int?
 
-    @Option(name: .long, help: "Exit \(timeoutStatus) when S seconds pass without a scan.")
+    @Option(name: .long, help: "Exit \(timeoutStatus) when S seconds pass without a scan (not counting the time an --exec command runs).")
     var timeout: Double?
 
     @Option(
@@ -61,7 +61,7 @@ struct WatchCommand: AsyncParsableCommand {
     @Flag(name: .long, help: "Run the --exec command with /bin/sh -c (the payload is still only in the environment).")
     var shell = false
 
-    @Option(name: .long, help: "Seconds an --exec command may run before it is ended (SIGTERM, then SIGKILL 2 s later).")
+    @Option(name: .long, help: "Seconds an --exec command may run before it is ended with its process group (SIGTERM, then SIGKILL 2 s later).")
     var execTimeout: Double = 30
 
     func validate() throws {

@@ -16,8 +16,10 @@ struct WatchSession<C: Clock<Duration>> {
     let idleLimit: Duration?
     let clock: C
 
+    /// `idleLimit` counts the time spent waiting for a scan: from a scan's arrival, and not while its
+    /// `--exec` command runs (the scan came; others may be queued behind it).
     func run() async throws {
-        let lastScan = NIOLockedValueBox(clock.now)
+        let idle = NIOLockedValueBox(IdleClock(since: clock.now))
         try await withThrowingTaskGroup(of: Bool.self) { group in
             // The subscription's own task ends after the sequence is finished: not the session's end.
             group.addTask {
@@ -27,6 +29,9 @@ struct WatchSession<C: Clock<Duration>> {
             group.addTask { [printer] in
                 var printer = printer
                 for try await element in subscription {
+                    if case .event(let line) = element, line.eventClass == .scan, line.code != nil {
+                        idle.withLockedValue { $0.since = clock.now }
+                    }
                     for action in printer.take(element) {
                         switch action {
                         case .print(let text):
@@ -35,15 +40,14 @@ struct WatchSession<C: Clock<Duration>> {
                             OutputSinkLog.write(message.escapingControlCharacters(), .warning)
                         case .run(let code, let line):
                             guard let hook else { continue }
+                            idle.withLockedValue { $0.busy = true }
                             let outcome = await hook.run(for: code, line: line)
+                            idle.withLockedValue { $0 = IdleClock(since: clock.now) }
                             let what = "--exec for SCAN \(code.id)" + (line.position.map { " (seq \($0.seq))" } ?? "")
                             OutputSinkLog.write("\(what) \(outcome)", outcome == .exited(0) ? .info : .warning)
                         case .finished:
                             throw Finished()
                         }
-                    }
-                    if case .event(let line) = element, line.eventClass == .scan, line.code != nil {
-                        lastScan.withLockedValue { $0 = clock.now }
                     }
                 }
                 // The sequence ends without an error only when the daemon closed and there is no reconnecting.
@@ -52,8 +56,10 @@ struct WatchSession<C: Clock<Duration>> {
             if let idleLimit {
                 group.addTask {
                     while true {
-                        let deadline = lastScan.withLockedValue { $0 }.advanced(by: idleLimit)
-                        if clock.now >= deadline { throw WatchSessionError.NothingCame() }
+                        let (since, busy) = idle.withLockedValue { ($0.since, $0.busy) }
+                        // A command running: looked at again a limit later (its end restarts the count).
+                        let deadline = busy ? clock.now.advanced(by: idleLimit) : since.advanced(by: idleLimit)
+                        if !busy && clock.now >= deadline { throw WatchSessionError.NothingCame() }
                         try await clock.sleep(until: deadline, tolerance: nil)
                     }
                 }
@@ -63,6 +69,12 @@ struct WatchSession<C: Clock<Duration>> {
                 while let ended = try await group.next(), !ended {}
             } catch is Finished {}
         }
+    }
+
+    /// Since when the session has been waiting for a scan, and whether an `--exec` command is running.
+    private struct IdleClock {
+        var since: C.Instant
+        var busy = false
     }
 
     private struct Finished: Error {}

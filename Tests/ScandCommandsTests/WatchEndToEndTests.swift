@@ -122,6 +122,23 @@ import Testing
         #expect(daemon.finish() == 0)
     }
 
+    /// A scan came and its command runs past `--timeout`: not "no scan came" (the scan counts from its
+    /// arrival, not from its command's end), and the command is not cut short; `--count 1` ends it with 0.
+    @Test func timeoutCountsAScanWhoseCommandRunsLongerThanIt() throws {
+        let sock = dir + "/busy.sock"
+        let daemon = try daemon(["long-hook"], socket: sock, state: dir + "/busy", leadIn: 1, name: "busy")
+        #expect(daemon.wait { FileManager.default.fileExists(atPath: sock) })
+        let log = dir + "/busy.log"
+        let watcher = try watch([
+            "--socket", sock, "--count", "1", "--timeout", "6", "--shell", "--exec", "sleep 7; echo \"$SCAND_TEXT\" > \(log)"
+        ])
+        #expect(watcher.finish(seconds: 60) == 0, "\(watcher.stderr)")
+        #expect((try? String(contentsOfFile: log, encoding: .utf8)) == "long-hook\n", "the command ran to its end")
+        #expect(watcher.stderr.contains { $0.contains("--exec for SCAN") && $0.hasSuffix("exited 0") }, "\(watcher.stderr)")
+        daemon.signal(SIGTERM)
+        #expect(daemon.finish() == 0)
+    }
+
     @Test func optionsThatContradictAreRefused() throws {
         for arguments in [
             ["--raw", "--exec", "true"], ["--raw", "--classes", "LOST"], ["--count", "0"], ["--timeout", "-1"], ["--shell"],
