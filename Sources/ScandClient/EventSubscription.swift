@@ -6,8 +6,10 @@ import ServiceLifecycle
 /// A subscription to the daemon's events (`?WATCH=`), as an `AsyncSequence`; `run` (a service) keeps it:
 /// it connects, sends the WATCH, and passes on every line. With `reconnect`, a daemon that stops or restarts
 /// is connected to again after the `Backoff`'s wait, and the WATCH asks `since` the last journaled event
-/// received, so nothing the journal kept is missed or repeated. Without, the sequence ends when the daemon
-/// closes the connection, and throws the `DaemonError` that ended it otherwise.
+/// received, so nothing the journal kept is missed or repeated. Before any event came, that is where the first
+/// subscription started: the daemon's answer to a WATCH without a since carries it (`"since"`). Without
+/// `reconnect`, the sequence ends when the daemon closes the connection, and throws the `DaemonError` that
+/// ended it otherwise.
 public final class EventSubscription: Service, AsyncSequence, Sendable {
     public enum Element: Sendable, Equatable {
         /// A line of the daemon: the VERSION banner, the WATCH that confirms the subscription, the events.
@@ -83,7 +85,13 @@ public final class EventSubscription: Service, AsyncSequence, Sendable {
         try await DaemonWatch.session(path: socketPath, watch: request, timeout: timeout) { line in
             if line.eventClass == .watch { subscribed() }
             if case .dropped = continuation.yield(.event(line)) { throw ReaderTooSlow() }
-            if let p = line.position { position = p }
+            if let p = line.position {
+                position = p
+            } else if position == nil, case .watch(let answer)? = line.event, let start = answer.since {
+                // No event yet: the position the subscription started after. One that came before the
+                // answer (the daemon sends both as they come) is later than it, and kept.
+                position = start
+            }
         }
     }
 }

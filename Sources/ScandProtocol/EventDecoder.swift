@@ -169,7 +169,10 @@ public enum EventDecoder {
                 var watch = ClientRequest.Watch(enable: enable)
                 if let classes { watch.classes = Set(classes.compactMap(Event.Class.init(rawValue:))) }
                 if let formats { watch.formats = try? BarcodeFormats.parse(formats.joined(separator: ",")) }
-                watch.since = since.map { EventPosition(boot: $0.boot, seq: $0.seq) }
+                // A position the client may send back as its since: one the daemon would refuse is none.
+                watch.since = since.flatMap {
+                    EventPosition.isBootID($0.boot) && EventPosition.isSeq($0.seq) ? EventPosition(boot: $0.boot, seq: $0.seq) : nil
+                }
                 return .watch(watch)
             default:
                 return nil

@@ -68,6 +68,7 @@ public struct Daemon: Sendable {
             directory: stateDirectory, limits: .init(maxEvents: config.journalMaxEvents, maxAge: config.journalMaxAge.inSeconds),
             log: { stdout.log($0, $1) })
         stdout.log(Self.stateSummary(directory: stateDirectory, journal: events.status), stateDirectory == nil ? .warning : .info)
+        hub.numbering(of: events)
         // Every published event passes through the stage, one at a time: numbered, journaled, encoded once,
         // then handed to stdout and the socket's clients.
         let stage = EventStage(events: events) { published in

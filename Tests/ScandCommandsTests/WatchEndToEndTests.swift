@@ -91,6 +91,43 @@ import Testing
         #expect(second.finish() == 0)
     }
 
+    /// A watcher that has received no event yet still holds a position (the daemon's answer to its WATCH):
+    /// the daemon stops, another scans while no socket is open, and a third is connected to; the watcher gets
+    /// those scans from the journal, each once. A first subscription that held no position resumed live and
+    /// lost them.
+    @Test func aFirstSubscriptionWithoutEventsResumesAfterARestart() throws {
+        let sock = dir + "/first-sub.sock", state = dir + "/first-sub"
+        let quiet = try daemon([], socket: sock, state: state, leadIn: 60, name: "first-sub-quiet")
+        #expect(quiet.wait { FileManager.default.fileExists(atPath: sock) })
+        #expect(quiet.wait { quiet.stdout.contains { EventEnvelope.parse($0)?.seq != nil } }, "a numbered event: the journal is not empty")
+        let watcher = try watch(["--socket", sock, "--raw", "--reconnect"])
+        let subscribed = Eventually.wait(seconds: 30) {
+            guard let c = SocketClient(path: sock) else { return false }
+            _ = c.readLine()
+            c.send("?STATUS;\n")
+            return c.read { $0.hasPrefix(#"{"class":"STATUS""#) }?.contains(#""watching":1"#) == true
+        }
+        #expect(subscribed, "\(watcher.stderr)")
+        quiet.signal(SIGTERM)
+        #expect(quiet.finish() == 0)
+        // Scans with no socket to connect to: the watcher can only get them from the journal.
+        let till = try FleetRecordings.till(texts: ["missed-1", "missed-2", "missed-3"], leadIn: 1, tail: 1, to: "\(dir)/first-sub.rec")
+        let scanning = try DaemonProcess([
+            "run", "--socket", "none", "--state-directory", state, "--replay-pace", "recorded", "--source", "replay:" + till
+        ])
+        #expect(scanning.finish(seconds: 60) == 0)
+        let missed = Self.scanned(scanning.stdout)
+        #expect(missed == ["missed-1", "missed-2", "missed-3"], "\(scanning.stdout)")
+        let idle = try DaemonProcess(["run", "--socket", sock, "--state-directory", state, "--device", dir + "/no-camera"])
+        #expect(watcher.wait(seconds: 30) { watcher.stdout.count >= missed.count }, "\(watcher.stdout) \(watcher.stderr)")
+        #expect(watcher.stdout == missed, "each scan made while it was away, once: \(watcher.stdout)")
+        #expect(!watcher.stderr.contains { $0.contains("not in the journal") }, "\(watcher.stderr)")
+        watcher.signal(SIGTERM)
+        #expect(watcher.finish() != 0)
+        idle.signal(SIGTERM)
+        #expect(idle.finish() == 0)
+    }
+
     @Test func execRunsTheCommandForEachScanWithThePayloadOnlyInItsEnvironment() throws {
         let sock = dir + "/exec.sock"
         let hostile = #"a'b"c $(touch \#(dir)/pwned) ;x"#

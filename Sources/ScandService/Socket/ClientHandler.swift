@@ -187,8 +187,12 @@ final class ClientHandler: ChannelDuplexHandler {
             deliver(ticket, Event.status(daemon.status()).line)
         case .watch(let w):
             client.replay(nil)
-            client.watch(w.enable ? w : nil)
-            deliver(ticket, Event.watch(w).line)
+            let position = client.watch(w.enable ? w : nil)
+            // Without a since, the answer's is where the subscription starts: a client that reconnects
+            // with it gets what it missed, even when no event came before (see `EventHub`).
+            var answer = w
+            if w.enable, w.since == nil { answer.since = position }
+            deliver(ticket, Event.watch(answer).line)
             guard w.enable, let since = w.since else { return }
             switch daemon.events?.journal {
             case .success(let journal)?:

@@ -2,11 +2,16 @@ import NIOCore
 import ScandCore
 import ScandProtocol
 import NIOConcurrencyHelpers
+import ScandJournal
 
 /// Fans each event out to every subscriber whose WATCH filters accept it, encoded once. A subscriber that
 /// stops reading is disconnected (see `Subscriber`) and counted, never waited on: capture and the other
 /// subscribers do not notice it. Admission is bounded twice: `maxClients` in all, `maxClientsPerUID` for one
 /// user, so one broken application cannot take every slot.
+///
+/// It also knows where each subscriber stands in the daemon's numbering (`Subscriber.position`): the last
+/// numbered event published before the subscriber was admitted, then each one delivered to it. A WATCH
+/// without a `since` is answered with that position, so a client holds one from its first subscription.
 public final class EventHub: Sendable {
     let queueLimit: Int
     let maxClients: Int
@@ -15,6 +20,10 @@ public final class EventHub: Sendable {
         var clients: [ObjectIdentifier: Subscriber] = [:]
         var perUID: [UInt32: Int] = [:]
         var counters = ClientCounters()
+        /// The boot the events are numbered under (nil: the daemon numbers none), and the position of the
+        /// last numbered event published (before the first: the journal's last event).
+        var boot: String?
+        var last: EventPosition?
     }
     private let state = NIOLockedValueBox(State())
 
@@ -50,6 +59,8 @@ public final class EventHub: Sendable {
                 s.perUID[uid, default: 0] += 1
             }
             s.clients[ObjectIdentifier(client)] = client
+            // Under the hub's lock: the next event published reaches this client (`publish`).
+            client.start(after: s.last)
             s.counters.totalConnections += 1
             return nil
         }
@@ -69,8 +80,30 @@ public final class EventHub: Sendable {
     /// Sends an event to every subscriber that watches for it (or replays); from any thread. The daemon
     /// publishes one at a time (under `OutputSink`'s lock), so numbered events arrive in seq order.
     public func publish(_ event: PublishedEvent) {
-        let targets = state.withLockedValue { Array($0.clients.values) }
-        for client in targets { client.deliver(event) }
+        let (targets, position) = state.withLockedValue { s in
+            if let boot = s.boot, let seq = event.seq { s.last = EventPosition(boot: boot, seq: seq) }
+            return (Array(s.clients.values), s.last)
+        }
+        for client in targets { client.deliver(event, position: event.seq == nil ? nil : position) }
+    }
+
+    /// The numbering the published events carry: their `boot`, and the position of the last event numbered
+    /// before this daemon's first one (the journal's last, if it keeps any). Set before the first publish.
+    public func numbering(boot: String, after last: EventPosition?) {
+        state.withLockedValue { s in
+            s.boot = boot
+            s.last = last
+        }
+    }
+
+    /// The numbering of `events`: its boot, and its journal's last event (none when the journal is off or
+    /// empty, or cannot be read: a client then holds no position until its first event).
+    public func numbering(of events: EventLog) {
+        var last: EventPosition?
+        if case .success(let journal) = events.journal, let span = try? journal.span(), let boot = try? journal.boot(at: span.last) {
+            last = EventPosition(boot: boot, seq: span.last)
+        }
+        numbering(boot: events.boot, after: last)
     }
 
     /// An event outside the daemon's numbering.

@@ -22,6 +22,9 @@ final class Subscriber: Sendable {
         var closing = false
         var replay: SubscriberReplay?
         var onDrained: (@Sendable () -> Void)?
+        /// The last numbered event published since the subscriber was admitted (sent to it or not), or
+        /// before that the last one published before it.
+        var position: EventPosition?
     }
     private let state = NIOLockedValueBox(State())
 
@@ -35,8 +38,18 @@ final class Subscriber: Sendable {
 
     var isWatching: Bool { state.withLockedValue { $0.watch != nil } }
 
-    /// Sets (or with nil clears) what the subscriber receives.
-    func watch(_ watch: ClientRequest.Watch?) { state.withLockedValue { $0.watch = watch } }
+    /// Sets (or with nil clears) what the subscriber receives. Returns the position of the last numbered
+    /// event published before the new watch took effect: every later one is delivered under it.
+    @discardableResult
+    func watch(_ watch: ClientRequest.Watch?) -> EventPosition? {
+        state.withLockedValue {
+            $0.watch = watch
+            return $0.position
+        }
+    }
+
+    /// Where the subscriber stands when it is admitted: after `position` (nil: before any numbered event).
+    func start(after position: EventPosition?) { state.withLockedValue { $0.position = position } }
 
     func accepts(_ event: Event) -> Bool { state.withLockedValue { $0.watch?.accepts(event) ?? false } }
 
@@ -59,8 +72,12 @@ final class Subscriber: Sendable {
     }
 
     /// A published event: through the replay while there is one, else sent if the WATCH filters take it.
-    func deliver(_ published: PublishedEvent) {
-        let (replay, accepted) = state.withLockedValue { ($0.replay, $0.watch?.accepts(published.event) ?? false) }
+    /// `position`: the event's, when it is numbered.
+    func deliver(_ published: PublishedEvent, position: EventPosition? = nil) {
+        let (replay, accepted) = state.withLockedValue { s in
+            if let position { s.position = position }
+            return (s.replay, s.watch?.accepts(published.event) ?? false)
+        }
         if let replay, replay.live(published) { return }
         if accepted { send(published.line) }
     }
