@@ -1,11 +1,14 @@
 import NIOCore
 
 /// The first handler of every HTTP connection, in front of the HTTP decoder: the connection's first
-/// request head must arrive within `timeout` (else 408) and be at most `maxBytes` (else 431), then the
-/// handler removes itself. Hummingbird's own idle timeout starts only once a first head has been decoded,
-/// so a connection that never sends one would otherwise be held for ever; and its parser error is a 400.
-/// Later requests of a kept-alive connection are bounded by the idle timeout and `HeaderOverflowResponder`.
-/// A connection over the server's limit is answered 503 as soon as it is up, and nothing it sends is read.
+/// request head must be decoded within `timeout` (else 408) and be at most `maxBytes` (else 431). Hummingbird's
+/// own idle timeout starts only once a first head has been decoded, so a connection that never sends one would
+/// otherwise be held for ever. `FirstRequestDecodeWatch`, behind the decoder, removes this handler at the first
+/// decoded head and answers a head that does not parse through it (400): an end of head seen here is not
+/// enough (the decoder skips leading line breaks, and a head that fails to parse never reaches the
+/// application). Later requests of a kept-alive connection are bounded by the idle timeout and
+/// `ParseErrorResponder`. A connection over the server's limit is answered 503 as soon as it is up, and
+/// nothing it sends is read.
 final class FirstRequestHeadGuard: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = ByteBuffer
     typealias InboundOut = ByteBuffer
@@ -52,21 +55,15 @@ final class FirstRequestHeadGuard: ChannelInboundHandler, RemovableChannelHandle
         guard !answered else { return }
         let bytes = unwrapInboundIn(data)
         let seen = tail + bytes.readableBytesView
-        if let end = Self.endOfHead(in: seen) {
-            if received + end - tail.count > maxBytes {
-                refuse(context, "431 Request Header Fields Too Large")
-                return
-            }
-            context.fireChannelRead(data)
-            context.pipeline.syncOperations.removeHandler(context: context, promise: nil)
-            return
-        }
-        received += bytes.readableBytes
-        if received > maxBytes {
+        // The head's bytes so far: up to its end when the end is in this read (a body may follow it).
+        let head = Self.endOfHead(in: seen).map { received + $0 - tail.count } ?? received + bytes.readableBytes
+        if head > maxBytes {
             refuse(context, "431 Request Header Fields Too Large")
             return
         }
+        received += bytes.readableBytes
         tail = Array(seen.suffix(3))
+        // A head decoded from these bytes removes this handler, and its clock, while they pass.
         context.fireChannelRead(data)
     }
 
@@ -89,7 +86,7 @@ final class FirstRequestHeadGuard: ChannelInboundHandler, RemovableChannelHandle
     }
 
     /// Answers with `status` (no body) straight on the socket, past the HTTP encoder, and closes.
-    private func refuse(_ context: ChannelHandlerContext, _ status: String, headers: String = "") {
+    func refuse(_ context: ChannelHandlerContext, _ status: String, headers: String = "") {
         guard !answered else { return }
         answered = true
         deadline?.cancel()

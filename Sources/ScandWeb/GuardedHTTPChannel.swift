@@ -3,8 +3,9 @@ import Logging
 import NIOCore
 
 /// Hummingbird's HTTP/1 (with WebSocket upgrades) child channel with `FirstRequestHeadGuard` in front of
-/// everything it sets up, and at most `limits.maxConnections` connections served: one more is answered
-/// 503 and closed, so idle clients cannot take every file descriptor.
+/// everything it sets up and `FirstRequestDecodeWatch` behind its request decoder, and at most
+/// `limits.maxConnections` connections served: one more is answered 503 and closed, so idle clients cannot
+/// take every file descriptor.
 struct GuardedHTTPChannel<Inner: ServerChildChannel>: ServerChildChannel {
     typealias Value = Inner.Value
     let inner: Inner
@@ -21,13 +22,16 @@ struct GuardedHTTPChannel<Inner: ServerChildChannel>: ServerChildChannel {
                 metrics.connections.decrement()
             }
         }
+        let headGuard = FirstRequestHeadGuard(timeout: limits.headerTimeout, maxBytes: limits.maxHeaderBytes, full: !admitted)
         do {
-            try channel.pipeline.syncOperations.addHandler(
-                FirstRequestHeadGuard(timeout: limits.headerTimeout, maxBytes: limits.maxHeaderBytes, full: !admitted), position: .first)
+            try channel.pipeline.syncOperations.addHandler(headGuard, position: .first)
         } catch {
             return channel.eventLoop.makeFailedFuture(error)
         }
-        return inner.setup(channel: channel, logger: logger)
+        return inner.setup(channel: channel, logger: logger).assumeIsolated().flatMapThrowing { value in
+            try FirstRequestDecodeWatch.add(to: channel, for: headGuard)
+            return value
+        }.nonisolated()
     }
 
     func handle(value: Value, logger: Logger) async {

@@ -144,7 +144,7 @@ public enum WebApp {
         decoder.maxHeaderListSize = limits.maxHeaderBytes
         let configuration = HTTP1WebSocketUpgradeChannel.Configuration(
             http1: .init(
-                additionalChannelHandlers: [HeaderOverflowResponder()], idleTimeout: TimeAmount(limits.idleTimeout),
+                additionalChannelHandlers: [ParseErrorResponder()], idleTimeout: TimeAmount(limits.idleTimeout),
                 httpDecoderConfiguration: decoder),
             ws: .init(autoPing: .enabled(timePeriod: limits.webSocketPing)))
         return HTTPServerBuilder { responder in

@@ -21,6 +21,12 @@ final class RawHTTPConnection: Sendable {
             state.withLockedValue { $0.closed = true }
         }
 
+        // The server's end of its side, for a connection that keeps its own side open.
+        func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+            if event as? ChannelEvent == .inputClosed { state.withLockedValue { $0.closed = true } }
+            context.fireUserInboundEventTriggered(event)
+        }
+
         // A reset after the server's last answer is a close too; what came before it is kept.
         func errorCaught(context: ChannelHandlerContext, error: any Error) {
             context.close(promise: nil)
@@ -32,9 +38,12 @@ final class RawHTTPConnection: Sendable {
         self.received = received
     }
 
-    static func open(port: Int) async throws -> RawHTTPConnection {
+    /// - Parameter keepingItsSide: once the server has closed its side, keep ours open (as a hostile client
+    ///   would) rather than close: only the server's full close then ends the connection.
+    static func open(port: Int, keepingItsSide: Bool = false) async throws -> RawHTTPConnection {
         let received = Received()
         let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .channelOption(.allowRemoteHalfClosure, value: keepingItsSide)
             .channelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture { try channel.pipeline.syncOperations.addHandler(received) }
             }
@@ -48,7 +57,7 @@ final class RawHTTPConnection: Sendable {
 
     /// What the server sent so far.
     var text: String { received.state.withLockedValue { $0.text } }
-    /// The server closed the connection (or reset it).
+    /// The server closed the connection, or its side of it (or reset it).
     var closed: Bool { received.state.withLockedValue { $0.closed } }
 
     func close() async {
