@@ -2,11 +2,14 @@ import ScandCore
 import ScandProtocol
 
 /// One /events client's way from where it stopped to live events: exactly once, in order. A client that
-/// resumes (`since`) from before the newest event the shared relay has passed on first reads the journal
-/// through a subscription of its own (`?WATCH` with `since`), until that subscription reaches the relay's
-/// newest event or goes live; from then on it takes the relay's events, subscribed to before the catch-up
-/// started, skipping those the catch-up sent already. A client up to date, or without `since`, takes the
-/// relay's events at once: a reload costs the daemon no connection. Pure: the route feeds it lines.
+/// resumes (`since`) from another position than the newest event the shared relay has passed on first reads
+/// the journal through a subscription of its own (`?WATCH` with `since`), until that subscription reaches
+/// the relay's newest event or goes live; from then on it takes the relay's events, subscribed to before the
+/// catch-up started, skipping those the catch-up sent already. A client up to date, or without `since`,
+/// takes the relay's events at once: a reload costs the daemon no connection. A `since` ahead of the relay
+/// is the daemon's to judge too: ahead of its journal, it answers with an ERROR and a replay of what it
+/// holds, where the relay's events, all at or before that `since`, were skipped and the client left
+/// silent. Pure: the route feeds it lines.
 struct EventHandover {
     enum Phase: Equatable {
         /// Reading the journal; done at `until` (the relay's newest event then) or at the first live event.
@@ -25,7 +28,7 @@ struct EventHandover {
     init(watch: ClientRequest.Watch, since: EventPosition?, relayed: EventPosition?) {
         self.watch = watch
         last = since
-        if let since, !(relayed.map { $0.boot == since.boot && $0.seq <= since.seq } ?? false) {
+        if let since, since != relayed {
             phase = .catchingUp(until: relayed)
         } else {
             phase = .live

@@ -157,9 +157,10 @@ public final class FakeDaemon: Sendable {
             }
             _ = Self.write(fd, Event.watch(watch).line)
             if numbered, let since = watch.since {
-                // As the daemon: what came after a position of this boot; for any other, an ERROR, then all it keeps.
+                // As the daemon: what came after a position of this boot it holds; for any other (another boot's,
+                // one ahead of its last event), an ERROR, then all it keeps.
                 var after = since.seq
-                if since.boot != boot {
+                if since.boot != boot || since.seq > s.events.count {
                     after = 0
                     let what =
                         s.events.isEmpty

@@ -73,6 +73,19 @@ import Testing
         #expect(h.relayed(Self.line(7, boot: Self.newBoot)) == nil)
     }
 
+    @Test func aPositionAheadOfTheRelayIsCaughtUpFromTheDaemon() {
+        // Ahead of all the relay passed on: the daemon judges it (an ERROR and a replay of what it holds,
+        // when it is ahead of its journal too); the relay's events up to it were never sent.
+        var h = EventHandover(watch: scans, since: Self.position(100_006), relayed: Self.position(6))
+        #expect(h.phase == .catchingUp(until: Self.position(6)))
+        let error = try! EventDecoder.decode(Event.error("since … is not in the journal: the journal keeps seq 1…6").line)
+        #expect(h.caughtUp(error) == error)
+        for seq in 1...6 { #expect(h.caughtUp(Self.line(seq, replayed: true))?.position?.seq == seq) }
+        #expect(h.phase == .live)
+        #expect(h.relayed(Self.line(6)) == nil)
+        #expect(h.relayed(Self.line(7))?.position?.seq == 7)
+    }
+
     @Test func formatsFilterAsTheDaemonDoes() throws {
         var h = EventHandover(
             watch: ClientRequest.Watch(enable: true, classes: [.scan], formats: try BarcodeFormats.parse("ean13")), since: nil, relayed: nil)

@@ -93,6 +93,30 @@ import Testing
         }
     }
 
+    /// A position of the daemon's own boot far ahead of its journal (issue 31's item 7) is the daemon's to
+    /// judge, as a socket client's `since` is: its ERROR, all it holds, then live events (the relay, up to
+    /// date, had taken it as newer than all it had and kept the page silent).
+    @Test(.enabled(if: hasCurl, "needs curl"), .timeLimit(.minutes(1)))
+    func aPositionAheadOfTheJournalGetsTheDaemonsErrorAndReplayThenLiveEvents() async throws {
+        let daemon = try FakeDaemon(path: Contract.temporarySocket())
+        defer { daemon.stop() }
+        let hub = PageHub()
+        try await Self.withServer(daemon, hub: hub) { base in
+            daemon.publish(3)
+            #expect(await Eventually.check { hub.latestForTests?.seq == 3 })
+            let ahead = try Reader(base + "/events", lastEventID: "\(daemon.boot):100003")
+            defer { ahead.stop() }
+            #expect(await Eventually.check { ahead.seqs == [1, 2, 3] }, "\(ahead.process.stdout)")
+            let lines = ahead.process.stdout
+            let error = try #require(lines.firstIndex(of: "event: ERROR"), "\(lines)")
+            #expect(lines[error + 1].hasPrefix("data: ") && lines[error + 1].contains("is not in the journal"), "\(lines)")
+            #expect(error < lines.firstIndex { $0.hasPrefix("id: ") }!, "the ERROR first")
+            #expect(await Eventually.check { daemon.watcherCount == 1 }, "the catch-up subscription is closed")
+            daemon.publish(1)
+            #expect(await Eventually.check { ahead.seqs == [1, 2, 3, 4] }, "\(ahead.process.stdout)")
+        }
+    }
+
     @Test(.timeLimit(.minutes(2)))
     func aClientThatDoesNotReadIsDroppedAndOthersMissNothing() async throws {
         let daemon = try FakeDaemon(path: Contract.temporarySocket())
