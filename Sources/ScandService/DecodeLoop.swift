@@ -26,6 +26,11 @@ actor DecodeLoop {
     /// The last decoded frame's scene, and whether that decode found anything.
     private var lastScene: SceneSignature?
     private var lastFound = false
+    /// Frames of a still scene with codes held since its last decode (`restingRecheck`).
+    private var heldFrames = 0
+    /// A still scene whose codes are all scanned is decoded again this often (frames), in case it changed in a
+    /// way its coarse signature does not show: a ticket left on the reader costs about what an idle one does.
+    static let restingRecheck = 30
     private var processes = DecoderProcessWatch()
     /// When the focus figure was last taken (frame time, µs): a few times a second is enough for a person.
     private var focusTakenAt: UInt64?
@@ -105,6 +110,15 @@ actor DecodeLoop {
             metrics.skippedStaticScene()
             return
         }
+        // A still scene whose codes are all scanned rests too: its codes stay in view, unread, until it changes
+        // (or the periodic recheck). A new code or a moved item changes the scene, and the next frame is decoded.
+        if skipStaticScenes, still, tracker.isSettled, decoder.hasTriedEveryPass, heldFrames < Self.restingRecheck {
+            heldFrames += 1
+            write(tracker.hold(at: .microseconds(frame.timestampMicroseconds)), frame: (frame, frame.format.width, frame.format.height))
+            metrics.skippedStaticScene()
+            return
+        }
+        heldFrames = 0
         lastScene = scene
         decoder.sceneIsStill = skipStaticScenes && still
         let started = Monotonic.microseconds()

@@ -23,6 +23,32 @@ import Testing
         #expect(t.visible.isEmpty)
     }
 
+    /// Issue 30, 5: a still scene whose codes are all scanned rests; its codes stay in view while held, with
+    /// UPDATE at its interval as if read, and are LOST once reads stop after the scene moves.
+    @Test func heldCodesStayInViewWithoutBeingRead() {
+        var settings = TrackerSettings()
+        settings.updateInterval = .seconds(1)
+        var t = CodeTracker(settings: settings)
+        #expect(!t.isSettled)
+        #expect(summary(t.observe([code("a", x: 10)], at: ms(0))) == ["SCAN 1 a"])
+        #expect(t.isSettled)
+        var held: [String] = []
+        for i in 1...90 { held += summary(t.hold(at: ms(i * 33))) }
+        #expect(held == ["UPDATE 1 a", "UPDATE 1 a"], "no LOST while held; UPDATE every second")
+        #expect(t.visible.map(\.id) == [1])
+        // A decode that does not read it: not settled (it may have gone), and LOST once unseen for long enough.
+        #expect(t.observe([], at: ms(3000)).isEmpty && !t.isSettled)
+        #expect(summary(t.tick(at: ms(3000 + 500))) == ["LOST 1 a"])
+    }
+
+    @Test func aCodeWaitingForConfirmationIsNotSettled() {
+        var t = CodeTracker()
+        _ = t.observe([code("a", x: 10)], at: ms(0))
+        #expect(t.isSettled)
+        _ = t.observe([code("a", x: 10), code("96385074", x: 300, format: .ean8)], at: ms(33))
+        #expect(!t.isSettled, "an EAN-8 read once waits for its second read")
+    }
+
     @Test func comingBackWithinTheForgetTimeIsNoNewScan() {
         var t = CodeTracker()
         _ = t.observe([code("a", x: 10)], at: ms(0))

@@ -21,6 +21,8 @@ public struct CodeTracker: Sendable {
         var lostAt: Duration?
         /// Joined into a scanned code of the same format and text (the duplicate filter): dropped silently.
         var absorbed = false
+        /// Read in the last decoded frame (`isSettled`).
+        var readInLastFrame = false
     }
 
     public var settings: TrackerSettings
@@ -41,6 +43,7 @@ public struct CodeTracker: Sendable {
     public mutating func observe(_ detections: [Detection], at now: Duration) -> [TrackEvent] {
         var events: [TrackEvent] = []
         var matched = Set<Int>()
+        for i in tracks.indices { tracks[i].readInLastFrame = false }
         for read in Self.oneReadPerCode(sequences.add(detections, at: now)) {
             let d = read.detection
             if let i = match(d, excluding: matched) ?? twin(of: d, excluding: matched, at: now) {
@@ -63,6 +66,26 @@ public struct CodeTracker: Sendable {
     /// Time passed without a frame (the camera stalled or the scene is static and not re-decoded).
     public mutating func tick(at now: Duration) -> [TrackEvent] {
         expire(at: now)
+    }
+
+    /// Whether every code in view is scanned, was read in the last decoded frame, and nothing is waiting for
+    /// confirmation: a still scene in this state may rest (`hold`) until it changes.
+    public var isSettled: Bool {
+        let inView = tracks.filter { !$0.absorbed && $0.lostAt == nil }
+        return !inView.isEmpty && inView.allSatisfy { $0.confirmed && $0.readInLastFrame }
+    }
+
+    /// A frame of a still scene that was not decoded: the codes in view are as they were, so they stay in view
+    /// (no LOST, and UPDATE at its interval as if read) without the cost of reading them again.
+    public mutating func hold(at now: Duration) -> [TrackEvent] {
+        var events: [TrackEvent] = []
+        for i in tracks.indices where tracks[i].confirmed && !tracks[i].absorbed && tracks[i].lostAt == nil {
+            tracks[i].lastSeen = now
+            guard let interval = settings.updateInterval, now - tracks[i].lastUpdate >= interval else { continue }
+            tracks[i].lastUpdate = now
+            events.append(.update(id: tracks[i].id, tracks[i].detection))
+        }
+        return events + expire(at: now)
     }
 
     /// One frame's read of one code, and how many agreeing reads it is worth to the code's confirmation and to
@@ -163,6 +186,7 @@ public struct CodeTracker: Sendable {
         tracks[i].detection = withAgreedAddOn(d, tracks[i])
         tracks[i].lastSeen = now
         tracks[i].lostAt = nil
+        tracks[i].readInLastFrame = true
         tracks[i].reads += read.worth
         if !tracks[i].confirmed { return confirmIfReady(i, at: now) }
         if wasLost { tracks[i].lastUpdate = now }
