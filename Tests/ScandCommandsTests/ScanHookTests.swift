@@ -49,7 +49,7 @@ import Testing
         let run = Task { await hook.run(for: Self.scan.code!, line: Self.scan) }
         var child: pid_t?
         #expect(
-            await Eventually.check(seconds: 10) {
+            await Eventually.check(seconds: 60) {
                 child = Self.child(running: ["sleep", "1000.125"]); return child != nil
             })
         let fds = try FileManager.default.contentsOfDirectory(atPath: "/proc/\(try #require(child))/fd").compactMap { Int($0) }.sorted()
@@ -81,7 +81,7 @@ import Testing
         #expect(outcome == .timedOut(.milliseconds(300)))
         #expect(ContinuousClock.now - started < .seconds(20), "SIGKILL came at the command's end, not after the grace")
         let child = try pid(in: "child")
-        #expect(await Eventually.check(seconds: 10) { !Self.isAlive(child) }, "the child ignoring SIGTERM was killed")
+        #expect(await Eventually.check(seconds: 60) { !Self.isAlive(child) }, "the child ignoring SIGTERM was killed")
         if Self.isAlive(child) { kill(child, SIGKILL) }
     }
 
@@ -91,18 +91,18 @@ import Testing
             "trap '' TERM; sleep 1000 & echo $! > \(dir)/child; wait", timeout: .milliseconds(200), grace: .milliseconds(300))
         #expect(outcome == .timedOut(.milliseconds(200)))
         let child = try pid(in: "child")
-        #expect(await Eventually.check(seconds: 10) { !Self.isAlive(child) })
+        #expect(await Eventually.check(seconds: 60) { !Self.isAlive(child) })
         if Self.isAlive(child) { kill(child, SIGKILL) }
     }
 
     /// A watch that ends while a command runs ends the command and its group too.
     @Test func aCancelledRunEndsTheCommandsGroup() async throws {
         let run = Task { await self.run("sleep 1000 & echo $! > \(dir)/child; wait", grace: .milliseconds(300)) }
-        #expect(await Eventually.check(seconds: 10) { (try? pid(in: "child")) != nil })
+        #expect(await Eventually.check(seconds: 60) { (try? pid(in: "child")) != nil })
         run.cancel()
         #expect(await run.value == .signalled(SIGTERM))
         let child = try pid(in: "child")
-        #expect(await Eventually.check(seconds: 10) { !Self.isAlive(child) })
+        #expect(await Eventually.check(seconds: 60) { !Self.isAlive(child) })
         if Self.isAlive(child) { kill(child, SIGKILL) }
     }
 }
