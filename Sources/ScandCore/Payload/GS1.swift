@@ -1,10 +1,16 @@
 extension Payload {
-    /// A GS1 element string (GS1-128, GS1 DataMatrix/QR, DataBar): Application Identifiers and their values,
-    /// every one checked against the AI table.
+    /// A GS1 element string (GS1-128, GS1 DataMatrix/QR, DataBar) or GS1 Digital Link URI: Application
+    /// Identifiers and their values, every one checked against the AI table.
     public struct GS1: Sendable, Equatable {
         public var elements: [GS1Element]
+        /// A Digital Link's URI stem: scheme, host and any path before the primary key
+        /// (`https://id.gs1.org`); nil for an element string.
+        public var resolver: String?
 
-        public init(elements: [GS1Element]) { self.elements = elements }
+        public init(elements: [GS1Element], resolver: String? = nil) {
+            self.elements = elements
+            self.resolver = resolver
+        }
 
         /// The value of the first element with `ai`.
         public func value(_ ai: String) -> String? { elements.first { $0.ai == ai }?.value }
@@ -17,6 +23,18 @@ extension Payload {
         public var batch: String? { value("10") }
         /// AI 21.
         public var serial: String? { value("21") }
+
+        /// The elements as GS1-128 or GS1 DataMatrix carry them, as zxing renders those: each AI and its value,
+        /// and a GS (FNC1) after each value whose AI is not of predefined length, but the last
+        /// (`0109506000134352` `10ABC` GS `17270101`).
+        public var elementString: String {
+            var s = ""
+            for (k, e) in elements.enumerated() {
+                s += e.ai + e.value
+                if k < elements.count - 1, !GS1ApplicationIdentifiers.hasPredefinedLength(e.ai) { s += "\u{1D}" }
+            }
+            return s
+        }
     }
 
     public struct GS1Element: Sendable, Equatable {

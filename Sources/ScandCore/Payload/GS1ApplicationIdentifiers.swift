@@ -58,6 +58,17 @@ struct GS1AISpec: Sendable {
 enum GS1ApplicationIdentifiers {
     static func spec(_ ai: String) -> GS1AISpec? { table[ai] }
 
+    /// The AIs whose first two digits are in the General Specifications' table of predefined lengths: an
+    /// element string needs no FNC1 after them. Every other AI is followed by one (unless it ends the string),
+    /// even one of fixed length (7003, 8001, 422 …): a reader may know only that table.
+    static func hasPredefinedLength(_ ai: String) -> Bool {
+        predefinedLengthPrefixes.contains(String(ai.prefix(2)))
+    }
+
+    static let predefinedLengthPrefixes: Set<String> = [
+        "00", "01", "02", "03", "04", "11", "12", "13", "14", "15", "16", "17", "18", "19", "20", "31", "32", "33", "34", "35", "36", "41"
+    ]
+
     /// AIs are two to four digits and prefix-free, so at most one of the 2-, 3- and 4-digit prefixes is an AI.
     static let table: [String: GS1AISpec] = {
         var t: [String: GS1AISpec] = [:]
@@ -160,6 +171,7 @@ enum GS1ApplicationIdentifiers {
         add("7021", "FUNC STAT", [.x(upTo: 20)])
         add("7022", "REV STAT", [.x(upTo: 20)])
         add("7023", "GIAI - ASSEMBLY", [.x(upTo: 30)])
+        add("7040", "UIC+EXT", [.n(1), .x(upTo: 1), .x(upTo: 1), .x(upTo: 1)])  // a Digital Link qualifier of 414, 417, 8004
         for s in 0...9 { add("703\(s)", "PROCESSOR # \(s)", [.n(3), .x(upTo: 27)]) }
         add("710", "NHRN PZN", [.x(upTo: 20)])
         add("711", "NHRN CIP", [.x(upTo: 20)])

@@ -77,6 +77,7 @@ extension Payload {
             f.add("expiry", g.expiry)
             f.add("batch", g.batch)
             f.add("serial", g.serial)
+            f.add("resolver", g.resolver)
             f.fields.append(
                 (
                     "elements",

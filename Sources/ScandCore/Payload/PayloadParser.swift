@@ -46,6 +46,8 @@ public enum PayloadParser {
         if p("sms:") || p("smsto:") || p("mms:") || p("mmsto:") { return SMSParser.parse(s).map(Payload.sms) }
         if p("geo:") { return GeoParser.parse(s).map(Payload.geo) }
         if p("MEBKM:") || p("URLTO:") { return URLParser.parse(s).map(Payload.url) }
+        // A GS1 Digital Link is a URL whose path and query are GS1 data; one that does not validate is a URL.
+        if let gs1 = DigitalLinkParser.parse(s) { return .gs1(gs1) }
         if let url = URLParser.parse(s) { return .url(url) }
         if EmailParser.isAddress(s) { return EmailParser.parse(s).map(Payload.email) }
         // A GS1 element string typed into a plain symbol in its human-readable form; only if all of it validates.

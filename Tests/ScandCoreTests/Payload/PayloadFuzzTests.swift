@@ -6,7 +6,7 @@ import Testing
 /// invariants, and yield one line of valid JSON.
 @Suite struct PayloadFuzzTests {
     enum Target: String, CaseIterable, Sendable {
-        case url, wifi, meCard, vCard, email, phone, sms, geo, event, aamva, product, gs1Raw, gs1HRI
+        case url, wifi, meCard, vCard, email, phone, sms, geo, event, aamva, product, gs1Raw, gs1HRI, digitalLink
 
         var seeds: [String] {
             switch self {
@@ -35,6 +35,11 @@ import Testing
                     "00106141412345678908" + "4100614141000029" + "8003" + "00614141000029" + "X1"
                 ]
             case .gs1HRI: ["(01)09501101530003(17)250100(10)AB(C)D(21)123", "(01)90012345678908(3103)001750(7007)250101250131"]
+            case .digitalLink:
+                [
+                    "https://id.gs1.org/01/09506000134352/10/AB%2FC/21/S1?17=270100&3103=000500&linkType=all#x",
+                    "http://brand.example:81/p/00/106141412345678908?02=09506000134352&37=25&7003=2701011230"
+                ]
             }
         }
 
@@ -52,6 +57,7 @@ import Testing
             case .aamva: _ = AAMVAParser.parse(s)
             case .product: _ = ProductParser.parse(s, format: [.ean13, .ean8, .upcA, .upcE][rng.below(4)])
             case .gs1Raw, .gs1HRI: _ = GS1Parser.parse(s, format: [.code128, .dataBar, .dataBarExpanded, .dataMatrix][rng.below(4)])
+            case .digitalLink: _ = DigitalLinkParser.parse(s)
             }
         }
 
@@ -127,6 +133,10 @@ import Testing
                 let spec = GS1ApplicationIdentifiers.spec(e.ai)
                 #expect(spec.map { GS1Parser.isValid(Array(e.value.utf8)[...], $0) } == true, "\(e.ai)=\(e.value)")
             }
+            // A Digital Link's element string (what the wedge types) reads back as the same elements.
+            if g.resolver != nil {
+                #expect(GS1Parser.parse(Array(g.elementString.utf8)[...], format: .code128)?.elements == g.elements, "\(text.prefix(200))")
+            }
         case .product(let pr): #expect(GTIN.isValid(Array(pr.gtin.utf8)[...]))
         case .isbn(let i): #expect(GTIN.isValid(Array(i.isbn13.utf8)[...]) && i.isbn13.hasPrefix("97"))
         case .wifi(let w): #expect(!w.ssid.isEmpty)
@@ -179,7 +189,9 @@ import Testing
             (rep("]C1", "10A\u{1d}"), .code128, .text), (rep("", "\u{1d}"), .dataMatrix, .gs1), (rep("", "01"), .code128, .gs1),
             (rep("@\n\u{1e}\rANSI ", "DLDAQ"), .pdf417, .text), (rep("@\n\u{1e}\rANSI 636014090002", "DL"), .pdf417, .text),
             (rep("@\n\u{1e}\rANSI 636014090002DLDAQ1\n", "\n"), .pdf417, .text), (rep("", "9"), .ean13, .text),
-            (rep("", "\\"), .qrCode, .text), (rep("", "\u{0}"), .qrCode, .text)
+            (rep("", "\\"), .qrCode, .text), (rep("", "\u{0}"), .qrCode, .text),
+            (rep("https://a/", "10/"), .qrCode, .text), (rep("https://a/01/09506000134352", "/10/x"), .qrCode, .text),
+            (rep("https://a/01/09506000134352?", "17=270101&"), .qrCode, .text), (rep("https://a/", "/"), .qrCode, .text)
         ]
         for (text, format, contentType) in hostile {
             let p = PayloadParser.parse(format: format, text: text, contentType: contentType)
