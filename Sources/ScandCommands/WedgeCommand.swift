@@ -15,8 +15,8 @@ struct WedgeCommand: AsyncParsableCommand {
         abstract: "Type each scan of a running scand on a virtual keyboard (/dev/uinput), as a USB hand scanner would.",
         discussion: """
             Subscribes to the daemon's SCANs and types each one's text on a uinput keyboard under the kiosk's layout \
-            (us, uk, de, fr; dead keys composed), with a prefix, a suffix key (Enter, Tab or none) and a replacement \
-            for GS separators. Control characters in a code are never typed (they could be shortcuts): they are \
+            (us, uk, de, fr; dead keys composed), with a prefix, a suffix key (Enter, Tab or none) a replacement \
+            for GS separators, and a GS1 Digital Link typed as scanned or as its GS1 element string. Control characters in a code are never typed (they could be shortcuts): they are \
             dropped and counted. A code with a character the layout cannot type is not typed at all, and logged. \
             The position of the last SCAN typed is kept in the state file; after a restart of the wedge or of the \
             daemon it resumes with `since`, typing nothing twice and skipping replayed scans older than \
@@ -40,6 +40,9 @@ struct WedgeCommand: AsyncParsableCommand {
 
     @Option(name: .customLong("gs-replacement"), help: "Typed for each GS (FNC1) separator of a GS1 code (default: nothing).")
     var gsReplacement: String?
+
+    @Option(name: .customLong("digital-link"), help: "A GS1 Digital Link typed as uri (as scanned) or element_string (GS1 element string).")
+    var digitalLink: String?
 
     @Option(name: .customLong("key-delay-ms"), help: "Milliseconds after each key press and release.")
     var keyDelay: String?
@@ -123,7 +126,8 @@ struct WedgeCommand: AsyncParsableCommand {
         var file = configuration.file
         let options: [(flag: String, key: String, value: String?)] = [
             ("--layout", "layout", layout), ("--prefix", "prefix", prefix), ("--suffix", "suffix", suffix),
-            ("--gs-replacement", "gs_replacement", gsReplacement), ("--key-delay-ms", "key_delay_ms", keyDelay),
+            ("--gs-replacement", "gs_replacement", gsReplacement), ("--digital-link", "digital_link", digitalLink),
+            ("--key-delay-ms", "key_delay_ms", keyDelay),
             ("--formats", "formats", formats), ("--replay-max-age", "replay_max_age", replayMaxAge), ("--socket", "socket", socket),
             ("--state-file", "state_file", stateFile)
         ]

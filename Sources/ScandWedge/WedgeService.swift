@@ -36,7 +36,8 @@ public struct WedgeService: Service {
         self.sink = sink
         self.logger = logger
         self.clock = clock
-        start = KeyboardWedge(planner: try settings.planner(), typedUpTo: typedUpTo, replayMaxAge: settings.replayMaxAge)
+        start = KeyboardWedge(
+            planner: try settings.planner(), typedUpTo: typedUpTo, replayMaxAge: settings.replayMaxAge, digitalLink: settings.digitalLink)
         // The same filter on both sides: the daemon sends only these, and each line is checked again here.
         watch = ClientRequest.Watch(enable: true, classes: [.scan], formats: settings.formats, since: typedUpTo)
         subscription = EventSubscription(socketPath: settings.socketPath, watch: watch, reconnect: true, backoff: backoff)

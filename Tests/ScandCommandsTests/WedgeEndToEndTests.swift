@@ -109,6 +109,9 @@ import Testing
         #expect(layout.status == 78 && layout.stderr.contains("--layout: must be us, uk, de or fr, not \"dvorak\""), "\(layout.stderr)")
         let prefix = try ScandBinary.run(["wedge", "--dry-run", "--prefix", "né", "--socket", socket, "--state-file", stateFile])
         #expect(prefix.status == 78 && prefix.stderr.contains("prefix: the us layout cannot type 'é' (U+00E9)"), "\(prefix.stderr)")
+        let link = try ScandBinary.run(["wedge", "--dry-run", "--digital-link", "gs1", "--socket", socket, "--state-file", stateFile])
+        #expect(
+            link.status == 78 && link.stderr.contains("--digital-link: must be \"uri\" or \"element_string\", not \"gs1\""), "\(link.stderr)")
         let config = dir + "/bad.toml"
         try "[wedge]\nsuffix = \"space\"\n".write(toFile: config, atomically: true, encoding: .utf8)
         let file = try ScandBinary.run(["wedge", "--dry-run", "--config", config])

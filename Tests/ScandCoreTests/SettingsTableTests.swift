@@ -48,7 +48,7 @@ import Testing
             values = [
                 "/dev/video2", "video2", "", "640x480", "1280X720", "15x15", "8192x8192", "big", "none",
                 "/tmp/scand-settings.sock", "scand.sock", "/" + String(repeating: "s", count: 120), "kiosk", missingGroup,
-                "127.0.0.1:9000", "/tmp/\u{1}x", "MJPG", "0123456789abcdef0123456789abcdef", "all", "now", "de"
+                "127.0.0.1:9000", "/tmp/\u{1}x", "MJPG", "0123456789abcdef0123456789abcdef", "all", "now", "de", "element_string"
             ].map { .text($0) }
         case .integer: values = [-1, 0, 1, 15].map { .integer($0) }
         case .number: values = [-1, 0, 0.25, 0.57, 2, 4000].map { .number($0) }

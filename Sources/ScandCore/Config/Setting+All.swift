@@ -315,6 +315,16 @@ extension Setting {
         wedge(
             "gs_replacement", "Typed for each GS (FNC1) separator of a GS1 code; empty: left out.", { $0.gsReplacement },
             { c, v in c.gsReplacement = v }),
+        wedge(
+            "digital_link",
+            "How a GS1 Digital Link URI (a QR code's https://id.gs1.org/01/…) is typed: uri (as scanned) or element_string "
+                + "(its GS1 element string, as from a GS1-128 code, for a till that reads those).", { $0.digitalLink.rawValue },
+            { c, v throws(Problem) in
+                guard let mode = WedgeSettings.DigitalLink(rawValue: v) else {
+                    throw Problem("must be \"uri\" or \"element_string\", not \"\(v.escapingControlCharacters().prefix(32))\"")
+                }
+                c.digitalLink = mode
+            }),
         .integer(
             "wedge", "key_delay_ms", 0...1000, help: "Milliseconds after each key press and release, for applications that drop fast keys.",
             reload: .otherCommand("scand wedge"), \.wedge.keyDelayMilliseconds),

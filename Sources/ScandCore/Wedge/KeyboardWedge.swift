@@ -42,17 +42,24 @@ public struct KeyboardWedge: Sendable {
 
     public let planner: KeystrokePlanner
     public let replayMaxAge: Duration?
+    public let digitalLink: WedgeSettings.DigitalLink
     /// The last position typed (or decided not to type); where a restart resumes with `since`.
     public private(set) var typedUpTo: EventPosition?
     public private(set) var counters = Counters()
     /// After the daemon said the `since` is not in its journal: the replay is from another numbering.
     private var acceptAnySeq = false
 
-    /// - Parameter replayMaxAge: nil types every replayed SCAN, however old.
-    public init(planner: KeystrokePlanner, typedUpTo: EventPosition? = nil, replayMaxAge: Duration? = .seconds(60)) {
+    /// - Parameters:
+    ///   - replayMaxAge: nil types every replayed SCAN, however old.
+    ///   - digitalLink: `.elementString` types a GS1 Digital Link as its element string.
+    public init(
+        planner: KeystrokePlanner, typedUpTo: EventPosition? = nil, replayMaxAge: Duration? = .seconds(60),
+        digitalLink: WedgeSettings.DigitalLink = .uri
+    ) {
         self.planner = planner
         self.typedUpTo = typedUpTo
         self.replayMaxAge = replayMaxAge
+        self.digitalLink = digitalLink
     }
 
     /// The daemon could not replay from `typedUpTo` (an ERROR answered the WATCH): what follows is taken
@@ -74,7 +81,7 @@ public struct KeyboardWedge: Sendable {
                     "not typing a \(scan.format?.name ?? "code") scanned at \(Self.clock(time)), while the wedge was away: older than replay_max_age")
             ]
         }
-        switch planner.plan(scan.text) {
+        switch planner.plan(text(of: scan)) {
         case .refused(let character):
             counters.refused += 1
             actions.append(
@@ -94,6 +101,14 @@ public struct KeyboardWedge: Sendable {
             }
         }
         return actions
+    }
+
+    /// What is typed for a scan: its text, or a Digital Link's element string, whose GS separators the
+    /// planner then treats as those of any GS1 code.
+    func text(of scan: Scan) -> String {
+        guard digitalLink == .elementString, let gs1 = DigitalLinkParser.parse(PayloadBytes.trimmed(Array(scan.text.utf8)[...]))
+        else { return scan.text }
+        return gs1.elementString
     }
 
     static func clock(_ date: Date) -> String {

@@ -9,6 +9,8 @@ public struct WedgeSettings: Sendable, Equatable {
     public var suffix = KeystrokePlanner.Suffix.enter
     /// Typed for each GS (FNC1) separator of a GS1 code; "": left out.
     public var gsReplacement = ""
+    /// How a GS1 Digital Link URI (a QR code's `https://id.gs1.org/01/…`) is typed.
+    public var digitalLink = DigitalLink.uri
     /// Wait after each key event (press or release), for applications that drop fast keystrokes.
     public var keyDelayMilliseconds = 4
     /// Only codes of these formats are typed; nil: all.
@@ -24,6 +26,15 @@ public struct WedgeSettings: Sendable, Equatable {
     public var stateFile = ""
 
     public init() {}
+
+    public enum DigitalLink: String, Sendable, CaseIterable {
+        /// As scanned.
+        case uri
+        /// As the GS1 element string a GS1-128 or GS1 DataMatrix would carry (`0109506000134352` `10ABC` GS
+        /// `17270101`), what a till reading GS1 codes expects; a link that is not a valid Digital Link is typed
+        /// as scanned.
+        case elementString = "element_string"
+    }
 
     public static let defaultStateFile = "/var/lib/scand-wedge/position.json"
     /// uinput's limit on a device name, less its NUL.

@@ -63,6 +63,26 @@ import Testing
         #expect(wedge.typedUpTo?.seq == 1)
     }
 
+    /// A till reading GS1-128 gets a Digital Link QR code as the element string it knows, GS typed as
+    /// gs_replacement; the default types the link as scanned, and a link that is not a valid Digital Link is
+    /// typed as scanned either way.
+    @Test func aDigitalLinkIsTypedAsItsElementStringWhenAsked() throws {
+        let link = "https://id.gs1.org/01/09506000134352/10/ABC?17=270101"
+        var asElements = KeyboardWedge(planner: try KeystrokePlanner(layout: .us, gsReplacement: "|"), digitalLink: .elementString)
+        #expect(typed(asElements.handle(Self.scan(1, link), now: Self.now)) == ["0109506000134352" + "10ABC|17270101\n"])
+        #expect(
+            typed(asElements.handle(Self.scan(2, "https://shop.example/p/01/9506000134352?10=L%2F1&utm_source=qr"), now: Self.now))
+                == ["0109506000134352" + "10L/1\n"])
+        #expect(
+            typed(asElements.handle(Self.scan(3, "https://id.gs1.org/01/09506000134353"), now: Self.now)) == [
+                "https://id.gs1.org/01/09506000134353\n"
+            ])
+        #expect(asElements.counters.replacedSeparators == 1)
+
+        var asScanned = KeyboardWedge(planner: try KeystrokePlanner(layout: .us, gsReplacement: "|"))
+        #expect(typed(asScanned.handle(Self.scan(1, link), now: Self.now)) == [link + "\n"])
+    }
+
     @Test func droppedControlCharactersAreCountedAndLogged() throws {
         var wedge = KeyboardWedge(planner: try KeystrokePlanner(layout: .us))
         let actions = wedge.handle(Self.scan(nil, "a\u{1B}[2Jb\r\n"), now: Self.now)
