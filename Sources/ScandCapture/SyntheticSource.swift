@@ -2,8 +2,29 @@ import Glibc
 import ScandCore
 
 /// Plays given frames in a loop at a fixed rate, stamped with the time they are handed out: a camera
-/// for benchmarks that needs no device and no file.
+/// for benchmarks and for `scand run --source demo` that needs no device and no file.
 public final class SyntheticSource: FrameSource {
+    /// What a synthetic source plays, for `PipelineBuilder`: frames in order, over and over, at a rate.
+    /// Frames showing the same picture share their bytes (arrays are copied on write only).
+    public struct Playlist: Sendable, Equatable {
+        public var name: String
+        public var frames: [Frame]
+        public var framesPerSecond: Int
+
+        public init(name: String, frames: [Frame], framesPerSecond: Int) {
+            self.name = name
+            self.frames = frames
+            self.framesPerSecond = framesPerSecond
+        }
+
+        public static func == (a: Playlist, b: Playlist) -> Bool {
+            guard a.name == b.name, a.framesPerSecond == b.framesPerSecond, a.frames.count == b.frames.count else { return false }
+            return zip(a.frames, b.frames).allSatisfy { x, y in
+                x.format == y.format && x.withUnsafeBytes { p in y.withUnsafeBytes { q in p.elementsEqual(q) } }
+            }
+        }
+    }
+
     public let name: String
     public var waitsForDevice: Bool { false }
     private let frames: [Frame]
@@ -20,6 +41,11 @@ public final class SyntheticSource: FrameSource {
         self.frames = frames
         self.count = count
         self.intervalMicroseconds = framesPerSecond > 0 ? UInt64(1_000_000 / framesPerSecond) : 0
+    }
+
+    /// Plays `playlist` until `count` frames were handed out (by default, for ever).
+    public convenience init(_ playlist: Playlist, count: Int = .max) {
+        self.init(name: playlist.name, frames: playlist.frames, count: count, framesPerSecond: playlist.framesPerSecond)
     }
 
     public func open() throws(CaptureError) -> FrameFormat {

@@ -14,6 +14,9 @@ struct RunCommand: AsyncParsableCommand {
         commandName: "run",
         abstract: "Scan from a camera (or a recording), print events and serve them on a Unix socket.",
         discussion: """
+            Without a camera: `scand run --source demo`, and `scand watch --raw` in another terminal, shows codes \
+            scanned as they come into view.
+
             Settings come from the command line, then --config FILE (see config/scand.toml), then defaults. \
             Exit status: 0 after SIGTERM/SIGINT or the end of a replay, 1 when a replay cannot be played or breaks \
             off, or the socket cannot be served (another scand answers on its path), 64 for bad options, 78 for a \
@@ -27,7 +30,11 @@ struct RunCommand: AsyncParsableCommand {
     @Option(name: .long, help: "Configuration file (TOML).")
     var config: String?
 
-    @Option(name: .long, help: "Frame source instead of the camera: replay:FILE plays a `scand record` file.")
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Frame source instead of the camera: replay:FILE plays a `scand record` file; demo plays built-in codes that come and go, for ever (no camera needed: try `scand watch --raw` beside it).",
+            valueName: "replay:FILE|demo"))
     var source: String?
 
     @Option(
@@ -62,7 +69,9 @@ struct RunCommand: AsyncParsableCommand {
 
     func validate() throws {
         _ = try commandLine()
-        if let s = source, !s.hasPrefix("replay:") || s.count <= 7 { throw ValidationError("--source must be replay:FILE; got '\(s)'") }
+        if let s = source, s != "demo", !s.hasPrefix("replay:") || s.count <= 7 {
+            throw ValidationError("--source must be replay:FILE or demo; got '\(s)'")
+        }
         if let n = frames, n < 1 { throw ValidationError("--frames must be at least 1") }
     }
 
@@ -83,6 +92,16 @@ struct RunCommand: AsyncParsableCommand {
         return try commandLine().applied(to: base)
     }
 
+    /// The camera, a recording, or the demo's frames (drawn here, once).
+    func pipelineSource() throws -> PipelineBuilder.Source {
+        guard let source else { return .camera }
+        guard source == "demo" else { return .replay(path: String(source.dropFirst(7)), pace: replayPace.replaySourcePace) }
+        do { return .synthetic(try DemoSource.playlist()) } catch {
+            OutputSinkLog.write("the demo source cannot be drawn: \(error)")
+            throw ExitCode(1)
+        }
+    }
+
     func run() async throws {
         let config: ScandConfig
         do { config = try loadConfig() } catch let e as ConfigFileError {
@@ -93,9 +112,7 @@ struct RunCommand: AsyncParsableCommand {
         let listener: SocketServer.Listener? = config.socketPath.map { path in
             Systemd.listenedSocket().map { .inherited($0) } ?? .path(path, group: config.socketGroup)
         }
-        let builder = PipelineBuilder(
-            source: source.map { .replay(path: String($0.dropFirst(7)), pace: replayPace.replaySourcePace) } ?? .camera,
-            frameLimit: frames)
+        let builder = PipelineBuilder(source: try pipelineSource(), frameLimit: frames)
         let daemon = Daemon(config: config, reload: { try self.loadConfig() }, listener: listener, pipelines: builder)
         let failure: String?
         do { failure = try await daemon.run() } catch let e as SocketServer.BindError {

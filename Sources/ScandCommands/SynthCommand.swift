@@ -1,30 +1,51 @@
 import ArgumentParser
 import ScandCapture
 import ScandCore
-import ScandDecoding
 
 /// `scand synth`: frames with known codes drawn by zxing's writer, as a recording (for `run --source
-/// replay:`) or raw (for `v4l2-ctl --stream-from`, to feed a virtual camera). Tests and benchmarks use it.
+/// replay:`) or raw (for `v4l2-ctl --stream-from`, to feed a virtual camera). Codes may come and go on a
+/// schedule that loops, so that a replay scans them while clients watch. Tests and benchmarks use it.
 struct SynthCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "synth",
         abstract: "Write generated YUYV or MJPEG frames holding known codes.",
-        discussion: "--code FORMAT:TEXT@X,Y places a code centred at X,Y (0…1 of the frame); repeat it for several."
+        discussion: """
+            --code FORMAT:TEXT@X,Y places a code centred at X,Y (0…1 of the frame) in every frame; repeat it for \
+            several. --code FORMAT:TEXT@X,Y,FROM-UNTIL shows it from FROM until UNTIL seconds into each loop, and \
+            --loops N writes the loop N times: for example
+
+              scand synth --size 640x480 --fps 10 --pixel-format MJPG --loops 30 \\
+                --loop-seconds 6 --code QRCode:hello@0.5,0.5,0-2 \\
+                --code EAN13:4006381333931@0.5,0.5,3-5 demo.rec
+              scand run --source replay:demo.rec
+
+            scans each code once a loop (a code away longer than --lost-after plus --forget-after is scanned again).
+            """
     )
+
+    /// Bounds that keep the frames' count and stamps (frame × 10^6 / fps µs) far from overflowing.
+    static let maxFrames = 100_000_000
+    static let maxFramesPerSecond = 1000
 
     @Option(name: .long, help: "Frame size WIDTHxHEIGHT.")
     var size: String = "1280x720"
 
-    @Option(name: .long, help: "Number of frames.")
-    var frames: Int = 30
+    @Option(name: .long, help: "Number of frames (default: 30, or --loops loops when codes come and go).")
+    var frames: Int?
 
-    @Option(name: .long, help: "Frames per second of the recording's timestamps.")
+    @Option(name: .long, help: "Frames per second of the recording's timestamps (1…1000).")
     var fps: Int = 30
 
-    @Option(name: .long, help: "A code: FORMAT:TEXT@X,Y.")
+    @Option(name: .long, help: "A code: FORMAT:TEXT@X,Y in every frame, or FORMAT:TEXT@X,Y,FROM-UNTIL from FROM until UNTIL s into each loop.")
     var code: [String] = []
 
-    @Option(name: .long, help: "Pixels per module.")
+    @Option(name: .long, help: "Times the loop is written (codes with FROM-UNTIL, or --loop-seconds); not with --frames.")
+    var loops: Int?
+
+    @Option(name: .long, help: "One loop's length in seconds (default: until the last code leaves).")
+    var loopSeconds: Double?
+
+    @Option(name: .long, help: "Pixels per module (fewer for a code that would not fit the frame).")
     var moduleSize: Int = 4
 
     @Option(name: .long, help: "YUYV, or MJPG: JPEG frames as a webcam's MJPEG stream sends them (libjpeg-turbo, 4:2:2).")
@@ -36,48 +57,42 @@ struct SynthCommand: ParsableCommand {
     @Argument(help: "Output file.")
     var output: String
 
-    struct Placement {
-        var format: BarcodeFormat
-        var text: String
-        var x: Double
-        var y: Double
-    }
-
-    static func parse(_ spec: String) throws -> Placement {
-        guard let colon = spec.firstIndex(of: ":"), let at = spec.lastIndex(of: "@"), colon < at,
-            let format = BarcodeFormat(name: String(spec[..<colon]))
-        else {
-            throw ValidationError("--code must be FORMAT:TEXT@X,Y; got '\(spec)'")
+    /// The frames to write: --frames, else the loops' frames, else 30.
+    func frameCount(_ schedule: CodeSchedule) throws -> Int {
+        if let frames {
+            guard loops == nil else { throw ValidationError("give --frames or --loops, not both") }
+            guard (1...Self.maxFrames).contains(frames) else { throw ValidationError("--frames must be 1…\(Self.maxFrames); got \(frames)") }
+            return frames
         }
-        let xy = spec[spec.index(after: at)...].split(separator: ",")
-        guard xy.count == 2, let x = Double(xy[0]), let y = Double(xy[1]), (0...1).contains(x), (0...1).contains(y) else {
-            throw ValidationError("--code position must be X,Y in 0…1; got '\(spec)'")
+        guard let perLoop = schedule.framesPerLoop(fps) else {
+            if loops != nil { throw ValidationError("--loops needs a code shown FROM-UNTIL (FORMAT:TEXT@X,Y,FROM-UNTIL) or --loop-seconds") }
+            return 30
         }
-        return Placement(format: format, text: String(spec[spec.index(after: colon)..<at]), x: x, y: y)
+        let n = loops ?? 1
+        guard n >= 1, n <= Self.maxFrames / perLoop else {
+            throw ValidationError("--loops must be 1…\(max(1, Self.maxFrames / perLoop)) (\(perLoop) frames a loop); got \(n)")
+        }
+        return n * perLoop
     }
 
     func run() throws {
         let (w, h) = try sizeOption(size)
-        guard frames >= 1, fps >= 1 else { throw ValidationError("--frames and --fps must be at least 1") }
+        guard (1...Self.maxFramesPerSecond).contains(fps) else { throw ValidationError("--fps must be 1…\(Self.maxFramesPerSecond); got \(fps)") }
+        guard (1...64).contains(moduleSize) else { throw ValidationError("--module-size must be 1…64; got \(moduleSize)") }
         let fourcc = FourCC(pixelFormat.uppercased())
         guard fourcc == .yuyv || fourcc == .mjpeg, pixelFormat.utf8.count <= 4 else {
             throw ValidationError("--pixel-format must be YUYV or MJPG; got '\(pixelFormat)'")
         }
         if fourcc == .mjpeg && raw { throw ValidationError("--raw writes YUYV only: MJPEG frames need the recording's frame lengths") }
-        var page = LumaImage(width: w, height: h, fill: 235)
-        for spec in code {
-            let p = try Self.parse(spec)
-            let symbol: LumaImage
-            do { symbol = try SymbolWriter.render(p.format, text: p.text, moduleSize: moduleSize) } catch {
-                throw ValidationError(error.description)
-            }
-            page.paste(symbol, x: Int(p.x * Double(w)) - symbol.width / 2, y: Int(p.y * Double(h)) - symbol.height / 2)
-        }
-        let picture = fourcc == .mjpeg ? MJPEGEncoder().frame(page) : Frame.yuyv(page)
-        let writer = try Recording.Writer(path: output, format: picture.format, raw: raw)
+        let schedule = try CodeSchedule(codes: code.map(CodeSchedule.code), loopSeconds: loopSeconds)
+        let count = try frameCount(schedule)
+        let (pages, order) = try schedule.pictures(width: w, height: h, framesPerSecond: fps, moduleSize: moduleSize)
+        // Each picture encoded once; frames showing it share its bytes.
+        let pictures = pages.map { fourcc == .mjpeg ? MJPEGEncoder().frame($0) : Frame.yuyv($0) }
+        let writer = try Recording.Writer(path: output, format: pictures[0].format, raw: raw)
         let interval = UInt64(1_000_000 / fps)
-        for i in 0..<frames {
-            var frame = picture
+        for i in 0..<count {
+            var frame = pictures[order[i % order.count]]
             (frame.sequence, frame.timestampMicroseconds) = (UInt64(i), UInt64(i) * interval)
             try writer.append(frame)
         }

@@ -10,6 +10,8 @@ public struct PipelineBuilder: Sendable {
         case camera
         /// A `scand record` file at the given pace.
         case replay(path: String, pace: ReplaySource.Pace)
+        /// Generated frames played in a loop, stamped live as a camera's (`--source demo`).
+        case synthetic(SyntheticSource.Playlist)
     }
 
     public var source: Source
@@ -34,6 +36,7 @@ public struct PipelineBuilder: Sendable {
         let frameSource: FrameSource =
             switch source {
             case .replay(let path, let pace): ReplaySource(path: path, pace: pace)
+            case .synthetic(let playlist): SyntheticSource(playlist)
             case .camera:
                 V4L2Source(
                     path: config.device,
