@@ -75,7 +75,7 @@ import ScandTestSupport
             "./lib/systemd/system/scand-mqtt.service", "./lib/systemd/system/scand-web.service", "./lib/systemd/system/scand-wedge.service",
             "./lib/udev/rules.d/70-scand-wedge.rules",
             "./etc/scand/scand.toml", "./etc/scand/web.toml", "./usr/lib/sysusers.d/scand.conf", "./usr/share/man/man8/scand.8.gz",
-            "./usr/share/man/man5/scand.toml.5.gz", "./usr/share/bash-completion/completions/scand",
+            "./usr/share/man/man5/scand.toml.5.gz", "./usr/share/man/man5/scand-json.5.gz", "./usr/share/bash-completion/completions/scand",
             "./usr/share/zsh/vendor-completions/_scand", "./usr/share/fish/vendor_completions.d/scand.fish",
             "./usr/share/doc/scand/copyright", "./usr/share/doc/scand/changelog.gz"
         ] {

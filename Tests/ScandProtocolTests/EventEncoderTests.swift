@@ -3,17 +3,18 @@ import Testing
 import ScandCore
 @testable import ScandProtocol
 
-/// Every class on the wire, byte for byte as the README's schema shows it: the typed `Event` and its one
+/// Every class on the wire, byte for byte as scand-json(5)'s examples show it: the typed `Event` and its one
 /// encoder must write what clients already parse.
 @Suite struct EventEncoderTests {
-    static let readme: String? = {
-        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../README.md")
-        return try? String(contentsOf: url, encoding: .utf8)
+    /// packaging/man/scand-json.5 as a reader sees it: the roff escapes its examples use turned back into text.
+    static let manual: String? = {
+        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../packaging/man/scand-json.5")
+        return try? String(contentsOf: url, encoding: .utf8).roffUnescaped
     }()
 
-    /// The README's example line of a class (the first one starting with its `class`, and `also` if given).
+    /// The manual's example line of a class (the first one starting with its `class`, and `also` if given).
     func documented(_ cls: String, also: String = "") throws -> String {
-        let lines = try #require(Self.readme).split(separator: "\n").map(String.init)
+        let lines = try #require(Self.manual).split(separator: "\n").map(String.init)
         return try #require(lines.first { $0.hasPrefix(#"{"class":"\#(cls)""#) && (also.isEmpty || $0.contains(also)) }, "no \(cls) example")
     }
 
@@ -73,6 +74,34 @@ import ScandCore
                 == (try documented("ERROR")))
     }
 
+    /// scand-json(5) describes every class the encoder has (a `.B CLASS` entry), every request the daemon
+    /// knows, and every field its examples hold, in its text before the examples.
+    @Test func theManualDescribesEveryClassRequestAndExampleField() throws {
+        let manual = try #require(Self.manual)
+        let parts = manual.components(separatedBy: "\n.SH EXAMPLES\n")
+        let text = parts[0]
+        let classes = try "\n" + #require(text.components(separatedBy: "\n.SH CLASSES\n").last?.components(separatedBy: "\n.SH ").first)
+        for cls in Event.Class.allCases { #expect(classes.contains("\n.TP\n.B \(cls.rawValue)\n"), "no entry for \(cls.rawValue)") }
+        let known = try #require(try documented("ERROR").firstRange(of: "(known: ").map { try documented("ERROR")[$0.upperBound...] })
+        for request in known.dropLast(3).components(separatedBy: ", ") {
+            #expect(text.contains(request + ";") || text.contains(request + "="), "\(request)")
+        }
+        func keys(_ value: Any) -> [String] {
+            if let object = value as? [String: Any] { return object.keys + object.values.flatMap(keys) }
+            if let array = value as? [Any] { return array.flatMap(keys) }
+            return []
+        }
+        let examples = try #require(parts.last).split(separator: "\n").filter { $0.hasPrefix("{") }
+        #expect(examples.count > 20)
+        for line in examples {
+            let object = try JSONSerialization.jsonObject(with: Data(line.utf8))
+            for key in Set(keys(object)) {
+                let described = text.range(of: #"(\.BR?|\.RB \(|"|…) "# + key + #"\b"#, options: .regularExpression) != nil
+                #expect(described, "field \(key) of \(line.prefix(40))")
+            }
+        }
+    }
+
     @Test func filtersReadTypedFields() {
         let scan = Event.scan(TrackedCode(id: 1, device: "d", time: Self.time, frame: 1, detection: Self.qr, frameWidth: 0, frameHeight: 0))
         let device = Event.device(DeviceStatus(device: "d", state: .stopped))
@@ -97,5 +126,20 @@ import ScandCore
         let envelope = try #require(EventEnvelope.parse(replayed))
         #expect(envelope.replayed && envelope.liveLine == live && envelope.position == EventPosition(boot: Self.boot, seq: 9))
         #expect(live.hasPrefix(#"{"class":"DEVICE","boot":"\#(Self.boot)","seq":9,"path""#))
+    }
+}
+
+extension String {
+    /// The escapes scand's man pages write in examples, as the page shows them: `\-`, `\(aq`, `\(ga`, `\e`,
+    /// `\[uXXXX]`.
+    var roffUnescaped: String {
+        var text = replacingOccurrences(of: "\\-", with: "-").replacingOccurrences(of: "\\(aq", with: "'")
+            .replacingOccurrences(of: "\\(ga", with: "`").replacingOccurrences(of: "\\(dq", with: "\"").replacingOccurrences(of: "\\e", with: "\\")
+        while let r = text.range(of: #"\\\[u[0-9A-F]{4}\]"#, options: .regularExpression),
+            let scalar = UInt32(text[r].dropFirst(3).dropLast(), radix: 16).flatMap(Unicode.Scalar.init)
+        {
+            text.replaceSubrange(r, with: String(Character(scalar)))
+        }
+        return text
     }
 }
