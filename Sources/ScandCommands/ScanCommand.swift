@@ -3,16 +3,17 @@ import Foundation
 import ScandCore
 
 struct ScanCommand: ParsableCommand {
-    /// zbarimg's status for a bad command line (other commands keep sysexits' 64).
-    static let usageStatus: Int32 = 1
+    /// zbarimg's status for a bad command line, as for a file it cannot read (other commands keep sysexits' 64).
+    static let usageStatus: Int32 = ScanRunner.ExitStatus.failed.rawValue
 
     static let configuration = CommandConfiguration(
         commandName: "scan",
         abstract: "Decode every barcode in still images (PNG, JPEG, PGM/PPM).",
         discussion: """
-            Prints one JSON object per code found, one per line. Exit status as zbarimg's: 0 when every \
-            image held a code, 4 when one or more held none, 2 when an input could not be read, 1 for bad options \
-            (and 72 when scand-decoder, the program images are decoded in, is missing).
+            Prints one JSON object per code found, one per line (--raw: its text alone). `-` reads an image from \
+            standard input. Exit status as zbarimg's: 0 when every image held a code, 4 when one or more held \
+            none, 1 when an input could not be read or for bad options (and 72 when scand-decoder, the program \
+            images are decoded in, is missing).
             """
     )
 
@@ -25,7 +26,13 @@ struct ScanCommand: ParsableCommand {
     @Option(name: .long, help: "Write a copy of the image with each code outlined and labelled (a directory for several inputs).")
     var annotate: String?
 
-    @Argument(help: "Image files.")
+    @Flag(name: .long, help: "Print only the text of each code, one per line (control characters escaped), as zbarimg --raw.")
+    var raw = false
+
+    @Flag(name: .shortAndLong, help: "Print errors only on stderr: not \"no code found\" nor decoder warnings, as zbarimg -q.")
+    var quiet = false
+
+    @Argument(help: ArgumentHelp("Image files; - reads one from standard input.", valueName: "image"))
     var files: [String]
 
     func validate() throws {
@@ -34,6 +41,7 @@ struct ScanCommand: ParsableCommand {
             do { _ = try NormalizedRect.parse(roi) } catch { throw ValidationError(error.description) }
         }
         if files.isEmpty { throw ValidationError("no image files given") }
+        if files.filter({ $0 == ScanRunner.standardInput }).count > 1 { throw ValidationError("standard input (-) can be read once") }
         if let annotate, files.count > 1 {
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: annotate, isDirectory: &isDirectory), isDirectory.boolValue else {
@@ -48,6 +56,8 @@ struct ScanCommand: ParsableCommand {
         runner.formats = try BarcodeFormats.parse(formats)
         if let roi { runner.regionOfInterest = try NormalizedRect.parse(roi) }
         runner.annotatePath = annotate
+        runner.raw = raw
+        runner.quiet = quiet
         let status = runner.run(files: files, output: .standard())
         throw ExitCode(status.rawValue)
     }
