@@ -67,7 +67,7 @@ public struct MQTTBridge: Sendable {
     public let maxInFlight: Int
     let release: String
     /// The last position persisted (or read from the state file at start); nil only for a bridge started
-    /// `now` that has not taken an event yet.
+    /// `now` that has neither taken an event nor had the daemon's answer to its WATCH yet.
     public private(set) var acknowledged: EventPosition?
     /// The last numbered event taken from the daemon: where a new subscription starts.
     public private(set) var received: EventPosition?
@@ -170,8 +170,10 @@ public struct MQTTBridge: Sendable {
 
     private mutating func take(_ line: ReceivedEvent) -> [Action] {
         switch line.eventClass {
-        case .version, .watch, .status:
+        case .version, .status:
             return []
+        case .watch:
+            return subscribed(line)
         case .error:
             acceptAnySeq = true
             let message = (line.errorMessage ?? line.line).escapingControlCharacters()
@@ -193,8 +195,10 @@ public struct MQTTBridge: Sendable {
             }
             acceptAnySeq = false
             if acknowledged == nil {
-                // Started `now`: the first event taken is where this bridge began; one stopped before its
-                // first acknowledgement resumes just before it.
+                // Started `now` and the daemon's answer held no position (it had numbered nothing and its
+                // journal was empty, or an older daemon), or this event came before the answer: the first
+                // event taken is where this bridge began; one stopped before its first acknowledgement
+                // resumes just before it.
                 let began = position.seq > 1 ? EventPosition(boot: position.boot, seq: position.seq - 1) : Self.journalStart
                 acknowledged = began
                 actions.append(.persist(began))
@@ -217,6 +221,18 @@ public struct MQTTBridge: Sendable {
             actions.append(.pauseReading(inFlight: window.count))
         }
         return actions
+    }
+
+    /// The daemon's answer to a WATCH without a since carries the position the subscription starts after.
+    /// A bridge that holds none yet (started `now`, no event taken) holds that one, acknowledged: there is
+    /// nothing to forward up to it. So a bridge stopped, or subscribing again, before its first event resumes
+    /// there rather than live, which lost what the daemon scanned meanwhile. A bridge that holds a position
+    /// keeps it: it asked since it, and what the daemon sends after it is still to be acknowledged.
+    private mutating func subscribed(_ line: ReceivedEvent) -> [Action] {
+        guard received == nil, case .watch(let answer)? = line.event, let start = answer.since else { return [] }
+        acknowledged = start
+        received = start
+        return [.persist(start)]
     }
 
     /// Tickets in the window are consecutive: the window only grows at its end and shrinks at its head.

@@ -1,4 +1,5 @@
 import Foundation
+import ScandClient
 import ScandCore
 import ScandProtocol
 import ScandTestSupport
@@ -31,11 +32,11 @@ final class MQTTFleetEndToEndTests {
         }
     }
 
-    func kiosk(_ id: String, port: Int) throws -> Kiosk {
+    func kiosk(_ id: String, port: Int, start: String = "all") throws -> Kiosk {
         let k = Kiosk(
             id: id, socket: dir + "/\(id).sock", state: dir + "/\(id)-state", config: dir + "/\(id).toml", stateFile: dir + "/\(id)-position.json")
         try FileManager.default.createDirectory(atPath: k.state, withIntermediateDirectories: true)
-        try "[mqtt]\nhost = \"127.0.0.1\"\nport = \(port)\nkiosk_id = \"\(id)\"\nkeepalive = 5\n".write(
+        try "[mqtt]\nhost = \"127.0.0.1\"\nport = \(port)\nkiosk_id = \"\(id)\"\nkeepalive = 5\nstart = \"\(start)\"\n".write(
             toFile: k.config, atomically: true, encoding: .utf8)
         return k
     }
@@ -93,6 +94,42 @@ final class MQTTFleetEndToEndTests {
         #expect(Set(expected.map(\.boot)).count == 2)
         third.signal(SIGTERM)
         #expect(third.finish() == 0)
+    }
+
+    /// A bridge started `now` that has received no event holds where its subscription started (the daemon's
+    /// answer to its WATCH) in its state file: stopped while the daemon stops and another scans with no socket
+    /// open, then started again, it publishes those scans, each once. It wrote nothing, started live again
+    /// and lost them.
+    @Test func aBridgeStartedNowResumesWhereItsFirstSubscriptionStarted() throws {
+        let broker = try MosquittoBroker()
+        let office = try MosquittoSubscriber(port: broker.port, clientID: "office-first", topic: "scand/#")
+        #expect(office.awaitSubscribed(port: broker.port, probeTopic: "scand/probe"))
+        let till = try kiosk("till-8", port: broker.port, start: "now")
+        let quiet = try till.daemon(["--device", dir + "/no-camera"])
+        #expect(quiet.wait { FileManager.default.fileExists(atPath: till.socket) })
+        #expect(quiet.wait { !FleetRecordings.positions(quiet.stdout).isEmpty }, "a numbered event: the journal is not empty")
+        let first = try till.bridge()
+        func saved() -> EventPosition? { (try? PositionFile.read(till.stateFile)) ?? nil }
+        #expect(first.wait { saved() != nil }, "the position the subscription started after, before any event: \(first.stderr)")
+        first.signal(SIGTERM)
+        #expect(first.finish() == 0)
+        quiet.signal(SIGTERM)
+        #expect(quiet.finish() == 0)
+        // Scans with no socket to connect to: the bridge can only get them from the journal.
+        let recording = try FleetRecordings.till(tickets: 3, leadIn: 1, to: dir + "/first.rec")
+        let scanning = try till.daemon(["--replay-pace", "recorded", "--source", "replay:" + recording])
+        #expect(scanning.finish(seconds: 60) == 0)
+        let missed = Self.published(scanning)
+        #expect(missed.count == 3, "\(scanning.stdout)")
+        let idle = try till.daemon(["--device", dir + "/no-camera"])
+        #expect(idle.wait { FileManager.default.fileExists(atPath: till.socket) })
+        let second = try till.bridge()
+        defer { second.signal(SIGTERM); _ = second.finish() }
+        func scanLines() -> [String] { office.lines.filter { $0.hasPrefix("scand/\(till.id)/events/scan ") } }
+        #expect(office.wait { _ in scanLines().count >= missed.count }, "\(second.stderr)")
+        #expect(Self.scanPositions(office.lines, kiosk: till.id) == missed && scanLines().count == missed.count, "each once: \(scanLines())")
+        idle.signal(SIGTERM)
+        #expect(idle.finish() == 0)
     }
 
     @Test func threeKiosksIntoOneBrokerEachUnderItsOwnTopics() throws {

@@ -74,6 +74,56 @@ import Testing
         #expect(next.start() == [.subscribe(.init(enable: true, since: EventPosition(boot: Self.boot, seq: 7)))])
     }
 
+    /// The daemon's answer to a live WATCH, with the position the subscription starts after.
+    static func answer(since seq: Int?) -> ReceivedEvent {
+        received(Event.watch(.init(enable: true, since: seq.map { EventPosition(boot: boot, seq: $0) })).line)
+    }
+
+    /// Before any event, a bridge started `now` holds where its subscription started (the daemon's answer):
+    /// a restart of the process, or a new subscription, resumes there. It held nothing and resumed live,
+    /// losing what the daemon scanned meanwhile.
+    @Test func aBridgeStartedNowHoldsWhereItsSubscriptionStartedBeforeAnyEvent() {
+        var b = MQTTBridge(kioskID: "k", release: "0", acknowledged: nil, start: .now)
+        #expect(b.start() == [.subscribe(.init(enable: true))])
+        _ = b.handle(.daemonConnected)
+        let start = EventPosition(boot: Self.boot, seq: 7)
+        #expect(b.handle(.line(Self.answer(since: 7))) == [.persist(start)], "nothing to forward up to it: acknowledged")
+        #expect(b.acknowledged == start)
+        var restarted = MQTTBridge(kioskID: "k", release: "0", acknowledged: b.acknowledged, start: .now)
+        #expect(restarted.start() == [.subscribe(.init(enable: true, since: start))])
+        #expect(b.handle(.daemonClosed).last == .subscribe(.init(enable: true, since: start)))
+        _ = b.handle(.daemonConnected)
+        #expect(b.handle(.line(Self.answer(since: 7))).isEmpty, "the answer to a since: nothing new")
+        #expect(b.handle(.line(Self.received(Self.line(8)))) == [.publish(ticket: 1, topic: "scand/k/events/scan", payload: Self.line(8))])
+        #expect(b.acknowledged == start, "seq 8 waits for its PUBACK")
+    }
+
+    /// A position held is never moved by an answer: not past events taken and not yet acknowledged, nor back
+    /// before an event that came ahead of the answer.
+    @Test func anAnswerNeverMovesAPositionTheBridgeHolds() {
+        var resumed = MQTTBridge(kioskID: "k", release: "0", acknowledged: EventPosition(boot: Self.boot, seq: 3), start: .now)
+        _ = resumed.start()
+        _ = resumed.handle(.daemonConnected)
+        #expect(resumed.handle(.line(Self.answer(since: 3))).isEmpty)
+        for seq in 4...5 { #expect(resumed.handle(.line(Self.received(Self.line(seq)))).count == 1) }
+        #expect(resumed.handle(.line(Self.answer(since: 9))).isEmpty)
+        #expect(resumed.acknowledged?.seq == 3 && resumed.received?.seq == 5)
+        var early = MQTTBridge(kioskID: "k", release: "0", acknowledged: nil, start: .now)
+        _ = early.start()
+        _ = early.handle(.daemonConnected)
+        #expect(early.handle(.line(Self.received(Self.line(8)))).first == .persist(EventPosition(boot: Self.boot, seq: 7)))
+        #expect(early.handle(.line(Self.answer(since: 6))).isEmpty)
+        #expect(early.acknowledged?.seq == 7 && early.received?.seq == 8)
+        var all = MQTTBridge(kioskID: "k", release: "0", acknowledged: nil)
+        _ = all.start()
+        #expect(all.handle(.line(Self.received(Event.watch(all.watch).line))).isEmpty, "the whole journal asked for: kept")
+        #expect(all.acknowledged == MQTTBridge.journalStart)
+        var empty = MQTTBridge(kioskID: "k", release: "0", acknowledged: nil, start: .now)
+        _ = empty.start()
+        #expect(empty.handle(.line(Self.answer(since: nil))).isEmpty, "a daemon with nothing numbered yet")
+        #expect(empty.acknowledged == nil)
+    }
+
     @Test func publishesEventsUnderTheKioskTopicsAndAnnouncesItselfOnline() {
         var b = MQTTBridge(kioskID: "till-1", release: "0.1.0", acknowledged: EventPosition(boot: Self.boot, seq: 1))
         _ = b.handle(.daemonConnected)
