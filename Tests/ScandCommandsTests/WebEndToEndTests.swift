@@ -1,6 +1,7 @@
 import Foundation
-import Testing
+import ScandCore
 import ScandTestSupport
+import Testing
 
 /// `scand web` with the real daemon on a replayed recording: the page in a real browser (headless
 /// Chromium, selenium), and /metrics checked by promtool and scraped by a real Prometheus.
@@ -30,16 +31,23 @@ import ScandTestSupport
         }
     }
 
-    /// - Parameter web: a `[web]` table for scand web's configuration file.
-    func start(frames: Int, fps: Int, web table: String? = nil) throws -> Running {
+    /// - Parameters:
+    ///   - web: a `[web]` table for scand web's configuration file.
+    ///   - scene: the frame to replay instead of the test's QR code.
+    ///   - settings: the daemon's settings options.
+    func start(frames: Int, fps: Int, web table: String? = nil, scene: LumaImage? = nil, settings: [String] = []) throws -> Running {
         let recording = dir + "/code.rec"
-        let synth = try ScandBinary.run([
-            "synth", "--size", "640x360", "--frames", "\(frames)", "--fps", "\(fps)",
-            "--code", "QRCode:\(Self.code.text)@\(Self.code.x),\(Self.code.y)", recording
-        ])
-        try #require(synth.status == 0, "\(synth.stderr)")
+        if let scene {
+            try Scene.record(repeatElement(scene, count: frames), to: recording, gapMicroseconds: UInt64(1_000_000 / fps))
+        } else {
+            let synth = try ScandBinary.run([
+                "synth", "--size", "640x360", "--frames", "\(frames)", "--fps", "\(fps)",
+                "--code", "QRCode:\(Self.code.text)@\(Self.code.x),\(Self.code.y)", recording
+            ])
+            try #require(synth.status == 0, "\(synth.stderr)")
+        }
         let socket = dir + "/scand.sock"
-        let daemon = try Self.daemon(replaying: recording, socket: socket)
+        let daemon = try Self.daemon(replaying: recording, socket: socket, settings: settings)
         try #require(daemon.wait { FileManager.default.fileExists(atPath: socket) }, "\(daemon.stderr)")
         var arguments = ["web", "--listen", "127.0.0.1:0", "--socket", socket]
         if let table {
@@ -68,23 +76,31 @@ import ScandTestSupport
         ["python3", root.appendingPathComponent("Tests/ScandCommandsTests/browser/" + name).path] + arguments
     }
 
-    static func daemon(replaying recording: String, socket: String) throws -> DaemonProcess {
-        try DaemonProcess(["run", "--source", "replay:" + recording, "--replay-pace", "recorded", "--update-interval", "0.2", "--socket", socket])
+    static func daemon(replaying recording: String, socket: String, settings: [String] = []) throws -> DaemonProcess {
+        try DaemonProcess(
+            ["run", "--source", "replay:" + recording, "--replay-pace", "recorded", "--update-interval", "0.2", "--socket", socket] + settings)
     }
 
     /// The page at 800x480, 1024x600 and 1080x1920 (`browser/layouts.py`): no scrolling, no overlap, values in
-    /// words, a screenshot of each; then its badge while the daemon stops and comes back.
+    /// words, a screenshot of each; the size hint on the daemon's real reads of every linear format at 1 px a
+    /// module (each too small, by its event's name) and of an EAN-13 at 4 px (readable, outlined over its
+    /// bars); then its badge while the daemon stops and comes back.
     @Test(.enabled(if: hasBrowser, "needs chromium, chromium-driver and selenium (scripts/install-deps)"), .timeLimit(.minutes(5)))
     func theSetupPageFitsKioskScreensAndItsBadgeFollowsTheDaemon() throws {
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        let running = try start(frames: 3000, fps: 10)
+        let scene = try SetupPageScene.make()
+        // The codes come into the rect of interest when the page asks for the whole frame: it gets their SCANs,
+        // with the texts that a code's length depends on, not only UPDATEs.
+        let running = try start(frames: 3000, fps: 10, scene: scene.page, settings: ["--roi", "0,0,0.05,0.05"])
         let artifacts = try Self.artifacts()
+        let bars = scene.bars
         let browser = try SpawnedProcess(
             "/usr/bin/env",
             Self.browserScript(
                 "layouts.py",
                 [
-                    "--url", running.url, "--screenshots", artifacts
+                    "--url", running.url, "--screenshots", artifacts, "--linear", scene.linear.joined(separator: ","),
+                    "--readable", "\(bars.left),\(bars.top),\(bars.right),\(bars.bottom)"
                 ]))
         // On the script's cues, on this thread: the daemon stops, then starts again on the same socket.
         var restarted: DaemonProcess?

@@ -58,19 +58,23 @@ function events() {
   ws.onmessage = (m) => {
     let e;
     try { e = JSON.parse(m.data); } catch { return; }
-    switch (e.class) {
-      case "SCAN": showCode(e); addScan(e); break;
-      case "UPDATE": showCode(e); break;
-      case "LOST": removeCode(e.id); break;
-      case "DEVICE":
-        health.camera = e.state;
-        showHealth();
-        // A camera (re)opened: its controls, as it has them now.
-        if (e.state === "streaming") loadControls();
-        if (e.state !== "streaming") for (const id of [...codes.keys()]) removeCode(id);
-        break;
-    }
+    onEvent(e);
   };
+}
+
+function onEvent(e) {
+  switch (e.class) {
+    case "SCAN": showCode(e); addScan(e); break;
+    case "UPDATE": showCode(e); break;
+    case "LOST": removeCode(e.id); break;
+    case "DEVICE":
+      health.camera = e.state;
+      showHealth();
+      // A camera (re)opened: its controls, as it has them now.
+      if (e.state === "streaming") loadControls();
+      if (e.state !== "streaming") for (const id of [...codes.keys()]) removeCode(id);
+      break;
+  }
 }
 
 // live / camera missing / daemon unreachable / scand web unreachable: what stands between the camera and
@@ -97,7 +101,8 @@ function showCode(e) {
   if (e.text) c.text = e.text;
   c.normalized = e.normalized;
   c.polygon.dataset.id = e.id;
-  // The normalized corners, for tests and tools: the drawn points are in camera pixels.
+  c.polygon.dataset.format = c.format;
+  // The event's normalized corners, for tests and tools: the drawn points are in camera pixels.
   c.polygon.dataset.normalized = JSON.stringify(e.normalized);
   placeCode(c);
   updateHint();
@@ -105,7 +110,8 @@ function showCode(e) {
 
 function placeCode(c) {
   if (!source.width || !c.normalized) return;
-  const px = c.normalized.map((p) => [p[0] * source.width, p[1] * source.height]);
+  const outline = (isLinear(c.format) && barsOutline(c)) || c.normalized;
+  const px = outline.map((p) => [p[0] * source.width, p[1] * source.height]);
   c.polygon.setAttribute("points", px.map((p) => p.map((v) => v.toFixed(1)).join(",")).join(" "));
   const size = Math.max(12, source.height * 0.035);
   c.label.setAttribute("font-size", size);
@@ -123,46 +129,194 @@ function removeCode(id) {
   updateHint();
 }
 
-// Modules across a linear symbol (bars and spaces, start and stop, without quiet zones), from its format
-// and its text's length: a 1D code is as readable as its narrowest bar is wide, whatever its height.
-function linearModules(format, text) {
-  const n = text.length;
-  switch (format) {
-    case "EAN13": case "UPCA": return 95;
-    case "EAN8": return 67;
-    case "UPCE": return 51;
-    case "Code128": return 11 * (n + 2) + 13;
-    case "Code39": return 16 * (n + 2) - 1;
-    case "Code93": return 9 * (n + 4) + 1;
-    case "Codabar": return 10 * (n + 2) - 1;
-    case "ITF": return 9 * n + 9;
-    case "DataBar": return 96;
-    case "DataBarLimited": return 74;
-    case "DataBarExpanded": return 49 * Math.ceil(n / 6) + 4;
-    default: return 0;  // a matrix code
-  }
+// 1D codes. zxing reports a linear read as the box of the scan lines that agreed: its length is the bars'
+// length (the daemon joins a frame's lines of one code: BarsSpan), its height only what those lines crossed,
+// often a strip along the bars' top. The size hint divides the read's length by the symbol's modules; the
+// outline is drawn over the bars themselves, found in the newest frame.
+
+// Modules from a linear symbol's first bar to its last, by its format as events name it (BarcodeFormat's
+// name; the browser test reads a real symbol of every linear format through this page) and, for a length
+// that varies, its text. Wide elements as zxing's writer draws them (Code 39 2:1, ITF 3:1): a label printed
+// 3:1 has bars a little narrower than said.
+const fixedModules = new Map([
+  ["EAN-13", 95], ["UPC-A", 95], ["EAN-8", 67], ["UPC-E", 51],
+  ["DataBar", 96], ["DataBarLimited", 74], ["DataBarStacked", 50],
+]);
+const textModules = new Map([
+  ["Code128", code128Modules],
+  ["Code39", (t) => 13 * (t.length + 2) - 1],
+  ["Code93", (t) => 9 * (t.length + 4) + 1],
+  ["Codabar", (t) => 10 * (t.length + 2) - 1],  // zxing's text leaves out the start and stop characters
+  ["ITF", (t) => 9 * t.length + 9],
+  ["DataBarExpanded", expandedModules],
+]);
+const isLinear = (format) => fixedModules.has(format) || textModules.has(format) || format === "DataBarExpandedStacked";
+
+// Along the read's first edge (PX: its corners in pixels); null when the length needs a text not known yet
+// (a code first seen in an UPDATE) or the outline does not tell, 0 for a matrix code.
+function linearModules(format, text, px) {
+  if (format === "DataBarExpandedStacked") return expandedStackedModules(text, px);
+  if (fixedModules.has(format)) return fixedModules.get(format);
+  if (!textModules.has(format)) return 0;
+  return text ? textModules.get(format)(text) : null;
 }
 
-// What reads unreliably: a 1D code whose narrowest bar is under 1.5 camera pixels (its length along the
-// bars over its modules), a 2D code whose shorter side is under 60 pixels (a module is then 1–2 pixels).
+// zxing's outline of a stacked DataBar Expanded runs along its top row's first pair of characters (49
+// modules) and its bottom row's last pair: edges of different lengths. A rectangle no taller than half its
+// length is one row, the whole symbol. Other outlines (reads of several rows joined in a box) tell neither.
+function expandedStackedModules(text, px) {
+  const side = (a, b) => Math.hypot(a[0] - b[0], a[1] - b[1]);
+  const [top, bottom, height] = [side(px[0], px[1]), side(px[3], px[2]), side(px[0], px[3])];
+  if (Math.abs(top - bottom) > 0.1 * Math.max(top, bottom)) return 49;
+  return text && height < top / 2 ? expandedModules(text) : null;
+}
+
+// Code 128: 11 modules a character, start and check, a 13-module stop; digits in runs of 4 or more (or a
+// text of an even number of digits only) go two to a character (code set C), with a switch to it.
+function code128Modules(text) {
+  let characters = 0;
+  for (const run of text.match(/[0-9]+|[^0-9]+/g) || []) {
+    const whole = run.length === text.length;
+    if (/[0-9]/.test(run[0]) && (run.length >= 4 || (whole && run.length % 2 === 0))) {
+      characters += Math.floor(run.length / 2) + (run.length % 2) + (whole ? 0 : 1);
+    } else {
+      characters += run.length;
+    }
+  }
+  return 11 * (characters + 2) + 13;
+}
+
+// GS1 DataBar Expanded (ISO/IEC 24724): 12-bit characters and a check character, two characters and their
+// finder a pair of 49 modules, guards of 2 at each end. Its bits, as an encoder spends them: a header (48
+// with an (01) GTIN), then digits at 7 bits a pair, after a 4-bit latch digits at 5 and capitals at 6, after
+// a 5-bit one anything at up to 8, back to pairs of digits for 3 bits; a separator after each element of a
+// length that varies, but the last.
+function expandedModules(text) {
+  const elements = [...text.matchAll(/\((\d+)\)([^(]*)/g)];
+  let bits = 5, data = "";
+  elements.forEach(([, ai, value], i) => {
+    if (i === 0 && ai === "01" && /^[0-9]{14}$/.test(value)) { bits = 48; return; }
+    const fixed = /^(0[0-4]|1[1-9]|20|3[1-6]|41)/.test(ai);
+    data += ai + value + (fixed || i === elements.length - 1 ? "" : "\x1d");
+  });
+  if (!elements.length) data = text;
+  const digit = (ch) => ch !== undefined && /[0-9\x1d]/.test(ch);
+  let mode = "numeric";
+  for (let i = 0; i < data.length;) {
+    const [ch, next] = [data[i], data[i + 1]];
+    if (mode !== "numeric" && /^[0-9]{4}/.test(data.slice(i, i + 4))) { bits += 3; mode = "numeric"; }
+    if (mode === "numeric") {
+      if (digit(ch) && (digit(next) || next === undefined)) { bits += next === undefined ? 4 : 7; i += 2; continue; }
+      bits += 4;
+      mode = "alphanumeric";
+    }
+    if (mode === "alphanumeric" && !/[0-9A-Z*,./\x1d-]/.test(ch)) { bits += 5; mode = "iso"; }
+    bits += digit(ch) ? 5 : mode === "alphanumeric" || /[A-Za-z]/.test(ch) ? (mode === "iso" ? 7 : 6) : 8;
+    i += 1;
+  }
+  const characters = Math.max(4, Math.ceil(bits / 12) + 1);
+  return 49 * Math.ceil(characters / 2) - (characters % 2 ? 17 : 0) + 4;
+}
+
+// A code's size when it can be judged: a 1D code by its narrowest bar (the read's length, its first
+// corner to its second, over its modules), a 2D code by its shorter side; small under 1.5 camera pixels a
+// bar or 60 pixels a side (a module is then 1–2 pixels).
+function sizeOf(c) {
+  if (!source.width || !c.normalized) return null;
+  const px = c.normalized.map((p) => [p[0] * source.width, p[1] * source.height]);
+  const side = (a, b) => Math.hypot(a[0] - b[0], a[1] - b[1]);
+  const modules = linearModules(c.format, c.text, px);
+  if (modules === null) return null;
+  if (modules) {
+    const bar = side(px[0], px[1]) / modules;
+    return { small: bar < 1.5, words: `bars ${bar.toFixed(1)} px wide` };
+  }
+  const shorter = Math.min(side(px[0], px[1]), side(px[1], px[2]));
+  return { small: shorter < 60, words: `${Math.round(shorter)} px` };
+}
+
+// The hint names at most three codes (the preview keeps its room); every small one is outlined in amber.
 function updateHint() {
   const small = [];
   for (const c of codes.values()) {
-    if (!source.width || !c.normalized) continue;
-    const px = c.normalized.map((p) => [p[0] * source.width, p[1] * source.height]);
-    const side = (a, b) => Math.hypot(a[0] - b[0], a[1] - b[1]);
-    const sides = [side(px[0], px[1]), side(px[1], px[2])];
-    const modules = linearModules(c.format, c.text);
-    if (modules) {
-      const module = Math.max(...sides) / modules;
-      if (module < 1.5) small.push(`${c.format} (bars ${module.toFixed(1)} px wide)`);
-    } else if (Math.min(...sides) < 60) {
-      small.push(`${c.format} (${Math.round(Math.min(...sides))} px)`);
-    }
+    const size = sizeOf(c);
+    c.polygon.dataset.size = size ? size.words : "";
+    c.polygon.classList.toggle("small", !!size?.small);
+    if (size?.small) small.push(`${c.format} (${size.words})`);
   }
+  const named = small.slice(0, 3).join(", ") + (small.length > 3 ? ` and ${small.length - 3} more` : "");
   $("hint").hidden = small.length === 0;
   $("hint").textContent = small.length
-    ? `Too small to read reliably: ${small.join(", ")}. Move the camera closer or choose a larger capture size.` : "";
+    ? `Too small to read reliably: ${named}. Move the camera closer or choose a larger capture size.` : "";
+}
+
+// The newest frame's pixels, read once a frame when an outline needs them.
+let framePixels = null;
+function pixels() {
+  const img = $("frame");
+  if (!framePixels && img.complete && img.naturalWidth) {
+    const canvas = document.createElement("canvas");
+    [canvas.width, canvas.height] = [img.naturalWidth, img.naturalHeight];
+    const g = canvas.getContext("2d", { willReadFrequently: true });
+    g.drawImage(img, 0, 0);
+    framePixels = { data: g.getImageData(0, 0, canvas.width, canvas.height).data, width: canvas.width, height: canvas.height };
+  }
+  return framePixels;
+}
+
+// A 1D code's bars, as normalized corners: rows across the code, from the middle of the read's lines
+// outwards, are compared with that middle line (their light and dark along the code, correlated) in the
+// newest frame; the bars end where a row no longer matches (the digits under an EAN, the label's edge).
+// null when the read's own box covers as much, or the frame shows no bars there.
+function barsOutline(c) {
+  const f = pixels();
+  if (!f || !source.width) return null;
+  const px = c.normalized.map((p) => [p[0] * source.width, p[1] * source.height]);
+  const d = [px[1][0] - px[0][0] + px[2][0] - px[3][0], px[1][1] - px[0][1] + px[2][1] - px[3][1]];
+  const norm = Math.hypot(d[0], d[1]);
+  const along = norm > 0 ? [d[0] / norm, d[1] / norm] : [1, 0];
+  const across = [-along[1], along[0]];
+  const project = (v) => px.map((p) => p[0] * v[0] + p[1] * v[1]);
+  const [a, t] = [project(along), project(across)];
+  const [start, end, top, bottom] = [Math.min(...a), Math.max(...a), Math.min(...t), Math.max(...t)];
+  const length = end - start;
+  if (length < 8) return null;
+  const sx = f.width / source.width, sy = f.height / source.height;
+  const n = Math.max(16, Math.min(800, Math.round(length * sx)));
+  // The row at `offset` across the code: its samples less their mean, and their spread; null off the frame.
+  const row = (offset) => {
+    const v = new Float32Array(n);
+    let sum = 0;
+    for (let i = 0; i < n; i++) {
+      const s = start + ((i + 0.5) * length) / n;
+      const x = Math.floor((along[0] * s + across[0] * offset) * sx), y = Math.floor((along[1] * s + across[1] * offset) * sy);
+      if (x < 0 || y < 0 || x >= f.width || y >= f.height) return null;
+      v[i] = f.data[(y * f.width + x) * 4 + 1];
+      sum += v[i];
+    }
+    let squares = 0;
+    for (let i = 0; i < n; i++) { v[i] -= sum / n; squares += v[i] * v[i]; }
+    return { v, spread: Math.sqrt(squares) };
+  };
+  const middle = (top + bottom) / 2, reference = row(middle);
+  // Bars differ from the page by tens of grey levels: less is no code in this frame (it moved, or lags).
+  if (!reference || reference.spread < 12 * Math.sqrt(n)) return null;
+  const matches = (r) => {
+    if (!r || r.spread < reference.spread / 2) return false;
+    let product = 0;
+    for (let i = 0; i < n; i++) product += r.v[i] * reference.v[i];
+    return product / (r.spread * reference.spread) > 0.7;
+  };
+  const step = 1 / Math.min(sx, sy);
+  const reach = (direction) => {
+    let far = 0;
+    for (let o = step; o <= 1.5 * length && matches(row(middle + direction * o)); o += step) far = o;
+    return far;
+  };
+  const [from, to] = [Math.min(top, middle - reach(-1)), Math.max(bottom, middle + reach(1))];
+  if (from > top - 1 && to < bottom + 1) return null;
+  const point = (s, o) => [(along[0] * s + across[0] * o) / source.width, (along[1] * s + across[1] * o) / source.height];
+  return [point(start, from), point(end, from), point(end, to), point(start, to)];
 }
 
 function addScan(e) {
@@ -433,6 +587,11 @@ $("roi").addEventListener("pointermove", moveDrag);
 $("roi").addEventListener("pointerup", endDrag);
 $("roi").addEventListener("pointercancel", endDrag);
 $("roi-full").addEventListener("click", () => { roi = { x: 0, y: 0, w: 1, h: 1 }; placeRoi(); sendRoi(roi); });
+// A new frame: 1D outlines follow the bars in it.
+$("frame").addEventListener("load", () => {
+  framePixels = null;
+  for (const c of codes.values()) if (isLinear(c.format)) placeCode(c);
+});
 placeRoi();
 snapshots();
 events();

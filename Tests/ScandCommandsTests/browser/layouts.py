@@ -3,12 +3,16 @@
 
 Run by WebEndToEndTests. At 800x480 and 1024x600 landscape and 1080x1920 portrait: once a frame shows, the
 page does not scroll either way, the header, the preview, the help line and the panels do not overlap and
-stay on screen, and STATUS says its values in words (no JSON); a screenshot of each. Then the badge: it says
+stay on screen, and STATUS says its values in words (no JSON); a screenshot of each. At 800x480, the size
+hint: on codes placed in the page's table, and on the daemon's reads of the frame once the page asks for
+the whole frame (every linear format at 1 px a module too small, an EAN-13 at 4 px not, its outline over
+its bars). Then the badge: it says
 "live"; when the test stops the daemon (on the cue "stop scand") it says "daemon unreachable", and "live"
 again by itself once the test has started the daemon again (on the cue "start scand").
 Exit status 0 when all of that held; 1 with the reason otherwise; 77 when selenium or the browser is missing.
 """
 import argparse
+import re
 import sys
 
 try:
@@ -62,16 +66,17 @@ def check_layout(driver, width, height):
     return f"{width}x{height}: preview {preview[3] - preview[1]:.0f}x{preview[4] - preview[2]:.0f} px, no scroll, no overlap"
 
 
-# The size hint on codes the test places in the page's own table of codes in view (camera pixels of the
-# frame's size): a 1D code is judged by its bars' width, a 2D code by its shorter side.
+# The size hint on a code the test places in the page's own table of codes in view (camera pixels of the
+# frame's size): a 1D code is judged by its bars' width, a 2D code by its shorter side. What the page says of
+# that code when it calls it too small: its size in words.
 HINT = """
 const [format, text, w, h] = arguments;
 const fw = source.width, fh = source.height;
-codes.set(999, { polygon: document.createElementNS(svgNS, "polygon"), label: document.createElementNS(svgNS, "text"),
+const polygon = document.createElementNS(svgNS, "polygon");
+codes.set(999, { polygon, label: document.createElementNS(svgNS, "text"),
   format, text, normalized: [[0.1, 0.1], [0.1 + w / fw, 0.1], [0.1 + w / fw, 0.1 + h / fh], [0.1, 0.1 + h / fh]] });
 updateHint();
-const hint = document.getElementById("hint");
-const said = hint.hidden ? "" : hint.textContent;
+const said = polygon.classList.contains("small") ? polygon.dataset.size : "";
 removeCode(999);
 return said;
 """
@@ -82,13 +87,70 @@ def check_hint(driver):
     if driver.execute_script(HINT, "Code128", "TICKET-42", 400, 40):
         fail("a 1D code with 3 px bars, 40 px high, was called too small")
     said = driver.execute_script(HINT, "Code128", "TICKET-42", 150, 40)
-    if "bars 1.1 px wide" not in said:
+    if said != "bars 1.1 px wide":
         fail(f"a 1D code with 1.1 px bars was not called too small: {said!r}")
-    if "QRCode (50 px)" not in driver.execute_script(HINT, "QRCode", "x", 50, 50):
+    # An EAN-13 (95 modules) at 4 px a module, read on a strip of scan lines 28 px high.
+    if driver.execute_script(HINT, "EAN-13", "5901234123457", 380, 28):
+        fail("an EAN-13 of 380 px on a 28 px strip of scan lines was called too small")
+    if driver.execute_script(HINT, "QRCode", "x", 50, 50) != "50 px":
         fail("a 50 px QR code was not called too small")
     if driver.execute_script(HINT, "QRCode", "x", 90, 90):
         fail("a 90 px QR code was called too small")
     print("size hint: 1D by the width of its bars, 2D by its shorter side")
+
+
+# Every outline in the preview: its format, its size in words, whether it is called too small, its drawn
+# points (camera pixels).
+OUTLINES = """
+return [...document.querySelectorAll("#overlay polygon")].map((p) => {
+  const points = [];
+  for (let i = 0; i < p.points.numberOfItems; i++) points.push([p.points.getItem(i).x, p.points.getItem(i).y]);
+  return { format: p.dataset.format, size: p.dataset.size || "", small: p.classList.contains("small"), points };
+});
+"""
+
+
+def check_real_sizes(driver, linear, bars):
+    """The daemon's own reads: each linear format at 1 px a module called too small, its bars about 1 px
+    wide (its event's name and its modules known to the page); the EAN-13 at 4 px a module not, outlined
+    over its bars (BARS: left, top, right, bottom in camera pixels, 6 px either way)."""
+    said = {}  # format -> the bar widths the page gave its outlines
+    readable = []
+    # The daemon starts with a rect of interest in a corner without codes: they come into view now, and the
+    # page gets their SCANs (a code's length may depend on its text, which UPDATEs do not carry).
+    driver.find_element("id", "roi-full").click()
+
+    def look():
+        readable.clear()
+        for o in driver.execute_script(OUTLINES):
+            m = re.fullmatch(r"bars ([0-9.]+) px wide", o["size"])
+            width = float(m.group(1)) if m else None
+            said.setdefault(o["format"], set()).add((o["size"], o["small"]))
+            if o["format"] == "EAN-13" and width is not None and 3.5 <= width <= 4.5 and not o["small"]:
+                readable.append(o)
+        small = {f for f, sizes in said.items() for size, is_small in sizes
+                 if is_small and re.fullmatch(r"bars (0\.9|1\.0|1\.1) px wide", size)}
+        return readable and set(linear) <= small
+
+    try:
+        wait("every linear format at 1 px called too small and the 4 px EAN-13 not", look, 40)
+    except AssertionError:
+        fail(f"the page's sizes: {said}")
+    # Nothing else read as readable: every 1 px code, whenever judged, was called too small.
+    wrong = {f: size for f, sizes in said.items() if f in linear for size, is_small in sizes
+             if size and not is_small and not (f == "EAN-13" and size.startswith("bars 4."))}
+    if wrong:
+        fail(f"codes at 1 px a module called readable: {wrong}")
+    xs = [p[0] for p in readable[0]["points"]]
+    ys = [p[1] for p in readable[0]["points"]]
+    drawn = (min(xs), min(ys), max(xs), max(ys))
+    if any(abs(d - b) > 6 for d, b in zip(drawn, bars)):
+        fail(f"the 4 px EAN-13's outline {drawn} does not cover its bars {bars}")
+    hint = driver.find_element("id", "hint").text
+    if "Too small to read reliably" not in hint or "bars 4." in hint:
+        fail(f"the hint says {hint!r}")
+    print(f"size hint: {len(linear)} linear formats at 1 px called too small by their event names; "
+          f"the EAN-13 at 4 px not, outlined over its bars at {tuple(round(v) for v in drawn)}")
 
 
 def status_in_words(driver):
@@ -101,6 +163,8 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--url", required=True)
     parser.add_argument("--screenshots", required=True, help="a directory: setup-page-WxH.png each")
+    parser.add_argument("--linear", required=True, help="every linear format's name as events spell it, comma-separated")
+    parser.add_argument("--readable", required=True, help="the bars of the EAN-13 at 4 px a module: left,top,right,bottom")
     parser.add_argument("--chromium", default="/usr/bin/chromium")
     parser.add_argument("--chromedriver", default="/usr/bin/chromedriver")
     args = parser.parse_args()
@@ -119,6 +183,7 @@ def main():
             status_in_words(driver)
             if width == 800:
                 check_hint(driver)
+                check_real_sizes(driver, args.linear.split(","), tuple(int(v) for v in args.readable.split(",")))
             driver.save_screenshot(f"{args.screenshots}/setup-page-{width}x{height}.png")
 
         badge = lambda: driver.find_element("id", "connection").text  # noqa: E731
