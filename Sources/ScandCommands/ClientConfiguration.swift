@@ -16,8 +16,12 @@ struct ClientConfiguration {
         file = try path.map { path throws(ConfigFileError) in try ConfigFileError.load(path, over: ScandConfig()) } ?? ScandConfig()
     }
 
-    /// The client's own socket setting, else where a daemon reading the same file listens.
-    func socketPath(_ own: String) -> String { clientSocketPath(own, path == nil ? nil : file) }
+    /// The client's own socket setting, else where a daemon reading the same file listens, else (no file, or
+    /// `[socket] path = "none"`) the first of the usual places where a daemon answers (`DaemonSocket`).
+    func socketPath(_ own: String) -> String {
+        guard own.isEmpty else { return own }
+        return (path == nil ? nil : file.socketPath) ?? DaemonSocket().waitingPath()
+    }
 
     /// The client's own state file setting, else position.json in systemd's $STATE_DIRECTORY (its unit's
     /// StateDirectory=), else `fallback`.

@@ -16,13 +16,13 @@ struct ControlsCommand: AsyncParsableCommand {
             Values are integers, true or false, or a menu item's name or index, as in [camera.controls]; --set is \
             repeatable and applied in order (automatic modes off first). Kept controls are written to the daemon's \
             state directory (camera-controls.toml) and override the configuration's. Exit status: 0, 64 when the \
-            daemon refuses (not in the admin group, a value the camera does not take) or bad options, 69 when no \
-            daemon is running, 75 when it is busy, 77 without permission.
+            daemon refuses (a value the camera does not take) or bad options, 69 when no daemon answers, 75 when \
+            it is busy, 77 without permission (the socket's group, or not in the admin group).
             """
     )
 
-    @Option(name: .long, help: "The daemon's socket (default: where `scand run` puts it for this user; /run/scand/scand.sock for root).")
-    var socket: String = defaultSocketPath()
+    @Option(name: .long, help: DaemonSocket.optionHelp)
+    var socket: String?
 
     @Option(name: .long, parsing: .singleValue, help: ArgumentHelp("Set a control now: NAME=VALUE (repeatable).", valueName: "NAME=VALUE"))
     var set: [String] = []
@@ -61,7 +61,7 @@ struct ControlsCommand: AsyncParsableCommand {
         let request: ClientRequest =
             settings.isEmpty && !keep ? .cameraControls : .setCameraControls(CameraControlChange(settings: settings, keep: keep))
         do {
-            let client = DaemonClient(socketPath: socket)
+            let client = DaemonClient(socketPath: try socket ?? DaemonSocket().resolve())
             let answer = try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask { await client.run() }
                 defer { group.cancelAll() }
@@ -72,7 +72,7 @@ struct ControlsCommand: AsyncParsableCommand {
             for line in Self.lines(report) { WatchCommand.print(line) }
         } catch let error as DaemonError {
             OutputSinkLog.write(error.description.escapingControlCharacters())
-            throw ExitCode(WatchCommand.exitCode(error))
+            throw ExitCode(ExitStatus.of(error))
         }
     }
 

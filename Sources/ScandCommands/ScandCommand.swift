@@ -10,7 +10,8 @@ public struct ScandCommand: AsyncParsableCommand {
         abstract: "Barcode scanning daemon: turns a webcam into a barcode scanner.",
         version: ScandVersion.string,
         subcommands: [
-            ScanCommand.self, RunCommand.self, WatchCommand.self, ControlsCommand.self, WebCommand.self, MQTTCommand.self, WedgeCommand.self,
+            ScanCommand.self, RunCommand.self, WatchCommand.self, ControlsCommand.self, RoiCommand.self, WebCommand.self, MQTTCommand.self,
+            WedgeCommand.self,
             DevicesCommand.self,
             RecordCommand.self,
             EncodeCommand.self, SynthCommand.self, BenchLauncher.self

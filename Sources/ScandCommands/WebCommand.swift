@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Logging
+import NIOCore
 import ScandCore
 import ScandService
 import ScandWeb
@@ -13,15 +14,16 @@ struct WebCommand: AsyncParsableCommand {
         abstract: "Serve the setup page (live preview, rect of interest, scans, status) and /metrics over HTTP.",
         discussion: """
             Talks to a running scand through its socket. Setting the rect of interest needs membership of the \
-            daemon's admin group ([socket] admin_group). Exit status 78 for a wrong configuration file, 1 when it \
-            cannot listen, 64 for bad options.
+            daemon's admin group ([socket] admin_group). Exit status: 0 after SIGTERM or SIGINT, 64 for bad options, \
+            71 when it cannot listen (the address is in use or not on this machine), 77 when it may not (a port below \
+            1024), 78 for a wrong configuration file.
             """
     )
 
     @Option(name: .long, help: "Serve HTTP on HOST:PORT (default 127.0.0.1:8088; [::1]:8088 for IPv6).")
     var listen: String?
 
-    @Option(name: .long, help: "The daemon's socket (default: as `scand watch`; /run/scand/scand.sock for root).")
+    @Option(name: .long, help: DaemonSocket.optionHelp)
     var socket: String?
 
     @Option(name: .long, help: "Configuration file; its [web] table: listen, socket, hosts, allowed_origins, token.")
@@ -33,25 +35,49 @@ struct WebCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        var settings = WebSettings(socket: defaultSocketPath())
+        var settings = WebSettings(socket: "")
+        var daemonSocket: String?
         if let config {
             do throws(ConfigFileError) {
                 let file = try ConfigFileError.load(config, over: ScandConfig())
                 settings = file.web
-                settings.socket = clientSocketPath(file.web.socket, file)
+                daemonSocket = file.web.socket.isEmpty ? file.socketPath : file.web.socket
             } catch {
                 OutputSinkLog.write(error.description.escapingControlCharacters())
-                throw ExitCode(78)
+                throw ExitCode(ExitStatus.configuration)
             }
         }
         if let listen { settings.listen = try ListenAddress(parsing: listen) }
-        if let socket { settings.socket = socket }
+        // The page waits for a daemon that is not there yet: no answer is no reason not to serve it.
+        settings.socket = socket ?? daemonSocket ?? DaemonSocket().waitingPath()
         LoggingSystem.bootstrap { _ in LineLogHandler(prefix: "web") }
         let logger = Logger(label: "scand-web")
         let server = WebServer(settings: settings, logger: logger)
-        let socketPath = settings.socket
-        try await server.run { url in
-            OutputSinkLog.write("web: serving \(url) for scand at \(socketPath)", .notice)
+        let socketPath = settings.socket, address = settings.listen
+        do {
+            try await server.run { url in
+                OutputSinkLog.write("web: serving \(url) for scand at \(socketPath)", .notice)
+            }
+        } catch let error as IOError {
+            guard let (message, status) = Self.listenFailure(error.errnoCode, address) else { throw error }
+            OutputSinkLog.write(message)
+            throw ExitCode(status)
+        }
+    }
+
+    /// A listening socket the system refused, in one line that says what to do, and its exit status.
+    static func listenFailure(_ code: Int32, _ address: ListenAddress) -> (String, Int32)? {
+        let change = "choose another address with --listen HOST:PORT or [web] listen"
+        switch code {
+        case EADDRINUSE:
+            let who = "another scand web or another server listens there"
+            return ("cannot listen on \(address): the address is in use (\(who)); stop it, or \(change)", ExitStatus.osError)
+        case EADDRNOTAVAIL:
+            return ("cannot listen on \(address): no interface of this machine has that address; \(change)", ExitStatus.osError)
+        case EACCES, EPERM:
+            return ("cannot listen on \(address): permission denied (ports below 1024 need privilege); \(change)", ExitStatus.permission)
+        default:
+            return nil
         }
     }
 }
