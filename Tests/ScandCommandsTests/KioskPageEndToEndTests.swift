@@ -6,7 +6,8 @@ import Testing
 
 /// docs/examples/kiosk.html in headless Chromium, served from a second loopback origin, with the real
 /// daemon (journal on) replaying a new code every second and `scand web` allowing that origin: scans
-/// arrive, every one once across a reload and an absence; from an origin not allowed, none.
+/// arrive, every one once across a reload and an absence, with a beep each once the page was touched (none
+/// muted); from an origin not allowed, none; opened as a file, it says how to serve it.
 @Suite(.serialized) struct KioskPageEndToEndTests {
     static let root = WebEndToEndTests.root
     let dir = ScandBinary.temporaryDirectory()

@@ -3,7 +3,9 @@
 loopback origin, against scand web and a real daemon replaying a recording with a new code every second.
 
 Run by KioskPageEndToEndTests. Watches the daemon's socket for the truth (every SCAN's seq), then:
-1. the page from an allowed origin (http://127.0.0.1:PORT): scans arrive;
+0. the page opened as a file: it says how to serve it, and the address to open;
+1. the page from an allowed origin (http://127.0.0.1:PORT): scans arrive; no beep until a click on the
+   page, then one a scan, none once muted;
 2. a reload: the page resumes from its last event's id; then scand web restarts under it (the test restarts
    it when this script prints "restart scand web"): the browser reconnects with Last-Event-ID;
 3. away (about:blank) while scans happen, then back: the missed scans arrive, replayed from the journal;
@@ -15,6 +17,7 @@ import argparse
 import functools
 import http.server
 import json
+import os
 import socket
 import sys
 import threading
@@ -93,6 +96,31 @@ def refused_by_origin(web):
     return 0.0
 
 
+def check_beep(driver):
+    """No beep before a person touches the page (browsers' autoplay rule), and the page says so; after a
+    click, one beep a scan; muted, none; unmuted again at the end."""
+    sound = lambda: driver.find_element(By.ID, "sound")  # noqa: E731
+    beeps = lambda: int(sound().get_attribute("data-beeps") or 0)  # noqa: E731
+    if beeps() or "tap anywhere" not in sound().text:
+        fail(f"before a touch: {beeps()} beeps, the button says {sound().text!r}")
+    driver.find_element(By.ID, "text").click()
+    wait("the beep on", lambda: sound().text == "beep on: tap to mute", 10)
+    if driver.execute_script("return audio.state") != "running":
+        fail("the page's audio is not running after a click")
+    count, before = len(received(driver)), beeps()
+    wait("2 more scans", lambda: len(received(driver)) >= count + 2, 30)
+    wait("a beep for each", lambda: beeps() - before >= len(received(driver)) - count >= 2, 5)
+    sound().click()
+    wait("the beep muted", lambda: sound().text == "beep off: tap to unmute", 10)
+    count, before = len(received(driver)), beeps()
+    wait("2 more scans", lambda: len(received(driver)) >= count + 2, 30)
+    if beeps() != before:
+        fail(f"muted, the page beeped {beeps() - before} times")
+    sound().click()
+    wait("the beep on again", lambda: sound().text == "beep on: tap to mute", 10)
+    print(f"beep: none before a touch, one a scan after it, none muted")
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--web", required=True, help="scand web's URL, ending in /")
@@ -117,11 +145,19 @@ def main():
     allowed = f"http://127.0.0.1:{args.port}/kiosk.html?server={server}"
     refused = f"http://localhost:{args.port}/kiosk.html?server={server}"
     try:
+        # 0. Opened as a file: it says how to serve it, with the address to open.
+        driver.get(f"file://{os.path.abspath(args.pages)}/kiosk.html?server={server}")
+        said = driver.find_element(By.ID, "status").text
+        if not said.startswith("Opened as a file") or f"http://localhost:3000/kiosk.html?server={server}" not in said:
+            fail(f"opened as a file, the page says {said!r}")
+        print(f"as a file: {said}")
+
         # 1. Allowed: live, scans arrive.
         driver.get(allowed)
         wait("the page to be live", lambda: driver.find_element(By.ID, "status").text == "live", 30)
         wait("3 scans in the page", lambda: len(received(driver)) >= 3, 30)
         print(f"live: {[seq(e) for e in received(driver)]}")
+        check_beep(driver)
 
         # 2. A reload.
         before = len(received(driver))
