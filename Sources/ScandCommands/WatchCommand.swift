@@ -4,6 +4,7 @@ import ScandClient
 import ScandCore
 import ScandProtocol
 import ScandService
+import UnixSignals
 
 /// `scand watch`: the command-line subscriber. Prints the daemon's events, one JSON object per line, or
 /// the text of each scan (`--raw`), or runs a command for each scan (`--exec`); for shell scripts it can wait
@@ -17,7 +18,8 @@ struct WatchCommand: AsyncParsableCommand {
             Exit status: 0 after --count scans (or --status), 4 when --timeout passed without a scan, 64 when the \
             daemon refuses the request (or bad options), 69 when no daemon is running or it went away (without \
             --reconnect), 75 when it refuses the connection (too many clients: try again later), 77 without \
-            permission. A refusal prints the daemon's reason.
+            permission, 130 or 143 after SIGINT or SIGTERM (an --exec command running is ended with its process group \
+            first). A refusal prints the daemon's reason.
             """
     )
 
@@ -117,7 +119,10 @@ struct WatchCommand: AsyncParsableCommand {
             let hook = exec.map { ScanHook(command: $0, shell: shell, timeout: Duration(roundingSeconds: execTimeout)) }
             let subscription = EventSubscription(socketPath: socket, watch: watch, reconnect: reconnect)
             let idle = timeout.map { Duration(roundingSeconds: $0) }
-            try await WatchSession(subscription: subscription, printer: printer, hook: hook, idleLimit: idle, clock: ContinuousClock()).run()
+            let session = WatchSession(subscription: subscription, printer: printer, hook: hook, idleLimit: idle, clock: ContinuousClock())
+            if let signal = try await Self.untilSignalled({ try await session.run() }) {
+                throw ExitCode(128 + signal.rawValue)
+            }
         } catch let error as DaemonError {
             OutputSinkLog.write(error.description.escapingControlCharacters())
             throw ExitCode(Self.exitCode(error))
@@ -127,6 +132,32 @@ struct WatchCommand: AsyncParsableCommand {
         } catch is WatchSessionError.NothingCame {
             OutputSinkLog.write("no scan came within \(timeout ?? 0) s", .notice)
             throw ExitCode(Self.timeoutStatus)
+        }
+    }
+
+    /// Runs `body` until it ends, or until SIGINT or SIGTERM (trapped as `scand mqtt`, `wedge` and `web` trap
+    /// them, through `UnixSignals`) cancels it; returns that signal once `body` has wound down, whatever it
+    /// threw then. Cancelling is what ends an `--exec` command with its process group: the command runs in a
+    /// group of its own, which a terminal's Ctrl-C does not reach, and the default action of either signal
+    /// left it running.
+    static func untilSignalled(_ body: @escaping @Sendable () async throws -> Void) async throws -> UnixSignal? {
+        let signals = await UnixSignalsSequence(trapping: .sigint, .sigterm)
+        return try await withThrowingTaskGroup(of: UnixSignal?.self) { group in
+            group.addTask {
+                try await body()
+                return nil
+            }
+            group.addTask {
+                for await signal in signals { return signal }
+                try Task.checkCancellation()  // the sequence ends only when its task is cancelled
+                return nil
+            }
+            defer { group.cancelAll() }
+            guard let signal = try await group.next() ?? nil else { return nil }
+            group.cancelAll()
+            while true {
+                do { if try await group.next() == nil { return signal } } catch {}
+            }
         }
     }
 

@@ -176,6 +176,39 @@ import Testing
         #expect(daemon.finish() == 0)
     }
 
+    /// SIGTERM or SIGINT to a watcher whose command runs ends the command's process group (the command and
+    /// what it started in the background) before the watcher exits 128 + the signal. The command is in a group
+    /// of its own, which a terminal's Ctrl-C does not reach; the signals' default action ended the watcher
+    /// alone and left the command running.
+    @Test(arguments: [SIGTERM, SIGINT])
+    func aSignalEndsTheWatcherAndItsCommandsGroup(_ signal: Int32) throws {
+        let name = "signal-\(signal)", sock = dir + "/signal-\(signal).sock"
+        let daemon = try daemon(["hook-\(signal)"], socket: sock, state: dir + "/" + name, leadIn: 1, name: name)
+        #expect(daemon.wait { FileManager.default.fileExists(atPath: sock) })
+        let pids = dir + "/\(name).pids"
+        let watcher = try watch(["--socket", sock, "--shell", "--exec", "sleep 300 & echo $! $$ > \(pids).new; mv \(pids).new \(pids); wait"])
+        func hookPIDs() -> [pid_t] {
+            ((try? String(contentsOfFile: pids, encoding: .utf8)) ?? "").split(whereSeparator: \.isWhitespace).compactMap { pid_t($0) }
+        }
+        defer { for pid in hookPIDs() where Self.isRunning(pid) { kill(pid, SIGKILL) } }
+        #expect(watcher.wait(seconds: 60) { hookPIDs().count == 2 }, "the command and its background child: \(watcher.stderr)")
+        #expect(hookPIDs().allSatisfy(Self.isRunning))
+        let signalled = Date()
+        watcher.signal(signal)
+        #expect(watcher.finish(seconds: 30) == 128 + signal, "\(watcher.stderr)")
+        #expect(Date().timeIntervalSince(signalled) < 10, "the command's group is ended at once, not at its timeout")
+        #expect(!hookPIDs().contains(where: Self.isRunning), "nothing of the command outlives the watcher")
+        #expect(watcher.stderr.contains { $0.contains("--exec for SCAN") && $0.contains("ended by signal \(SIGTERM)") }, "\(watcher.stderr)")
+        daemon.signal(SIGTERM)
+        #expect(daemon.finish() == 0)
+    }
+
+    /// Whether `pid` is a process that has not ended (a zombie has).
+    static func isRunning(_ pid: pid_t) -> Bool {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8), let close = stat.lastIndex(of: ")") else { return false }
+        return !stat[close...].dropFirst().trimmingCharacters(in: .whitespaces).hasPrefix("Z")
+    }
+
     @Test func optionsThatContradictAreRefused() throws {
         for arguments in [
             ["--raw", "--exec", "true"], ["--raw", "--classes", "LOST"], ["--count", "0"], ["--timeout", "-1"], ["--shell"],
