@@ -36,11 +36,11 @@ struct BenchLauncher: ParsableCommand {
                 return
             }
             printErr("no scand-bench beside \(exe) to run the benchmarks (`swift build --product scand-bench` builds it there)")
-            throw ExitCode(1)
+            throw ExitCode(ExitStatus.missingFile)
         }
         let argv = ([bench] + arguments).map { strdup($0) } + [nil]
         execv(bench, argv)
         printErr("cannot run \(bench): \(String(cString: strerror(errno)))")
-        throw ExitCode(1)
+        throw ExitCode(ExitStatus.osError)
     }
 }

@@ -53,7 +53,7 @@ struct RecordCommand: ParsableCommand {
             printErr("recorded \(written) frames of \(format) to \(output)")
         } catch {
             printErr("\(error)")
-            throw ExitCode(1)
+            throw ExitCode(ExitStatus.ioError)
         }
     }
 }

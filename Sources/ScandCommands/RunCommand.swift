@@ -18,9 +18,9 @@ struct RunCommand: AsyncParsableCommand {
             scanned as they come into view.
 
             Settings come from the command line, then --config FILE (see config/scand.toml), then defaults. \
-            Exit status: 0 after SIGTERM/SIGINT or the end of a replay, 1 when a replay cannot be played or breaks \
-            off, or the socket cannot be served (another scand answers on its path), 64 for bad options, 78 for a \
-            wrong configuration file.
+            Exit status: 0 after SIGTERM/SIGINT or the end of a replay, 64 for bad options, 65 when a replay breaks \
+            off or is malformed, 66 when it cannot be read, 71 when the socket cannot be served (another scand \
+            answers on its path), 72 without scand-decoder, 78 for a wrong configuration file.
 
             SETTINGS (each overrides its key in the configuration file):
             \(CommandLineSettings.help())
@@ -98,7 +98,7 @@ struct RunCommand: AsyncParsableCommand {
         guard source == "demo" else { return .replay(path: String(source.dropFirst(7)), pace: replayPace.replaySourcePace) }
         do { return .synthetic(try DemoSource.playlist()) } catch {
             OutputSinkLog.write("the demo source cannot be drawn: \(error)")
-            throw ExitCode(1)
+            throw ExitCode(ExitStatus.software)
         }
     }
 
@@ -106,7 +106,7 @@ struct RunCommand: AsyncParsableCommand {
         let config: ScandConfig
         do { config = try loadConfig() } catch let e as ConfigFileError {
             OutputSinkLog.write(e.description)
-            throw ExitCode(78)
+            throw ExitCode(ExitStatus.configuration)
         }
         try requireDecoderExecutable()
         let listener: SocketServer.Listener? = config.socketPath.map { path in
@@ -117,10 +117,19 @@ struct RunCommand: AsyncParsableCommand {
         let failure: String?
         do { failure = try await daemon.run() } catch let e as SocketServer.BindError {
             OutputSinkLog.write("\(e.description); use --socket PATH or --socket none")
-            throw ExitCode(1)
+            throw ExitCode(ExitStatus.osError)
         }
         // The pipeline has logged why, in one line.
-        if failure != nil { throw ExitCode(1) }
+        if failure != nil { throw ExitCode(failureStatus()) }
+    }
+}
+
+extension RunCommand {
+    /// A replay that cannot be opened is no input (66); one that breaks off or is malformed, or a camera that
+    /// fails, is bad data or I/O (65, 74).
+    func failureStatus() -> Int32 {
+        guard let source, source.hasPrefix("replay:") else { return ExitStatus.ioError }
+        return access(String(source.dropFirst(7)), R_OK) == 0 ? ExitStatus.dataError : ExitStatus.noInput
     }
 }
 
@@ -129,7 +138,7 @@ struct RunCommand: AsyncParsableCommand {
 func requireDecoderExecutable() throws {
     do { _ = try DecoderExecutable.path() } catch {
         OutputSinkLog.write(error.description)
-        throw ExitCode(72)
+        throw ExitCode(ExitStatus.missingFile)
     }
 }
 

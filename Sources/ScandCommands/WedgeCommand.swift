@@ -21,8 +21,8 @@ struct WedgeCommand: AsyncParsableCommand {
             The position of the last SCAN typed is kept in the state file; after a restart of the wedge or of the \
             daemon it resumes with `since`, typing nothing twice and skipping replayed scans older than \
             replay_max_age. Settings come from the [wedge] table of the configuration file; the options below \
-            override it. Exit status: 0 on SIGTERM or SIGINT, 64 when the daemon refuses the subscription, 69 without \
-            a uinput device, 71 when uinput fails otherwise, 77 without permission on it, 78 for a wrong configuration.
+            override it. Exit status: 0 on SIGTERM or SIGINT, 64 for bad options or when the daemon refuses the \
+            subscription, 69 without a uinput device, 71 when uinput fails otherwise, 77 without permission on it, 78 for a wrong configuration.
             """
     )
 
@@ -67,13 +67,15 @@ struct WedgeCommand: AsyncParsableCommand {
 
     struct Problem: Error, CustomStringConvertible {
         var description: String
+        /// 64 for an option's value, 78 for the file.
+        var status = ExitStatus.configuration
     }
 
     func run() async throws {
         let settings: WedgeSettings
         do { settings = try resolvedSettings() } catch {
             OutputSinkLog.write(error.description.escapingControlCharacters())
-            throw ExitCode(78)
+            throw ExitCode(error.status)
         }
         var typedUpTo: EventPosition?
         do { typedUpTo = try PositionFile.read(settings.stateFile) } catch {
@@ -96,7 +98,7 @@ struct WedgeCommand: AsyncParsableCommand {
         let service: WedgeService
         do { service = try WedgeService(settings: settings, typedUpTo: typedUpTo, sink: sink, logger: logger) } catch {
             OutputSinkLog.write(error.description)
-            throw ExitCode(78)
+            throw ExitCode(ExitStatus.configuration)
         }
         logger.notice(
             "\(dryRun ? "dry run: printing" : "typing on '\(settings.deviceName)'") the SCANs of scand at \(settings.socketPath), \(typedUpTo.map { "resuming after \($0.json)" } ?? "from the next one on"); state file \(settings.stateFile)"
@@ -105,7 +107,7 @@ struct WedgeCommand: AsyncParsableCommand {
             configuration: .init(services: [.init(service: service)], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
         do { try await group.run() } catch let stopped as WedgeService.Stopped {
             OutputSinkLog.write(stopped.description.escapingControlCharacters())
-            throw ExitCode(64)
+            throw ExitCode(ExitStatus.usage)
         }
     }
 
@@ -138,7 +140,7 @@ struct WedgeCommand: AsyncParsableCommand {
             do throws(Setting.Problem) {
                 try setting.apply(try SettingValue(commandLine: value, as: setting.kind), to: &file)
             } catch {
-                throw Problem(description: "\(option.flag): \(error.description)")
+                throw Problem(description: "\(option.flag): \(error.description)", status: ExitStatus.usage)
             }
         }
         var settings = file.wedge

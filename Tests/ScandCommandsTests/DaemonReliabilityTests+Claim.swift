@@ -24,7 +24,7 @@ extension DaemonReliabilityTests {
         let running = daemons.filter(\.process.isRunning)
         try #require(running.count == 1, "\(running.count) daemons running")
         for loser in daemons where loser !== running[0] {
-            #expect(loser.finish() == 1)
+            #expect(loser.finish() == 71, "EX_OSERR")
             #expect(loser.stderr.contains { $0.contains("\(sock) is in use: another scand") }, "\(loser.stderr)")
         }
         #expect(serverPID(sock) == running[0].process.pid, "the daemon left is the one answering")

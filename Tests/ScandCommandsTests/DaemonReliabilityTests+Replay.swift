@@ -8,7 +8,7 @@ extension DaemonReliabilityTests {
         let size = try #require(try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int)
         #expect(truncate(path, off_t(size - 1000)) == 0)
         let daemon = try DaemonProcess(["run", "--socket", "none", "--replay-pace", "fast", "--source", "replay:" + path])
-        #expect(daemon.finish(seconds: 20) == 1)
+        #expect(daemon.finish(seconds: 20) == 65)
         let lines = daemon.stderr.filter { $0.contains("breaks off") }
         #expect(lines.count == 1 && lines[0].contains("cut.rec: the recording breaks off in frame 60 at byte"), "\(daemon.stderr)")
         #expect(daemon.stdout.filter { $0.contains(#""state":"streaming""#) }.count == 1, "never reopened")
@@ -33,7 +33,7 @@ extension DaemonReliabilityTests {
         let path = hostileRecording(
             "bpl.rec", header: #"SCANDREC1 {"pixelformat":"GREY","width":4,"height":4,"bytesPerLine":4611686018427387904,"imageSize":16}"#)
         let daemon = try DaemonProcess(["run", "--socket", "none", "--replay-pace", "lockstep", "--source", "replay:" + path])
-        #expect(daemon.finish(seconds: 20) == 1, "\(daemon.stderr)")
+        #expect(daemon.finish(seconds: 20) == 65, "\(daemon.stderr)")
         #expect(daemon.stderr.contains { $0.contains("bpl.rec") && $0.contains("malformed SCANDREC1 or SCANDREC2 header") }, "\(daemon.stderr)")
     }
 
@@ -41,7 +41,7 @@ extension DaemonReliabilityTests {
     func framesStampedNearTwoToTheSixtyFourEndTheReplayWithOneLine(pace: String) throws {
         let path = hostileRecording("stamps-\(pace).rec", stamp: UInt64.max - 1)
         let daemon = try DaemonProcess(["run", "--socket", "none", "--replay-pace", pace, "--source", "replay:" + path])
-        #expect(daemon.finish(seconds: 20) == 1, "\(daemon.stderr)")
+        #expect(daemon.finish(seconds: 20) == 65, "\(daemon.stderr)")
         let lines = daemon.stderr.filter { $0.contains("is stamped") }
         #expect(lines.count == 1 && lines[0].contains("frame 1 at byte"), "\(daemon.stderr)")
     }
@@ -57,7 +57,7 @@ extension DaemonReliabilityTests {
         let daemon = try DaemonProcess(
             ["--data=400000000", ScandBinary.path, "run", "--socket", "none", "--replay-pace", "fast", "--source", "replay:" + path],
             executable: "/usr/bin/prlimit")
-        #expect(daemon.finish(seconds: 20) == 1, "\(daemon.stderr)")
+        #expect(daemon.finish(seconds: 20) == 65, "\(daemon.stderr)")
         #expect(
             daemon.stderr.contains { $0.contains("breaks off in frame 1") && $0.contains("1000 of its 524288000 image bytes") }, "\(daemon.stderr)")
     }
