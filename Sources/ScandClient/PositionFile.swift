@@ -42,22 +42,37 @@ public enum PositionFile {
 
 extension PositionFile {
     /// Writes positions to one state file, saying once when writing starts failing and once when it works
-    /// again (the position stays in memory meanwhile; a restart would resume from an older one).
+    /// again (the position stays in memory meanwhile; a restart would resume from an older one, or, when
+    /// none was ever written, start as without a state file).
     public struct Keeper: Sendable {
         public let path: String
+        /// What to set to choose another file, named when a write fails (e.g. "[mqtt] state_file").
+        public let setting: String?
         private var failing = false
+        /// The file holds a position: read at start, or written since.
+        private var holdsPosition: Bool
 
-        public init(path: String) { self.path = path }
+        /// - Parameter holdsPosition: the file held a position at start.
+        public init(path: String, holdsPosition: Bool = true, setting: String? = nil) {
+            self.path = path
+            self.holdsPosition = holdsPosition
+            self.setting = setting
+        }
 
         /// The log line this write calls for, if any: the problem, or that the file is written again.
         public mutating func save(_ position: EventPosition) -> (line: String, isError: Bool)? {
             do {
                 try PositionFile.write(position, to: path)
-                defer { failing = false }
+                defer { (failing, holdsPosition) = (false, true) }
                 return failing ? ("state file \(path) written again", false) : nil
             } catch {
                 defer { failing = true }
-                return failing ? nil : ("\(error.description); a restart resumes from the last position written", true)
+                guard !failing else { return nil }
+                let restart =
+                    holdsPosition
+                    ? "a restart resumes from the last position written"
+                    : "no position is kept: a restart starts as one without a state file"
+                return ("\(error.description); \(restart)\(setting.map { " (set \($0) to a file this user can write)" } ?? "")", true)
             }
         }
     }

@@ -23,6 +23,9 @@ struct MQTTBridgeService: Service {
     let password: String?
     /// The state file's position (nil without one: `settings.start` says where to begin).
     let acknowledged: EventPosition?
+    /// The state file held a position at start (`acknowledged` is the journal's start too when it could
+    /// not be read).
+    var stateFileHeld: Bool
     /// PUBACKs taken within this are written to the state file in one write.
     var flushAfter: Duration = .milliseconds(50)
     var clock = ContinuousClock()
@@ -31,8 +34,10 @@ struct MQTTBridgeService: Service {
 
     /// Runs until a graceful shutdown. Throws what stops it from starting (exit status 78).
     func run() async throws {
+        let classes = Set(settings.classes.compactMap(Event.Class.init(rawValue:)))
         var bridge = MQTTBridge(
-            kioskID: kioskID, maxInFlight: settings.maxInFlight, release: ScandVersion.string, acknowledged: acknowledged, start: settings.start)
+            kioskID: kioskID, topicPrefix: settings.topicPrefix, classes: classes, formats: settings.formats, maxInFlight: settings.maxInFlight,
+            release: ScandVersion.string, acknowledged: acknowledged, start: settings.start)
         let (inputs, post) = AsyncStream.makeStream(of: Input.self)
         let connection = try MQTTConnection(options(bridge)) { [brokerName] event in
             switch event {
@@ -52,10 +57,14 @@ struct MQTTBridgeService: Service {
         case let position?: from = "resuming after \(position.json)"
         case nil: from = "from now on (start = \"now\")"
         }
-        OutputSinkLog.write("publishing to \(brokerName) as kiosk \(kioskID), \(from); state file \(settings.stateFile)", .info)
+        let published =
+            classes.sorted().map(\.rawValue).joined(separator: ", ")
+            + (settings.formats.map { " of \($0.members.map(\.name).joined(separator: ", "))" } ?? "")
+        OutputSinkLog.write(
+            "publishing \(published) to \(brokerName) under \(settings.topicPrefix)/\(kioskID)/, \(from); state file \(settings.stateFile)", .info)
         try connection.start()
         let gate = ReadGate()
-        var stateFile = PositionFile.Keeper(path: settings.stateFile)
+        var stateFile = PositionFile.Keeper(path: settings.stateFile, holdsPosition: stateFileHeld, setting: "[mqtt] state_file or --state-file")
         var brokerProblems: Set<String> = []
         var unsaved: EventPosition?
         var flushing = false

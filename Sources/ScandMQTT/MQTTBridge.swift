@@ -64,6 +64,12 @@ public struct MQTTBridge: Sendable {
     public static let journalStart = EventPosition(boot: String(repeating: "0", count: 32), seq: 1)
 
     public let kioskID: String
+    /// The topics' first levels (`[mqtt] topic_prefix`, checked there).
+    public let topicPrefix: String
+    /// The classes and formats asked of the daemon (nil: all): it sends no other event, live or replayed,
+    /// so what is acknowledged is the last event it sent, and a `since` from there skips no wanted one.
+    public let classes: Set<Event.Class>?
+    public let formats: BarcodeFormats?
     public let maxInFlight: Int
     let release: String
     /// The last position persisted (or read from the state file at start); nil only for a bridge started
@@ -86,9 +92,13 @@ public struct MQTTBridge: Sendable {
 
     /// `acknowledged`: the state file's position; nil without one, when `start` says where to begin.
     public init(
-        kioskID: String, maxInFlight: Int = 1000, release: String, acknowledged: EventPosition?, start: MQTTSettings.Start = .all
+        kioskID: String, topicPrefix: String = "scand", classes: Set<Event.Class>? = nil, formats: BarcodeFormats? = nil, maxInFlight: Int = 1000,
+        release: String, acknowledged: EventPosition?, start: MQTTSettings.Start = .all
     ) {
         self.kioskID = kioskID
+        self.topicPrefix = topicPrefix
+        self.classes = classes
+        self.formats = formats
         self.maxInFlight = max(2, maxInFlight)
         self.release = release
         self.acknowledged = acknowledged ?? (start == .all ? Self.journalStart : nil)
@@ -96,15 +106,15 @@ public struct MQTTBridge: Sendable {
     }
 
     public var inFlight: Int { window.count }
-    public var statusTopic: String { "scand/\(kioskID)/status" }
+    public var statusTopic: String { "\(topicPrefix)/\(kioskID)/status" }
     public var onlinePayload: String { #"{"state":"online","kiosk":"\#(kioskID)","release":"\#(release)"}"# }
     /// The last will, retained: what the broker tells subscribers when the bridge vanishes.
     public var offlinePayload: String { #"{"state":"offline","kiosk":"\#(kioskID)"}"# }
-    public func topic(forClass eventClass: Event.Class) -> String { "scand/\(kioskID)/events/\(eventClass.rawValue.lowercased())" }
+    public func topic(forClass eventClass: Event.Class) -> String { "\(topicPrefix)/\(kioskID)/events/\(eventClass.rawValue.lowercased())" }
 
-    /// The subscription to (re)start: every class, `since` the last event taken (live only for a bridge
-    /// started `now` before its first event).
-    public var watch: ClientRequest.Watch { ClientRequest.Watch(enable: true, since: received) }
+    /// The subscription to (re)start: the classes and formats published, `since` the last event taken (live
+    /// only for a bridge started `now` before its first event and the daemon's answer).
+    public var watch: ClientRequest.Watch { ClientRequest.Watch(enable: true, classes: classes, formats: formats, since: received) }
 
     /// Subscribes; a bridge starting from the journal's start writes that down first, so that one stopped
     /// before its first acknowledgement begins there again.

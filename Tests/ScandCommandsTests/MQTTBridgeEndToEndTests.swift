@@ -17,7 +17,11 @@ final class MQTTBridgeEndToEndTests {
     deinit { try? FileManager.default.removeItem(atPath: dir) }
 
     var stateFile: String { dir + "/position.json" }
-    static let fromJournalStart = #"?WATCH={"enable":true,"since":\#(MQTTBridge.journalStart.json)};"#
+    /// The bridge's WATCH: the scans (`[mqtt] classes`' default), since `position` (live without).
+    static func watch(since position: EventPosition? = nil) -> String {
+        #"?WATCH={"enable":true,"classes":["SCAN"]"# + (position.map { #","since":\#($0.json)"# } ?? "") + "};"
+    }
+    static let fromJournalStart = watch(since: MQTTBridge.journalStart)
 
     func config(port: Int, kiosk: String = "till-1", start: String = "all") throws -> String {
         let path = dir + "/scand.toml"
@@ -97,7 +101,7 @@ final class MQTTBridgeEndToEndTests {
         let second = try bridge(configPath, socket: daemon.path)
         defer { second.signal(SIGTERM); _ = second.finish() }
         #expect(second.wait { daemon.requests.count == 2 })
-        #expect(daemon.requests.last == #"?WATCH={"enable":true,"since":\#(EventPosition(boot: daemon.boot, seq: 10).json)};"#)
+        #expect(daemon.requests.last == Self.watch(since: EventPosition(boot: daemon.boot, seq: 10)))
         #expect(office.wait { Self.seqs($0).count == 15 })
         #expect(Self.seqs(office.lines) == Array(1...15))
     }
@@ -113,7 +117,7 @@ final class MQTTBridgeEndToEndTests {
         daemon.dropClient()
         daemon.publish(4)  // journaled by the daemon while the bridge reconnects
         #expect(bridge.wait { daemon.requests.count == 2 })
-        #expect(daemon.requests.last == #"?WATCH={"enable":true,"since":\#(EventPosition(boot: daemon.boot, seq: 3).json)};"#)
+        #expect(daemon.requests.last == Self.watch(since: EventPosition(boot: daemon.boot, seq: 3)))
         #expect(office.wait { Self.seqs($0).count == 7 })
         bridge.signal(SIGTERM)
         #expect(bridge.finish() == 0)
@@ -166,7 +170,7 @@ final class MQTTBridgeEndToEndTests {
         let configPath = try config(port: broker.port, start: "now")
         let first = try bridge(configPath, socket: daemon.path)
         #expect(first.wait { daemon.requests.count == 1 })
-        #expect(daemon.requests.first == #"?WATCH={"enable":true};"#)
+        #expect(daemon.requests.first == Self.watch())
         #expect(!FileManager.default.fileExists(atPath: stateFile))
         daemon.publish(20)
         #expect(first.wait { self.stateFileHolds(EventPosition(boot: daemon.boot, seq: 5)) }, "where it began, before any PUBACK")
@@ -177,7 +181,7 @@ final class MQTTBridgeEndToEndTests {
         defer { second.signal(SIGTERM); _ = second.finish() }
         #expect(office.wait { Self.seqs($0).count == 20 }, "\(second.stderr)")
         #expect(Self.seqs(office.lines) == Array(6...25))
-        #expect(daemon.requests.last == #"?WATCH={"enable":true,"since":\#(EventPosition(boot: daemon.boot, seq: 5).json)};"#)
+        #expect(daemon.requests.last == Self.watch(since: EventPosition(boot: daemon.boot, seq: 5)))
     }
 
     @Test(arguments: ["{\"boot\":\"12", "garbage\u{1B}[2J", ""])

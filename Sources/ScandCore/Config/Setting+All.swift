@@ -293,6 +293,45 @@ extension Setting {
                 }
                 c.start = start
             }),
+        Setting(
+            section: "mqtt", key: "classes", flag: nil, kind: .texts, valueName: "LIST",
+            help: "The event classes published (\(MQTTSettings.publishableClasses.joined(separator: ", ")), or all).",
+            reload: .otherCommand("scand mqtt"),
+            read: { c in
+                let classes = c.mqtt.classes
+                return .texts(classes.count == MQTTSettings.publishableClasses.count ? ["all"] : classes.sorted())
+            },
+            write: { c, v, _ throws(Problem) in
+                let names = try v.texts().map { $0.uppercased() }
+                let known = MQTTSettings.publishableClasses
+                guard !names.isEmpty, names.allSatisfy({ $0 == "ALL" || known.contains($0) }) else {
+                    throw Problem(
+                        "must be event classes the journal keeps (\(known.joined(separator: ", "))) or all, got \(v.commandLineText.escapingControlCharacters().prefix(64))"
+                    )
+                }
+                c.mqtt.classes = names.contains("ALL") ? Set(known) : Set(names)
+            }),
+        Setting(
+            section: "mqtt", key: "formats", flag: nil, kind: .texts, valueName: "LIST",
+            help: "Formats of the SCAN, UPDATE and LOST events published, as a ?WATCH names them (e.g. ean13, qr; or all, linear, matrix).",
+            reload: .otherCommand("scand mqtt"),
+            read: { .texts($0.mqtt.formats.map { $0 == .all ? ["all"] : $0.members.map(\.name) } ?? ["all"]) },
+            write: { c, v, _ throws(Problem) in
+                let names = try v.texts()
+                guard !names.isEmpty else { throw Problem("must name at least one format (or all, linear, matrix)") }
+                do throws(FormatListError) {
+                    let formats = try BarcodeFormats.parse(names.joined(separator: ","))
+                    c.mqtt.formats = formats == .all ? nil : formats
+                } catch {
+                    throw Problem("lists an \(error)")
+                }
+            }),
+        mqtt(
+            "topic_prefix", "The topics' first levels: <prefix>/<kiosk-id>/events/<class> and <prefix>/<kiosk-id>/status.",
+            { $0.topicPrefix },
+            { c, v throws(Problem) in
+                do throws(MQTTSettings.Problem) { c.topicPrefix = try MQTTSettings.topicPrefix(v) } catch { throw Problem(error.message) }
+            }),
 
         // `scand wedge` (its unit reads /etc/scand/scand.toml).
         wedge(

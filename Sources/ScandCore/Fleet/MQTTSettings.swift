@@ -21,6 +21,13 @@ public struct MQTTSettings: Sendable, Equatable {
     public var maxInFlight = 1000
     /// Where a bridge without a state file starts: everything the daemon's journal keeps, or from now.
     public var start = Start.all
+    /// The event classes published (names of `publishableClasses`), asked of the daemon in the WATCH: the
+    /// scans by default, as a hand scanner sends them; UPDATE and STATS are a camera's chatter.
+    public var classes: Set<String> = ["SCAN"]
+    /// The formats of the SCAN, UPDATE and LOST events published; nil: all.
+    public var formats: BarcodeFormats?
+    /// The topics' first levels: `<prefix>/<kiosk-id>/events/<class>` and `<prefix>/<kiosk-id>/status`.
+    public var topicPrefix = "scand"
 
     public enum Start: String, Sendable, Equatable, CaseIterable {
         /// Every event the journal keeps, then live.
@@ -32,6 +39,38 @@ public struct MQTTSettings: Sendable, Equatable {
     public init() {}
 
     public static let defaultStateFile = "/var/lib/scand-mqtt/position.json"
+
+    /// The classes the daemon numbers and journals (so `since` gets them again after an outage): what a
+    /// bridge can publish without losing any.
+    public static let publishableClasses = ["DEVICE", "JOURNAL", "LOST", "SCAN", "STATS", "UPDATE"]
+
+    /// The longest topic after the prefix: `/`, a kiosk id of 64 bytes, `/events/journal`.
+    static let longestTopicSuffix = 1 + 64 + "/events/journal".utf8.count
+    /// An MQTT topic is at most 65535 bytes of UTF-8.
+    public static let topicPrefixLimit = 65535 - longestTopicSuffix
+
+    /// A topic prefix as MQTT allows it in a PUBLISH, with trailing slashes dropped (`scand/` is `scand`).
+    public static func topicPrefix(_ text: String) throws(Problem) -> String {
+        var prefix = Substring(text)
+        while prefix.hasSuffix("/") { prefix.removeLast() }
+        let shown = String(prefix.prefix(64)).escapingControlCharacters()
+        guard !prefix.isEmpty else {
+            throw Problem(line: 0, message: "must be one topic level or more (e.g. scand, or site/berlin/scand), got '\(text)'")
+        }
+        // Wildcards belong to subscriptions, `$` topics to the broker ($SYS); NUL is no topic's (MQTT 3.1.1,
+        // 4.7), nor are other controls here.
+        guard !prefix.contains(where: { $0 == "+" || $0 == "#" }) else {
+            throw Problem(line: 0, message: "must not hold the wildcards + or #, got '\(shown)'")
+        }
+        guard !prefix.hasPrefix("$") else { throw Problem(line: 0, message: "must not start with $ (the broker's own topics), got '\(shown)'") }
+        guard !prefix.unicodeScalars.contains(where: { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }) else {
+            throw Problem(line: 0, message: "must hold no control characters, got '\(shown)'")
+        }
+        guard prefix.utf8.count <= topicPrefixLimit else {
+            throw Problem(line: 0, message: "must be at most \(topicPrefixLimit) bytes (a topic is at most 65535), got \(prefix.utf8.count)")
+        }
+        return String(prefix)
+    }
 
     public var usesTLS: Bool { caFile != nil }
     public var effectivePort: Int { port ?? (usesTLS ? 8883 : 1883) }
