@@ -65,8 +65,25 @@ public struct WedgeService: Service {
         )
     }
 
+    /// Whether the answer to a WATCH moves the state file's position to `start`: the position that subscription
+    /// starts after (the daemon's, for one without a since; the one asked for otherwise, where the subscription
+    /// resumed after the last line taken). Every line before the answer has been handled, and nothing after it
+    /// is skipped, so it is kept when the wedge holds none yet (a wedge restarted before its first SCAN
+    /// resumed live and lost what the daemon scanned meanwhile), or an older one of the same boot; never one
+    /// of another boot, whose seqs say nothing of the wedge's.
+    static func advances(_ held: EventPosition?, to start: EventPosition) -> Bool {
+        guard let held else { return true }
+        return held.boot == start.boot && held.seq < start.seq
+    }
+
     private func consume(_ wedge: inout KeyboardWedge, _ typing: NIOThreadPool) async throws {
         var stateFile = PositionFile.Keeper(path: settings.stateFile)
+        /// The state file's position: where a restart of the wedge resumes.
+        var held = wedge.typedUpTo
+        func save(_ position: EventPosition) {
+            held = position
+            if let (text, isError) = stateFile.save(position) { isError ? logger.error("\(text)") : logger.info("\(text)") }
+        }
         var lastProblem: String?
         let delay = Duration.milliseconds(settings.keyDelayMilliseconds)
         for try await element in subscription {
@@ -80,6 +97,7 @@ public struct WedgeService: Service {
                 case .watch:
                     lastProblem = nil
                     logger.info("subscribed to scand at \(settings.socketPath); typing SCANs with the \(settings.layout.rawValue) layout")
+                    if case .watch(let answer)? = line.event, let start = answer.since, Self.advances(held, to: start) { save(start) }
                 case .error:
                     // The `since` is not in the daemon's journal: what it replays instead is numbered anew.
                     wedge.sinceNotKept()
@@ -91,7 +109,7 @@ public struct WedgeService: Service {
                     for action in wedge.handle(scan, now: clock()) {
                         switch action {
                         case .persist(let position):
-                            if let (text, isError) = stateFile.save(position) { isError ? logger.error("\(text)") : logger.info("\(text)") }
+                            save(position)
                         case .log(let text):
                             logger.warning("\(text)")
                         case .type(let events):

@@ -1,4 +1,5 @@
 import Foundation
+import ScandClient
 import ScandCore
 import ScandTestSupport
 import Testing
@@ -102,6 +103,38 @@ import Testing
         let position = try #require(
             EventPosition.parse(json: try String(contentsOfFile: stateFile, encoding: .utf8).trimmingCharacters(in: .newlines)))
         #expect(position.seq > 10)
+    }
+
+    /// A wedge that has typed nothing yet holds where its subscription started (the daemon's answer to its
+    /// WATCH) in its state file: stopped while the daemon stops and another scans with no socket open, then
+    /// started again, it types those scans, each once. It wrote nothing, subscribed live again and lost them.
+    @Test func aWedgeRestartedBeforeItsFirstScanTypesWhatWasScannedMeanwhile() throws {
+        let idle = ["run", "--socket", socket, "--state-directory", stateDirectory, "--device", dir + "/no-camera"]
+        let quiet = try DaemonProcess(idle)
+        #expect(quiet.wait { FileManager.default.fileExists(atPath: self.socket) })
+        #expect(quiet.wait { !FleetRecordings.positions(quiet.stdout).isEmpty }, "a numbered event: the journal is not empty")
+        let first = try wedge([])
+        #expect(first.wait { ((try? PositionFile.read(self.stateFile)) ?? nil) != nil }, "before any SCAN: \(first.stderr)")
+        first.signal(SIGTERM)
+        #expect(first.finish() == 0)
+        quiet.signal(SIGTERM)
+        #expect(quiet.finish() == 0)
+        // Scans with no socket to connect to: the wedge can only get them from the journal.
+        let recording = try Self.items([(.qrCode, "missed-1"), (.qrCode, "missed-2")], leadIn: 1, to: dir + "/missed.rec")
+        let scanning = try DaemonProcess([
+            "run", "--socket", "none", "--state-directory", stateDirectory, "--replay-pace", "recorded", "--source", "replay:" + recording
+        ])
+        #expect(scanning.finish(seconds: 60) == 0)
+        #expect(FleetRecordings.scans(scanning.stdout).count == 2, "\(scanning.stdout)")
+        let again = try DaemonProcess(idle)
+        #expect(again.wait { FileManager.default.fileExists(atPath: self.socket) })
+        let second = try wedge([])
+        #expect(second.wait { Self.keys(second.stdout).count >= 2 }, "\(second.stderr)")
+        second.signal(SIGTERM)
+        #expect(second.finish() == 0)
+        #expect(Self.keys(second.stdout).map(KeyboardLayout.us.decode) == ["missed-1\n", "missed-2\n"], "each once: \(second.stderr)")
+        again.signal(SIGTERM)
+        #expect(again.finish() == 0)
     }
 
     @Test func aWrongSettingOrNoUinputIsOneLineAndItsExitStatus() throws {
