@@ -87,7 +87,7 @@ struct RunCommand: AsyncParsableCommand {
             base = try ConfigFileError.load(config, over: base)
         } else {
             // Without a file, a user who is not root gets a socket where they can create one (unless --socket).
-            base.socketPath = defaultSocketPath()
+            base.socketPath = DaemonSocket.ownPath()
         }
         return try commandLine().applied(to: base)
     }
@@ -173,19 +173,4 @@ struct ConfigFileError: Error, CustomStringConvertible {
 func sizeOption(_ text: String, option: String = "--size") throws -> (Int, Int) {
     guard let size = ScandConfig.parseSize(text) else { throw ValidationError("\(option) must be WIDTHxHEIGHT, e.g. 1280x720; got '\(text)'") }
     return size
-}
-
-/// Where a client (`scand web`, `scand mqtt`) looks for the daemon: its own setting, else where a daemon
-/// reading the same file would listen (`[socket] path`, by default /run/scand/scand.sock), else (no file,
-/// or `path = "none"`) as `scand watch` does.
-func clientSocketPath(_ own: String, _ file: ScandConfig?) -> String {
-    own.isEmpty ? (file?.socketPath ?? defaultSocketPath()) : own
-}
-
-/// Where the socket is when nothing says otherwise: /run/scand for root (as the systemd units have it),
-/// the user's runtime directory for anyone else, so that `scand run` and `scand watch` meet without sudo.
-func defaultSocketPath() -> String {
-    if geteuid() == 0 { return ScandConfig.systemSocketPath }
-    if let dir = ProcessInfo.processInfo.environment["XDG_RUNTIME_DIR"], dir.hasPrefix("/") { return dir + "/scand.sock" }
-    return "/tmp/scand-\(geteuid()).sock"
 }

@@ -26,8 +26,8 @@ struct WatchCommand: AsyncParsableCommand {
     /// No scan within `--timeout`: as zbarimg's "no code found".
     static let timeoutStatus: Int32 = 4
 
-    @Option(name: .long, help: "The daemon's socket (default: where `scand run` puts it for this user; /run/scand/scand.sock for root).")
-    var socket: String = defaultSocketPath()
+    @Option(name: .long, help: DaemonSocket.optionHelp)
+    var socket: String?
 
     @Option(name: .long, help: "Only these event classes, comma-separated (SCAN, LOST, UPDATE, DEVICE, …).")
     var classes: String?
@@ -104,6 +104,8 @@ struct WatchCommand: AsyncParsableCommand {
     func run() async throws {
         let watch = try watch()
         do {
+            // With --reconnect the daemon is waited for: no answer yet is no error.
+            let socket = try socket ?? (reconnect ? DaemonSocket().waitingPath() : DaemonSocket().resolve())
             if status {
                 let client = DaemonClient(socketPath: socket)
                 let answer = try await withThrowingTaskGroup(of: Void.self) { group in
@@ -125,10 +127,10 @@ struct WatchCommand: AsyncParsableCommand {
             }
         } catch let error as DaemonError {
             OutputSinkLog.write(error.description.escapingControlCharacters())
-            throw ExitCode(Self.exitCode(error))
+            throw ExitCode(ExitStatus.of(error))
         } catch let error as WatchSessionError.DaemonWentAway {
             OutputSinkLog.write(error.description)
-            throw ExitCode(69)
+            throw ExitCode(ExitStatus.unavailable)
         } catch is WatchSessionError.NothingCame {
             OutputSinkLog.write("no scan came within \(timeout ?? 0) s", .notice)
             throw ExitCode(Self.timeoutStatus)
@@ -165,17 +167,5 @@ struct WatchCommand: AsyncParsableCommand {
     /// escaping again here means nothing a barcode holds reaches the terminal raw, whoever wrote the line.
     static func print(_ line: String) {
         OutputSink.writeAll(1, line.escapingControlCharacters() + "\n")
-    }
-
-    /// sysexits: 64 a refused request or an unusable path, 69 no daemon, 75 a refused connection or a request
-    /// that waited too long in line (try later),
-    /// 77 no permission.
-    static func exitCode(_ error: DaemonError) -> Int32 {
-        switch error {
-        case .unreachable(_, .permissionDenied): 77
-        case .unreachable(_, .pathTooLong), .refusedRequest: 64
-        case .refused, .backlogged: 75
-        case .unreachable, .closed, .timeout, .protocolViolation: 69
-        }
     }
 }
