@@ -14,10 +14,12 @@ struct BenchReport {
         if let json { try BenchReport.write([self], to: json) }
     }
 
-    /// One JSON object for several benchmarks, with the machine they ran on.
+    /// One JSON object for several benchmarks, with the machine they ran on, and under `tables` each one's table
+    /// as printed (scripts/bench-tables writes them into docs/performance.md).
     static func write(_ reports: [BenchReport], to path: String) throws {
         var fields: [(String, JSONValue)] = [("machine", machine)]
         fields += reports.map { ($0.name, $0.rows) }
+        fields.append(("tables", .object(reports.map { ($0.name, .string($0.table)) })))
         try (JSONValue.object(fields).serialized() + "\n").write(toFile: path, atomically: true, encoding: .utf8)
     }
 
