@@ -75,9 +75,12 @@ struct MQTTCommand: AsyncParsableCommand {
         let kiosk: String
         let password: String?
         do {
-            settings = try resolvedSettings()
+            let stateFile: ClientStateFile
+            (settings, stateFile) = try resolvedSettings()
             kiosk = try settings.kioskID ?? Self.hostKioskID()
             password = try settings.passwordFile.map(Self.readPassword)
+            // Only for a configuration that holds: a wrong one makes nothing.
+            stateFile.prepare()
         } catch {
             OutputSinkLog.write("\(error)")
             throw ExitCode(78)
@@ -107,7 +110,8 @@ struct MQTTCommand: AsyncParsableCommand {
         var description: String
     }
 
-    func resolvedSettings() throws(Problem) -> MQTTSettings {
+    /// The settings, with the state file as `stateFile` resolved it.
+    func resolvedSettings() throws(Problem) -> (MQTTSettings, stateFile: ClientStateFile) {
         let configuration: ClientConfiguration
         do { configuration = try ClientConfiguration(config) } catch { throw Problem(description: error.description) }
         let path = configuration.path
@@ -124,10 +128,9 @@ struct MQTTCommand: AsyncParsableCommand {
         let state = ClientStateFile.resolve(
             settings.stateFile, system: MQTTSettings.defaultStateFile, name: "scand-mqtt", environment: ProcessInfo.processInfo.environment,
             uid: getuid())
-        state.prepare()
         settings.stateFile = state.path
         do { try settings.validate() } catch { throw Problem(description: (path.map { "\($0): [mqtt] " } ?? "") + error.description) }
-        return settings
+        return (settings, state)
     }
 
     /// Options through their rows of `Setting.all`, as the file's values go.
