@@ -193,12 +193,12 @@ import Testing
 
     /// config/scand.toml (config/web.toml for `[web]`, which scand-web.service reads) documents every
     /// setting the table has, set to its real default, with its range in the comment above it; scand.toml(5),
-    /// scand(8) and the README name each.
+    /// scand(8) and the synopsis of docs/daemon.md name each.
     @Test func theDocumentationNamesEverySettingWithItsDefaultAndRange() throws {
         let root = #filePath.replacingOccurrences(of: "Tests/ScandCoreTests/SettingsTableTests.swift", with: "")
         func read(_ path: String) throws -> String { try String(contentsOfFile: root + path, encoding: .utf8) }
         let shipped = try read("config/scand.toml"), web = try read("config/web.toml"), manual = try read("packaging/man/scand.toml.5")
-        let daemonManual = try read("packaging/man/scand.8"), readme = try read("README.md")
+        let daemonManual = try read("packaging/man/scand.8"), readme = try read("docs/daemon.md")
         for setting in Setting.all {
             let file = setting.section == "web" ? web : shipped
             let section = file.components(separatedBy: "\n[\(setting.section)]\n").dropFirst().first?.components(separatedBy: "\n[").first ?? ""
@@ -224,7 +224,7 @@ import Testing
             if let range { #expect(comment.contains(range), "config: [\(setting.section)] \(setting.key)'s comment should state \(range)") }
             #expect(manual.contains(".BR \(setting.key) "), "scand.toml.5: \(setting.key)")
             guard let flag = setting.commandLineName else { continue }
-            #expect(readme.contains("[\(flag)"), "README synopsis: \(flag)")
+            #expect(readme.contains("[\(flag)"), "docs/daemon.md synopsis: \(flag)")
             #expect(daemonManual.contains(flag.replacingOccurrences(of: "-", with: "\\-")), "scand.8: \(flag)")
         }
     }

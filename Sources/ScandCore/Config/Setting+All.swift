@@ -1,7 +1,7 @@
 extension Setting {
     /// Every setting of `scand run`, once. The configuration file (`ScandConfig.applying(toml:)`), the command
     /// line (`CommandLineSettings`) and `scand run --help` all read this list; config/scand.toml, scand.toml(5)
-    /// and the README document it (a test checks that they name every entry).
+    /// and docs/daemon.md document it (tests check that they name every entry; SettingsReference writes the first two).
     public static let all: [Setting] = [
         Setting(
             section: "camera", key: "device", flag: "device", kind: .text, valueName: "PATH",

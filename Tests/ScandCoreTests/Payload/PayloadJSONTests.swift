@@ -1,7 +1,7 @@
 import Testing
 @testable import ScandCore
 
-/// One example of every payload type on the wire: these strings are the ones documented in the README.
+/// One example of every payload type on the wire: these strings are the ones scand-json(5) shows.
 @Suite struct PayloadJSONTests {
     static let examples: [(Payload, String)] = [
         (
