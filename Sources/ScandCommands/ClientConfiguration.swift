@@ -22,11 +22,4 @@ struct ClientConfiguration {
         guard own.isEmpty else { return own }
         return (path == nil ? nil : file.socketPath) ?? DaemonSocket().waitingPath()
     }
-
-    /// The client's own state file setting, else position.json in systemd's $STATE_DIRECTORY (its unit's
-    /// StateDirectory=), else `fallback`.
-    static func stateFile(_ own: String, fallback: String) -> String {
-        guard own.isEmpty else { return own }
-        return ScandConfig.systemdStateDirectory(ProcessInfo.processInfo.environment).map { $0 + "/position.json" } ?? fallback
-    }
 }

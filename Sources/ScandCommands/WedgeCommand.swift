@@ -73,10 +73,13 @@ struct WedgeCommand: AsyncParsableCommand {
 
     func run() async throws {
         let settings: WedgeSettings
-        do { settings = try resolvedSettings() } catch {
+        let stateFile: ClientStateFile
+        do { (settings, stateFile) = try resolvedSettings() } catch {
             OutputSinkLog.write(error.description.escapingControlCharacters())
             throw ExitCode(error.status)
         }
+        // Only for a configuration that holds: a wrong one makes nothing.
+        stateFile.prepare()
         var typedUpTo: EventPosition?
         do { typedUpTo = try PositionFile.read(settings.stateFile) } catch {
             // Typing nothing rather than everything the journal keeps: the kiosk shows something else now.
@@ -121,7 +124,7 @@ struct WedgeCommand: AsyncParsableCommand {
     }
 
     /// The file's [wedge] table, then the options, each through its row of `Setting.all`.
-    func resolvedSettings() throws(Problem) -> WedgeSettings {
+    func resolvedSettings() throws(Problem) -> (WedgeSettings, stateFile: ClientStateFile) {
         let configuration: ClientConfiguration
         do { configuration = try ClientConfiguration(config) } catch { throw Problem(description: error.description) }
         let path = configuration.path
@@ -145,9 +148,13 @@ struct WedgeCommand: AsyncParsableCommand {
         }
         var settings = file.wedge
         settings.socketPath = configuration.socketPath(settings.socketPath)
-        // systemd's StateDirectory= of scand-wedge.service.
-        settings.stateFile = ClientConfiguration.stateFile(settings.stateFile, fallback: WedgeSettings.defaultStateFile)
+        // systemd's StateDirectory= of scand-wedge.service, root's /var/lib/scand-wedge, or the user's own (a
+        // `--dry-run` by hand): the packaged directory is root's, which a user cannot create.
+        let state = ClientStateFile.resolve(
+            settings.stateFile, system: WedgeSettings.defaultStateFile, name: "scand-wedge", environment: ProcessInfo.processInfo.environment,
+            uid: getuid())
+        settings.stateFile = state.path
         do { _ = try settings.planner() } catch { throw Problem(description: (path.map { "\($0): [wedge] " } ?? "") + error.description) }
-        return settings
+        return (settings, state)
     }
 }

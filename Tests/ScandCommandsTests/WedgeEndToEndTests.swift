@@ -105,6 +105,33 @@ import Testing
         #expect(position.seq > 10)
     }
 
+    /// `scand wedge --dry-run` run by hand by a user who is not root, without a state_file: the packaged
+    /// /var/lib/scand-wedge is not theirs, so the position goes to ~/.local/state/scand-wedge, as scand mqtt's
+    /// does (it failed to write /var/lib/scand-wedge/position.json).
+    @Test(.enabled(if: getuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv"), "needs root to run as nobody"))
+    func aUserRunningItByHandKeepsThePositionInTheirOwnStateDirectory() throws {
+        let idle = ["run", "--socket", socket, "--state-directory", stateDirectory, "--device", dir + "/no-camera"]
+        let daemon = try DaemonProcess(idle)
+        #expect(daemon.wait { FileManager.default.fileExists(atPath: self.socket) })
+        #expect(daemon.wait { !FleetRecordings.positions(daemon.stdout).isEmpty }, "a numbered event: the journal is not empty")
+        let home = dir + "/home"
+        try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
+        chown(home, 65534, 65534)
+        chmod(dir, 0o755)
+        chmod(socket, 0o777)
+        let user = try SpawnedProcess(
+            "/usr/bin/setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups", ScandBinary.path, "wedge", "--dry-run", "--socket", socket],
+            environment: ["STATE_DIRECTORY": "", "XDG_STATE_HOME": "", "HOME": home])
+        let expected = home + "/.local/state/scand-wedge/position.json"
+        #expect(user.wait { ((try? PositionFile.read(expected)) ?? nil) != nil }, "\(user.stderr)")
+        user.signal(SIGTERM)
+        #expect(user.finish() == 0)
+        #expect(user.stderr.contains { $0.contains("state file \(expected)") }, "\(user.stderr)")
+        #expect(!user.stderr.contains { $0.contains("/var/lib/scand-wedge") }, "\(user.stderr)")
+        daemon.signal(SIGTERM)
+        #expect(daemon.finish() == 0)
+    }
+
     /// A wedge that has typed nothing yet holds where its subscription started (the daemon's answer to its
     /// WATCH) in its state file: stopped while the daemon stops and another scans with no socket open, then
     /// started again, it types those scans, each once. It wrote nothing, subscribed live again and lost them.
@@ -139,12 +166,13 @@ import Testing
 
     @Test func aWrongSettingOrNoUinputIsOneLineAndItsExitStatus() throws {
         let layout = try ScandBinary.run(["wedge", "--dry-run", "--layout", "dvorak", "--socket", socket, "--state-file", stateFile])
-        #expect(layout.status == 78 && layout.stderr.contains("--layout: must be us, uk, de or fr, not \"dvorak\""), "\(layout.stderr)")
+        // A bad option value is 64 (EX_USAGE), as for every command; what the settings cannot do together, 78.
+        #expect(layout.status == 64 && layout.stderr.contains("--layout: must be us, uk, de or fr, not \"dvorak\""), "\(layout.stderr)")
         let prefix = try ScandBinary.run(["wedge", "--dry-run", "--prefix", "né", "--socket", socket, "--state-file", stateFile])
         #expect(prefix.status == 78 && prefix.stderr.contains("prefix: the us layout cannot type 'é' (U+00E9)"), "\(prefix.stderr)")
         let link = try ScandBinary.run(["wedge", "--dry-run", "--digital-link", "gs1", "--socket", socket, "--state-file", stateFile])
         #expect(
-            link.status == 78 && link.stderr.contains("--digital-link: must be \"uri\" or \"element_string\", not \"gs1\""), "\(link.stderr)")
+            link.status == 64 && link.stderr.contains("--digital-link: must be \"uri\" or \"element_string\", not \"gs1\""), "\(link.stderr)")
         let config = dir + "/bad.toml"
         try "[wedge]\nsuffix = \"space\"\n".write(toFile: config, atomically: true, encoding: .utf8)
         let file = try ScandBinary.run(["wedge", "--dry-run", "--config", config])
