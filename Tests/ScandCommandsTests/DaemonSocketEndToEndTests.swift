@@ -54,6 +54,9 @@ import Testing
         #expect(watch.stdout.hasPrefix(#"{"class":"STATUS""#), "\(watch.stdout)")
         let roi = try asNobody(["roi"])
         #expect(roi.status == 0 && roi.stdout == "0,0,1,1\n", "\(roi.stdout)\(roi.stderr)")
+        // Reading is for the socket's group; setting for the admin group (none here: root only), 77 as the socket's.
+        let set = try asNobody(["roi", "0.25,0.25,0.5,0.5"])
+        #expect(set.status == 77 && set.stderr.contains("changing settings is for root only"), "\(set.stderr)")
     }
 
     @Test(.enabled(if: canRun, "needs root, setpriv and no daemon on /run/scand/scand.sock"))
