@@ -228,8 +228,7 @@ import ScandTestSupport
             try text.replacingOccurrences(of: "/usr/local/bin/scand", with: ScandBinary.path)
                 .write(toFile: units + "/" + name, atomically: true, encoding: .utf8)
         }
-        let verify = try ScandBinary.runTool(
-            "/usr/bin/systemd-analyze", ["verify", units + "/scand.service", units + "/scand.socket", units + "/scand-web.service"])
+        let verify = try UnitVerification.verify([units + "/scand.service", units + "/scand.socket", units + "/scand-web.service"])
         #expect(verify.status == 0, "\(verify.stdout)\(verify.stderr)")
         #expect(!verify.stderr.contains("scand."), "no complaints about our units: \(verify.stderr)")
         // The daemon with no network at all; scand web with HTTP on loopback only.

@@ -248,7 +248,7 @@ final class MQTTBridgeEndToEndTests {
         #expect(text.contains("StateDirectory=scand-mqtt"))
         let unit = dir + "/scand-mqtt.service"
         try text.replacingOccurrences(of: "/usr/local/bin/scand", with: ScandBinary.path).write(toFile: unit, atomically: true, encoding: .utf8)
-        let verify = try ScandBinary.runTool("/usr/bin/systemd-analyze", ["verify", unit])
+        let verify = try UnitVerification.verify([unit])
         #expect(verify.status == 0, "\(verify.stdout)\(verify.stderr)")
         #expect(!verify.stderr.contains("scand-mqtt"), "\(verify.stderr)")
         let security = try ScandBinary.runTool("/usr/bin/systemd-analyze", ["security", "--offline=true", unit])

@@ -197,7 +197,7 @@ import Testing
         #expect(!text.contains("PrivateDevices=yes"), "it would hide /dev/uinput")
         let unit = dir + "/scand-wedge.service"
         try text.replacingOccurrences(of: "/usr/local/bin/scand", with: ScandBinary.path).write(toFile: unit, atomically: true, encoding: .utf8)
-        let verify = try ScandBinary.runTool("/usr/bin/systemd-analyze", ["verify", unit])
+        let verify = try UnitVerification.verify([unit])
         #expect(verify.status == 0 && !verify.stderr.contains("scand-wedge"), "\(verify.stdout)\(verify.stderr)")
         let security = try ScandBinary.runTool("/usr/bin/systemd-analyze", ["security", "--offline=true", unit])
         let line = try #require(security.stdout.split(separator: "\n").first { $0.contains("Overall exposure level") })
