@@ -154,7 +154,12 @@ struct WedgeCommand: AsyncParsableCommand {
             settings.stateFile, system: WedgeSettings.defaultStateFile, name: "scand-wedge", environment: ProcessInfo.processInfo.environment,
             uid: getuid())
         settings.stateFile = state.path
-        do { _ = try settings.planner() } catch { throw Problem(description: (path.map { "\($0): [wedge] " } ?? "") + error.description) }
+        // A layout that cannot type the prefix or GS replacement: the file's fault, or without one the options'.
+        do { _ = try settings.planner() } catch {
+            throw Problem(
+                description: (path.map { "\($0): [wedge] " } ?? "") + error.description,
+                status: path == nil ? ExitStatus.usage : ExitStatus.configuration)
+        }
         return (settings, state)
     }
 }

@@ -20,6 +20,7 @@ import Testing
             (["mqtt", "--socket", socket, "--port", "0"], 64),
             (["wedge", "--socket", socket, "--layout", "xx", "--dry-run"], 64),
             (["wedge", "--socket", socket, "--key-delay-ms", "-5", "--dry-run"], 64),
+            (["wedge", "--socket", socket, "--layout", "us", "--prefix", "\u{20AC}", "--dry-run"], 64),
             (["devices", "--bogus"], 64),
             (["record", "--frames", "0", dir + "/out.rec"], 64),
             (["encode", "--format", "bogus", "--text", "x", dir + "/out.png"], 64),
