@@ -133,7 +133,7 @@ extension String {
     /// The escapes scand's man pages write in examples, as the page shows them: `\-`, `\(aq`, `\(ga`, `\e`,
     /// `\[uXXXX]`.
     var roffUnescaped: String {
-        var text = replacingOccurrences(of: "\\-", with: "-").replacingOccurrences(of: "\\(aq", with: "'")
+        var text = replacingOccurrences(of: "\\-", with: "-").replacingOccurrences(of: "\\:", with: "").replacingOccurrences(of: "\\(aq", with: "'")
             .replacingOccurrences(of: "\\(ga", with: "`").replacingOccurrences(of: "\\(dq", with: "\"").replacingOccurrences(of: "\\e", with: "\\")
         while let r = text.range(of: #"\\\[u[0-9A-F]{4}\]"#, options: .regularExpression),
             let scalar = UInt32(text[r].dropFirst(3).dropLast(), radix: 16).flatMap(Unicode.Scalar.init)
