@@ -9,22 +9,23 @@ import ScandTestSupport
 /// Decoder processes that die between frames are replaced at the next read without a failed pass; STATUS
 /// and STATS count them as `workerRestarts`.
 @Suite struct WorkerRestartTests {
-    /// A camera whose frames show a QR code; before frames 4 and 7, once every earlier frame is decoded, it
-    /// kills the decoder processes, as an out-of-memory killer or an administrator might while they are idle.
+    /// A camera whose frames show a QR code, moving from frame to frame (a still scene would rest, and not every
+    /// frame be decoded); before frames 4 and 7, once every earlier frame is decoded, it kills the decoder
+    /// processes, as an out-of-memory killer or an administrator might while they are idle.
     final class KillingCamera: FrameSource, @unchecked Sendable {
         let name = "/dev/video-killing"
         var waitsForDevice: Bool { true }
-        let frame: Frame
+        let frames: [Frame]
         let worker: DecoderWorker
         /// Frames the pipeline has decoded so far.
         var decoded: () -> Int = { 0 }
         var served = 0
         var killed: Set<Int32> = []
-        init(_ frame: Frame, worker: DecoderWorker) {
-            self.frame = frame
+        init(_ frames: [Frame], worker: DecoderWorker) {
+            self.frames = frames
             self.worker = worker
         }
-        func open() throws(CaptureError) -> FrameFormat { frame.format }
+        func open() throws(CaptureError) -> FrameFormat { frames[0].format }
         func nextFrame(timeoutMilliseconds: Int) throws(CaptureError) -> Frame? {
             served += 1
             if served > 9 { throw CaptureError(.endOfStream, path: name) }
@@ -34,7 +35,7 @@ import ScandTestSupport
                 // Dead before the frame goes out: a process slow to exit (under a sanitizer, say) is not the point.
                 Eventually.wait(seconds: 5) { killed.allSatisfy(DecoderProcessWatch.hasEnded) }
             }
-            var f = frame
+            var f = frames[served % frames.count]
             f.sequence = UInt64(served)
             f.timestampMicroseconds = Monotonic.microseconds()
             return f
@@ -43,10 +44,14 @@ import ScandTestSupport
     }
 
     @Test func processesKilledBetweenFramesAreCounted() async throws {
-        var page = LumaImage(width: 640, height: 480, fill: 235)
-        page.paste(try SymbolWriter.render(.qrCode, text: "restart", moduleSize: 3), x: 280, y: 200)
+        let symbol = try SymbolWriter.render(.qrCode, text: "restart", moduleSize: 3)
+        let frames = [200, 320].map { x in
+            var page = LumaImage(width: 640, height: 480, fill: 235)
+            page.paste(symbol, x: x, y: 200)
+            return Frame.yuyv(page)
+        }
         let worker = try #require(DecoderWorker())
-        let camera = KillingCamera(Frame.yuyv(page), worker: worker)
+        let camera = KillingCamera(frames, worker: worker)
         let lines = LivePipelineTests.Lines()
         var options = CaptureSession.Options()
         options.delivery = .every  // every frame decoded: the decoder is idle when the camera waits for it
