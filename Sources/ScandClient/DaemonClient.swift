@@ -32,6 +32,17 @@ public final class DaemonClient: Service, Sendable {
     }
 
     /// The daemon's answer to `request`, of the request's answer class; its ERROR as `.refusedRequest`.
+    /// One request on a client of its own, run for as long as its answer takes: a command's one question
+    /// (`scand controls`, `scand roi`, `scand watch --status`). Throws the request's `DaemonError`.
+    public static func ask(_ request: ClientRequest, socketPath: String) async throws -> ReceivedEvent {
+        let client = DaemonClient(socketPath: socketPath)
+        return try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { await client.run() }
+            defer { group.cancelAll() }
+            return try await client.request(request)
+        }
+    }
+
     public func request(_ request: ClientRequest) async throws(DaemonError) -> ReceivedEvent {
         do {
             return try await withCheckedThrowingContinuation { answer in

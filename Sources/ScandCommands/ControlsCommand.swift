@@ -61,12 +61,7 @@ struct ControlsCommand: AsyncParsableCommand {
         let request: ClientRequest =
             settings.isEmpty && !keep ? .cameraControls : .setCameraControls(CameraControlChange(settings: settings, keep: keep))
         do {
-            let client = DaemonClient(socketPath: try socket ?? DaemonSocket().resolve())
-            let answer = try await withThrowingTaskGroup(of: Void.self) { group in
-                group.addTask { await client.run() }
-                defer { group.cancelAll() }
-                return try await client.request(request)
-            }
+            let answer = try await DaemonClient.ask(request, socketPath: try socket ?? DaemonSocket().resolve())
             guard !json, case .cameraControls(let report)? = answer.event else { return WatchCommand.print(answer.line) }
             // Line by line: each escaped on its own (a driver's names are data), the newlines kept.
             for line in Self.lines(report) { WatchCommand.print(line) }

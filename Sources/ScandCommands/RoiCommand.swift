@@ -50,12 +50,7 @@ struct RoiCommand: AsyncParsableCommand {
     func run() async throws {
         let request: ClientRequest = try requested().map { .setRegionOfInterest($0) } ?? .regionOfInterest
         do {
-            let client = DaemonClient(socketPath: try socket ?? DaemonSocket().resolve())
-            let answer = try await withThrowingTaskGroup(of: Void.self) { group in
-                group.addTask { await client.run() }
-                defer { group.cancelAll() }
-                return try await client.request(request)
-            }
+            let answer = try await DaemonClient.ask(request, socketPath: try socket ?? DaemonSocket().resolve())
             guard !json, case .regionOfInterest(let rect)? = answer.event else { return WatchCommand.print(answer.line) }
             WatchCommand.print(Self.text(rect))
         } catch let error as DaemonError {

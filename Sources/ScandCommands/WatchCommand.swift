@@ -107,12 +107,7 @@ struct WatchCommand: AsyncParsableCommand {
             // With --reconnect the daemon is waited for: no answer yet is no error.
             let socket = try socket ?? (reconnect ? DaemonSocket().waitingPath() : DaemonSocket().resolve())
             if status {
-                let client = DaemonClient(socketPath: socket)
-                let answer = try await withThrowingTaskGroup(of: Void.self) { group in
-                    group.addTask { await client.run() }
-                    defer { group.cancelAll() }
-                    return try await client.request(.status)
-                }
+                let answer = try await DaemonClient.ask(.status, socketPath: socket)
                 Self.print(answer.line)
                 return
             }
