@@ -51,23 +51,9 @@ public enum BoundedFile {
         let bound = max(0, maxBytes)
         func tooLarge(_ size: String) -> Failure { failure(.tooLarge, "\(size), larger than \(describe(bound))") }
         if Int(st.st_size) > bound { throw tooLarge("\(st.st_size) bytes") }
-        // The size told by fstat, and one byte more to see that it did not grow past the bound meanwhile.
-        var bytes = [UInt8](repeating: 0, count: Int(st.st_size) + 1)
-        var count = 0
-        while true {
-            if count == bytes.count {
-                guard count <= bound else { throw tooLarge("more than \(count - 1) bytes") }
-                bytes.append(contentsOf: repeatElement(0, count: min(65536, bound + 1 - count)))
-            }
-            let n = bytes.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress! + count, $0.count - count) }
-            if n < 0 && errno == EINTR { continue }
-            guard n >= 0 else { throw error(errno) }
-            if n == 0 { break }
-            count += n
-            if count > bound { throw tooLarge("more than \(bound) bytes") }
-        }
-        bytes.removeLast(bytes.count - count)
-        return bytes
+        // Read as a stream is, starting with room for the size fstat told: a file that grew past the bound
+        // while it was read is refused too.
+        return try read(descriptor: fd, maxBytes: bound, expecting: Int(st.st_size))
     }
 
     /// `1 MiB`, `128 MiB`, `4096 bytes`: a bound in words.

@@ -3,10 +3,11 @@ import Glibc
 extension BoundedFile {
     /// All the bytes of an open descriptor that has no size to check first (standard input, a pipe), at
     /// most `maxBytes`: memory grows with what arrives, 64 KiB at a time, and a stream longer than the bound
-    /// is refused as soon as it passes it, not read to its end.
-    public static func read(descriptor fd: Int32, maxBytes: Int) throws(Failure) -> [UInt8] {
+    /// is refused as soon as it passes it, not read to its end. `expecting`: the size the caller expects (a
+    /// file's, from fstat), room for which is made at once.
+    public static func read(descriptor fd: Int32, maxBytes: Int, expecting size: Int = 0) throws(Failure) -> [UInt8] {
         let bound = max(0, maxBytes)
-        var bytes: [UInt8] = []
+        var bytes = [UInt8](repeating: 0, count: size > 0 ? min(size, bound) + 1 : 0)
         var count = 0
         while true {
             if count == bytes.count {
