@@ -66,6 +66,8 @@ let package = Package(
             name: "ScandCapture",
             dependencies: [
                 "ScandCore", "ScandV4L2Shim", "CTurboJPEG",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio")
             ]),
         // The daemon's event journal: append-only SQLite (WAL) in its state directory.
@@ -175,9 +177,9 @@ let package = Package(
                 .product(name: "NIOEmbedded", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio")
             ]),
-        .testTarget(name: "ScandImageIOTests", dependencies: ["ScandImageIO", "ScandCore", "CSTB"]),
+        .testTarget(name: "ScandImageIOTests", dependencies: ["ScandImageIO", "ScandCore", "CSTB", "ScandTestSupport"]),
         .testTarget(name: "ScandJournalTests", dependencies: ["ScandJournal", "ScandCore", "ScandTestSupport"]),
-        .testTarget(name: "ScandFilesTests", dependencies: ["ScandFiles"]),
+        .testTarget(name: "ScandFilesTests", dependencies: ["ScandFiles", "ScandTestSupport"]),
         .testTarget(name: "ScandMQTTTests", dependencies: ["ScandMQTT", "ScandCore", "ScandProtocol", "ScandTestSupport"]),
         .testTarget(
             name: "ScandCommandsTests",

@@ -3,7 +3,7 @@ import NIOConcurrencyHelpers
 
 /// One camera (or recording) session: an actor that owns the frame source and the device state machine and
 /// carries out what the machine decides — open, stream into the frame hand-off, and on a missing or lost
-/// camera tear down, announce and retry with backoff. It runs on a thread of its own, so the source's
+/// camera tear down, announce and retry with backoff. It runs on an event loop of its own, so the source's
 /// blocking poll and ioctl never touch Swift's cooperative pool; `stop` is honoured within one poll.
 public actor CaptureSession {
     public struct Options: Sendable {
@@ -35,9 +35,9 @@ public actor CaptureSession {
         public var streaming = false
     }
 
-    /// Its thread; also the task executor to run `run()` from, so that no step of it waits for the pool.
-    public nonisolated let executor: DedicatedThreadExecutor
-    public nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
+    /// Its event loop, of its own: every step of it runs there.
+    public nonisolated let executor = OwnEventLoop(name: "scand-capture")
+    public nonisolated var unownedExecutor: UnownedSerialExecutor { executor.unownedExecutor }
 
     private let source: FrameSource
     /// The source's name, for answers given off its thread.
@@ -65,7 +65,6 @@ public actor CaptureSession {
     private static let pollMilliseconds = 200
 
     public init(source: sending FrameSource, options: Options = Options(), onStatus: @escaping @Sendable (DeviceStatus) -> Void) {
-        self.executor = DedicatedThreadExecutor(name: "scand-capture")
         self.sourceName = source.name
         self.source = source
         self.options = options

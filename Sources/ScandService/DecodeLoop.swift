@@ -8,9 +8,9 @@ import ScandDecoding
 /// its events (SCAN once per code shown, UPDATE, LOST). An actor on a thread of its own: a decode blocks
 /// on the decoder processes' answers, which must never hold a thread of Swift's cooperative pool.
 actor DecodeLoop {
-    /// Its thread; also the task executor to run `run(from:)` from, its idle ticks included.
-    nonisolated let executor = DedicatedThreadExecutor(name: "scand-decode")
-    nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
+    /// Its event loop, of its own: a decode blocks it.
+    nonisolated let executor = OwnEventLoop(name: "scand-decode")
+    nonisolated var unownedExecutor: UnownedSerialExecutor { executor.unownedExecutor }
 
     private var decoder: FrameDecoder  // it keeps a schedule of expensive passes from frame to frame
     private var tracker: CodeTracker

@@ -60,9 +60,9 @@ public final class LivePipeline: Sendable {
             })
         else { return }
         let capture = capture, decodeLoop = decodeLoop, ended = ended
-        // Each on its own thread from the first step: a busy cooperative pool cannot delay the start.
-        let captured = Task(executorPreference: capture.executor) { await capture.run() }
-        Task(executorPreference: decodeLoop.executor) {
+        // Started here, each hopping straight onto its own loop: a busy cooperative pool cannot delay the start.
+        let captured = Task.immediate { await capture.run() }
+        Task.immediate {
             await decodeLoop.run(from: capture.handOff)
             await captured.value
             ended.finish()

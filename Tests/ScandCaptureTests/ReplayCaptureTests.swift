@@ -73,16 +73,22 @@ import ScandTestSupport
         let statuses = Statuses()
         let session = CaptureSession(source: ReplaySource(path: path, pace: .recorded), options: options, onStatus: { statuses.add($0) })
         async let run: Void = session.run()
-        // Taken on a thread of its own, as the decode loop takes them: a busy test pool must not drop one.
-        let taker = DedicatedThreadExecutor(name: "scand-taker")
-        let sequences = await Task(executorPreference: taker) {
-            var seen: [UInt64] = []
-            for await f in session.handOff.frames { seen.append(f.sequence) }
-            return seen
-        }.value
-        withExtendedLifetime(taker) {}
+        // Taken on a loop of its own, as the decode loop takes them: a busy test pool must not drop one.
+        let sequences = await Taker().take(session.handOff)
         await run
         #expect(sequences == [0, 1, 2])
         #expect(statuses.all.map(\.state) == [.streaming, .stopped] && statuses.all.last?.reason == "end of recording")
+    }
+}
+
+/// Takes frames on an event loop of its own, as the decode loop does.
+private actor Taker {
+    nonisolated let executor = OwnEventLoop(name: "scand-taker")
+    nonisolated var unownedExecutor: UnownedSerialExecutor { executor.unownedExecutor }
+
+    func take(_ handOff: FrameHandOff) async -> [UInt64] {
+        var seen: [UInt64] = []
+        for await f in handOff.frames { seen.append(f.sequence) }
+        return seen
     }
 }

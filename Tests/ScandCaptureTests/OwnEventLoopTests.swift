@@ -1,47 +1,38 @@
 import Foundation
 import Testing
-import Synchronization
 import ScandTestSupport
 @testable import ScandCapture
 
-@Suite struct DedicatedThreadExecutorTests {
+@Suite struct OwnEventLoopTests {
     actor Probe {
-        let executor: DedicatedThreadExecutor
-        nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
+        nonisolated let executor: OwnEventLoop
+        nonisolated var unownedExecutor: UnownedSerialExecutor { executor.unownedExecutor }
         private var inside = 0
         private(set) var most = 0
 
-        init(name: String) { executor = DedicatedThreadExecutor(name: name) }
+        init(name: String) { executor = OwnEventLoop(name: name) }
 
-        /// Whether this runs on the executor's thread, and that thread's name.
-        func whereAmI() -> (onExecutor: Bool, thread: String?) {
-            (executor.isCurrent, DedicatedThreadExecutorTests.currentThreadName())
+        /// Whether this runs on the loop's thread, and that thread's name.
+        func whereAmI() -> (onLoop: Bool, thread: String?) {
+            (executor.isCurrent, OwnEventLoopTests.currentThreadName())
         }
 
         /// Blocks its thread a moment, counting how many calls are inside at once.
         func block() {
             inside += 1
             most = max(most, inside)
-            usleep(1000)
+            Monotonic.pause(microseconds: 1000)
             inside -= 1
         }
     }
 
-    @Test func anActorsJobsRunOnTheDedicatedThread() async {
+    @Test func anActorsJobsRunOnItsOwnNamedLoop() async {
         let probe = Probe(name: "scand-probe")
         let inside = await probe.whereAmI()
-        #expect(inside.onExecutor && inside.thread == "scand-probe")
+        #expect(inside.onLoop && inside.thread == "scand-probe")
         #expect(!probe.executor.isCurrent, "the test itself runs on the cooperative pool")
         let fromPool = await Task.detached { probe.executor.isCurrent }.value
         #expect(!fromPool)
-    }
-
-    @Test func aTaskThatPrefersItRunsOnItsThread() async {
-        let executor = DedicatedThreadExecutor(name: "scand-task")
-        let (onExecutor, name) = await Task(executorPreference: executor) {
-            (executor.isCurrent, DedicatedThreadExecutorTests.currentThreadName())
-        }.value
-        #expect(onExecutor && name == "scand-task")
     }
 
     @Test func jobsRunOneAtATime() async {
