@@ -192,10 +192,10 @@ public final class ReplaySource: FrameSource {
         if pace == .recorded {
             let wait = delay(until: frame.stamp)
             if wait > UInt64(max(1, timeoutMilliseconds)) * 1000 {
-                usleep(UInt32(timeoutMilliseconds) * 1000)
+                Monotonic.pause(microseconds: UInt64(max(0, timeoutMilliseconds)) * 1000)
                 return nil
             }
-            if wait > 0 { usleep(UInt32(wait)) }
+            if wait > 0 { Monotonic.pause(microseconds: wait) }
         }
         pending = nil
         let time = pace.keepsRecordedStamps ? frame.stamp : Monotonic.microseconds()

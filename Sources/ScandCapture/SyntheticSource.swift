@@ -57,7 +57,7 @@ public final class SyntheticSource: FrameSource {
     public func nextFrame(timeoutMilliseconds: Int) throws(CaptureError) -> Frame? {
         guard produced < count else { throw CaptureError(.endOfStream, path: name) }
         let now = Monotonic.microseconds()
-        if nextDue > now { usleep(UInt32(min(nextDue - now, UInt64(timeoutMilliseconds) * 1000))) }
+        if nextDue > now { Monotonic.pause(microseconds: min(nextDue - now, UInt64(max(0, timeoutMilliseconds)) * 1000)) }
         if Monotonic.microseconds() < nextDue { return nil }
         nextDue += intervalMicroseconds
         var frame = frames[produced % frames.count]
