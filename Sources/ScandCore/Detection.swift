@@ -40,12 +40,19 @@ public struct Detection: Sendable, Hashable {
     public var readerInit: Bool
     /// How many scan lines agreed (linear codes); 0 for matrix codes. Evidence for conflicts.
     public var lineCount: Int
+    /// Reads of this symbol in this image that agree and are independent of each other: groups of scan lines
+    /// apart across the bars, whichever pass read them (`DetectionMerger`, `ScanLineEvidence`). A frame's
+    /// own second opinion, as a laser scanner counts its scan lines. 1 for a single read.
+    public var agreeingReads: Int
+    /// An EAN/UPC code read without its add-on shows add-on-like bars just after its end guard, where an
+    /// EAN-2/EAN-5 is printed: a later frame may read it, and the tracker waits a little for one.
+    public var addOnBarsBeside: Bool
 
     public init(
         format: BarcodeFormat, text: String, bytes: [UInt8], corners: Quadrilateral, orientation: Int = 0,
         symbologyIdentifier: String = "", hasECI: Bool = false, ecLevel: String = "", mirrored: Bool = false,
         inverted: Bool = false, contentType: ContentType = .text, sequence: Sequence? = nil,
-        readerInit: Bool = false, lineCount: Int = 0
+        readerInit: Bool = false, lineCount: Int = 0, agreeingReads: Int = 1, addOnBarsBeside: Bool = false
     ) {
         self.format = format
         self.text = text
@@ -61,6 +68,8 @@ public struct Detection: Sendable, Hashable {
         self.sequence = sequence
         self.readerInit = readerInit
         self.lineCount = lineCount
+        self.agreeingReads = agreeingReads
+        self.addOnBarsBeside = addOnBarsBeside
     }
 
     /// The EAN-2/EAN-5 add-on read with an EAN/UPC code: the digits after its main number.

@@ -1,6 +1,9 @@
 /// Folds the detections of several decoding passes over one image into the symbols in it.
 ///
 /// - The same payload in the same place, found by two passes, is one symbol (the first pass wins).
+/// - Each linear symbol kept carries how many independent reads agreed on it (`Detection.agreeingReads`):
+///   reads of its payload on its bars whose scan lines lie apart, whichever passes made them; one place read
+///   by two passes is one opinion.
 /// - An EAN/UPC code read with its add-on and also without it (zxing reports both when the add-on reads)
 ///   is one symbol, with the add-on.
 /// - Two linear reads of different payloads in the same place disagree: at most one can be right.
@@ -28,6 +31,14 @@ public struct DetectionMerger: Sendable {
             } else {
                 kept.append(item)
             }
+        }
+        let all = items.map { $0[keyPath: detection] }
+        for i in kept.indices where kept[i][keyPath: detection].format.isLinear {
+            let d = kept[i][keyPath: detection], bars = BarsSpan(d.corners, axisOf: d.corners)
+            let agreeing = all.filter {
+                $0.format == d.format && $0.bytes == d.bytes && BarsSpan($0.corners, axisOf: d.corners).sameBars(as: bars)
+            }
+            kept[i][keyPath: detection].agreeingReads = ScanLineEvidence.independentReads(agreeing)
         }
         let unique = kept.map { $0[keyPath: detection] }
         var dropped = Set<Int>()

@@ -67,3 +67,34 @@ import Testing
         #expect(DetectionMerger().merge([a, b]).count == 2)
     }
 }
+
+/// Issue 30, 2: the merger counts the independent reads behind each linear symbol it keeps.
+@Suite struct DetectionMergerAgreementTests {
+    /// A read on the lines between rows `rows`, its bars from x 100 to 300.
+    func read(_ text: String, rows: ClosedRange<Double>, lines: Int = 3, format: BarcodeFormat = .ean8) -> Detection {
+        Detection(
+            format: format, text: text, bytes: Array(text.utf8),
+            corners: Quadrilateral([
+                Point(100, rows.lowerBound), Point(300, rows.lowerBound), Point(300, rows.upperBound), Point(100, rows.upperBound)
+            ]),
+            lineCount: lines)
+    }
+
+    @Test func readsOnLinesApartAreIndependentAndTheSameLinesAreNot() {
+        // Two bands' reads 60 px apart, within half the code's length: one symbol, two opinions.
+        let bands = DetectionMerger().merge([read("96385074", rows: 400...406), read("96385074", rows: 460...466)])
+        #expect(bands.count == 1 && bands[0].agreeingReads == 2)
+        // A crop read over the same lines, and the same pass's read given twice: one opinion.
+        let same = DetectionMerger().merge([read("96385074", rows: 400...406), read("96385074", rows: 401...405), read("96385074", rows: 400...406)])
+        #expect(same.count == 1 && same[0].agreeingReads == 1)
+        // Three groups of lines, a read of another payload between them (dropped in disagreement or not) adds none.
+        let three = DetectionMerger().merge([
+            read("96385074", rows: 400...406), read("96385074", rows: 430...436), read("96385074", rows: 460...466),
+            read("96385081", rows: 445...447, lines: 2)
+        ])
+        #expect(three.first { $0.text == "96385074" }?.agreeingReads == 3)
+        // Matrix symbols are not counted.
+        let qr = Detection(format: .qrCode, text: "a", bytes: [0x61], corners: Quadrilateral([Point(0, 0), Point(9, 0), Point(9, 9), Point(0, 9)]))
+        #expect(DetectionMerger().merge([qr, qr]).map(\.agreeingReads) == [1])
+    }
+}

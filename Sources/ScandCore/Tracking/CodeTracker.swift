@@ -23,6 +23,8 @@ public struct CodeTracker: Sendable {
         var absorbed = false
         /// Read in the last decoded frame (`isSettled`).
         var readInLastFrame = false
+        /// The last read showed add-on-like bars after the code that it did not read (`Detection.addOnBarsBeside`).
+        var addOnBarsBeside = false
     }
 
     public var settings: TrackerSettings
@@ -46,7 +48,7 @@ public struct CodeTracker: Sendable {
         for i in tracks.indices { tracks[i].readInLastFrame = false }
         for read in Self.oneReadPerCode(sequences.add(detections, at: now)) {
             let d = read.detection
-            if let i = match(d, excluding: matched) ?? twin(of: d, excluding: matched, at: now) {
+            if let i = match(d, excluding: matched) ?? twin(of: d, excluding: matched, at: now) ?? candidate(of: d, excluding: matched) {
                 matched.insert(i)
                 events += seen(i, read, at: now)
             } else if twin(of: d, excluding: [], at: now) != nil {
@@ -99,39 +101,43 @@ public struct CodeTracker: Sendable {
 
     /// A frame's reads of one linear code on several scan lines (zxing reports lines too far apart as separate
     /// results, and passes over crops add more) become one read: with an add-on if a line read one (none if
-    /// lines disagree on it), its outline around all of them.
+    /// lines disagree on it), its outline around all of them, worth what its independent reads are
+    /// (`ScanLineEvidence`).
     static func oneReadPerCode(_ detections: [Detection]) -> [Read] {
-        var out: [Read] = []
-        var addOns: [Set<String>] = []
+        var groups: [[Detection]] = []
         for d in detections {
             guard d.format.isLinear,
-                let i = out.indices.first(where: {
-                    let o = out[$0].detection
+                let i = groups.indices.first(where: {
+                    let o = groups[$0][0]
                     return o.format == d.format && o.mainBytes == d.mainBytes
                         && BarsSpan(o.corners, axisOf: o.corners).sameBars(as: BarsSpan(d.corners, axisOf: o.corners))
                 })
             else {
-                out.append(Read(detection: d, addOnWorth: d.addOn == nil ? 0 : ScanLineEvidence.readsWorth(d)))
-                addOns.append(Set([d.addOn].compactMap { $0 }))
+                groups.append([d])
                 continue
             }
-            var o = out[i].detection
-            o.corners = BarsSpan(o.corners, axisOf: o.corners).union(BarsSpan(d.corners, axisOf: o.corners))
-            o.lineCount += d.lineCount
-            // The add-on's lines are those of the reads that carried it: the best single one vouches for it.
-            if let a = d.addOn {
-                addOns[i].insert(a)
-                out[i].addOnWorth = max(out[i].addOnWorth, ScanLineEvidence.readsWorth(d))
+            groups[i].append(d)
+        }
+        return groups.map { parts in
+            var o = parts[0]
+            let axis = o.corners
+            for d in parts.dropFirst() {
+                o.corners = BarsSpan(o.corners, axisOf: axis).union(BarsSpan(d.corners, axisOf: axis))
+                o.lineCount += d.lineCount
             }
+            o.agreeingReads = ScanLineEvidence.independentReads(parts)
+            let addOns = Set(parts.compactMap(\.addOn))
+            o.addOnBarsBeside = addOns.isEmpty && parts.contains(where: \.addOnBarsBeside)
+            var addOnWorth = 0
             if o.format.mainNumberLength != nil {
                 let main = Array(o.mainBytes)
-                o.bytes = addOns[i].count == 1 ? main + Array(addOns[i].first!.utf8) : main
+                o.bytes = addOns.count == 1 ? main + Array(addOns.first!.utf8) : main
                 o.text = String(decoding: o.bytes, as: UTF8.self)
+                // The add-on's evidence is that of the reads that carried it, not the main number's.
+                if addOns.count == 1 { addOnWorth = ScanLineEvidence.worth(of: parts.filter { $0.addOn != nil }) }
             }
-            out[i].detection = o
+            return Read(detection: o, worth: ScanLineEvidence.readsWorth(o), addOnWorth: addOnWorth)
         }
-        for i in out.indices { out[i].worth = ScanLineEvidence.readsWorth(out[i].detection) }
-        return out
     }
 
     /// An existing live track of the same code in the same place: a matrix symbol within about its own size of
@@ -154,6 +160,18 @@ public struct CodeTracker: Sendable {
             if best == nil || distance < best!.1 { best = (i, distance) }
         }
         return best?.0
+    }
+
+    /// A code waiting for its confirmation, of the same format and main number, anywhere in the frame: a swipe
+    /// moves a code further between frames than `match` follows, and two agreeing reads of one payload are two
+    /// opinions wherever they lie (two identical codes in one frame still get a track each: one is matched
+    /// first and excluded).
+    private func candidate(of d: Detection, excluding used: Set<Int>) -> Int? {
+        tracks.indices.first { i in
+            let t = tracks[i]
+            return !used.contains(i) && !t.confirmed && !t.absorbed && t.lostAt == nil && t.detection.format == d.format
+                && t.detection.mainBytes == d.mainBytes
+        }
     }
 
     /// A scanned code of the same format and main number, anywhere in the frame, that this read belongs to: one
@@ -187,6 +205,7 @@ public struct CodeTracker: Sendable {
         tracks[i].lastSeen = now
         tracks[i].lostAt = nil
         tracks[i].readInLastFrame = true
+        tracks[i].addOnBarsBeside = d.addOnBarsBeside
         tracks[i].reads += read.worth
         if !tracks[i].confirmed { return confirmIfReady(i, at: now) }
         if wasLost { tracks[i].lastUpdate = now }
@@ -213,13 +232,21 @@ public struct CodeTracker: Sendable {
     }
 
     /// SCAN once the reads agree and an EAN/UPC code that may carry an add-on has it agreed or has waited
-    /// `addOnWait`; a code scanned while another of its format and text was seen within the duplicate filter
-    /// is that code instead.
+    /// `addOnWait` (`addOnBarsWait` while it is in view with an add-on's bars beside it, or one add-on read
+    /// and none contradicting it); a code scanned while another of its format and text was seen within the
+    /// duplicate filter is that code instead.
     private mutating func confirmIfReady(_ i: Int, at now: Duration) -> [TrackEvent] {
         let t = tracks[i]
         guard !t.confirmed, !t.absorbed, t.lostAt == nil, t.reads >= settings.confirmationsNeeded(for: t.detection) else { return [] }
-        let mayCarryAddOn = settings.addOnWait > .zero && (settings.waitsForAddOn(t.detection) || !t.addOnVotes.isEmpty)
-        if mayCarryAddOn, t.detection.addOn == nil, now - t.firstSeen < settings.addOnWait { return [] }
+        if t.detection.addOn == nil {
+            let mayCarryAddOn = settings.addOnWait > .zero && (settings.waitsForAddOn(t.detection) || !t.addOnVotes.isEmpty)
+            if mayCarryAddOn, now - t.firstSeen < settings.addOnWait { return [] }
+            // Its add-on is printed (bars beside it, or a read of it) but not yet agreed: a later frame of
+            // this appearance may read it, so the code waits while in view rather than be reported without it
+            // (an UPDATE with it later would be a second answer for one item).
+            let addOnLikely = t.addOnBarsBeside || t.addOnVotes.count == 1
+            if addOnLikely, t.readInLastFrame, now - t.firstSeen < settings.addOnBarsWait { return [] }
+        }
         if let j = twin(of: t.detection, excluding: [i], at: now) {
             tracks[i].absorbed = true
             if tracks[j].lastSeen < t.lastSeen {

@@ -24,6 +24,11 @@ public struct TrackerSettings: Sendable, Equatable {
     /// the next two; 100 ms is 3 frames at 30 fps, about what a hand scanner's supplemental search takes). An
     /// add-on read twice alike ends the wait at once. 0: no wait (an add-on read later rides on UPDATE/LOST).
     public var addOnWait: Duration = .milliseconds(100)
+    /// An EAN/UPC code read without its add-on while add-on-like bars lie just after it
+    /// (`Detection.addOnBarsBeside`), or whose add-on one read gave and none contradicted, waits up to this long
+    /// from its first read while it stays in view: a hand turning an item may give its add-on one clear frame.
+    /// A frame that does not read it ends the wait (the code is scanned without the add-on). 0: no such wait.
+    public var addOnBarsWait: Duration = .milliseconds(300)
     /// Which EAN/UPC codes wait: main numbers (padded with zeros to 13 digits) starting with one of these,
     /// the prefixes that carry add-ons (Zebra's "smart supplemental" list: books 978/979, periodicals 977, 414,
     /// 419, 434, 439, 491, 378, 379); "all" for every EAN/UPC code. A code read with an add-on waits anyway.
