@@ -75,11 +75,9 @@ public struct Daemon: Sendable {
             console.publish(published.line)
             hub.publish(published)
         }
-        let output = OutputSink(event: { stage.submit($0) }, log: { stdout.log($0, $1) }, serializingEvents: false)
+        let output = OutputSink(
+            event: { stage.submit($0) }, log: { stdout.log($0, $1) }, serializingEvents: false, room: { await stage.room() })
         output.event(.version(VersionInfo.banner))
-        // The journal's upkeep while no event comes: a removed or damaged file replaced, a full disk retried.
-        let upkeep = JournalUpkeep { stage.upkeep() }
-        defer { upkeep.stop() }
         // Trap SIGHUP before anything runs: its default action would end the daemon.
         let hangups = await UnixSignalsSequence(trapping: .sighup)
         let make = makePipeline
@@ -89,7 +87,9 @@ public struct Daemon: Sendable {
         // What was set over the socket, on top of a configuration read now or on SIGHUP.
         let overridden: @Sendable (ScandConfig) -> ScandConfig = { cameraControls.applied(to: roi.applied(to: $0)) }
         let controller = PipelineController(config: overridden(config)) { make($0, output, metrics) }
-        var services: [ServiceGroupConfiguration.ServiceConfiguration] = []
+        // The journal's upkeep while no event comes (a removed or damaged file replaced, a full disk retried):
+        // first in the group, so the last to stop.
+        var services: [ServiceGroupConfiguration.ServiceConfiguration] = [.init(service: JournalUpkeep { stage.upkeep() })]
         if let listener {
             var controls = DaemonControls(
                 status: {
@@ -176,6 +176,7 @@ struct PipelineService: Service {
         } onGracefulShutdown: {
             controller.stop()
         }
+        await output.room()
         output.event(controller.current.statsEvent())
         await published()
     }

@@ -14,16 +14,20 @@ public final class OutputSink: Sendable {
     private let writeEvent: @Sendable (Event) -> Void
     private let writeLog: @Sendable (String, LogLevel) -> Void
     private let writeLine: @Sendable (String) -> Void
+    private let waitForRoom: @Sendable () async -> Void
 
     /// - Parameter line: where lines already encoded go (the daemon's stdout, which numbers its events).
+    /// - Parameter room: returns once events may be given without piling up (the daemon's `EventStage`).
     public init(
         event: @escaping @Sendable (Event) -> Void, log: @escaping @Sendable (String, LogLevel) -> Void,
-        line: @escaping @Sendable (String) -> Void = { _ in }, serializingEvents: Bool = true
+        line: @escaping @Sendable (String) -> Void = { _ in }, serializingEvents: Bool = true,
+        room: @escaping @Sendable () async -> Void = {}
     ) {
         self.serializingEvents = serializingEvents
         self.writeEvent = event
         self.writeLog = log
         self.writeLine = line
+        self.waitForRoom = room
     }
 
     public convenience init(event: @escaping @Sendable (Event) -> Void, log: @escaping @Sendable (String) -> Void) {
@@ -49,6 +53,10 @@ public final class OutputSink: Sendable {
     public func event(_ event: Event) {
         if serializingEvents { eventLock.withLock { writeEvent(event) } } else { writeEvent(event) }
     }
+
+    /// Returns once an event given now would not pile up behind a stalled journal: a producer in a task
+    /// waits here first, suspended rather than blocking a thread.
+    public func room() async { await waitForRoom() }
 
     /// One encoded line (without its newline).
     public func line(_ text: String) {

@@ -1,26 +1,19 @@
-import Dispatch
-import NIOConcurrencyHelpers
+import ServiceLifecycle
 
-/// Runs the journal's upkeep (`EventLog.upkeep`) every second on a queue of its own, until stopped: it may
-/// open, check and write files, which must not happen on the cooperative pool.
-final class JournalUpkeep: Sendable {
-    static let interval = DispatchTimeInterval.seconds(1)
-    private let queue = DispatchQueue(label: "scand-journal-upkeep")
-    private let stopped = NIOLockedValueBox(false)
-    private let work: @Sendable () -> Void
+/// The journal's upkeep (`EventLog.upkeep`, through the event stage, which runs it off the cooperative pool
+/// in the events' order) every second, as a service of the daemon's group: until graceful shutdown.
+struct JournalUpkeep: Service {
+    static let interval = Duration.seconds(1)
+    let work: @Sendable () -> Void
 
-    init(_ work: @escaping @Sendable () -> Void) {
-        self.work = work
-        schedule()
-    }
+    init(_ work: @escaping @Sendable () -> Void) { self.work = work }
 
-    private func schedule() {
-        queue.asyncAfter(deadline: .now() + Self.interval) { [self] in
-            guard !stopped.withLockedValue({ $0 }) else { return }
-            work()
-            schedule()
+    func run() async throws {
+        try? await cancelWhenGracefulShutdown {
+            while true {
+                try await Task.sleep(for: Self.interval)
+                work()
+            }
         }
     }
-
-    func stop() { stopped.withLockedValue { $0 = true } }
 }
