@@ -1,11 +1,11 @@
-import Foundation
-import NIOCore
-import ScandCore
 import NIOConcurrencyHelpers
+import NIOCore
+import NIOPosix
 
-/// stdout as one more subscriber: events wait in a bounded queue that a thread of its own writes out, so a
-/// stdout nobody drains (a full pipe) never stalls capture, the socket or shutdown. A line that finds the
-/// queue full is dropped and counted; the first drop is logged, once.
+/// stdout as one more subscriber: events wait in a bounded queue that a task writes out through a NIO thread
+/// pool of its own (one thread: a write(2) to a pipe nobody reads blocks for as long, and must hold neither
+/// the cooperative pool nor the daemon's shared pool), so a stdout nobody drains never stalls capture, the
+/// socket or shutdown. A line that finds the queue full is dropped and counted; the first drop is logged, once.
 public final class StdoutSubscriber: Sendable {
     private struct State {
         var lines = CircularBuffer<String>()
@@ -14,8 +14,8 @@ public final class StdoutSubscriber: Sendable {
         var dropped = 0
     }
     private let state = NIOLockedValueBox(State())
-    /// One signal per queued line.
-    private let queued = DispatchSemaphore(value: 0)
+    /// Tells the writer that lines wait; finished when the subscriber goes.
+    private let wake: AsyncStream<Void>.Continuation
     private let limit: Int
     private let onFirstDrop: @Sendable () -> Void
 
@@ -23,25 +23,28 @@ public final class StdoutSubscriber: Sendable {
     public init(limit: Int, write: @escaping @Sendable (String) -> Void, onFirstDrop: @escaping @Sendable () -> Void) {
         self.limit = max(1, limit)
         self.onFirstDrop = onFirstDrop
-        // The writer lives as long as the process: it may be blocked in write(2) on a stdout nobody reads.
-        let writer = Thread { [self] in writeLoop(write) }
-        writer.name = "scand-stdout"
-        writer.start()
-    }
-
-    private func writeLoop(_ write: (String) -> Void) {
-        while true {
-            queued.wait()
-            guard
-                let line = state.withLockedValue({ s -> String? in
+        let (wakes, wake) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+        self.wake = wake
+        let state = state
+        // The writer holds the queue, not the subscriber: once that is gone, the writer ends with its thread
+        // (unless blocked on a stdout nobody reads: then it lasts as long as the process).
+        Task {
+            let thread = NIOThreadPool(numberOfThreads: 1)
+            thread.start()
+            for await _ in wakes {
+                while let line = state.withLockedValue({ s -> String? in
                     s.writing = !s.lines.isEmpty
                     return s.lines.popFirst()
-                })
-            else { continue }
-            write(line)
-            state.withLockedValue { $0.writing = false }
+                }) {
+                    _ = try? await thread.runIfActive { write(line) }
+                    state.withLockedValue { $0.writing = false }
+                }
+            }
+            try? await thread.shutdownGracefully()
         }
     }
+
+    deinit { wake.finish() }
 
     /// Queues a line (without its newline); never blocks.
     public func publish(_ line: String) {
@@ -53,7 +56,7 @@ public final class StdoutSubscriber: Sendable {
             s.lines.append(line)
             return (true, false)
         }
-        if outcome.queued { queued.signal() }
+        if outcome.queued { wake.yield() }
         if outcome.firstDrop { onFirstDrop() }
     }
 

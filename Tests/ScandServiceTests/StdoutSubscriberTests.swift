@@ -1,5 +1,7 @@
 import Foundation
+import NIOConcurrencyHelpers
 import Testing
+import ScandTestSupport
 import ScandCore
 import ScandProtocol
 @testable import ScandService
@@ -8,14 +10,16 @@ import ScandProtocol
     /// A stdout nobody reads: the writer blocks in its first line, what fits waits, the rest is dropped and
     /// counted, the drop is reported once, and publishing never blocks.
     @Test func aStdoutNobodyReadsNeverBlocksThePublisher() async {
-        let never = DispatchSemaphore(value: 0)
+        let readAgain = NIOLockedValueBox(false)
         let reports = LivePipelineTests.Lines()
-        let console = StdoutSubscriber(limit: 8, write: { _ in never.wait() }, onFirstDrop: { reports.event(.error("dropped")) })
+        let console = StdoutSubscriber(
+            limit: 8, write: { _ in Eventually.wait(seconds: 60) { readAgain.withLockedValue { $0 } } },
+            onFirstDrop: { reports.event(.error("dropped")) })
         for i in 0..<100 { console.publish(Event.error("line \(i)").line) }
         #expect(console.dropped >= 100 - 8 - 1 && console.dropped <= 100 - 8)
         #expect(reports.all == [Event.error("dropped").line])
         #expect(!(await console.drain(within: .milliseconds(50))))
-        never.signal()
+        readAgain.withLockedValue { $0 = true }
     }
 
     @Test func aReadStdoutGetsEveryLineInOrder() async {
