@@ -16,7 +16,7 @@ final class CameraControlOverride: Sendable {
         var kept: [CameraControlSetting]
     }
     private let state: NIOLockedValueBox<State>
-    private let changes = SerialChanges(label: "scand-camera-controls")
+    private let changes = SerialChanges()
 
     /// Loads what was kept; a kept file that cannot be read is reported through `log` and ignored.
     init(store: CameraControlStore?, log: (String, LogLevel) -> Void) {

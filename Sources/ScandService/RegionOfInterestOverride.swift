@@ -9,7 +9,7 @@ import ScandCore
 final class RegionOfInterestOverride: Sendable {
     let store: RegionOfInterestStore?
     private let rect: NIOLockedValueBox<NormalizedRect?>
-    private let changes = SerialChanges(label: "scand-roi")
+    private let changes = SerialChanges()
 
     /// Loads what was kept; a kept file that cannot be read is reported through `log` and ignored.
     init(store: RegionOfInterestStore?, log: (String, LogLevel) -> Void) {

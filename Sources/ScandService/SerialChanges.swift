@@ -1,15 +1,15 @@
-import Dispatch
 import NIOConcurrencyHelpers
+import NIOPosix
 
 /// Changes to what the daemon keeps (the rect of interest, camera controls) carried out one at a time, in the
 /// order they were asked, each after the one before has been kept and applied: the last one asked wins on
-/// disk and in use alike. Their file writes run on a queue of their own, off the cooperative pool.
+/// disk and in use alike. Their file writes (a fsync each) run on NIO's thread pool, the daemon's one path
+/// for blocking file work, off the cooperative pool; one at a time, since each change awaits the one before.
 final class SerialChanges: Sendable {
     /// The last change asked for: the next one waits for it.
     private let last = NIOLockedValueBox<Task<Void, Never>?>(nil)
-    private let disk: DispatchQueue
 
-    init(label: String) { disk = DispatchQueue(label: label) }
+    init() {}
 
     /// Runs `change` once every change asked before it is done.
     func enqueue(_ change: @escaping @Sendable () async -> Void) {
@@ -22,17 +22,10 @@ final class SerialChanges: Sendable {
         }
     }
 
-    /// Runs the blocking `write` on the disk queue; its error, if any.
+    /// Runs the blocking `write` on NIO's thread pool; its error, if any.
     func onDisk<Failure: Error>(_ write: @escaping @Sendable () throws(Failure) -> Void) async -> Failure? {
-        await withCheckedContinuation { written in
-            disk.async {
-                do throws(Failure) {
-                    try write()
-                    written.resume(returning: nil)
-                } catch {
-                    written.resume(returning: error)
-                }
-            }
-        }
+        let written = try? await NIOThreadPool.singleton.runIfActive { Result { () throws(Failure) in try write() } }
+        guard case .failure(let error) = written else { return nil }
+        return error
     }
 }

@@ -196,7 +196,7 @@ final class ClientHandler: ChannelDuplexHandler {
             guard w.enable, let since = w.since else { return }
             switch daemon.events?.journal {
             case .success(let journal)?:
-                SubscriberReplay.start(client, since: since, watch: w, journal: journal, queue: daemon.replays, queueLimit: hub.queueLimit)
+                SubscriberReplay.start(client, since: since, watch: w, journal: journal, pool: daemon.replays, queueLimit: hub.queueLimit)
             case .failure(let why)?:
                 client.send(
                     Event.error("since \(since.json) cannot be answered: the event journal is off (\(why.description)); live events follow").line)

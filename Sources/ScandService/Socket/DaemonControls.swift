@@ -1,4 +1,4 @@
-import Dispatch
+import NIOPosix
 import ScandCore
 import ScandProtocol
 
@@ -26,6 +26,7 @@ public struct DaemonControls: Sendable {
     }
     /// The numbering and journal of events (VERSION's boot, `since`); nil: events are not numbered.
     public var events: EventLog? = nil
-    /// Where `since` replays read the journal: a serial queue of their own.
-    public var replays = DispatchQueue(label: "scand-replay")
+    /// Where `since` replays read the journal: NIO's thread pool, the daemon's one path for blocking file
+    /// work (each replay's reads one after another, by its handover).
+    public var replays = NIOThreadPool.singleton
 }

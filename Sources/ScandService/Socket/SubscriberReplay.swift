@@ -1,12 +1,12 @@
-import Dispatch
 import NIOConcurrencyHelpers
+import NIOPosix
 import ScandCore
 import ScandProtocol
 import ScandJournal
 
 /// One client's `since`: carries out its `ReplayHandover`. The client is registered for live events before
-/// the journal is first read (events published meanwhile wait here); journal reads run on `queue`, a
-/// serial queue of their own, never on the event loop or the cooperative pool; the next batch is read once
+/// the journal is first read (events published meanwhile wait here); journal reads run on `pool` (NIO's
+/// thread pool), never on the event loop or the cooperative pool, one after another; the next batch is read once
 /// the client has taken most of the last one, so a replay costs a bounded amount of memory per client.
 final class SubscriberReplay: Sendable {
     /// Lines still waiting for the client when the next batch is read.
@@ -14,7 +14,7 @@ final class SubscriberReplay: Sendable {
     static let batchLimit = 256
 
     private enum Phase {
-        /// Registered; the handover starts on `queue`. Live events published meanwhile, in order.
+        /// Registered; the handover starts on `pool`. Live events published meanwhile, in order.
         case starting([PublishedEvent])
         case running(ReplayHandover)
     }
@@ -22,25 +22,25 @@ final class SubscriberReplay: Sendable {
     private let client: Subscriber
     private let journal: EventJournal
     private let watch: ClientRequest.Watch
-    private let queue: DispatchQueue
+    private let pool: NIOThreadPool
     private let queueLimit: Int
 
-    private init(client: Subscriber, journal: EventJournal, watch: ClientRequest.Watch, queue: DispatchQueue, queueLimit: Int) {
+    private init(client: Subscriber, journal: EventJournal, watch: ClientRequest.Watch, pool: NIOThreadPool, queueLimit: Int) {
         self.client = client
         self.journal = journal
         self.watch = watch
-        self.queue = queue
+        self.pool = pool
         self.queueLimit = queueLimit
     }
 
-    /// Registers `client` for live events through a replay from `since`, then starts it on `queue`.
+    /// Registers `client` for live events through a replay from `since`, then starts it on `pool`.
     static func start(
         _ client: Subscriber, since: EventPosition, watch: ClientRequest.Watch, journal: EventJournal,
-        queue: DispatchQueue, queueLimit: Int
+        pool: NIOThreadPool, queueLimit: Int
     ) {
-        let replay = SubscriberReplay(client: client, journal: journal, watch: watch, queue: queue, queueLimit: queueLimit)
+        let replay = SubscriberReplay(client: client, journal: journal, watch: watch, pool: pool, queueLimit: queueLimit)
         client.replay(replay)
-        queue.async { replay.begin(since: since) }
+        pool.submit { _ in replay.begin(since: since) }
     }
 
     private func begin(since: EventPosition) {
@@ -93,7 +93,7 @@ final class SubscriberReplay: Sendable {
                 let accepted = line == live?.line ? watch.accepts(live!.event) : watch.accepts(line: line)
                 if accepted { client.send(line, paced: paced) }
             case .read(let after):
-                client.whenDrained(lowWater: Self.lowWater) { [self] in queue.async { self.read(after: after) } }
+                client.whenDrained(lowWater: Self.lowWater) { [self] in pool.submit { _ in self.read(after: after) } }
             case .goLive:
                 paced = false
             }
