@@ -10,10 +10,19 @@ enum SocketPathClaim {
     static func claim(_ path: String) throws(SocketServer.BindError) -> Int32 {
         let lock = try self.lock(path)
         do { try check(path) } catch {
-            close(lock)
+            release(lock)
             throw error
         }
         return lock
+    }
+
+    /// Lets the lock go and closes it. The unlock comes first: a decoder process this process is starting
+    /// shares the open file for the moment before its exec closes it (posix_spawn copies the descriptor
+    /// table first), and a close alone would leave the lock held through it, refusing this process's next
+    /// claim (a server stopped and started in-process).
+    static func release(_ lock: Int32) {
+        _ = flock(lock, LOCK_UN)
+        close(lock)
     }
 
     /// Takes `<path>.lock` (the lock file stays: removing it would let two daemons lock two files), and
@@ -25,20 +34,13 @@ enum SocketPathClaim {
         guard fd >= 0 else {
             throw SocketServer.BindError(description: "cannot lock \(lockPath): \(String(cString: strerror(errno)).lowercased())")
         }
-        // The lock belongs to the open file, which a decoder process being started by this very process shares
-        // for the moment before its exec closes it (posix_spawn copies the descriptor table first): a claim made again by this process (a server
-        // stopped and started in-process) waits that moment out.
-        var attempts = 0
-        while flock(fd, LOCK_EX | LOCK_NB) != 0 {
+        // The lock belongs to the open file, which a decoder process being started shares for a moment: it
+        // is let go explicitly (`release`), so that this very process finds it free again at once.
+        if flock(fd, LOCK_EX | LOCK_NB) != 0 {
             let e = errno
             var bytes = [UInt8](repeating: 0, count: 32)
             let n = bytes.withUnsafeMutableBytes { pread(fd, $0.baseAddress, $0.count, 0) }
             let pid = n > 0 ? Int(String(decoding: bytes[..<n], as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)) : nil
-            if e == EWOULDBLOCK, pid == Int(getpid()), attempts < 100 {
-                attempts += 1
-                usleep(10_000)
-                continue
-            }
             close(fd)
             guard e == EWOULDBLOCK else {
                 throw SocketServer.BindError(description: "cannot lock \(lockPath): \(String(cString: strerror(e)).lowercased())")

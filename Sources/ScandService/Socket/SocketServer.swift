@@ -160,7 +160,7 @@ public final class SocketServer: Sendable {
         if let lock = claimed.withLockedValue({ l in
             defer { l = nil }; return l
         }) {
-            close(lock)
+            SocketPathClaim.release(lock)
         }
     }
 }

@@ -19,25 +19,44 @@ import ScandTestSupport
 
     /// A blocking client: connect, read the banner, watch, then read lines until `count` events came.
     static func watch(_ path: String, events count: Int) -> [String] {
-        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(fd) }
-        guard UnixSocketAddress.connect(fd, to: path) == 0 else { return ["connect failed"] }
-        var tv = timeval(tv_sec: 20, tv_usec: 0)
-        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
-        let request = Array("?WATCH={\"classes\":[\"DEVICE\"]};\n".utf8)
-        _ = request.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-        var lines: [String] = [], buffer: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 65536)
-        while lines.filter({ $0.hasPrefix(#"{"class":"DEVICE""#) }).count < count {
-            let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            guard n > 0 else { break }
-            buffer += chunk[..<n]
-            while let nl = buffer.firstIndex(of: 10) {
-                lines.append(String(decoding: buffer[..<nl], as: UTF8.self))
-                buffer.removeSubrange(...nl)
-            }
+        guard let client = SocketClient(path: path, seconds: 20) else { return ["connect failed"] }
+        client.send("?WATCH={\"classes\":[\"DEVICE\"]};\n")
+        var lines: [String] = [], events = 0
+        while events < count, let line = client.readLine() {
+            lines.append(line)
+            if line.hasPrefix(#"{"class":"DEVICE""#) { events += 1 }
         }
         return lines
+    }
+
+    /// An open descriptor of `file` in this process, from /proc/self/fd.
+    static func descriptor(of file: String) -> Int32? {
+        let fds = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
+        return fds.compactMap(Int32.init).first { (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\($0)")) == file }
+    }
+
+    /// A server stopped and claimed again in-process while a decoder process being started still shares its
+    /// lock file (posix_spawn's child holds a copy of every descriptor until its exec): the lock is free at
+    /// once, with no wait for the child.
+    @Test func aClaimAfterAStopIsFreeWhileAChildStillSharesTheLockFile() async throws {
+        let path = NSTemporaryDirectory() + "scand-reclaim-\(getpid()).sock"
+        func server() -> SocketServer {
+            SocketServer(
+                listener: .path(path, group: ""), hub: EventHub(queueLimit: 10, maxClients: 1), maxRequestBytes: 4096,
+                daemon: Self.controls(), log: { _, _ in })
+        }
+        let first = server()
+        try first.claim()
+        // The child's copy: another descriptor of the same open file, still open after the stop.
+        let lock = try #require(Self.descriptor(of: path + ".lock"))
+        let childsCopy = dup(lock)
+        defer { close(childsCopy) }
+        await first.stop()
+        let second = server()
+        let asked = ContinuousClock.now
+        #expect(throws: Never.self) { try second.claim() }
+        #expect(ContinuousClock.now - asked < .milliseconds(500))
+        await second.stop()
     }
 
     /// Publishing from threads of its own: the end-to-end suites' blocking tests may hold the cooperative
@@ -73,7 +92,7 @@ import ScandTestSupport
             }
         }
         threads.forEach { $0.start() }
-        while threads.contains(where: { !$0.isFinished }) { usleep(1000) }
+        #expect(Eventually.wait { threads.allSatisfy(\.isFinished) })
         Eventually.wait { results.withLockedValue { $0.count } >= 3 }
         let all = results.withLockedValue { $0 }
         #expect(all.count == 3)
