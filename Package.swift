@@ -71,7 +71,11 @@ let package = Package(
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio")
             ]),
         // The daemon's event journal: append-only SQLite (WAL) in its state directory.
-        .target(name: "ScandJournal", dependencies: ["ScandCore", .product(name: "GRDB", package: "GRDB.swift")]),
+        .target(
+            name: "ScandJournal",
+            dependencies: [
+                "ScandCore", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "NIOConcurrencyHelpers", package: "swift-nio")
+            ]),
         // An MQTT client over libmosquitto, for the `scand mqtt` bridge.
         .target(name: "ScandMQTT", dependencies: ["CMosquitto", "ScandCore", "ScandProtocol"]),
         .target(

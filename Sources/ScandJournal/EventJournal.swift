@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
 import ScandCore
-import Synchronization
+import NIOConcurrencyHelpers
 
 /// The daemon's journal of recent events: an append-only SQLite table in WAL mode in its state directory,
 /// bounded by count and age. Each event is appended (committed) before it is published, so a client that
@@ -37,9 +37,9 @@ public final class EventJournal: Sendable {
     /// The file opened (device and inode): a journal removed or replaced under the daemon is noticed.
     private let file: (device: UInt64, inode: UInt64)?
     /// The first error that said the file is damaged: the daemon then sets it aside.
-    private let damage = Mutex<JournalError?>(nil)
+    private let damage = NIOLockedValueBox<JournalError?>(nil)
     /// Appends since the last pruning: pruning runs every `pruneEvery` appends, at most `pruneBatch` rows.
-    private let appendsSincePrune = Mutex(0)
+    private let appendsSincePrune = NIOLockedValueBox(0)
     static let pruneEvery = 64
     static let pruneBatch = 512
 
@@ -132,7 +132,7 @@ public final class EventJournal: Sendable {
 
     /// Why the file is known to be damaged (an operation failed with SQLite's "malformed" or "not a
     /// database"); nil while nothing said so.
-    public var damaged: JournalError? { damage.withLock { $0 } }
+    public var damaged: JournalError? { damage.withLockedValue { $0 } }
 
     /// Whether `path` still names the file opened: false once it was removed or replaced (the journal would
     /// otherwise go on writing into a file nobody can open again).
@@ -179,13 +179,13 @@ public final class EventJournal: Sendable {
     /// A JournalError for `error`, remembered when it says the file is damaged.
     private func failure(_ error: any Error, while what: String) -> JournalError {
         let e = JournalError(error, path: path, while: what)
-        if e.kind == .corrupt { damage.withLock { $0 = $0 ?? e } }
+        if e.kind == .corrupt { damage.withLockedValue { $0 = $0 ?? e } }
         return e
     }
 
     /// Appends one event, committed when this returns. `seq` must be above every journaled seq.
     public func append(seq: Int, boot: String, eventClass: String, line: String, at time: Double) throws(JournalError) {
-        let prune = appendsSincePrune.withLock { n in
+        let prune = appendsSincePrune.withLockedValue { n in
             n += 1
             guard n >= Self.pruneEvery else { return false }
             n = 0

@@ -1,7 +1,7 @@
 import Prometheus
 import ScandCore
 import ScandProtocol
-import Synchronization
+import NIOConcurrencyHelpers
 
 /// The daemon's Prometheus metrics, made with swift-prometheus and handed out as text by `?METRICS;`:
 /// `scand web` serves them on /metrics, the daemon itself has no network. Histograms are recorded as frames
@@ -16,7 +16,7 @@ public final class DaemonMetrics: Sendable {
     private let focus: Gauge
     private let subscribers: Gauge
     /// The pipeline's counters as the Prometheus counters last took them.
-    private let taken = Mutex(FrameCounters())
+    private let taken = NIOLockedValueBox(FrameCounters())
 
     public init() {
         let registry = self.registry
@@ -71,7 +71,7 @@ public final class DaemonMetrics: Sendable {
 
     /// The text exposition, with the frame counters brought up to `counters`.
     public func exposition(counters: FrameCounters, cameraStreaming: Bool, watching: Int) -> String {
-        taken.withLock { last in
+        taken.withLockedValue { last in
             func advance(_ counter: Counter, _ now: Int, _ before: Int) {
                 counter.increment(by: Int64(now >= before ? now - before : now))
             }
