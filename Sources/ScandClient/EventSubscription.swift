@@ -1,15 +1,18 @@
+import NIOConcurrencyHelpers
 import NIOCore
 import ScandCore
 import ScandProtocol
 import ServiceLifecycle
 
-/// A subscription to the daemon's events (`?WATCH=`), as an `AsyncSequence`; `run` (a service) keeps it:
-/// it connects, sends the WATCH, and passes on every line. With `reconnect`, a daemon that stops or restarts
-/// is connected to again after the `Backoff`'s wait, and the WATCH asks `since` the last journaled event
-/// received, so nothing the journal kept is missed or repeated. Before any event came, that is where the first
-/// subscription started: the daemon's answer to a WATCH without a since carries it (`"since"`). Without
-/// `reconnect`, the sequence ends when the daemon closes the connection, and throws the `DaemonError` that
-/// ended it otherwise.
+/// A subscription to the daemon's events (`?WATCH=`), as an `AsyncSequence` read at its reader's pace; `run`
+/// (a service) keeps it: it connects, takes the VERSION banner, sends the WATCH, and passes on every line.
+/// Backpressure: past `bufferLimit` lines not taken, the socket is not read until the reader has taken half
+/// of them (the daemon drops a connection once its queue for it is full; its journal keeps the rest). With
+/// `reconnect`, a daemon that stops, restarts or drops the connection is connected to again after the
+/// `Backoff`'s wait, and the WATCH asks `since` the last journaled event passed on, so nothing the journal kept
+/// is missed or repeated. Before any event came, that is where the first subscription started: the daemon's
+/// answer to a WATCH without a since carries it (`"since"`). Without `reconnect`, the sequence ends when the
+/// daemon closes the connection, and throws the `DaemonError` that ended it otherwise.
 public final class EventSubscription: Service, AsyncSequence, Sendable {
     public enum Element: Sendable, Equatable {
         /// A line of the daemon: the VERSION banner, the WATCH that confirms the subscription, the events.
@@ -18,16 +21,20 @@ public final class EventSubscription: Service, AsyncSequence, Sendable {
         case lost(DaemonError)
     }
 
+    public typealias Lines = NIOThrowingAsyncSequenceProducer<
+        Element, any Error, NIOAsyncSequenceProducerBackPressureStrategies.HighLowWatermark, Demand
+    >
+
     public let socketPath: String
     public let watch: ClientRequest.Watch
     let reconnect: Bool
     let backoff: Backoff
     let timeout: Duration
-    private let stream: AsyncThrowingStream<Element, any Error>
-    private let continuation: AsyncThrowingStream<Element, any Error>.Continuation
+    private let lines: Lines
+    private let source: Lines.Source
+    private let demand = Demand()
 
-    /// - Parameter bufferLimit: events waiting for the reader; past it, the subscription is made again from
-    ///   the last event taken, so a slow reader loses nothing the journal keeps.
+    /// - Parameter bufferLimit: lines read ahead of the reader, at most.
     public init(
         socketPath: String, watch: ClientRequest.Watch, reconnect: Bool, backoff: Backoff = Backoff(), timeout: Duration = .seconds(5),
         bufferLimit: Int = 1024
@@ -37,13 +44,17 @@ public final class EventSubscription: Service, AsyncSequence, Sendable {
         self.reconnect = reconnect
         self.backoff = backoff
         self.timeout = timeout
-        (stream, continuation) = AsyncThrowingStream.makeStream(of: Element.self, bufferingPolicy: .bufferingOldest(bufferLimit))
+        let limit = Swift.max(1, bufferLimit)
+        let made = Lines.makeSequence(
+            backPressureStrategy: .init(lowWatermark: Swift.max(1, limit / 2), highWatermark: limit), finishOnDeinit: false, delegate: demand)
+        (lines, source) = (made.sequence, made.source)
     }
 
-    public func makeAsyncIterator() -> AsyncThrowingStream<Element, any Error>.Iterator { stream.makeAsyncIterator() }
+    /// One reader only (NIO's producer sequence allows one iterator).
+    public func makeAsyncIterator() -> Lines.AsyncIterator { lines.makeAsyncIterator() }
 
-    /// Why a connection ended on this side.
-    struct ReaderTooSlow: Error {}
+    /// The reader is gone: nothing more to read for.
+    struct ReaderGone: Error {}
 
     public func run() async {
         let ended: DaemonError? = await cancelWhenGracefulShutdown { [self] in
@@ -53,45 +64,111 @@ public final class EventSubscription: Service, AsyncSequence, Sendable {
                 let problem: DaemonError
                 do {
                     try await session(since: &since) { backoff.reset() }
-                    problem = .closed
                     guard reconnect else { return nil }
-                } catch is ReaderTooSlow {
-                    // The reader will catch up: the same subscription again, from what it took last.
-                    try? await Task.sleep(for: backoff.next())
-                    continue
+                    problem = .closed
+                } catch is ReaderGone {
+                    return nil
                 } catch {
                     problem = error as? DaemonError ?? .closed
                     // A refused request stays refused: asking again would be refused again.
                     guard reconnect, !Self.isFinal(problem) else { return problem }
                 }
-                continuation.yield(.lost(problem))
+                guard await pass(.lost(problem)) else { return nil }
                 try? await Task.sleep(for: backoff.next())
             }
             return nil
         }
-        if let ended { continuation.finish(throwing: ended) } else { continuation.finish() }
+        if let ended { source.finish(ended) } else { source.finish() }
     }
 
     static func isFinal(_ error: DaemonError) -> Bool {
         if case .refusedRequest = error { true } else { false }
     }
 
+    /// Hands `element` to the reader, then waits while the reader has `bufferLimit` lines to take; false once
+    /// the reader has gone.
+    private func pass(_ element: Element) async -> Bool {
+        switch source.yield(element) {
+        case .produceMore: return true
+        case .stopProducing:
+            await demand.wait()
+            return true
+        case .dropped: return false
+        }
+    }
+
     /// One connection: the banner, the WATCH (since the last journaled event passed on), then every line.
+    /// The banner and the WATCH's confirmation must come within `timeout`; an ERROR instead of the
+    /// confirmation is `.refusedRequest`.
     private func session(since: inout EventPosition?, subscribed: () -> Void) async throws {
         var request = watch
         request.since = since ?? watch.since
         var position = since
         defer { since = position }
-        try await DaemonWatch.session(path: socketPath, watch: request, timeout: timeout) { line in
-            if line.eventClass == .watch { subscribed() }
-            if case .dropped = continuation.yield(.event(line)) { throw ReaderTooSlow() }
-            if let p = line.position {
-                position = p
-            } else if position == nil, case .watch(let answer)? = line.event, let start = answer.since {
-                // No event yet: the position the subscription started after. One that came before the
-                // answer (the daemon sends both as they come) is later than it, and kept.
-                position = start
+        let connection = try await DaemonConnection.connect(path: socketPath, timeout: timeout)
+        try await connection.executeThenClose { inbound, outbound in
+            var reader = DaemonLineReader(lines: inbound.makeAsyncIterator(), channel: connection.channel)
+            guard await pass(.event(try await reader.banner(within: timeout))) else { throw ReaderGone() }
+            try await DaemonConnection.write(.watch(request), to: outbound)
+            var confirmed = false
+            // The WATCH is answered within the timeout; events come when they come.
+            while let line = try await reader.next(within: confirmed ? nil : timeout) {
+                if !confirmed {
+                    if let message = line.errorMessage { throw DaemonError.refusedRequest(message) }
+                    confirmed = line.eventClass == .watch
+                    if confirmed { subscribed() }
+                }
+                guard await pass(.event(line)) else { throw ReaderGone() }
+                if let p = line.position {
+                    position = p
+                } else if position == nil, case .watch(let answer)? = line.event, let start = answer.since {
+                    // No event yet: the position the subscription started after. One that came before the
+                    // answer (the daemon sends both as they come) is later than it, and kept.
+                    position = start
+                }
             }
+        }
+    }
+}
+
+extension EventSubscription {
+    /// The reader's demand, for `run` to wait on: NIO's producer asks for more once the reader has taken
+    /// enough, or says the reader has gone; a cancelled `run` stops waiting too.
+    public final class Demand: NIOAsyncSequenceProducerDelegate {
+        private struct State {
+            var asked = false
+            var waiter: CheckedContinuation<Void, Never>?
+        }
+        private let state = NIOLockedValueBox(State())
+
+        public func produceMore() { go() }
+        public func didTerminate() { go() }
+
+        func wait() async {
+            await withTaskCancellationHandler {
+                await withCheckedContinuation { (waiter: CheckedContinuation<Void, Never>) in
+                    let now = state.withLockedValue { s -> Bool in
+                        if s.asked || Task.isCancelled {
+                            s.asked = false
+                            return true
+                        }
+                        s.waiter = waiter
+                        return false
+                    }
+                    if now { waiter.resume() }
+                }
+            } onCancel: {
+                go()
+            }
+        }
+
+        private func go() {
+            let waiter = state.withLockedValue { s -> CheckedContinuation<Void, Never>? in
+                defer { s.waiter = nil }
+                if s.waiter == nil { s.asked = true }
+                return s.waiter
+            }
+            waiter?.resume()
         }
     }
 }

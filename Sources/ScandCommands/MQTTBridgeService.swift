@@ -6,12 +6,17 @@ import ScandService
 import ServiceLifecycle
 
 /// `scand mqtt` running, a service of its command's `ServiceGroup`: carries out `MQTTBridge`'s actions.
-/// One loop takes, in arrival order, what the daemon's subscription (`DaemonWatch`, read at the bridge's
-/// pace through a `ReadGate`), libmosquitto's thread and the clock report; a PUBACK is taken only after
-/// the publish that produced its message id was recorded, since both pass through this loop.
+/// One loop takes, in arrival order, what the daemon's `EventSubscription`, libmosquitto's thread and the
+/// clock report; a PUBACK is taken only after the publish that produced its message id was recorded, since
+/// both pass through this loop. The subscription is read at the bridge's pace: its reader hands each line
+/// over and waits until the loop has taken it and the window has room.
 struct MQTTBridgeService: Service {
     enum Input: Sendable {
         case bridge(MQTTBridge.Input)
+        /// A line or a lost connection of the subscription; `taken` lets its reader read on.
+        case daemon(EventSubscription.Element, taken: CheckedContinuation<Void, Never>)
+        /// The daemon refused the subscription: asking again would be refused again.
+        case refused(DaemonError)
         case log(String, LogLevel)
         /// Time to write the acknowledged position down.
         case flush
@@ -63,11 +68,15 @@ struct MQTTBridgeService: Service {
         OutputSinkLog.write(
             "publishing \(published) to \(brokerName) under \(settings.topicPrefix)/\(kioskID)/, \(from); state file \(settings.stateFile)", .info)
         try connection.start()
-        let gate = ReadGate()
         var stateFile = PositionFile.Keeper(path: settings.stateFile, holdsPosition: stateFileHeld, setting: "[mqtt] state_file or --state-file")
         var brokerProblems: Set<String> = []
         var unsaved: EventPosition?
         var flushing = false
+        /// The subscription's reader, waiting until the window has room again.
+        var reader: CheckedContinuation<Void, Never>?
+        var paused = false
+        var daemonProblem: String?
+        var refusal: DaemonError?
 
         func save() {
             guard let position = unsaved else { return }
@@ -83,14 +92,16 @@ struct MQTTBridgeService: Service {
                     for action in actions {
                         switch action {
                         case .subscribe(let watch):
-                            group.addTask { await read(watch, post: post, gate: gate) }
+                            subscribe(watch, in: &group, post: post)
                         case .pauseReading(let n):
-                            gate.pause()
+                            paused = true
                             OutputSinkLog.write(
                                 "\(n) events wait for the broker's acknowledgement: reading from scand paused (its journal keeps what comes meanwhile)",
                                 .warning)
                         case .resumeReading:
-                            gate.resume()
+                            paused = false
+                            reader?.resume()
+                            reader = nil
                             OutputSinkLog.write("reading from scand again", .info)
                         case .publish(let ticket, let topic, let payload):
                             do {
@@ -112,9 +123,16 @@ struct MQTTBridgeService: Service {
 
                 perform(bridge.start())
                 save()
+                var stopped = false
                 for await input in inputs {
+                    // Stopping: what was posted meanwhile only lets its poster go on.
+                    if stopped {
+                        if case .daemon(_, let taken) = input { taken.resume() }
+                        continue
+                    }
                     switch input {
-                    case .stop:
+                    case .stop, .refused:
+                        if case .refused(let error) = input { refusal = error }
                         save()
                         // A clean stop is no lost connection: say offline ourselves (the will is for the other kind).
                         _ = try? connection.publish(topic: bridge.statusTopic, payload: bridge.offlinePayload, retain: true)
@@ -123,9 +141,12 @@ struct MQTTBridgeService: Service {
                         OutputSinkLog.write(
                             pending == 0 ? "stopped" : "stopped; \(pending) events were not acknowledged: they come again with since next time", .info
                         )
-                        gate.close()
+                        reader?.resume()
+                        reader = nil
+                        stopped = true
+                        post.finish()
                         group.cancelAll()
-                        return
+                        continue
                     case .log(let text, let level):
                         // Broker problems repeat on every reconnection attempt: each distinct one once per outage.
                         if text.hasPrefix("broker ") {
@@ -141,7 +162,23 @@ struct MQTTBridgeService: Service {
                             OutputSinkLog.write("connected to the broker \(brokerName)", .info)
                         }
                         perform(bridge.handle(event))
-                        if case .line = event { gate.took() }
+                    case .daemon(.event(let line), let taken):
+                        if line.eventClass == .watch {
+                            daemonProblem = nil
+                            OutputSinkLog.write("subscribed to scand at \(settings.socketPath)", .info)
+                            perform(bridge.handle(.daemonConnected))
+                        }
+                        perform(bridge.handle(.line(line)))
+                        if paused { reader = taken } else { taken.resume() }
+                    case .daemon(.lost(let error), let taken):
+                        // Once per outage, not once per attempt.
+                        let problem = error == .closed ? "the daemon closed the connection" : error.description
+                        if problem != daemonProblem {
+                            let since = bridge.received.map { "since \($0.json)" } ?? "live"
+                            OutputSinkLog.write("\(problem); subscribing again \(since)", .warning)
+                            daemonProblem = problem
+                        }
+                        taken.resume()
                     }
                     // PUBACKs come in bursts: one write for those of the next few milliseconds.
                     if unsaved != nil, !flushing {
@@ -155,6 +192,27 @@ struct MQTTBridgeService: Service {
             }
         } onGracefulShutdown: {
             post.yield(.stop)
+        }
+        if let refusal { throw refusal }
+    }
+
+    /// The one subscription, run beside its reader; the reader hands each element to the loop and waits
+    /// until the loop has taken it.
+    private func subscribe(_ watch: ClientRequest.Watch, in group: inout DiscardingTaskGroup, post: AsyncStream<Input>.Continuation) {
+        // A few lines read ahead: the window, not this buffer, bounds what waits for the broker.
+        let subscription = EventSubscription(socketPath: settings.socketPath, watch: watch, reconnect: true, bufferLimit: 16)
+        OutputSinkLog.write("subscribing to scand at \(settings.socketPath): \(ClientRequest.watch(watch).line)", .info)
+        group.addTask { await subscription.run() }
+        group.addTask {
+            do {
+                for try await element in subscription {
+                    await withCheckedContinuation { taken in
+                        if case .terminated = post.yield(.daemon(element, taken: taken)) { taken.resume() }
+                    }
+                }
+            } catch {
+                post.yield(.refused(error as? DaemonError ?? .closed))
+            }
         }
     }
 
@@ -171,43 +229,5 @@ struct MQTTBridgeService: Service {
         // libmosquitto sends the whole window at once, and again after a reconnection: the window bounds both.
         options.maxInFlight = settings.maxInFlight
         return options
-    }
-
-    /// One subscription: connects (retrying after the backoff's wait while no daemon answers), then hands
-    /// every line over, waiting at the gate after each; says `daemonClosed` once it ends after subscribing.
-    private func read(_ watch: ClientRequest.Watch, post: AsyncStream<Input>.Continuation, gate: ReadGate) async {
-        var backoff = Backoff()
-        var reported: String?
-        while !Task.isCancelled {
-            var subscribed = false
-            do {
-                try await DaemonWatch.session(path: settings.socketPath, watch: watch, timeout: .seconds(5)) { line in
-                    if line.eventClass == .watch, !subscribed {
-                        subscribed = true
-                        post.yield(.log("subscribed to scand at \(settings.socketPath): \(ClientRequest.watch(watch).line)", .info))
-                        post.yield(.bridge(.daemonConnected))
-                    }
-                    gate.handOver()
-                    post.yield(.bridge(.line(line)))
-                    await gate.waitUntilTaken()
-                }
-            } catch  where !subscribed {
-                // Once per outage, not once per attempt.
-                let description = (error as? DaemonError)?.description ?? "\(error)"
-                if reported != description {
-                    post.yield(.log("\(description); retrying", .warning))
-                    reported = description
-                }
-                try? await clock.sleep(for: backoff.next())
-                continue
-            } catch {
-                // Lost after subscribing: the bridge subscribes again, since what it took.
-            }
-            if subscribed {
-                post.yield(.bridge(.daemonClosed))
-                return
-            }
-            try? await clock.sleep(for: backoff.next())
-        }
     }
 }

@@ -5,8 +5,9 @@ import ScandService
 
 /// One run of `scand watch`'s subscription: each element through the `WatchPrinter`, its actions carried
 /// out in order (an `--exec` command runs to its end before the next scan is taken: the subscription's
-/// bounded buffer is the queue, and past it the subscription is made again `since` the last scan taken, so
-/// a slow command loses nothing the journal keeps). Ends after `--count` scans; throws `NothingCame` after
+/// bounded buffer is the queue, and past it the socket is not read until the daemon drops the connection;
+/// the subscription is then made again `since` the last scan passed on, so a slow command loses nothing the
+/// journal keeps). Ends after `--count` scans; throws `NothingCame` after
 /// `idleLimit` without a scan, `DaemonWentAway` when the daemon closes the connection and there is no
 /// reconnecting.
 struct WatchSession<C: Clock<Duration>> {

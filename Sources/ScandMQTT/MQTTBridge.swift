@@ -5,9 +5,10 @@ import ScandProtocol
 /// acknowledged position to persist. The driver carries out the actions and feeds back what happened.
 ///
 /// At most `maxInFlight` events are held between the socket and their PUBACK: when the window is full the
-/// driver stops reading the socket (the daemon then drops the connection once its queue for us is full;
-/// its journal keeps the rest), and when half of it is acknowledged the bridge reads again, or subscribes
-/// again `since` the last event it took. A broker down for hours costs the window, never more.
+/// driver stops reading its subscription (the daemon then drops the connection once its queue for us is
+/// full; its journal keeps the rest, and the subscription resumes `since` the last event it passed on), and
+/// when half of it is acknowledged the bridge reads again. A broker down for hours costs the window, never
+/// more.
 ///
 /// Retransmission has one owner, the MQTT client: each event is handed to it once (it keeps QoS 1 messages
 /// while disconnected and sends again, after each reconnection, those still unacknowledged); only an
@@ -15,12 +16,10 @@ import ScandProtocol
 /// at most the window, and a reconnection repeats at most the window.
 public struct MQTTBridge: Sendable {
     public enum Input: Sendable, Equatable {
-        /// The daemon confirmed the WATCH.
+        /// The daemon confirmed the WATCH (the first, or one the subscription made again).
         case daemonConnected
         /// One line from the daemon, decoded.
         case line(ReceivedEvent)
-        /// The daemon closed the connection (or it broke).
-        case daemonClosed
         /// `publish` with this ticket was handed to the MQTT client as message `mid` (queued while disconnected).
         case published(ticket: Int, mid: Int32)
         /// The MQTT client refused the message outright: it is handed over again on `brokerConnected`.
@@ -34,7 +33,7 @@ public struct MQTTBridge: Sendable {
     }
 
     public enum Action: Sendable, Equatable {
-        /// Connect to the daemon's socket (again, retrying while it is not there) and subscribe so.
+        /// Subscribe to the daemon so (once: the subscription itself connects again and resumes).
         case subscribe(ClientRequest.Watch)
         /// Stop reading the socket: `inFlight` events wait for the broker.
         case pauseReading(inFlight: Int)
@@ -82,7 +81,6 @@ public struct MQTTBridge: Sendable {
     private var nextTicket = 1
     /// The retained status the client holds unacknowledged: it sends it again itself, so no second one.
     private var statusMid: Int32?
-    private var daemonOpen = false
     private var paused = false
     /// After an ERROR (a `since` the journal no longer holds), numbering may start over: take what comes.
     private var acceptAnySeq = false
@@ -112,8 +110,8 @@ public struct MQTTBridge: Sendable {
     public var offlinePayload: String { #"{"state":"offline","kiosk":"\#(kioskID)"}"# }
     public func topic(forClass eventClass: Event.Class) -> String { "\(topicPrefix)/\(kioskID)/events/\(eventClass.rawValue.lowercased())" }
 
-    /// The subscription to (re)start: the classes and formats published, `since` the last event taken (live
-    /// only for a bridge started `now` before its first event and the daemon's answer).
+    /// The subscription: the classes and formats published, `since` the last event taken (live only for a
+    /// bridge started `now` before its first event and the daemon's answer).
     public var watch: ClientRequest.Watch { ClientRequest.Watch(enable: true, classes: classes, formats: formats, since: received) }
 
     /// Subscribes; a bridge starting from the journal's start writes that down first, so that one stopped
@@ -121,31 +119,18 @@ public struct MQTTBridge: Sendable {
     public mutating func start() -> [Action] {
         var actions: [Action] = []
         if acknowledged == Self.journalStart { actions.append(.persist(Self.journalStart)) }
-        actions.append(subscribe())
-        return actions
-    }
-
-    private mutating func subscribe() -> Action {
         subscribedFromJournalStart = received == Self.journalStart
-        return .subscribe(watch)
+        actions.append(.subscribe(watch))
+        return actions
     }
 
     public mutating func handle(_ input: Input) -> [Action] {
         switch input {
         case .daemonConnected:
-            daemonOpen = true
             acceptAnySeq = false
             return []
         case .line(let line):
             return take(line)
-        case .daemonClosed:
-            daemonOpen = false
-            // Paused: the subscription starts again once the window has room.
-            guard !paused else { return [] }
-            return [
-                .log("the daemon closed the connection; subscribing again \(received.map { "since \($0.json)" } ?? "live")"),
-                subscribe()
-            ]
         case .published(let ticket, let mid):
             guard let i = index(of: ticket) else { return [] }
             window[i].mid = mid
@@ -266,7 +251,7 @@ public struct MQTTBridge: Sendable {
         }
         if paused && window.count <= maxInFlight / 2 {
             paused = false
-            actions.append(daemonOpen ? .resumeReading : subscribe())
+            actions.append(.resumeReading)
         }
         return actions
     }

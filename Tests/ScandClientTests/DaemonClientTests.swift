@@ -1,6 +1,7 @@
 import Foundation
 import ScandCore
 import ScandProtocol
+import ScandTestSupport
 import ServiceLifecycle
 import Testing
 
@@ -12,11 +13,12 @@ import Testing
     /// The socket server with fixed answers; its hub publishes what the test publishes.
     struct LocalDaemon {
         let path: String
-        let hub = EventHub(queueLimit: 1000, maxClients: 16)
+        let hub: EventHub
         let server: SocketServer
 
-        init(path: String = NSTemporaryDirectory() + "scand-client-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).sock") {
+        init(path: String = NSTemporaryDirectory() + "scand-client-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).sock", queueLimit: Int = 1000) {
             self.path = path
+            hub = EventHub(queueLimit: queueLimit, maxClients: 16)
             let controls = DaemonControls(
                 status: { StatusReport(device: nil, counters: FrameCounters(), clients: ClientCounters(), stdoutDropped: 0) },
                 metrics: { "scand_up 1\n" }, snapshot: { _, answer in answer(Event.error("no frame to show yet").line) }, regionOfInterest: { .full },
@@ -149,6 +151,33 @@ import Testing
             await daemon.server.stop()
             #expect(try await lines.next() == nil)
         }
+    }
+
+    /// The subscription reads the socket at its reader's pace: a reader that waits leaves the lines in the
+    /// socket until the daemon's queue for it is full and the daemon drops it (its journal would keep the
+    /// rest). It read on into a buffer of its own and gave up its connection instead, over and over.
+    @Test func aReaderThatWaitsStopsTheReadingUntilTheDaemonDropsIt() async throws {
+        let daemon = LocalDaemon(queueLimit: 8)
+        try await daemon.start()
+        let subscription = EventSubscription(
+            socketPath: daemon.path, watch: .init(enable: true, classes: [.device]), reconnect: false, bufferLimit: 4)
+        try await with(subscription) {
+            var lines = subscription.makeAsyncIterator()
+            #expect(try await lines.next()?.eventClass == .version)
+            #expect(try await lines.next()?.eventClass == .watch)
+            // 8 MB: more than the socket's buffers hold.
+            let reason = String(repeating: "x", count: 4000)
+            for _ in 0..<2000 { daemon.hub.publish(.device(DeviceStatus(device: "/dev/video9", state: .waiting, reason: reason))) }
+            #expect(await Eventually.check { daemon.hub.counters.droppedSlow == 1 })
+            var read = 0
+            while let line = try await lines.next() {
+                #expect(line.eventClass == .device)
+                read += 1
+            }
+            #expect(read < 2000, "the rest stayed with the daemon")
+            #expect(daemon.hub.counters.totalConnections == 1)
+        }
+        await daemon.server.stop()
     }
 
     @Test func theBackoffDoublesUpToItsMaximumAndStartsAgain() {

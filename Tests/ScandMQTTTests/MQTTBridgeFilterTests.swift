@@ -32,7 +32,7 @@ import Testing
             + MQTTBridgeTests.publishAll(Self.take(10, "LOST", into: &b), &b, nextMid: &mid)
         #expect(b.handle(.acknowledged(mid: mids[0])) == [.persist(Self.at(4))])
         #expect(b.handle(.acknowledged(mid: mids[1])) == [.persist(Self.at(10))])
-        #expect(b.handle(.daemonClosed).last == .subscribe(.init(enable: true, classes: [.scan, .lost], formats: formats, since: Self.at(10))))
+        #expect(b.watch == .init(enable: true, classes: [.scan, .lost], formats: formats, since: Self.at(10)))
         var now = MQTTBridge(kioskID: "k", classes: [.scan], release: "0", acknowledged: nil, start: .now)
         #expect(now.start() == [.subscribe(.init(enable: true, classes: [.scan]))])
     }
