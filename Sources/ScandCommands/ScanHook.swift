@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import NIOConcurrencyHelpers
+import NIOPosix
 import ScandCore
 import ScandProtocol
 
@@ -60,13 +61,14 @@ struct ScanHook: Sendable {
     /// whichever comes first: a child that ignores SIGTERM, or one left in the background, is ended with it.
     /// The command is reaped only after that, so its group's id cannot be another's when it is signalled.
     /// What a command that ends by itself leaves running in the background (a sound played with `&`) is left
-    /// alone. The waits are a thread's of their own, never the pool's.
+    /// alone. The wait for the command's end is NIO's shared blocking pool's, never the cooperative pool's.
     func run(for code: ReceivedCode, line: ReceivedEvent) async -> Outcome {
         let child: pid_t
         do { child = try spawn(environment: Self.environment(for: code, line: line)) } catch { return .notStarted("\(error)") }
         let news = Mailbox()
-        Thread.detachNewThread {
-            Self.waitUntilEnded(child)
+        Task {
+            // The singleton pool is never shut down: the wait always runs.
+            try? await NIOThreadPool.singleton.runIfActive { Self.waitUntilEnded(child) }
             news.post(.ended)
         }
         let timer = Task { [timeout] in

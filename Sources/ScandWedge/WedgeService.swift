@@ -8,8 +8,8 @@ import ServiceLifecycle
 
 /// `scand wedge` as a service: one `EventSubscription` to the daemon (SCANs of the configured formats,
 /// `since` the last one typed, reconnecting after the backoff), each SCAN through `KeyboardWedge`, its
-/// position into the state file, then its keys to the sink on a thread of the wedge's own (typing blocks:
-/// a write per key event and the waits between them).
+/// position into the state file, then its keys to the sink on NIO's shared blocking pool (typing blocks: a
+/// write per key event and the waits between them), one code after the other.
 public struct WedgeService: Service {
     public let subscription: EventSubscription
     let watch: ClientRequest.Watch
@@ -45,20 +45,16 @@ public struct WedgeService: Service {
 
     /// Until a graceful shutdown; throws `Stopped` when the daemon refuses the subscription.
     public func run() async throws {
-        let typing = NIOThreadPool(numberOfThreads: 1)
-        typing.start()
         var wedge = start
         do {
             try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask { await subscription.run() }
-                try await consume(&wedge, typing)
+                try await consume(&wedge)
                 try await group.waitForAll()
             }
         } catch let error as DaemonError {
-            try? await typing.shutdownGracefully()
             throw Stopped(error: error)
         }
-        try? await typing.shutdownGracefully()
         let c = wedge.counters
         logger.notice(
             "stopped: \(c.typed) codes typed, \(c.refused) refused (untypable in the \(settings.layout.rawValue) layout), \(c.droppedControls) control characters dropped, \(c.skippedStale) old replayed scans not typed"
@@ -76,7 +72,7 @@ public struct WedgeService: Service {
         return held.boot == start.boot && held.seq < start.seq
     }
 
-    private func consume(_ wedge: inout KeyboardWedge, _ typing: NIOThreadPool) async throws {
+    private func consume(_ wedge: inout KeyboardWedge) async throws {
         var stateFile = PositionFile.Keeper(path: settings.stateFile)
         /// The state file's position: where a restart of the wedge resumes.
         var held = wedge.typedUpTo
@@ -114,7 +110,7 @@ public struct WedgeService: Service {
                             logger.warning("\(text)")
                         case .type(let events):
                             do {
-                                try await typing.runIfActive { [sink] in try sink.send(events, delay: delay) }
+                                try await NIOThreadPool.singleton.runIfActive { [sink] in try sink.send(events, delay: delay) }
                             } catch {
                                 logger.error("\(error); that code was not typed whole")
                             }
