@@ -53,21 +53,36 @@ public struct Daemon: Sendable {
 
     /// Runs until SIGTERM/SIGINT or until the source ends. Returns a failure to report, if any.
     public func run(stdout: OutputSink = .standard()) async throws -> String? {
+        // Log lines wait in a bounded queue of their own, written off every event loop and the cooperative
+        // pool: a stderr that blocks (a stalled journald) holds up no client and no frame. What waits goes
+        // out before the daemon returns, however it ends, within a second.
+        let logs = QueuedWriter<(String, LogLevel)>(limit: 1024, write: { stdout.log($0.0, $0.1) }, onFirstDrop: {})
+        do {
+            let failure = try await run(stdout: stdout, log: { logs.publish(($0, $1)) })
+            await logs.drain(within: .seconds(1))
+            return failure
+        } catch {
+            await logs.drain(within: .seconds(1))
+            throw error
+        }
+    }
+
+    private func run(stdout: OutputSink, log: @escaping @Sendable (String, LogLevel) -> Void) async throws -> String? {
         let hub = EventHub(queueLimit: config.clientQueueLimit, maxClients: config.maxClients, maxClientsPerUID: config.maxClientsPerUID)
         // stdout is one more bounded subscriber: a pipe nobody drains must not hold up anything else.
         let limit = config.clientQueueLimit
         let console = StdoutSubscriber(
             limit: limit, write: { stdout.line($0) },
             onFirstDrop: {
-                stdout.log(
+                log(
                     "stdout is not being read: \(limit) events wait there; further events for stdout are dropped while it stays full (STATUS counts them as stdoutDropped)",
                     .warning)
             })
         let stateDirectory = config.resolvedStateDirectory(environment: ProcessInfo.processInfo.environment)
         let events = EventLog(
             directory: stateDirectory, limits: .init(maxEvents: config.journalMaxEvents, maxAge: config.journalMaxAge.inSeconds),
-            log: { stdout.log($0, $1) })
-        stdout.log(Self.stateSummary(directory: stateDirectory, journal: events.status), stateDirectory == nil ? .warning : .info)
+            log: log)
+        log(Self.stateSummary(directory: stateDirectory, journal: events.status), stateDirectory == nil ? .warning : .info)
         hub.numbering(of: events)
         // Every published event passes through the stage, one at a time: numbered, journaled, encoded once,
         // then handed to stdout and the socket's clients.
@@ -76,7 +91,7 @@ public struct Daemon: Sendable {
             hub.publish(published)
         }
         let output = OutputSink(
-            event: { stage.submit($0) }, log: { stdout.log($0, $1) }, serializingEvents: false, room: { await stage.room() })
+            event: { stage.submit($0) }, log: log, serializingEvents: false, room: { await stage.room() })
         output.event(.version(VersionInfo.banner))
         // Trap SIGHUP before anything runs: its default action would end the daemon.
         let hangups = await UnixSignalsSequence(trapping: .sighup)

@@ -6,10 +6,11 @@ import NIOConcurrencyHelpers
 /// Where events and log lines go. Events are whole lines, flushed as they are written, so a reader on a
 /// pipe sees each one at once; logs go to stderr, never to stdout. Events and logs are serialized apart,
 /// so a stdout that blocks never holds up a log line. The daemon's events go to its `EventStage`, which
-/// keeps their order itself: no lock is taken for them there.
+/// keeps their order itself: no lock is taken for them there; its logs go to a `QueuedWriter`, whose one
+/// writer thread is the only one to take the log lock, never an event loop.
 public final class OutputSink: Sendable {
-    private let eventLock = NIOLock()
-    private let logLock = NIOLock()
+    private let eventLock = NIOLockedValueBox(())
+    private let logLock = NIOLockedValueBox(())
     private let serializingEvents: Bool
     private let writeEvent: @Sendable (Event) -> Void
     private let writeLog: @Sendable (String, LogLevel) -> Void
@@ -51,7 +52,7 @@ public final class OutputSink: Sendable {
     }
 
     public func event(_ event: Event) {
-        if serializingEvents { eventLock.withLock { writeEvent(event) } } else { writeEvent(event) }
+        if serializingEvents { eventLock.withLockedValue { _ in writeEvent(event) } } else { writeEvent(event) }
     }
 
     /// Returns once an event given now would not pile up behind a stalled journal: a producer in a task
@@ -60,11 +61,11 @@ public final class OutputSink: Sendable {
 
     /// One encoded line (without its newline).
     public func line(_ text: String) {
-        eventLock.withLock { writeLine(text) }
+        eventLock.withLockedValue { _ in writeLine(text) }
     }
 
     public func log(_ line: String, _ level: LogLevel = .notice) {
-        logLock.withLock { writeLog(line, level) }
+        logLock.withLockedValue { _ in writeLog(line, level) }
     }
 }
 

@@ -2,13 +2,14 @@ import NIOConcurrencyHelpers
 import NIOCore
 import NIOPosix
 
-/// stdout as one more subscriber: events wait in a bounded queue that a task writes out through a NIO thread
-/// pool of its own (one thread: a write(2) to a pipe nobody reads blocks for as long, and must hold neither
-/// the cooperative pool nor the daemon's shared pool), so a stdout nobody drains never stalls capture, the
-/// socket or shutdown. A line that finds the queue full is dropped and counted; the first drop is logged, once.
-public final class StdoutSubscriber: Sendable {
+/// The daemon's stdout (one more subscriber) and stderr: lines wait in a bounded queue that a task writes out
+/// through a NIO thread pool of its own (one thread: a write(2) to a pipe nobody reads blocks for as long, and
+/// must hold neither the cooperative pool, an event loop nor the daemon's shared pool), so a stdout or stderr
+/// nobody drains never stalls capture, the socket or shutdown. A line that finds the queue full is dropped
+/// and counted; the first drop is reported, once.
+public final class QueuedWriter<Line: Sendable>: Sendable {
     private struct State {
-        var lines = CircularBuffer<String>()
+        var lines = CircularBuffer<Line>()
         /// A line taken from the queue is being written.
         var writing = false
         var dropped = 0
@@ -19,8 +20,8 @@ public final class StdoutSubscriber: Sendable {
     private let limit: Int
     private let onFirstDrop: @Sendable () -> Void
 
-    /// - Parameters: limit: lines that may wait; write: blocking, one whole line (without its newline).
-    public init(limit: Int, write: @escaping @Sendable (String) -> Void, onFirstDrop: @escaping @Sendable () -> Void) {
+    /// - Parameters: limit: lines that may wait; write: blocking, one whole line.
+    public init(limit: Int, write: @escaping @Sendable (Line) -> Void, onFirstDrop: @escaping @Sendable () -> Void) {
         self.limit = max(1, limit)
         self.onFirstDrop = onFirstDrop
         let (wakes, wake) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
@@ -32,7 +33,7 @@ public final class StdoutSubscriber: Sendable {
             let thread = NIOThreadPool(numberOfThreads: 1)
             thread.start()
             for await _ in wakes {
-                while let line = state.withLockedValue({ s -> String? in
+                while let line = state.withLockedValue({ s -> Line? in
                     s.writing = !s.lines.isEmpty
                     return s.lines.popFirst()
                 }) {
@@ -46,8 +47,8 @@ public final class StdoutSubscriber: Sendable {
 
     deinit { wake.finish() }
 
-    /// Queues a line (without its newline); never blocks.
-    public func publish(_ line: String) {
+    /// Queues a line; never blocks.
+    public func publish(_ line: Line) {
         let outcome: (queued: Bool, firstDrop: Bool) = state.withLockedValue { s in
             guard s.lines.count < limit else {
                 s.dropped += 1
@@ -60,10 +61,10 @@ public final class StdoutSubscriber: Sendable {
         if outcome.firstDrop { onFirstDrop() }
     }
 
-    /// Lines dropped because stdout was not read.
+    /// Lines dropped because they were not read.
     public var dropped: Int { state.withLockedValue { $0.dropped } }
 
-    /// Waits until every queued line is written, for at most `limit` (a stdout nobody reads never empties).
+    /// Waits until every queued line is written, for at most `limit` (a pipe nobody reads never empties).
     /// Returns whether it emptied. Suspends between looks: the daemon's shutdown runs on the cooperative pool.
     @discardableResult
     public func drain<C: Clock<Duration>>(within limit: Duration, clock: C = ContinuousClock()) async -> Bool {
@@ -75,3 +76,6 @@ public final class StdoutSubscriber: Sendable {
         return state.withLockedValue { $0.lines.isEmpty && !$0.writing }
     }
 }
+
+/// stdout as one more subscriber: encoded event lines, without their newline.
+public typealias StdoutSubscriber = QueuedWriter<String>
