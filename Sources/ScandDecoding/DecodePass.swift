@@ -15,8 +15,10 @@ public struct DecodePass: Sendable, Hashable {
     /// Box downscale factor, 1…8.
     public var scale: Int = 1
     public var mirror = false
-    /// Reads the crop turned back by this many degrees about its centre (-45…45; not with mirror): a
-    /// matrix code lying at this angle reads upright, which zxing's PDF417, Micro QR and rMQR detectors need.
+    /// Reads the crop turned back by this many degrees about its centre (-90…90; not with mirror): a
+    /// matrix code lying at this angle reads upright, which zxing's PDF417, Micro QR and rMQR detectors need,
+    /// and a linear code's band (`LinearLocator`) has its bars stand upright. A turned or enlarged crop is read
+    /// through its map, clamped to the image: it may reach past the image's edge.
     public var rotationDegrees = 0.0
     /// Enlarges the crop this many times (1…4, scale 1 only), bilinearly: symbols with modules of a pixel or
     /// two are too fine for zxing's DataMatrix detector.

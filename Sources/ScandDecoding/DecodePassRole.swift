@@ -14,6 +14,8 @@ extension DecodePass {
         case cheapMatrix
         /// A live cheap pass over one horizontal band, for the linear formats.
         case linearBand
+        /// A band along a linear code the localizer found, turned so that its bars stand upright (`LinearLocator`).
+        case locatedLinear
         /// A live expensive pass of this kind (`ExtraPassSchedule`).
         case extra(ExtraPassSchedule.Kind)
         /// The crop around the tracked code at this index (`TrackedCrops`).
@@ -21,6 +23,8 @@ extension DecodePass {
 
         /// An expensive pass: what it reads may be a code the cheap passes miss.
         public var isExtra: Bool { if case .extra = self { true } else { false } }
+
+        var isTrackedCrop: Bool { if case .trackedCrop = self { true } else { false } }
 
         /// A live pass every frame gets whatever was read before: neither expensive nor a tracked crop.
         var isRegular: Bool {

@@ -5,7 +5,9 @@ import ScandCore
 /// its own.
 ///
 /// Built around zxing-cpp 3.1's costs: every frame gets the cheap passes (matrix formats and linear bands at
-/// full resolution, without zxing's rotation, pyramid, inversion or harder search) and crops turned upright
+/// full resolution, without zxing's rotation, pyramid, inversion or harder search), a band turned upright along
+/// each linear code the localizer finds (`LinearLocator`: tilted, small and off-centre codes read in the frame
+/// they appear in, enlarged where their modules are under two pixels), and crops turned upright
 /// around patches that look like matrix codes (`CodeCandidates`), where zxing searches harder: its fast
 /// DataMatrix and Aztec search misses most codes away from the centre, and tilted PDF417, Micro QR, rMQR
 /// and MaxiCode; a busy surface with no such patch costs no crop. While frames decode well within the
@@ -33,11 +35,23 @@ public struct FrameDecoder: Sendable {
     /// Codes passes other than the upright crops read in the last frame: patches around them need no crop
     /// (those passes will read them again).
     private var readElsewhere: [Detection] = []
+    /// Codes the passes every frame runs whatever the localizer finds (the whole-frame ones, tracked crops) read
+    /// in the last frame: their located bands would only read them again.
+    private var readEveryFrame: [Detection] = []
     /// Every code-like patch the last frame held, read, resting or not.
     private var lastPatches: [PixelRect] = []
     /// Candidate patches whose crops read nothing, and the frame until which they rest.
     private var fruitless: [(bounds: PixelRect, until: Int)] = []
     private var frameCount = 0
+    /// Finds linear codes for the bands every frame reads (`LinearLocator`).
+    public var locator = LinearLocator()
+    /// Bands around located linear codes that read nothing, and the frame they did not.
+    private var fruitlessBands: [(crop: PixelRect, frame: Int)] = []
+    /// A located patch whose band read nothing this many frames in a row (a texture, not a code) is left out…
+    static let fruitlessBandsBeforeRest = 3
+    /// …until this many frames have passed since the first: a code being shown is read within a few frames of
+    /// its first, and a stripy surface costs a band every few frames.
+    static let bandRest = 8
     /// Set by the caller before each frame: whether the scene is the one the last decoded frame showed
     /// (`SceneSignature.isStatic`). A still scene gets each expensive pass it has not had since it last moved,
     /// one a frame and whatever the budget, so that a code held still is read as `scand scan` reads it.
@@ -86,6 +100,23 @@ public struct FrameDecoder: Sendable {
         /// Size of the oriented frame the corners refer to.
         public var width: Int
         public var height: Int
+    }
+
+    /// Bands along the linear codes the localizer finds (`LinearLocator`), but for those a pass read last frame
+    /// (`known`: the whole-frame passes read them again) and patches whose bands keep reading nothing.
+    private mutating func locatedLinearPasses(
+        _ buffer: UnsafeRawBufferPointer, width: Int, height: Int, rowStride: Int, pixelStride: Int, region: PixelRect,
+        known: [Detection], now: Int
+    ) -> [DecodePass] {
+        guard !formats.intersection(.linear).isEmpty else { return [] }
+        fruitlessBands.removeAll { $0.frame <= now - Self.bandRest }
+        let misses = fruitlessBands
+        let located = locator.find(in: buffer, width: width, height: height, rowStride: rowStride, pixelStride: pixelStride, region: region)
+            .filter { c in
+                !known.contains { c.bounds.contains($0.corners.center) }
+                    && misses.count { $0.crop.contains(Point(c.centerX, c.centerY)) } < Self.fruitlessBandsBeforeRest
+            }
+        return LinearLocator.passes(for: located, region: region, formats: formats, role: .locatedLinear, label: "live located linear")
     }
 
     /// The cheap passes of every live frame, at full resolution, with neither zxing's rotation, pyramid,
@@ -177,6 +208,9 @@ public struct FrameDecoder: Sendable {
                     return resting.contains { $0.contains(bounds.center) }
                 })
         let candidatePasses = CodeCandidates.passes(for: candidates, region: region, formats: formats, label: "live upright crop")
+        let locatedPasses = locatedLinearPasses(
+            buffer, width: width, height: height, rowStride: rowStride, pixelStride: pixelStride, region: region, known: readEveryFrame,
+            now: now)
         // A code-like patch that was not in view last frame (a code being shown) may be one only an expensive pass
         // reads; a surface's own patches, which stay, do not keep the passes awake.
         let before = lastPatches
@@ -191,7 +225,8 @@ public struct FrameDecoder: Sendable {
                     excluding: { bounds in known.contains { bounds.contains($0.corners.center) } })
             }, budget: extraPassBudgetMilliseconds, still: sceneIsStill)
         lastExtras = kinds
-        let passes = Self.passes(region: region, formats: formats) + candidatePasses + tracked.passes(region: region) + extras.map(\.pass)
+        let passes =
+            Self.passes(region: region, formats: formats) + locatedPasses + candidatePasses + tracked.passes(region: region) + extras.map(\.pass)
         lastPasses = passes
         let report = try decoder.decode(
             buffer: buffer, width: width, height: height, rowStride: rowStride, pixelStride: pixelStride,
@@ -199,7 +234,11 @@ public struct FrameDecoder: Sendable {
         for c in candidates where !report.detections.contains(where: { c.bounds.contains($0.corners.center) }) {
             fruitless.append((c.bounds, now + Self.fruitlessRest))
         }
+        for p in locatedPasses where !report.found.contains(where: { $0.role == .locatedLinear && p.crop.contains($0.detection.corners.center) }) {
+            fruitlessBands.append((p.crop, now))
+        }
         readElsewhere = report.found.filter { $0.role != .candidateCrop }.map(\.detection)
+        readEveryFrame = report.found.filter { [.cheapMatrix, .linearBand].contains($0.role) || $0.role.isTrackedCrop }.map(\.detection)
         // Codes only an expensive pass read are re-read next frame from a crop around them.
         let regular = report.found.filter(\.role.isRegular).map(\.detection)
         tracked.update(found: report.found, regular: regular, extras: extras.map(\.pass))
@@ -208,6 +247,8 @@ public struct FrameDecoder: Sendable {
         let merged = merger.merge(report.detections).filter { d in
             d.format != .itf || itfLengths.isEmpty || itfLengths.contains(d.text.count)
         }
-        return Result(detections: merged, failures: report.failures, width: width, height: height)
+        // An EAN/UPC read without its add-on may have the add-on's bars beside it: the tracker waits for them.
+        let marked = AddOnBars.mark(merged, in: buffer, width: width, height: height, rowStride: rowStride, pixelStride: pixelStride)
+        return Result(detections: marked, failures: report.failures, width: width, height: height)
     }
 }

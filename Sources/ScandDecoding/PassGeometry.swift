@@ -44,7 +44,7 @@ struct PassGeometry: Equatable {
 
     /// Why the shim could not sample this pass sensibly, or nil.
     static func problem(_ pass: DecodePass) -> String? {
-        if abs((pass.rotationDegrees * 100).rounded()) > 4500 { return "rotation must be -45...45 degrees" }
+        if !((pass.rotationDegrees * 100).rounded().magnitude <= 9000) { return "rotation must be -90...90 degrees" }
         if (pass.rotationDegrees * 100).rounded() != 0 && pass.mirror { return "rotation only without mirror" }
         if pass.upscale < 0 || pass.upscale > 4 || (pass.upscale > 1 && (pass.scale != 1 || pass.mirror)) {
             return "upscale must be 0...4, with scale 1 and no mirror"

@@ -67,9 +67,13 @@ size_t ImageExtent(const szx_image &image)
 
 const char *PassProblem(const szx_image *image, const szx_pass &p)
 {
-    if (p.width <= 0 || p.height <= 0 || p.left < 0 || p.top < 0)
-        return "empty or negative crop";
-    if ((long long)p.left + p.width > image->width || (long long)p.top + p.height > image->height)
+    if (p.width <= 0 || p.height <= 0)
+        return "empty crop";
+    // A resampled pass reads through its map, clamped to the image: its crop (the band it turns, centred on
+    // what it reads) may reach past the image's edge.
+    if (!p.resample && (p.left < 0 || p.top < 0))
+        return "negative crop";
+    if (!p.resample && ((long long)p.left + p.width > image->width || (long long)p.top + p.height > image->height))
         return "crop outside the image";
     if (p.scale < 1 || p.scale > 8)
         return "scale must be 1...8";

@@ -74,7 +74,7 @@ import ScandTestSupport
         p.mirror = true
         #expect(ZXingDecoder(isolated: false).decode(image, passes: [p]).failures.map(\.kind) == [.badArgument])
         p.mirror = false
-        p.rotationDegrees = 60
+        p.rotationDegrees = 95
         #expect(ZXingDecoder(isolated: false).decode(image, passes: [p]).failures.map(\.kind) == [.badArgument])
         p.rotationDegrees = 0
         p.upscale = 5

@@ -1,0 +1,118 @@
+import Foundation
+import Testing
+import ScandCore
+@testable import ScandDecoding
+import ScandTestSupport
+
+/// The linear localizer: finds tilted and small linear codes with their bar direction and module width, and
+/// the bands it cuts read them; text and texture give few candidates.
+@Suite struct LinearLocatorTests {
+    func located(_ image: LumaImage, _ locator: LinearLocator = LinearLocator()) -> [LinearLocator.Candidate] {
+        image.pixels.withUnsafeBytes {
+            locator.find(in: $0, width: image.width, height: image.height, rowStride: image.width, pixelStride: 1, region: Scene.full(image))
+        }
+    }
+
+    @Test(arguments: [(-38.0, 2), (-12, 3), (0, 2), (17, 4), (29, 2), (40, 3), (63, 3), (-75, 2), (90, 3)])
+    func aTiltedEANIsFoundWithItsDirectionAndModule(degrees: Double, module: Int) throws {
+        let image = Scene.page(width: 1280, height: 720, [(Scene.symbol(.ean13, "4006381333931", module: module), x: 700, y: 380, degrees: degrees)])
+        let found = located(image)
+        let c = try #require(found.first)
+        #expect(abs(c.centerX - 700) < 24 && abs(c.centerY - 380) < 24, "\(c)")
+        // Directions are modulo 180°.
+        var turn = abs(c.degrees - degrees).truncatingRemainder(dividingBy: 180)
+        if turn > 90 { turn = 180 - turn }
+        #expect(turn < 4, "\(c.degrees) for \(degrees)")
+        #expect(c.module > Double(module) * 0.6 && c.module < Double(module) * 1.5, "\(c.module) for \(module)")
+        let passes = LinearLocator.passes(for: [c], region: Scene.full(image), formats: .all, role: .locatedLinear, label: "band")
+        let pass = try #require(passes.first)
+        #expect(pass.formats == BarcodeFormats.linear && !pass.tryRotate)
+        #expect(pass.upscale == (module < 3 ? 2 : 1), "module \(c.module)")
+        let read = ZXingDecoder(isolated: false).decode(image, passes: passes).detections
+        let hit = try #require(read.first { $0.text == "4006381333931" }, "\(read)")
+        #expect(hit.corners.center.distance(to: Point(700, 380)) < 20, "\(hit.corners)")
+    }
+
+    @Test func everyCodeOfAFrameIsFoundTogether() {
+        let image = Scene.page(
+            width: 1280, height: 720,
+            [
+                (Scene.symbol(.code128, "TICKET-0042", module: 3), x: 300, y: 200, degrees: 25),
+                (Scene.symbol(.upcA, "036000291452", module: 2), x: 900, y: 250, degrees: -33),
+                (Scene.symbol(.itf, "00012345678905", module: 3), x: 640, y: 560, degrees: 8)
+            ])
+        let found = located(image)
+        let passes = LinearLocator.passes(for: found, region: Scene.full(image), formats: .all, role: .locatedLinear, label: "band")
+        let texts = Set(ZXingDecoder(isolated: false).decode(image, passes: passes).detections.map(\.text))
+        #expect(texts.isSuperset(of: ["TICKET-0042", "036000291452", "00012345678905"]), "\(texts) from \(found)")
+    }
+
+    @Test func aBandNearTheEdgeKeepsInsideTheRegion() throws {
+        let image = Scene.page(width: 640, height: 480, [(Scene.symbol(.ean8, "96385074", module: 3), x: 120, y: 90, degrees: 35)])
+        let region = PixelRect(x: 0, y: 0, width: 640, height: 480)
+        let c = try #require(located(image).first)
+        let pass = try #require(LinearLocator.passes(for: [c], region: region, formats: .all, role: .locatedLinear, label: "band").first)
+        let g = PassGeometry(pass)
+        for corner in [Point(0, 0), Point(Double(g.width - 1), 0), Point(0, Double(g.height - 1)), Point(Double(g.width - 1), Double(g.height - 1))] {
+            let p = g.sourcePoint(corner)
+            #expect(p.x >= -1 && p.y >= -1 && p.x <= 640 && p.y <= 480, "\(p)")
+        }
+        #expect(ZXingDecoder(isolated: false).decode(image, passes: [pass]).detections.contains { $0.text == "96385074" })
+    }
+
+    /// Text, a matrix code and noise are not bars: no candidate has a line of edges like a code's.
+    @Test func textAndTextureGiveNoCandidate() {
+        var page = Scene.page(width: 1280, height: 720, [(Scene.symbol(.qrCode, "https://example.org/t/42", module: 6), x: 900, y: 360, degrees: 10)])
+        var seed: UInt64 = 7
+        // Noise over the left half: the kind a sensor gives in the dark.
+        for y in 0..<720 {
+            for x in 0..<600 {
+                seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+                page[x, y] = UInt8(clamping: 128 + Int(seed >> 59) - 16)
+            }
+        }
+        #expect(located(page).isEmpty, "\(located(page))")
+    }
+}
+
+/// Live frames read the linear codes the localizer finds from their bands, every frame, whatever the rota of
+/// expensive passes.
+@Suite struct LocatedLinearFrameTests {
+    func decoder() -> FrameDecoder {
+        var d = FrameDecoder(decoder: ZXingDecoder(passTimeoutMilliseconds: 2000, worker: DecoderWorker(lanes: 1)))
+        d.extraPassBudgetMilliseconds = 0  // no expensive pass: what is read, the every-frame passes read
+        return d
+    }
+
+    @Test func aTiltedSmallCodeIsReadInItsFirstFrameAndEveryFrameAfter() throws {
+        let frame = Frame.yuyv(
+            Scene.page(width: 1280, height: 720, [(Scene.symbol(.ean13, "4006381333931", module: 2), x: 400, y: 300, degrees: 31)]))
+        var d = decoder()
+        for _ in 0..<3 {
+            #expect(try d.decode(frame).detections.map(\.text) == ["4006381333931"])
+            #expect(d.lastPasses.contains { $0.role == .locatedLinear })
+            #expect(d.lastExtras.isEmpty)
+        }
+    }
+
+    /// Bars that are no code (a striped print): their band is read a few times, then rests.
+    @Test func aStripedSurfaceRestsFromItsBand() throws {
+        var page = LumaImage(width: 1280, height: 720, fill: 225)
+        var x = 500, seed: UInt64 = 3
+        while x < 800 {
+            seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            let bar = 2 + Int(seed >> 62), space = 2 + Int((seed >> 60) & 3)
+            for y in 250..<450 { for dx in 0..<bar { page[x + dx, y] = 40 } }
+            x += bar + space
+        }
+        let frame = Frame.yuyv(page)
+        var d = decoder()
+        var bands: [Int] = []
+        for _ in 0..<(FrameDecoder.bandRest + 2) {
+            #expect(try d.decode(frame).detections.isEmpty)
+            bands.append(d.lastPasses.count { $0.role == .locatedLinear })
+        }
+        #expect(bands.prefix(FrameDecoder.fruitlessBandsBeforeRest).allSatisfy { $0 == 1 }, "\(bands)")
+        #expect(bands.reduce(0, +) < bands.count, "\(bands)")
+    }
+}
