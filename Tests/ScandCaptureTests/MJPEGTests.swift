@@ -1,16 +1,13 @@
 import Foundation
 import Testing
 import ScandCore
+import ScandTestSupport
 @testable import ScandCapture
 
 /// MJPEG frames: recorded as the camera sends them (SCANDREC2), replayed, decoded to grey only when the
 /// decoder takes them, and corrupt or cut-short ones counted and skipped.
 @Suite struct MJPEGTests {
-    let dir: String = {
-        let d = NSTemporaryDirectory() + "scand-mjpeg-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-        try? FileManager.default.createDirectory(atPath: d, withIntermediateDirectories: true)
-        return d
-    }()
+    let dir = TestFiles.directory("scand-mjpeg")
 
     /// A picture with structure (gradients and edges), so that JPEG's losses show if the decode is wrong.
     static func picture(width: Int = 64, height: Int = 48, seed: Int = 0) -> LumaImage {

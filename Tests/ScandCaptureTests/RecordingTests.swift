@@ -1,14 +1,11 @@
 import Foundation
 import Testing
 import ScandCore
+import ScandTestSupport
 @testable import ScandCapture
 
 @Suite struct RecordingTests {
-    let dir: String = {
-        let d = NSTemporaryDirectory() + "scand-capture-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-        try? FileManager.default.createDirectory(atPath: d, withIntermediateDirectories: true)
-        return d
-    }()
+    let dir = TestFiles.directory("scand-capture")
 
     func frames(_ n: Int) -> [Frame] {
         (0..<n).map { i in
@@ -96,11 +93,7 @@ import ScandCore
 
 /// Issue 31, 3 and 10: recordings from outside, and pipes whose writer stalls.
 @Suite struct HostileRecordingTests {
-    let dir: String = {
-        let d = NSTemporaryDirectory() + "scand-hostile-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-        try? FileManager.default.createDirectory(atPath: d, withIntermediateDirectories: true)
-        return d
-    }()
+    let dir = TestFiles.directory("scand-hostile")
     static let header = Array(#"SCANDREC1 {"pixelformat":"GREY","width":4,"height":2,"bytesPerLine":4,"imageSize":8}"#.utf8) + [0x0A]
 
     static func frame(stamp: UInt64, sequence: UInt64 = 0) -> [UInt8] {

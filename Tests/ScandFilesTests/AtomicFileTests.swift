@@ -1,11 +1,10 @@
 import Foundation
 import ScandFiles
 import Testing
+import ScandTestSupport
 
 @Suite struct AtomicFileTests {
-    let dir = NSTemporaryDirectory() + "scand-atomic-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-
-    init() throws { try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true) }
+    let dir = TestFiles.directory("scand-atomic")
 
     func names() -> [String] { ((try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? []).sorted() }
 

@@ -1,11 +1,10 @@
 import Foundation
 import ScandFiles
 import Testing
+import ScandTestSupport
 
 @Suite struct BoundedFileTests {
-    let dir = NSTemporaryDirectory() + "scand-bounded-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-
-    init() throws { try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true) }
+    let dir = TestFiles.directory("scand-bounded")
 
     @Test func readsAFileWithinTheBoundWhole() throws {
         let path = dir + "/small"
@@ -20,10 +19,7 @@ import Testing
     /// `scand scan` peaked at 1.56 GiB reading one).
     @Test func aHugeSparseFileIsRefusedFromItsSize() throws {
         let path = dir + "/sparse"
-        let fd = open(path, O_CREAT | O_WRONLY, 0o600)
-        try #require(fd >= 0)
-        #expect(ftruncate(fd, 512 << 20) == 0)
-        close(fd)
+        try TestFiles.sparse(path, bytes: 512 << 20)
         #expect { try BoundedFile.read(path, maxBytes: 1 << 20) } throws: {
             let failure = $0 as! BoundedFile.Failure
             return failure.kind == .tooLarge && failure.reason == "536870912 bytes, larger than 1 MiB"

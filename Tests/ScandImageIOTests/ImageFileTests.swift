@@ -2,14 +2,11 @@ import CSTB
 import Foundation
 import Testing
 import ScandCore
+import ScandTestSupport
 @testable import ScandImageIO
 
 @Suite struct ImageFileTests {
-    let dir: String = {
-        let d = NSTemporaryDirectory() + "scand-imageio-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-        try? FileManager.default.createDirectory(atPath: d, withIntermediateDirectories: true)
-        return d
-    }()
+    let dir = TestFiles.directory("scand-imageio")
 
     func gradient() -> LumaImage {
         LumaImage(width: 40, height: 30, pixels: (0..<1200).map { UInt8($0 % 256) })
@@ -97,10 +94,7 @@ import ScandCore
     /// PNG". It is refused from its size now, before anything is read.
     @Test func aFileLargerThanAnyImageIsRefusedBeforeItIsRead() throws {
         let path = dir + "/sparse.png"
-        let fd = open(path, O_CREAT | O_WRONLY, 0o600)
-        try #require(fd >= 0)
-        #expect(ftruncate(fd, 512 << 20) == 0)
-        close(fd)
+        try TestFiles.sparse(path, bytes: 512 << 20)
         #expect { try ImageFile.readLuma(path) } throws: {
             ($0 as! ImageFile.ReadError).description == "cannot read '\(path)': 536870912 bytes, larger than 128 MiB: not an image scand reads"
         }

@@ -28,8 +28,7 @@ public final class MosquittoBroker: Sendable {
 
     public init(tls: TLS? = nil) throws {
         port = try Self.freePort()
-        directory = NSTemporaryDirectory() + "scand-e2e-mosquitto-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        directory = TestFiles.directory("scand-e2e-mosquitto")
         var config = """
             listener \(port) 127.0.0.1
             allow_anonymous true

@@ -37,8 +37,6 @@ public enum ScandBinary {
     }
 
     public static func temporaryDirectory() -> String {
-        let d = NSTemporaryDirectory() + "scand-e2e-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-        try? FileManager.default.createDirectory(atPath: d, withIntermediateDirectories: true)
-        return d
+        TestFiles.directory("scand-e2e")
     }
 }

@@ -14,8 +14,7 @@ public struct TestCertificates: Sendable {
     public static var opensslAvailable: Bool { FileManager.default.isExecutableFile(atPath: "/usr/bin/openssl") }
 
     public init() throws {
-        directory = NSTemporaryDirectory() + "scand-e2e-certs-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        directory = TestFiles.directory("scand-e2e-certs")
         let d = directory
         try Self.openssl([
             "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", "/CN=scand test CA",

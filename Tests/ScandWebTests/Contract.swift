@@ -1,6 +1,7 @@
 import Foundation
 import ScandCore
 import ScandProtocol
+import ScandTestSupport
 
 /// The answers of a daemon that has a frame and lets the test's uid change settings.
 enum Contract {
@@ -40,8 +41,6 @@ enum Contract {
     }
 
     static func temporarySocket() -> String {
-        let dir = NSTemporaryDirectory() + "scand-web-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-        try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-        return dir + "/scand.sock"
+        TestFiles.directory("scand-web") + "/scand.sock"
     }
 }
