@@ -143,7 +143,7 @@ import ScandTestSupport
 
     @Test func notifiesSystemdReadyStatusWatchdogAndStopping() throws {
         let notify = dir + "/notify.sock"
-        let fd = try #require(boundSocket(notify, type: SOCK_DGRAM))
+        let fd = try #require(UnixSocket.bound(notify, type: SOCK_DGRAM))
         defer { close(fd) }
         var tv = timeval(tv_sec: 0, tv_usec: 200_000)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))

@@ -1,6 +1,7 @@
 import Foundation
 import ScandCore
 import ScandProtocol
+import ScandTestSupport
 import Testing
 
 /// Issue 25, 1: many `?ROI=` pipelined on several connections at once.

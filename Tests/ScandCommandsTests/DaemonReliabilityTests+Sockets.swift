@@ -67,7 +67,7 @@ extension DaemonReliabilityTests {
         #expect(third.wait { self.status(sock) != nil })
         // Someone else's socket put at the path since is not removed when this daemon exits.
         unlink(sock)
-        let other = try #require(boundSocket(sock, type: SOCK_STREAM))
+        let other = try #require(UnixSocket.bound(sock, type: SOCK_STREAM))
         defer { close(other) }
         third.signal(SIGTERM)
         #expect(third.finish() == 0)
@@ -83,17 +83,12 @@ extension DaemonReliabilityTests {
         let config = e2e.write("[socket]\nmax_clients = 256\nmax_clients_per_uid = 256\n", "burst.toml")
         let daemon = try DaemonProcess(["run", "--config", config, "--socket", sock, "--device", dir + "/no-camera"])
         #expect(daemon.wait { FileManager.default.fileExists(atPath: sock) })
-        var addr = sockaddr_un()
-        addr.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &addr.sun_path) { raw in for (i, b) in sock.utf8.enumerated() { raw[i] = b } }
         var fds: [Int32] = []
         var failures: [String] = []
         for _ in 0..<200 {
             let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
-            let r = withUnsafePointer(to: &addr) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-            }
-            if r != 0 { failures.append(String(cString: strerror(errno))) }
+            let e = UnixSocket.connect(fd, to: sock)
+            if e != 0 { failures.append(String(cString: strerror(e))) }
             fds.append(fd)
         }
         defer { fds.forEach { close($0) } }

@@ -1,4 +1,5 @@
 import Foundation
+import ScandTestSupport
 import Testing
 
 /// Faults an adversarial run found (issue 15), against the real binary: clients that never read or never

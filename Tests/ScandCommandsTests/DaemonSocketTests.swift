@@ -12,14 +12,8 @@ import Testing
 
     /// A Unix socket bound at `path`, listening or not; closed when the test ends with the returned fd.
     func socketFile(_ path: String, listening: Bool) throws -> Int32 {
-        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-        var addr = sockaddr_un()
-        addr.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &addr.sun_path) { raw in for (i, b) in path.utf8.enumerated() { raw[i] = b } }
-        let bound = withUnsafePointer(to: &addr) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) == 0 }
-        }
-        try #require(bound && (!listening || listen(fd, 4) == 0), "socket at \(path)")
+        let fd = try #require(UnixSocket.bound(path, type: SOCK_STREAM), "socket at \(path)")
+        try #require(!listening || listen(fd, 4) == 0, "socket at \(path) listening")
         return fd
     }
 

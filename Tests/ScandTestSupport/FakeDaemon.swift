@@ -33,13 +33,7 @@ public final class FakeDaemon: Sendable {
         boot = EventPosition.randomBootID()
         unlink(path)
         listener = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-        var addr = sockaddr_un()
-        addr.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &addr.sun_path) { raw in for (i, b) in path.utf8.enumerated() { raw[i] = b } }
-        let bound = withUnsafePointer(to: &addr) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-        }
-        guard bound == 0, listen(listener, 16) == 0 else {
+        guard UnixSocket.bind(listener, to: path) == 0, listen(listener, 16) == 0 else {
             close(listener)
             throw POSIXError(.EADDRINUSE)
         }
