@@ -24,66 +24,40 @@ struct MQTTCommand: AsyncParsableCommand {
             position.json in $STATE_DIRECTORY (the packaged unit's), else /var/lib/scand-mqtt for root, else \
             ~/.local/state/scand-mqtt ($XDG_STATE_HOME) for a user who runs it by hand. \
             Settings come from the [mqtt] table of the configuration file; the options below override it. \
-            Exit status: 0 on SIGTERM or SIGINT, 78 for a wrong configuration.
+            Exit status: 0 on SIGTERM or SIGINT, 64 for a bad option value, 78 for a wrong configuration.
+
+            \(CommandLineSettings.helpParagraph(of: command))
             """
     )
 
     @Option(name: .long, help: "Configuration file with an [mqtt] table (default: /etc/scand/scand.toml if it exists).")
     var config: String?
 
-    @Option(name: .long, help: "The broker's host name or address.")
-    var host: String?
+    /// The settings options (--host, --port, --kiosk-id …): rows of the settings table's [mqtt], which the
+    /// configuration file also goes through.
+    @Argument(
+        parsing: .allUnrecognized, help: ArgumentHelp("Settings options, listed above under SETTINGS.", valueName: "setting"),
+        completion: .list(CommandLineSettings.flags(of: command)))
+    var options: [String] = []
 
-    @Option(name: .long, help: "The broker's port (default 1883, or 8883 with TLS).")
-    var port: Int?
+    static let command = "scand mqtt"
 
-    @Option(name: .customLong("kiosk-id"), help: "This kiosk's level in the topics (default: the host name).")
-    var kioskID: String?
-
-    @Option(name: .long, help: "The daemon's socket.")
-    var socket: String?
-
-    @Option(name: .customLong("state-file"), help: "Where the last acknowledged position is kept.")
-    var stateFile: String?
-
-    @Option(name: .long, help: "The event classes published, comma-separated (SCAN, UPDATE, LOST, DEVICE, STATS, JOURNAL, or all).")
-    var classes: String?
-
-    @Option(name: .long, help: "Only codes of these formats, comma-separated, as a ?WATCH names them.")
-    var formats: String?
-
-    @Option(name: .customLong("topic-prefix"), help: "The topics' first levels (default: scand).")
-    var topicPrefix: String?
-
-    /// The options that set a row of the settings table, checked and applied by it.
-    var tableOptions: [(flag: String, key: String, value: String?)] {
-        [("--classes", "classes", classes), ("--formats", "formats", formats), ("--topic-prefix", "topic_prefix", topicPrefix)]
-    }
-
-    /// Wrong options are usage errors (64), as for every command; a wrong file is 78.
-    func validate() throws {
-        if let port, !(1...65535).contains(port) { throw ValidationError("--port must be 1…65535") }
-        if let kioskID, !MQTTSettings.isValidKioskID(kioskID) {
-            throw ValidationError("--kiosk-id must be 1…64 letters, digits, '.', '_' or '-' (it is one level of the topics)")
-        }
-        var scratch = ScandConfig()
-        do throws(Problem) { try apply(tableOptions, to: &scratch) } catch { throw ValidationError(error.description) }
-    }
+    func validate() throws { _ = try CommandLineSettings.options(options, of: Self.command) }
 
     func run() async throws {
         let settings: MQTTSettings
         let kiosk: String
         let password: String?
-        do {
+        do throws(Problem) {
             let stateFile: ClientStateFile
             (settings, stateFile) = try resolvedSettings()
-            kiosk = try settings.kioskID ?? Self.hostKioskID()
-            password = try settings.passwordFile.map(Self.readPassword)
+            if let id = settings.kioskID { kiosk = id } else { kiosk = try Self.hostKioskID() }
+            if let file = settings.passwordFile { password = try Self.readPassword(file) } else { password = nil }
             // Only for a configuration that holds: a wrong one makes nothing.
             stateFile.prepare()
         } catch {
-            OutputSinkLog.write("\(error)")
-            throw ExitCode(78)
+            OutputSinkLog.write(error.description.escapingControlCharacters())
+            throw ExitCode(error.status)
         }
         var acknowledged: EventPosition?
         var held = false
@@ -106,45 +80,20 @@ struct MQTTCommand: AsyncParsableCommand {
         }
     }
 
-    struct Problem: Error, CustomStringConvertible {
-        var description: String
-    }
+    typealias Problem = ClientConfiguration.Problem
 
-    /// The settings, with the state file as `stateFile` resolved it.
+    /// The file's [mqtt] table with the options over it, and the state file as `ClientStateFile` resolves it.
     func resolvedSettings() throws(Problem) -> (MQTTSettings, stateFile: ClientStateFile) {
-        let configuration: ClientConfiguration
-        do { configuration = try ClientConfiguration(config) } catch { throw Problem(description: error.description) }
-        let path = configuration.path
-        var file = configuration.file
-        try apply(tableOptions, to: &file)  // checked by validate()
-        var settings = file.mqtt
+        let configuration = try ClientConfiguration(config, options: options, of: Self.command)
+        var settings = configuration.settings.mqtt
         settings.socketPath = configuration.socketPath(settings.socketPath)
-        if let host { settings.host = host }
-        if let port { settings.port = port }  // checked by validate()
-        if let kioskID { settings.kioskID = kioskID }
-        if let socket { settings.socketPath = socket }
-        if let stateFile { settings.stateFile = stateFile }
         // systemd's StateDirectory= of scand-mqtt.service, root's /var/lib/scand-mqtt, or the user's own.
         let state = ClientStateFile.resolve(
             settings.stateFile, system: MQTTSettings.defaultStateFile, name: "scand-mqtt", environment: ProcessInfo.processInfo.environment,
             uid: getuid())
         settings.stateFile = state.path
-        do { try settings.validate() } catch { throw Problem(description: (path.map { "\($0): [mqtt] " } ?? "") + error.description) }
+        do { try settings.validate() } catch { throw configuration.problem(error.description, table: "mqtt") }
         return (settings, state)
-    }
-
-    /// Options through their rows of `Setting.all`, as the file's values go.
-    func apply(_ options: [(flag: String, key: String, value: String?)], to config: inout ScandConfig) throws(Problem) {
-        for option in options {
-            guard let value = option.value, let setting = Setting.all.first(where: { $0.section == "mqtt" && $0.key == option.key }) else {
-                continue
-            }
-            do throws(Setting.Problem) {
-                try setting.apply(try SettingValue(commandLine: value, as: setting.kind), to: &config)
-            } catch {
-                throw Problem(description: "\(option.flag): \(error.description)")
-            }
-        }
     }
 
     /// The host name, when it can be a topic level.

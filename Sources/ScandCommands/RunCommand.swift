@@ -22,8 +22,7 @@ struct RunCommand: AsyncParsableCommand {
             off or is malformed, 66 when it cannot be read, 71 when the socket cannot be served (another scand \
             answers on its path), 72 without scand-decoder, 78 for a wrong configuration file.
 
-            SETTINGS (each overrides its key in the configuration file):
-            \(CommandLineSettings.help())
+            \(CommandLineSettings.helpParagraph(of: Setting.daemon))
             """
     )
 
@@ -52,7 +51,7 @@ struct RunCommand: AsyncParsableCommand {
     @Argument(
         parsing: .allUnrecognized,
         help: ArgumentHelp("Settings options, listed above under SETTINGS.", valueName: "setting"),
-        completion: .list(Setting.all.compactMap(\.commandLineName)))
+        completion: .list(CommandLineSettings.flags()))
     var settings: [String] = []
 
     enum ReplayPace: String, ExpressibleByArgument {
@@ -68,7 +67,7 @@ struct RunCommand: AsyncParsableCommand {
     }
 
     func validate() throws {
-        _ = try commandLine()
+        _ = try CommandLineSettings.options(settings, of: Setting.daemon)
         if let s = source, s != "demo", !s.hasPrefix("replay:") || s.count <= 7 {
             throw ValidationError("--source must be replay:FILE or demo; got '\(s)'")
         }

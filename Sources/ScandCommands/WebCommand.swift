@@ -17,39 +17,31 @@ struct WebCommand: AsyncParsableCommand {
             daemon's admin group ([socket] admin_group). Exit status: 0 after SIGTERM or SIGINT, 64 for bad options, \
             71 when it cannot listen (the address is in use or not on this machine), 77 when it may not (a port below \
             1024), 78 for a wrong configuration file.
+
+            \(CommandLineSettings.helpParagraph(of: command))
             """
     )
-
-    @Option(name: .long, help: "Serve HTTP on HOST:PORT (default 127.0.0.1:8088; [::1]:8088 for IPv6).")
-    var listen: String?
-
-    @Option(name: .long, help: DaemonSocket.optionHelp)
-    var socket: String?
 
     @Option(name: .long, help: "Configuration file; its [web] table: listen, socket, hosts, allowed_origins, token.")
     var config: String?
 
-    func validate() throws {
-        if let listen { do { _ = try ListenAddress(parsing: listen) } catch { throw ValidationError("--listen: \(error.description)") } }
-        if let socket, socket.isEmpty { throw ValidationError("--socket: must not be empty") }
-    }
+    /// The settings options (--listen, --socket): rows of the settings table's [web], which the configuration
+    /// file also goes through.
+    @Argument(
+        parsing: .allUnrecognized, help: ArgumentHelp("Settings options, listed above under SETTINGS.", valueName: "setting"),
+        completion: .list(CommandLineSettings.flags(of: command)))
+    var options: [String] = []
+
+    static let command = "scand web"
+
+    func validate() throws { _ = try CommandLineSettings.options(options, of: Self.command) }
 
     func run() async throws {
-        var settings = WebSettings(socket: "")
-        var daemonSocket: String?
-        if let config {
-            do throws(ConfigFileError) {
-                let file = try ConfigFileError.load(config, over: ScandConfig())
-                settings = file.web
-                daemonSocket = file.web.socket.isEmpty ? file.socketPath : file.web.socket
-            } catch {
-                OutputSinkLog.write(error.description.escapingControlCharacters())
-                throw ExitCode(ExitStatus.configuration)
-            }
+        let settings: WebSettings
+        do { settings = try resolvedSettings() } catch {
+            OutputSinkLog.write(error.description.escapingControlCharacters())
+            throw ExitCode(error.status)
         }
-        if let listen { settings.listen = try ListenAddress(parsing: listen) }
-        // The page waits for a daemon that is not there yet: no answer is no reason not to serve it.
-        settings.socket = socket ?? daemonSocket ?? DaemonSocket().waitingPath()
         LoggingSystem.bootstrap { _ in LineLogHandler(prefix: "web") }
         let logger = Logger(label: "scand-web")
         let server = WebServer(settings: settings, logger: logger)
@@ -63,6 +55,15 @@ struct WebCommand: AsyncParsableCommand {
             OutputSinkLog.write(message)
             throw ExitCode(status)
         }
+    }
+
+    /// The file's [web] table (only with --config: the unit names /etc/scand/web.toml) with the options over it.
+    func resolvedSettings() throws(ClientConfiguration.Problem) -> WebSettings {
+        let configuration = try ClientConfiguration(config, options: options, of: Self.command, defaultPath: nil)
+        var settings = configuration.settings.web
+        // The page waits for a daemon that is not there yet: no answer is no reason not to serve it.
+        settings.socket = configuration.socketPath(settings.socket)
+        return settings
     }
 
     /// A listening socket the system refused, in one line that says what to do, and its exit status.

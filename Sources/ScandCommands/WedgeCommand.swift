@@ -23,41 +23,22 @@ struct WedgeCommand: AsyncParsableCommand {
             replay_max_age. Settings come from the [wedge] table of the configuration file; the options below \
             override it. Exit status: 0 on SIGTERM or SIGINT, 64 for bad options or when the daemon refuses the \
             subscription, 69 without a uinput device, 71 when uinput fails otherwise, 77 without permission on it, 78 for a wrong configuration.
+
+            \(CommandLineSettings.helpParagraph(of: command))
             """
     )
 
     @Option(name: .long, help: "Configuration file with a [wedge] table (default: /etc/scand/scand.toml if it exists).")
     var config: String?
 
-    @Option(name: .long, help: "The kiosk session's keyboard layout: us, uk, de or fr.")
-    var layout: String?
+    /// The settings options (--layout, --prefix, --suffix …): rows of the settings table's [wedge], which the
+    /// configuration file also goes through.
+    @Argument(
+        parsing: .allUnrecognized, help: ArgumentHelp("Settings options, listed above under SETTINGS.", valueName: "setting"),
+        completion: .list(CommandLineSettings.flags(of: command)))
+    var options: [String] = []
 
-    @Option(name: .long, help: "Typed before each code.")
-    var prefix: String?
-
-    @Option(name: .long, help: "The key after each code: enter, tab or none.")
-    var suffix: String?
-
-    @Option(name: .customLong("gs-replacement"), help: "Typed for each GS (FNC1) separator of a GS1 code (default: nothing).")
-    var gsReplacement: String?
-
-    @Option(name: .customLong("digital-link"), help: "A GS1 Digital Link typed as uri (as scanned) or element_string (GS1 element string).")
-    var digitalLink: String?
-
-    @Option(name: .customLong("key-delay-ms"), help: "Milliseconds after each key press and release.")
-    var keyDelay: String?
-
-    @Option(name: .long, help: "Only codes of these formats, comma-separated, as a ?WATCH names them.")
-    var formats: String?
-
-    @Option(name: .customLong("replay-max-age"), help: "Seconds: replayed scans older than this are not typed; 0: all.")
-    var replayMaxAge: String?
-
-    @Option(name: .long, help: "The daemon's socket.")
-    var socket: String?
-
-    @Option(name: .customLong("state-file"), help: "Where the position of the last SCAN typed is kept.")
-    var stateFile: String?
+    static let command = "scand wedge"
 
     @Option(name: .long, help: "The uinput device.")
     var uinput: String = VirtualKeyboard.defaultPath
@@ -65,11 +46,9 @@ struct WedgeCommand: AsyncParsableCommand {
     @Flag(name: .customLong("dry-run"), help: "Print each code's key events and the text they type instead of typing them.")
     var dryRun = false
 
-    struct Problem: Error, CustomStringConvertible {
-        var description: String
-        /// 64 for an option's value, 78 for the file.
-        var status = ExitStatus.configuration
-    }
+    typealias Problem = ClientConfiguration.Problem
+
+    func validate() throws { _ = try CommandLineSettings.options(options, of: Self.command) }
 
     func run() async throws {
         let settings: WedgeSettings
@@ -123,30 +102,10 @@ struct WedgeCommand: AsyncParsableCommand {
         }
     }
 
-    /// The file's [wedge] table, then the options, each through its row of `Setting.all`.
+    /// The file's [wedge] table with the options over it, and the state file as `ClientStateFile` resolves it.
     func resolvedSettings() throws(Problem) -> (WedgeSettings, stateFile: ClientStateFile) {
-        let configuration: ClientConfiguration
-        do { configuration = try ClientConfiguration(config) } catch { throw Problem(description: error.description) }
-        let path = configuration.path
-        var file = configuration.file
-        let options: [(flag: String, key: String, value: String?)] = [
-            ("--layout", "layout", layout), ("--prefix", "prefix", prefix), ("--suffix", "suffix", suffix),
-            ("--gs-replacement", "gs_replacement", gsReplacement), ("--digital-link", "digital_link", digitalLink),
-            ("--key-delay-ms", "key_delay_ms", keyDelay),
-            ("--formats", "formats", formats), ("--replay-max-age", "replay_max_age", replayMaxAge), ("--socket", "socket", socket),
-            ("--state-file", "state_file", stateFile)
-        ]
-        for option in options {
-            guard let value = option.value, let setting = Setting.all.first(where: { $0.section == "wedge" && $0.key == option.key }) else {
-                continue
-            }
-            do throws(Setting.Problem) {
-                try setting.apply(try SettingValue(commandLine: value, as: setting.kind), to: &file)
-            } catch {
-                throw Problem(description: "\(option.flag): \(error.description)", status: ExitStatus.usage)
-            }
-        }
-        var settings = file.wedge
+        let configuration = try ClientConfiguration(config, options: options, of: Self.command)
+        var settings = configuration.settings.wedge
         settings.socketPath = configuration.socketPath(settings.socketPath)
         // systemd's StateDirectory= of scand-wedge.service, root's /var/lib/scand-wedge, or the user's own (a
         // `--dry-run` by hand): the packaged directory is root's, which a user cannot create.
@@ -154,12 +113,8 @@ struct WedgeCommand: AsyncParsableCommand {
             settings.stateFile, system: WedgeSettings.defaultStateFile, name: "scand-wedge", environment: ProcessInfo.processInfo.environment,
             uid: getuid())
         settings.stateFile = state.path
-        // A layout that cannot type the prefix or GS replacement: the file's fault, or without one the options'.
-        do { _ = try settings.planner() } catch {
-            throw Problem(
-                description: (path.map { "\($0): [wedge] " } ?? "") + error.description,
-                status: path == nil ? ExitStatus.usage : ExitStatus.configuration)
-        }
+        // A layout that cannot type the prefix or GS replacement.
+        do { _ = try settings.planner() } catch { throw configuration.problem(error.description, table: "wedge") }
         return (settings, state)
     }
 }

@@ -236,7 +236,7 @@ final class MQTTBridgeEndToEndTests {
         // A wrong option is a usage error (64), as for every command, not a wrong file.
         for option in [["--port", "70000"], ["--kiosk-id", "a/b"]] {
             let usage = try ScandBinary.run(["mqtt", "--socket", dir + "/none.sock", "--state-file", stateFile] + option)
-            #expect(usage.status == 64 && usage.stderr.contains(option[0] + " must be"), "\(option): \(usage.status) \(usage.stderr)")
+            #expect(usage.status == 64 && usage.stderr.contains(option[0] + ": must be"), "\(option): \(usage.status) \(usage.stderr)")
         }
     }
 

@@ -25,7 +25,8 @@ import Testing
         }
     }
 
-    /// `--flag value` on the command line (nil for what it cannot say), or the refusal, checked the same way.
+    /// `--flag value` on the command line of the setting's command (nil for what it cannot say), or the
+    /// refusal, checked the same way.
     static func fromCommandLine(_ s: Setting, _ v: SettingValue) -> Outcome? {
         guard let flag = s.commandLineName else { return nil }
         let args: [String]
@@ -34,7 +35,7 @@ import Testing
         case .boolean(false): return nil  // a flag only switches on; false is the default
         default: args = [flag, v.commandLineText]
         }
-        do { return .success(try CommandLineSettings(args).applied(to: ScandConfig(), groupExists: groupExists)) } catch {
+        do { return .success(try CommandLineSettings(args, command: s.command).applied(to: ScandConfig(), groupExists: groupExists)) } catch {
             #expect(error.description.hasPrefix(flag + ": ") && !error.description.contains("\n"), "\(error)")
             return .failure(Refusal(predicate: String(error.description.dropFirst(flag.count + 2))))
         }
@@ -142,13 +143,17 @@ import Testing
         }
         #expect(try ScandConfig().applying(toml: file(Setting.all), groupExists: Self.groupExists) == custom)
 
-        let fileOnly = try ScandConfig().applying(toml: file(Setting.all.filter { $0.flag == nil }), groupExists: Self.groupExists)
-        let args = Setting.all.flatMap { s -> [String] in
-            guard let flag = s.commandLineName else { return [] }
-            let v = s.read(custom)
-            return v == .boolean(true) ? [flag] : ["\(flag)=\(v.commandLineText)"]
+        // Each command's options over the settings no option sets: every command's flags reach their own table.
+        var fromOptions = try ScandConfig().applying(toml: file(Setting.all.filter { $0.flag == nil }), groupExists: Self.groupExists)
+        for command in Set(Setting.all.map(\.command)) {
+            let args = Setting.all.filter { $0.command == command }.flatMap { s -> [String] in
+                guard let flag = s.commandLineName else { return [] }
+                let v = s.read(custom)
+                return v == .boolean(true) ? [flag] : ["\(flag)=\(v.commandLineText)"]
+            }
+            fromOptions = try CommandLineSettings(args, command: command).applied(to: fromOptions)
         }
-        #expect(try CommandLineSettings(args).applied(to: fileOnly) == custom)
+        #expect(fromOptions == custom)
     }
 
     @Test func theFileRefusesAValueOfTheWrongTypeWithTheKindItWants() {
@@ -174,21 +179,56 @@ import Testing
             (["--fsp", "3"], "unknown option '--fsp'"), (["--fps"], "--fps: needs a value (N)"),
             (["--mirror=yes"], "--mirror: takes no value, got 'yes'"), (["15"], "unexpected argument '15'"),
             (["--socket", "./scand.sock"], "--socket: must be an absolute path (e.g. /run/scand/scand.sock) or none, got './scand.sock'"),
-            (["--queue-limit", "5"], "unknown option '--queue-limit'")
+            (["--queue-limit", "5"], "unknown option '--queue-limit'"), (["--host", "broker"], "unknown option '--host'")
         ] {
             #expect(throws: CommandLineSettings.Problem(description: message)) { try CommandLineSettings(args) }
         }
     }
 
-    @Test func helpListsEveryFlagWithItsFileKeyAndDefault() {
-        let help = CommandLineSettings.help()
-        let words = help.split(whereSeparator: \.isWhitespace).joined(separator: " ")  // as wrapped
-        for setting in Setting.all {
-            guard let flag = setting.commandLineName else { continue }
-            #expect(help.contains("\n  \(flag)") || help.hasPrefix("  \(flag)"))
-            #expect(words.contains("[\(setting.section)] \(setting.key), default: \(setting.defaultText))"), "\(flag)")
+    /// A flag names a setting of its own command: `--socket` is the daemon's [socket] path for `scand run`, the
+    /// client's own socket for the others; `--formats` the formats decoded, published or typed.
+    @Test func aFlagSetsTheSettingOfItsCommand() throws {
+        let socket = "/tmp/scand-flag.sock", qr = try BarcodeFormats.parse("qr")
+        let run = try CommandLineSettings(["--socket", socket, "--formats", "qr"]).applied(to: ScandConfig())
+        #expect(run.socketPath == socket && run.formats == qr && run.mqtt == MQTTSettings() && run.wedge == WedgeSettings())
+        let mqtt = try CommandLineSettings(["--socket", socket, "--formats", "qr", "--port", "8884"], command: "scand mqtt").applied(
+            to: ScandConfig())
+        #expect(mqtt.mqtt.socketPath == socket && mqtt.mqtt.formats == qr && mqtt.mqtt.port == 8884)
+        #expect(mqtt.socketPath == ScandConfig().socketPath && mqtt.formats == ScandConfig().formats && mqtt.wedge == WedgeSettings())
+        let wedge = try CommandLineSettings(["--socket=" + socket, "--layout", "de"], command: "scand wedge").applied(to: ScandConfig())
+        #expect(wedge.wedge.socketPath == socket && wedge.wedge.layout == .de && wedge.mqtt == MQTTSettings())
+        let web = try CommandLineSettings(["--socket", socket, "--listen", "127.0.0.1:9000"], command: "scand web").applied(to: ScandConfig())
+        #expect(web.web.socket == socket && web.web.listen.description == "127.0.0.1:9000" && web.socketPath == ScandConfig().socketPath)
+        for (command, args, message) in [
+            ("scand mqtt", ["--host", ""], "--host: must be a host name or address, got ''"),
+            ("scand mqtt", ["--port", "70000"], "--port: must be 0…65535, got 70000"),
+            ("scand mqtt", ["--fps", "5"], "unknown option '--fps'"),
+            ("scand wedge", ["--key-delay-ms", "-5"], "--key-delay-ms: must be 0…1000, got -5"),
+            (
+                "scand wedge", ["--state-file", "position.json"],
+                "--state-file: must be an absolute path (e.g. /var/lib/scand-wedge/position.json), got 'position.json'"
+            ),
+            ("scand web", ["--host", "x"], "unknown option '--host'")
+        ] {
+            #expect(throws: CommandLineSettings.Problem(description: message)) { try CommandLineSettings(args, command: command) }
         }
-        #expect(words.contains("default: 1280x720") && help.split(separator: "\n").allSatisfy { $0.count < 80 })
+    }
+
+    @Test func helpListsEveryFlagOfItsCommandWithItsFileKeyAndDefault() {
+        for command in Set(Setting.all.map(\.command)) {
+            let help = CommandLineSettings.help(command: command)
+            let words = help.split(whereSeparator: \.isWhitespace).joined(separator: " ")  // as wrapped
+            for setting in Setting.all {
+                guard let flag = setting.commandLineName else { continue }
+                // Another command's flag of the same name (--socket) is listed; its key is not.
+                let listed = help.contains("\n  \(flag) ") || help.hasPrefix("  \(flag) ") || help.contains("\n  \(flag)\n")
+                #expect(listed || setting.command != command, "\(command): \(flag)")
+                let shown = setting.defaultText.isEmpty ? "\"\"" : setting.defaultText
+                #expect(words.contains("[\(setting.section)] \(setting.key), default: \(shown))") == (setting.command == command), "\(flag)")
+            }
+            #expect(help.split(separator: "\n").allSatisfy { $0.count < 80 }, "\(command)")
+        }
+        #expect(CommandLineSettings.help().contains("default: 1280x720"))
     }
 
     /// config/scand.toml (config/web.toml for `[web]`, which scand-web.service reads) documents every
@@ -223,7 +263,7 @@ import Testing
             }
             if let range { #expect(comment.contains(range), "config: [\(setting.section)] \(setting.key)'s comment should state \(range)") }
             #expect(manual.contains(".BR \(setting.key) "), "scand.toml.5: \(setting.key)")
-            guard let flag = setting.commandLineName else { continue }
+            guard let flag = setting.commandLineName, setting.command == Setting.daemon else { continue }
             #expect(readme.contains("[\(flag)"), "docs/daemon.md synopsis: \(flag)")
             #expect(daemonManual.contains(flag.replacingOccurrences(of: "-", with: "\\-")), "scand.8: \(flag)")
         }

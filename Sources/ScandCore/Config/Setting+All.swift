@@ -1,7 +1,8 @@
 extension Setting {
-    /// Every setting of `scand run`, once. The configuration file (`ScandConfig.applying(toml:)`), the command
-    /// line (`CommandLineSettings`) and `scand run --help` all read this list; config/scand.toml, scand.toml(5)
-    /// and docs/daemon.md document it (tests check that they name every entry; SettingsReference writes the first two).
+    /// Every setting, once: `scand run`'s and the tables of `scand web`, `scand mqtt` and `scand wedge`. The
+    /// configuration file (`ScandConfig.applying(toml:)`), each command's options (`CommandLineSettings`) and
+    /// their `--help` all read this list; config/scand.toml, scand.toml(5) and docs/daemon.md document it
+    /// (tests check that they name every entry; SettingsReference writes the first two).
     public static let all: [Setting] = [
         Setting(
             section: "camera", key: "device", flag: "device", kind: .text, valueName: "PATH",
@@ -184,7 +185,7 @@ extension Setting {
 
         // `scand web` (its unit reads /etc/scand/web.toml).
         Setting(
-            section: "web", key: "listen", flag: nil, kind: .text, valueName: "HOST:PORT",
+            section: "web", key: "listen", flag: "listen", kind: .text, valueName: "HOST:PORT",
             help: "Where HTTP is served, HOST:PORT ([::1]:8088 for IPv6), port 0…65535.", reload: .otherCommand("scand web"),
             read: { .text($0.web.listen.description) },
             write: { c, v, _ throws(Problem) in
@@ -195,7 +196,7 @@ extension Setting {
                 }
             }),
         Setting(
-            section: "web", key: "socket", flag: nil, kind: .text, valueName: "PATH",
+            section: "web", key: "socket", flag: "socket", kind: .text, valueName: "PATH",
             help: "The daemon's socket; empty: [socket] path, else as scand watch finds it.", reload: .otherCommand("scand web"),
             read: { .text($0.web.socket) },
             write: { c, v, _ throws(Problem) in c.web.socket = try socketPath(v) }),
@@ -243,13 +244,13 @@ extension Setting {
 
         // `scand mqtt` (its unit reads /etc/scand/scand.toml).
         mqtt(
-            "host", "The broker's host name or address.", { $0.host },
+            "host", flag: "host", "The broker's host name or address.", { $0.host },
             { c, v throws(Problem) in
                 guard !v.isEmpty, !v.contains(" ") else { throw Problem("must be a host name or address, got '\(v.prefix(64))'") }
                 c.host = v
             }),
         Setting(
-            section: "mqtt", key: "port", flag: nil, kind: .integer, bounds: .integers(0...65535), valueName: "N",
+            section: "mqtt", key: "port", flag: "port", kind: .integer, bounds: .integers(0...65535), valueName: "N",
             help: "The broker's port; 0: 8883 with TLS (ca_file), 1883 without.", reload: .otherCommand("scand mqtt"),
             read: { .integer($0.mqtt.port ?? 0) },
             write: { c, v, _ throws(Problem) in
@@ -257,7 +258,7 @@ extension Setting {
                 c.mqtt.port = port == 0 ? nil : port
             }),
         mqtt(
-            "kiosk_id", "This kiosk's level in the topics; empty: the host name.", { $0.kioskID ?? "" },
+            "kiosk_id", flag: "kiosk-id", "This kiosk's level in the topics; empty: the host name.", { $0.kioskID ?? "" },
             { c, v throws(Problem) in
                 guard v.isEmpty || MQTTSettings.isValidKioskID(v) else {
                     throw Problem("must be 1…64 letters, digits, '.', '_' or '-' (it is one level of the topics), got '\(v.prefix(64))'")
@@ -272,12 +273,12 @@ extension Setting {
         mqttFile("cert_file", "This kiosk's client certificate (with key_file and ca_file); empty: none.", \.certFile),
         mqttFile("key_file", "The client certificate's private key; empty: none.", \.keyFile),
         mqtt(
-            "state_file",
+            "state_file", flag: "state-file",
             "Where the last acknowledged position is kept; empty: position.json in $STATE_DIRECTORY, else "
                 + "/var/lib/scand-mqtt/position.json.", { $0.stateFile },
             { c, v throws(Problem) in c.stateFile = v.isEmpty ? "" : try absolutePath(.text(v), example: MQTTSettings.defaultStateFile) }),
         mqtt(
-            "socket", "The daemon's socket; empty: [socket] path, else as scand watch finds it.", { $0.socketPath },
+            "socket", flag: "socket", "The daemon's socket; empty: [socket] path, else as scand watch finds it.", { $0.socketPath },
             { c, v throws(Problem) in c.socketPath = try socketPath(.text(v)) }),
         .integer("mqtt", "keepalive", 5...3600, help: "Seconds between MQTT keepalive pings.", reload: .otherCommand("scand mqtt"), \.mqtt.keepalive),
         .integer(
@@ -294,7 +295,7 @@ extension Setting {
                 c.start = start
             }),
         Setting(
-            section: "mqtt", key: "classes", flag: nil, kind: .texts, valueName: "LIST",
+            section: "mqtt", key: "classes", flag: "classes", kind: .texts, valueName: "LIST",
             help: "The event classes published (\(MQTTSettings.publishableClasses.joined(separator: ", ")), or all).",
             reload: .otherCommand("scand mqtt"),
             read: { c in
@@ -312,7 +313,7 @@ extension Setting {
                 c.mqtt.classes = names.contains("ALL") ? Set(known) : Set(names)
             }),
         Setting(
-            section: "mqtt", key: "formats", flag: nil, kind: .texts, valueName: "LIST",
+            section: "mqtt", key: "formats", flag: "formats", kind: .texts, valueName: "LIST",
             help: "Formats of the SCAN, UPDATE and LOST events published, as a ?WATCH names them (e.g. ean13, qr; or all, linear, matrix).",
             reload: .otherCommand("scand mqtt"),
             read: { .texts($0.mqtt.formats.map { $0 == .all ? ["all"] : $0.members.map(\.name) } ?? ["all"]) },
@@ -327,7 +328,7 @@ extension Setting {
                 }
             }),
         mqtt(
-            "topic_prefix", "The topics' first levels: <prefix>/<kiosk-id>/events/<class> and <prefix>/<kiosk-id>/status.",
+            "topic_prefix", flag: "topic-prefix", "The topics' first levels: <prefix>/<kiosk-id>/events/<class> and <prefix>/<kiosk-id>/status.",
             { $0.topicPrefix },
             { c, v throws(Problem) in
                 do throws(MQTTSettings.Problem) { c.topicPrefix = try MQTTSettings.topicPrefix(v) } catch { throw Problem(error.message) }
@@ -335,16 +336,16 @@ extension Setting {
 
         // `scand wedge` (its unit reads /etc/scand/scand.toml).
         wedge(
-            "layout", "The kiosk session's keyboard layout: us, uk, de or fr (what the keys type there).", { $0.layout.rawValue },
+            "layout", flag: "layout", "The kiosk session's keyboard layout: us, uk, de or fr (what the keys type there).", { $0.layout.rawValue },
             { c, v throws(Problem) in
                 guard let layout = KeyboardLayout.Name(rawValue: v == "gb" ? "uk" : v) else {
                     throw Problem("must be us, uk, de or fr, not \"\(v.escapingControlCharacters().prefix(32))\"")
                 }
                 c.layout = layout
             }),
-        wedge("prefix", "Typed before each code; empty: nothing.", { $0.prefix }, { c, v in c.prefix = v }),
+        wedge("prefix", flag: "prefix", "Typed before each code; empty: nothing.", { $0.prefix }, { c, v in c.prefix = v }),
         wedge(
-            "suffix", "The key pressed after each code: enter, tab or none.", { $0.suffix.rawValue },
+            "suffix", flag: "suffix", "The key pressed after each code: enter, tab or none.", { $0.suffix.rawValue },
             { c, v throws(Problem) in
                 guard let suffix = KeystrokePlanner.Suffix(rawValue: v) else {
                     throw Problem("must be \"enter\", \"tab\" or \"none\", not \"\(v.escapingControlCharacters().prefix(32))\"")
@@ -352,10 +353,10 @@ extension Setting {
                 c.suffix = suffix
             }),
         wedge(
-            "gs_replacement", "Typed for each GS (FNC1) separator of a GS1 code; empty: left out.", { $0.gsReplacement },
+            "gs_replacement", flag: "gs-replacement", "Typed for each GS (FNC1) separator of a GS1 code; empty: left out.", { $0.gsReplacement },
             { c, v in c.gsReplacement = v }),
         wedge(
-            "digital_link",
+            "digital_link", flag: "digital-link",
             "How a GS1 Digital Link URI (a QR code's https://id.gs1.org/01/…) is typed: uri (as scanned) or element_string "
                 + "(its GS1 element string, as from a GS1-128 code, for a till that reads those).", { $0.digitalLink.rawValue },
             { c, v throws(Problem) in
@@ -365,10 +366,11 @@ extension Setting {
                 c.digitalLink = mode
             }),
         .integer(
-            "wedge", "key_delay_ms", 0...1000, help: "Milliseconds after each key press and release, for applications that drop fast keys.",
+            "wedge", "key_delay_ms", flag: "key-delay-ms", 0...1000, valueName: "MS",
+            help: "Milliseconds after each key press and release, for applications that drop fast keys.",
             reload: .otherCommand("scand wedge"), \.wedge.keyDelayMilliseconds),
         Setting(
-            section: "wedge", key: "formats", flag: nil, kind: .texts, valueName: "LIST",
+            section: "wedge", key: "formats", flag: "formats", kind: .texts, valueName: "LIST",
             help: "Formats of the codes typed, as a ?WATCH names them (e.g. ean13, code128; or all, linear, matrix).",
             reload: .otherCommand("scand wedge"),
             read: { .texts($0.wedge.formats.map { $0 == .all ? ["all"] : $0.members.map(\.name) } ?? ["all"]) },
@@ -383,7 +385,7 @@ extension Setting {
                 }
             }),
         Setting(
-            section: "wedge", key: "replay_max_age", flag: nil, kind: .number, bounds: .seconds(0...86_400), valueName: "S",
+            section: "wedge", key: "replay_max_age", flag: "replay-max-age", kind: .number, bounds: .seconds(0...86_400), valueName: "S",
             help: "Seconds: a scan replayed after a restart is typed only if it is younger; 0: every one.",
             reload: .otherCommand("scand wedge"),
             read: { .number($0.wedge.replayMaxAge?.inSeconds ?? 0) },
@@ -400,17 +402,17 @@ extension Setting {
                 c.deviceName = v
             }),
         wedge(
-            "socket", "The daemon's socket; empty: [socket] path, else as scand watch finds it.", { $0.socketPath },
+            "socket", flag: "socket", "The daemon's socket; empty: [socket] path, else as scand watch finds it.", { $0.socketPath },
             { c, v throws(Problem) in c.socketPath = try socketPath(.text(v)) }),
         wedge(
-            "state_file",
+            "state_file", flag: "state-file",
             "Where the last typed position is kept; empty: position.json in $STATE_DIRECTORY, else "
                 + "/var/lib/scand-wedge/position.json.", { $0.stateFile },
             { c, v throws(Problem) in c.stateFile = v.isEmpty ? "" : try absolutePath(.text(v), example: WedgeSettings.defaultStateFile) })
     ]
 
-    /// The setting a command-line flag (without dashes) sets.
-    public static func named(flag: String) -> Setting? { all.first { $0.flag == flag } }
+    /// The setting a command-line flag (without dashes) of `command` sets.
+    public static func named(flag: String, command: String = daemon) -> Setting? { all.first { $0.flag == flag && $0.command == command } }
 
     private static func isNotHostName(_ host: String) -> Bool {
         host.isEmpty || host.unicodeScalars.contains { $0 == " " || $0 == "/" || $0 == ":" }
@@ -418,27 +420,28 @@ extension Setting {
 
     /// A text setting of `[mqtt]`.
     private static func mqtt(
-        _ key: String, _ help: String, _ read: @escaping @Sendable (MQTTSettings) -> String,
+        _ key: String, flag: String? = nil, _ help: String, _ read: @escaping @Sendable (MQTTSettings) -> String,
         _ write: @escaping @Sendable (inout MQTTSettings, String) throws(Problem) -> Void
     ) -> Setting {
-        commandText("mqtt", \.mqtt, key, help, read, write)
+        commandText("mqtt", \.mqtt, key, flag, help, read, write)
     }
 
     /// A text setting of `[wedge]`.
     private static func wedge(
-        _ key: String, _ help: String, _ read: @escaping @Sendable (WedgeSettings) -> String,
+        _ key: String, flag: String? = nil, _ help: String, _ read: @escaping @Sendable (WedgeSettings) -> String,
         _ write: @escaping @Sendable (inout WedgeSettings, String) throws(Problem) -> Void
     ) -> Setting {
-        commandText("wedge", \.wedge, key, help, read, write)
+        commandText("wedge", \.wedge, key, flag, help, read, write)
     }
 
     /// A text setting of the table `section`, which the command `scand SECTION` reads into `table`.
     private static func commandText<Table>(
-        _ section: String, _ table: WritableKeyPath<ScandConfig, Table> & Sendable, _ key: String, _ help: String,
+        _ section: String, _ table: WritableKeyPath<ScandConfig, Table> & Sendable, _ key: String, _ flag: String?, _ help: String,
         _ read: @escaping @Sendable (Table) -> String, _ write: @escaping @Sendable (inout Table, String) throws(Problem) -> Void
     ) -> Setting {
         Setting(
-            section: section, key: key, flag: nil, kind: .text, valueName: "TEXT", help: help, reload: .otherCommand("scand \(section)"),
+            section: section, key: key, flag: flag, kind: .text, valueName: key.hasSuffix("file") || key == "socket" ? "PATH" : "TEXT", help: help,
+            reload: .otherCommand("scand \(section)"),
             read: { .text(read($0[keyPath: table])) },
             write: { c, v, _ throws(Problem) in try write(&c[keyPath: table], try v.text()) })
     }

@@ -62,11 +62,11 @@ extension Setting {
         "journal.max_age":
             "Seconds an event is kept at most, 0...31536000 (a year).",
         "mqtt.host":
-            "The broker's host name or address; --host.",
+            "The broker's host name or address.",
         "mqtt.port":
-            "The broker's port, 0...65535; 0 = 8883 with TLS (ca_file set), 1883 without; --port.",
+            "The broker's port, 0...65535; 0 = 8883 with TLS (ca_file set), 1883 without.",
         "mqtt.kiosk_id":
-            "This kiosk's level in the topics scand/<kiosk-id>/...: 1...64 letters, digits, '.', '_' or '-'; \"\" = the host name; --kiosk-id.",
+            "This kiosk's level in the topics scand/<kiosk-id>/...: 1...64 letters, digits, '.', '_' or '-'; \"\" = the host name.",
         "mqtt.username":
             "The user name the broker knows this kiosk by; \"\" = none.",
         "mqtt.password_file":
@@ -78,7 +78,7 @@ extension Setting {
         "mqtt.key_file":
             "The client certificate's private key; \"\" = none.",
         "mqtt.state_file":
-            "Where the last position the broker acknowledged is kept, to resume from after any outage: an absolute path; \"\" = position.json in systemd's $STATE_DIRECTORY (/var/lib/scand-mqtt), else /var/lib/scand-mqtt/position.json for root and scand-mqtt/position.json in $XDG_STATE_HOME (~/.local/state) for other users; --state-file.",
+            "Where the last position the broker acknowledged is kept, to resume from after any outage: an absolute path; \"\" = position.json in systemd's $STATE_DIRECTORY (/var/lib/scand-mqtt), else /var/lib/scand-mqtt/position.json for root and scand-mqtt/position.json in $XDG_STATE_HOME (~/.local/state) for other users.",
         "mqtt.classes":
             "The event classes published, of DEVICE, JOURNAL, LOST, SCAN, STATS and UPDATE (those the journal keeps), or [\"all\"].",
         "mqtt.formats":
@@ -86,7 +86,7 @@ extension Setting {
         "mqtt.topic_prefix":
             "The topics' first levels: <prefix>/<kiosk-id>/events/<class> and <prefix>/<kiosk-id>/status.",
         "mqtt.socket":
-            "The daemon's socket: an absolute path under 108 bytes; \"\" = [socket] path above; --socket.",
+            "The daemon's socket: an absolute path under 108 bytes; \"\" = [socket] path above.",
         "mqtt.keepalive":
             "Seconds between MQTT keepalive pings, 5...3600.",
         "mqtt.max_in_flight":
@@ -112,9 +112,9 @@ extension Setting {
         "wedge.device_name":
             "The virtual keyboard's name, as the input stack shows it (libinput list-devices), 1...79 bytes.",
         "wedge.socket":
-            "The daemon's socket: an absolute path under 108 bytes; \"\" = [socket] path above; --socket.",
+            "The daemon's socket: an absolute path under 108 bytes; \"\" = [socket] path above.",
         "wedge.state_file":
-            "Where the position of the last SCAN typed is kept, to resume from without typing anything twice: an absolute path; \"\" = position.json in systemd's $STATE_DIRECTORY (/var/lib/scand-wedge), else /var/lib/scand-wedge/position.json; --state-file.",
+            "Where the position of the last SCAN typed is kept, to resume from without typing anything twice: an absolute path; \"\" = position.json in systemd's $STATE_DIRECTORY (/var/lib/scand-wedge), else /var/lib/scand-wedge/position.json.",
         "web.listen":
             "Where HTTP is served, HOST:PORT (\"[::1]:8088\" for IPv6), port 0...65535 (0: any free one). Anything but loopback also needs the unit's IPAddressAllow= (`systemctl edit scand-web`), and should have a token: without one there is no authentication beyond reaching the port.",
         "web.socket":

@@ -1,12 +1,12 @@
-/// One setting of `scand run`, declared once (in `Setting.all`) for both the configuration file and the
-/// command line: where it lives in the file, its flag, its type, its check, its help, and how it reads and
-/// writes `ScandConfig`. Both sides turn what they got into a `SettingValue` and call the same `apply`, so
+/// One setting, declared once (in `Setting.all`) for both the configuration file and the command line of
+/// the command that reads it: where it lives in the file, its flag, its type, its check, its help, and how
+/// it reads and writes `ScandConfig`. Both sides turn what they got into a `SettingValue` and call the same `apply`, so
 /// ranges and error messages cannot drift apart.
 public struct Setting: Sendable {
     /// The TOML table and key: `[camera] fps`.
     public let section: String
     public let key: String
-    /// The long flag of `scand run` without its dashes (`fps` for `--fps`); nil for a file-only setting.
+    /// The long flag of `command` without its dashes (`fps` for `--fps`); nil for a file-only setting.
     public let flag: String?
     public let kind: SettingValue.Kind
     /// The values a number may take, checked before `write` sees it; nil where `write` checks (a size, a list).
@@ -96,6 +96,14 @@ public struct Setting: Sendable {
     public var defaultText: String { read(ScandConfig()).commandLineText }
 
     public var commandLineName: String? { flag.map { "--" + $0 } }
+
+    /// The command whose flag this is: `scand run`, or the one that reads another command's table.
+    public var command: String {
+        guard case .otherCommand(let command) = reload else { return Self.daemon }
+        return command
+    }
+
+    public static let daemon = "scand run"
 
     /// The settings a reload from `running` to `new` changes but does not apply, as a log line names them:
     /// `[socket] max_clients 64 → 8`.

@@ -1,6 +1,6 @@
 /// The settings reference, written from `Setting.all` and `Setting.documentation`: the commented
-/// config/scand.toml and config/web.toml (every setting set to its default, its words above it, its
-/// `scand run` option after them) and the entries of scand.toml(5) (key, type and range, default, option,
+/// config/scand.toml and config/web.toml (every setting set to its default, its words above it, the option of
+/// the command that reads it after them) and the entries of scand.toml(5) (key, type and range, default, option,
 /// words). `SettingsReferenceTests` fails when a file differs from what this writes; `scripts/settings-reference`
 /// writes them.
 public enum SettingsReference {
@@ -97,8 +97,8 @@ public enum SettingsReference {
 
     static let scandHeader = """
         scand configuration. Every setting is shown with its default; delete or comment out what you keep.
-        Precedence: command line > this file > built-in defaults; each setting below that has a `scand run` option
-        says which, and both take the same values. `scand run --config FILE` reads it: TOML 1.0 (dotted keys,
+        Precedence: command line > this file > built-in defaults; each setting below that has an option (of
+        `scand run`, or of the command whose table it is) says which, and both take the same values. `scand run --config FILE` reads it: TOML 1.0 (dotted keys,
         inline tables, arrays over several lines all work), UTF-8 without a byte-order mark, a regular file under
         1 MiB. A wrong file is refused at start with its line and the reason (exit status 78), and on SIGHUP
         (systemctl reload scand) a wrong file is logged and the running configuration stays. A reload applies
@@ -118,9 +118,9 @@ public enum SettingsReference {
         "journal":
             "The event journal (journal.sqlite in the state directory): every DEVICE, SCAN, UPDATE, LOST and STATS is written there before it is published, so a client that reconnects with ?WATCH={\"since\":…} (and `scand mqtt`) gets what it missed.",
         "mqtt":
-            "`scand mqtt` (scand-mqtt.service reads this file) publishes the daemon's events to an MQTT broker (docs/fleet.md); `scand run` only checks this table. Its options (--host, --port, --kiosk-id, --classes, --formats, --topic-prefix, --socket, --state-file) override these. An empty string is the default the comment names.",
+            "`scand mqtt` (scand-mqtt.service reads this file) publishes the daemon's events to an MQTT broker (docs/fleet.md); `scand run` only checks this table. The options of `scand mqtt` named below override these. An empty string is the default the comment names.",
         "wedge":
-            "`scand wedge` (scand-wedge.service reads this file) types each SCAN on a virtual keyboard (/dev/uinput), as a USB hand scanner in keyboard-wedge mode would (docs/wedge.md); `scand run` only checks this table. Its options (--layout, --prefix, --suffix, --gs-replacement, --digital-link, --key-delay-ms, --formats, --replay-max-age, --socket, --state-file) override these. Control characters in a code are never typed (they could be shortcuts): they are dropped, counted and logged."
+            "`scand wedge` (scand-wedge.service reads this file) types each SCAN on a virtual keyboard (/dev/uinput), as a USB hand scanner in keyboard-wedge mode would (docs/wedge.md); `scand run` only checks this table. The options of `scand wedge` named below override these. Control characters in a code are never typed (they could be shortcuts): they are dropped, counted and logged."
     ]
 
     /// Comment lines at the end of a section, kept as they are (an example table).

@@ -1,0 +1,20 @@
+import ArgumentParser
+import ScandCore
+import ScandService
+
+extension CommandLineSettings {
+    /// A command's settings options (`--fps`, `--host`, `--layout` …) for its `validate()`, each value checked
+    /// by its row of the settings table as the file's would be. A bad one is one line naming the flag and a
+    /// usage error (64), before any file is read; ArgumentParser's own message would add its usage lines.
+    static func options(_ arguments: [String], of command: String) throws -> CommandLineSettings {
+        do { return try CommandLineSettings(arguments, command: command) } catch {
+            OutputSinkLog.write(error.description.escapingControlCharacters())
+            throw ExitCode(ExitStatus.usage)
+        }
+    }
+
+    /// A command's SETTINGS paragraph of `--help`: its options from the table.
+    static func helpParagraph(of command: String) -> String {
+        "SETTINGS (each overrides its key in the configuration file):\n" + help(command: command)
+    }
+}
