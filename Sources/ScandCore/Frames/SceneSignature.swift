@@ -6,7 +6,9 @@ public struct SceneSignature: Sendable, Equatable {
     public static let rows = 18
     public let cells: [UInt8]
 
-    /// Samples every `step`-th pixel of each block (a few thousand reads a frame).
+    /// Samples 64 pixels of each block (tens of thousands of reads a frame, microseconds): fewer let a cheap
+    /// webcam's noise in a dim room move a block's mean past `isStatic`'s thresholds, and a still scene was
+    /// decoded frame after frame.
     public init(frame: Frame) {
         let f = frame.format
         guard let layout = f.lumaLayout, f.isComplete(frame.byteCount) else {
@@ -15,7 +17,7 @@ public struct SceneSignature: Sendable, Equatable {
         }
         var out = [UInt8](repeating: 0, count: Self.columns * Self.rows)
         let bw = max(1, f.width / Self.columns), bh = max(1, f.height / Self.rows)
-        let step = max(1, min(bw, bh) / 4)
+        let step = max(1, min(bw, bh) / 8)
         frame.withUnsafeBytes { p in
             for r in 0..<Self.rows {
                 for c in 0..<Self.columns {
