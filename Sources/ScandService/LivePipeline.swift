@@ -80,7 +80,7 @@ public final class LivePipeline: Sendable {
     }
 
     /// Returns when capture and decoding have ended (waiting through a start that has not come yet).
-    public func finished() async { await ended.wait() }
+    public func finished() async { await ended.reached() }
 
     /// Blocks until capture and decoding have ended: for synchronous commands, never from a task.
     public func wait() { ended.waitBlocking() }
