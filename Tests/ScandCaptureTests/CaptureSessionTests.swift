@@ -2,6 +2,7 @@ import Foundation
 import NIOConcurrencyHelpers
 import Testing
 import ScandCore
+import ScandTestSupport
 @testable import ScandCapture
 
 /// The capture session's own part: where it runs its source, and what it hands on.
@@ -33,8 +34,7 @@ import ScandCore
     }
 
     @Test func everyCapturedFrameIsTakenOrCountedAsDropped() async throws {
-        let dir = NSTemporaryDirectory() + "scand-session-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        let dir = TestFiles.directory("scand-session")
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let path = dir + "/fast.rec"
         let writer = try Recording.Writer(path: path, format: .packed(.yuyv, width: 8, height: 4))
@@ -51,7 +51,9 @@ import ScandCore
         for await frame in session.handOff.frames {
             taken.append(frame)
             taken = taken.suffix(1)  // a decoder holds one frame at a time
-            usleep(2000)  // and is slower than the replay
+            // and is slower than the replay: two more frames are captured while it holds this one.
+            let next = min(40, session.handOff.counters.captured + 2)
+            _ = await Eventually.check(seconds: 10) { session.handOff.counters.captured >= next }
         }
         await run
         let c = session.handOff.counters

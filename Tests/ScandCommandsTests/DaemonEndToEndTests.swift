@@ -47,7 +47,7 @@ import ScandTestSupport
         let readerB = Thread { gotB = b.readAll() }
         readerB.start()
         let gotA = a.readAll()
-        while !readerB.isFinished { usleep(1000) }
+        #expect(Eventually.wait { readerB.isFinished })
         #expect(daemon.finish() == 0)
         let all = events(daemon.stdout, ["SCAN", "UPDATE", "LOST", "DEVICE"])
         let seenA = events(gotA, ["SCAN", "UPDATE", "LOST", "DEVICE"]), seenB = events(gotB, ["SCAN", "UPDATE", "LOST", "DEVICE"])
@@ -151,20 +151,21 @@ import ScandTestSupport
             ["run", "--socket", "none", "--source", "replay:" + (try recording(seconds: 6, name: "notify.rec"))],
             environment: ["NOTIFY_SOCKET": notify, "WATCHDOG_USEC": "600000"])
         var messages: [String] = []
-        let deadline = Date(timeIntervalSinceNow: 4)
-        while Date() < deadline {
+        /// One datagram, if one comes within the socket's timeout (or at once, with MSG_DONTWAIT).
+        func receive(_ flags: Int32 = 0) -> Bool {
             var buf = [UInt8](repeating: 0, count: 4096)
-            let n = recv(fd, &buf, buf.count, 0)
+            let n = recv(fd, &buf, buf.count, flags)
             if n > 0 { messages.append(String(decoding: buf[..<n], as: UTF8.self)) }
+            return n > 0
+        }
+        Eventually.wait {
+            _ = receive()
+            return messages.contains { $0.contains("READY=1") } && messages.filter { $0 == "WATCHDOG=1" }.count >= 4
         }
         daemon.signal(SIGTERM)
-        let tail = Date(timeIntervalSinceNow: 2)
-        while Date() < tail {
-            var buf = [UInt8](repeating: 0, count: 4096)
-            let n = recv(fd, &buf, buf.count, 0)
-            if n > 0 { messages.append(String(decoding: buf[..<n], as: UTF8.self)) }
-        }
         #expect(daemon.finish() == 0)
+        // All the daemon said is queued on the socket once it has ended.
+        while receive(Int32(MSG_DONTWAIT)) {}
         let ready = try #require(messages.first { $0.contains("READY=1") }, "\(messages)")
         #expect(ready.contains("STATUS=streaming") && ready.contains("frames decoded"))
         #expect(messages.filter { $0 == "WATCHDOG=1" }.count >= 4, "pinged every 300 ms while frames flow: \(messages)")

@@ -29,7 +29,7 @@ extension DaemonReliabilityTests {
                 (1...6).first { line.contains(#""text":"ticket-\#($0)""#) }
             })
         #expect(scanned == Set(1...6), "tickets scanned: \(scanned.sorted())")
-        while sender.isExecuting { usleep(1000) }
+        #expect(Eventually.wait { sender.isFinished })
         withExtendedLifetime(flood) {}
     }
 }

@@ -79,7 +79,6 @@ import NIOConcurrencyHelpers
             served += 1
             if opens == 1 && served > 3 { throw CaptureError(.disconnected, path: name) }
             if opens > 1 && served > 3 { throw CaptureError(.endOfStream, path: name) }
-            usleep(20_000)
             var f = frame
             f.sequence = UInt64(opens * 10 + served)
             f.timestampMicroseconds = Monotonic.microseconds()

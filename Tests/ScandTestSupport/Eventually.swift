@@ -18,15 +18,15 @@ public enum Eventually {
         return condition()
     }
 
-    /// Suspending, for async tests.
+    /// Suspending, for async tests; the condition may itself suspend (a request to a server, say).
     public static func check<C: Clock>(
-        seconds: Double = 30, clock: C = ContinuousClock(), poll: Duration = .milliseconds(20), _ condition: () -> Bool
+        seconds: Double = 30, clock: C = ContinuousClock(), poll: Duration = .milliseconds(20), _ condition: () async -> Bool
     ) async -> Bool where C.Duration == Duration {
         let deadline = clock.now.advanced(by: .milliseconds(Int64(seconds * 1000)))
         while clock.now < deadline {
-            if condition() { return true }
+            if await condition() { return true }
             try? await clock.sleep(for: poll)
         }
-        return condition()
+        return await condition()
     }
 }

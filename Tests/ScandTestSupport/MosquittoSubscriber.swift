@@ -20,18 +20,19 @@ public final class MosquittoSubscriber {
     /// Publishes `probeTopic` (which the subscription must match) with mosquitto_pub until it comes back:
     /// from then on the subscription is in place. False if it never does.
     public func awaitSubscribed(port: Int, probeTopic: String, seconds: Double = 30) -> Bool {
-        let deadline = Date(timeIntervalSinceNow: seconds)
-        while Date() < deadline {
+        var unpublished = false
+        let back = Eventually.wait(seconds: seconds) {
             guard
                 let pub = try? SpawnedProcess(
                     "/usr/bin/mosquitto_pub", ["-h", "127.0.0.1", "-p", String(port), "-q", "1", "-t", probeTopic, "-m", "probe"])
             else {
-                return false
+                unpublished = true
+                return true
             }
             pub.finish()
-            if wait(seconds: 1, until: { $0.contains("\(probeTopic) probe") }) { return true }
+            return wait(seconds: 1, until: { $0.contains("\(probeTopic) probe") })
         }
-        return false
+        return back && !unpublished
     }
 
     /// Waits until `condition` holds on the lines received so far, up to `seconds`.

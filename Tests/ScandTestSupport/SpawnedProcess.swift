@@ -56,12 +56,12 @@ public final class SpawnedProcess: Sendable {
         let envp = env.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer { (argv + envp).forEach { free($0) } }
         var child: pid_t = 0
-        var rc = posix_spawn(&child, executable, &actions, &attributes, argv, envp)
+        var rc: Int32 = 0
         // ETXTBSY: an executable a test just copied is still open for writing in a process another thread is
         // starting at that moment (until its file actions run); that passes within milliseconds.
-        for _ in 0..<50 where rc == ETXTBSY {
-            usleep(20_000)
+        Eventually.wait(seconds: 1) {
             rc = posix_spawn(&child, executable, &actions, &attributes, argv, envp)
+            return rc != ETXTBSY
         }
         close(outPipe[1])
         close(errPipe[1])

@@ -46,7 +46,7 @@ import Testing
             for byte in "GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ".utf8 {
                 guard !trickle.closed else { break }
                 try? await trickle.send(String(UnicodeScalar(byte)))
-                try await Task.sleep(for: .milliseconds(40))
+                _ = await Eventually.check(seconds: 0.04) { trickle.closed }  // a byte every 40 ms until it is closed
             }
             #expect(await Eventually.check(seconds: 10) { silent.closed && trickle.closed })
             #expect(silent.text.hasPrefix("HTTP/1.1 408 "), "\(silent.text)")
@@ -107,14 +107,13 @@ import Testing
             #expect(WebRoutesTests.sample(metrics.text(), "scand_web_connections") == 8, "\(metrics.text())")
             // A scrape now is refused too, and served once the idle ones are answered 408 and gone.
             var scraped = ""
-            let started = ContinuousClock.now
-            while !scraped.contains("scand_web_daemon_up"), ContinuousClock.now - started < .seconds(20) {
-                let scrape = try await RawHTTPConnection.open(port: port)
+            _ = await Eventually.check(seconds: 20, poll: .milliseconds(250)) {
+                guard let scrape = try? await RawHTTPConnection.open(port: port) else { return false }
                 try? await scrape.send("GET /metrics HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
                 _ = await Eventually.check(seconds: 5) { scrape.closed }
                 scraped = scrape.text
                 if !scraped.contains("scand_web_daemon_up") { #expect(scraped.hasPrefix("HTTP/1.1 503 "), "\(scraped)") }
-                try await Task.sleep(for: .milliseconds(250))
+                return scraped.contains("scand_web_daemon_up")
             }
             #expect(scraped.contains("scand_web_daemon_up 0"), "\(scraped)")
             #expect(idle.allSatisfy { $0.closed && ($0.text.hasPrefix("HTTP/1.1 408 ") || $0.text.hasPrefix("HTTP/1.1 503 ")) })
@@ -173,7 +172,8 @@ import Testing
                 }
                 for i in 0..<10 {
                     group.addTask {
-                        try await Task.sleep(for: .milliseconds(500 * i))
+                        // Spread over the flood: the i-th once the daemon has been asked 8 × i snapshots.
+                        _ = await Eventually.check(seconds: 10) { daemon.requests.count { $0.contains("SNAPSHOT") } >= 8 * i }
                         let text = try await client.execute(uri: "/metrics", method: .get) { String(buffer: $0.body) }
                         return (nil, WebRoutesTests.sample(text, "scand_web_daemon_up") == 1)
                     }
