@@ -1,4 +1,5 @@
 import Foundation
+import NIOPosix
 import ScandCore
 import ScandFiles
 
@@ -59,10 +60,14 @@ extension PositionFile {
             self.setting = setting
         }
 
-        /// The log line this write calls for, if any: the problem, or that the file is written again.
-        public mutating func save(_ position: EventPosition) -> (line: String, isError: Bool)? {
-            do {
-                try PositionFile.write(position, to: path)
+        /// The log line this write calls for, if any: the problem, or that the file is written again. The
+        /// write (and its two fsyncs) is NIO's blocking pool's, never the cooperative pool's.
+        public mutating func save(_ position: EventPosition) async -> (line: String, isError: Bool)? {
+            let path = self.path
+            do throws(Problem) {
+                do { try await NIOThreadPool.singleton.runIfActive { try PositionFile.write(position, to: path) } } catch {
+                    throw error as? Problem ?? Problem(description: "state file \(path): \(error)")
+                }
                 defer { (failing, holdsPosition) = (false, true) }
                 return failing ? ("state file \(path) written again", false) : nil
             } catch {

@@ -78,11 +78,11 @@ struct MQTTBridgeService: Service {
         var daemonProblem: String?
         var refusal: DaemonError?
 
-        func save() {
+        func save() async {
             guard let position = unsaved else { return }
             unsaved = nil
             // Once until it works again: the position stays in memory, a restart would resume from an older one.
-            if let (line, isError) = stateFile.save(position) { OutputSinkLog.write(line, isError ? .error : .info) }
+            if let (line, isError) = await stateFile.save(position) { OutputSinkLog.write(line, isError ? .error : .info) }
         }
 
         await withGracefulShutdownHandler {
@@ -122,7 +122,7 @@ struct MQTTBridgeService: Service {
                 }
 
                 perform(bridge.start())
-                save()
+                await save()
                 var stopped = false
                 for await input in inputs {
                     // Stopping: what was posted meanwhile only lets its poster go on.
@@ -133,7 +133,7 @@ struct MQTTBridgeService: Service {
                     switch input {
                     case .stop, .refused:
                         if case .refused(let error) = input { refusal = error }
-                        save()
+                        await save()
                         // A clean stop is no lost connection: say offline ourselves (the will is for the other kind).
                         _ = try? connection.publish(topic: bridge.statusTopic, payload: bridge.offlinePayload, retain: true)
                         connection.disconnect()
@@ -155,7 +155,7 @@ struct MQTTBridgeService: Service {
                         OutputSinkLog.write(text, level)
                     case .flush:
                         flushing = false
-                        save()
+                        await save()
                     case .bridge(let event):
                         if event == .brokerConnected {
                             brokerProblems.removeAll()

@@ -76,9 +76,9 @@ public struct WedgeService: Service {
         var stateFile = PositionFile.Keeper(path: settings.stateFile)
         /// The state file's position: where a restart of the wedge resumes.
         var held = wedge.typedUpTo
-        func save(_ position: EventPosition) {
+        func save(_ position: EventPosition) async {
             held = position
-            if let (text, isError) = stateFile.save(position) { isError ? logger.error("\(text)") : logger.info("\(text)") }
+            if let (text, isError) = await stateFile.save(position) { isError ? logger.error("\(text)") : logger.info("\(text)") }
         }
         var lastProblem: String?
         let delay = Duration.milliseconds(settings.keyDelayMilliseconds)
@@ -93,7 +93,7 @@ public struct WedgeService: Service {
                 case .watch:
                     lastProblem = nil
                     logger.info("subscribed to scand at \(settings.socketPath); typing SCANs with the \(settings.layout.rawValue) layout")
-                    if case .watch(let answer)? = line.event, let start = answer.since, Self.advances(held, to: start) { save(start) }
+                    if case .watch(let answer)? = line.event, let start = answer.since, Self.advances(held, to: start) { await save(start) }
                 case .error:
                     // The `since` is not in the daemon's journal: what it replays instead is numbered anew.
                     wedge.sinceNotKept()
@@ -105,7 +105,7 @@ public struct WedgeService: Service {
                     for action in wedge.handle(scan, now: clock()) {
                         switch action {
                         case .persist(let position):
-                            save(position)
+                            await save(position)
                         case .log(let text):
                             logger.warning("\(text)")
                         case .type(let events):
