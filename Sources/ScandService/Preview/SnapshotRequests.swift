@@ -1,12 +1,12 @@
 import NIOConcurrencyHelpers
+import NIOPosix
 import ScandCore
 import ScandProtocol
 import ScandImageIO
 
 /// Clients waiting for a SNAPSHOT. The decode loop offers each frame it takes; while someone waits and no
-/// snapshot is being made, the frame is handed to a task (CPU work, no I/O: the cooperative pool's kind)
-/// that shrinks, turns and encodes it (JPEG, base64, the JSON line) once for everyone waiting. The decode
-/// loop only hands over a reference:
+/// snapshot is being made, the frame is handed to NIO's thread pool, which shrinks, turns and encodes it
+/// (JPEG, base64, the JSON line) once for everyone waiting. The decode loop only hands over a reference:
 /// a flood of requests costs it nothing, and clients gone meanwhile get nothing made for them.
 final class SnapshotRequests: Sendable {
     /// The long side of a snapshot: enough to aim a camera, small enough to ask for 5 times a second.
@@ -46,7 +46,7 @@ final class SnapshotRequests: Sendable {
             return taken
         }
         guard let waiters else { return }
-        Task { [self] in
+        NIOThreadPool.singleton.submit { [self] _ in
             let wanted = waiters.filter { $0.isWanted() }
             if !wanted.isEmpty {
                 let line = Self.snapshot(of: frame, transform: transform).line
