@@ -244,7 +244,7 @@ extension Setting {
 
         // `scand mqtt` (its unit reads /etc/scand/scand.toml).
         mqtt(
-            "host", flag: "host", "The broker's host name or address.", { $0.host },
+            "host", flag: "host", value: "HOST", "The broker's host name or address.", { $0.host },
             { c, v throws(Problem) in
                 guard !v.isEmpty, !v.contains(" ") else { throw Problem("must be a host name or address, got '\(v.prefix(64))'") }
                 c.host = v
@@ -258,7 +258,7 @@ extension Setting {
                 c.mqtt.port = port == 0 ? nil : port
             }),
         mqtt(
-            "kiosk_id", flag: "kiosk-id", "This kiosk's level in the topics; empty: the host name.", { $0.kioskID ?? "" },
+            "kiosk_id", flag: "kiosk-id", value: "ID", "This kiosk's level in the topics; empty: the host name.", { $0.kioskID ?? "" },
             { c, v throws(Problem) in
                 guard v.isEmpty || MQTTSettings.isValidKioskID(v) else {
                     throw Problem("must be 1…64 letters, digits, '.', '_' or '-' (it is one level of the topics), got '\(v.prefix(64))'")
@@ -273,12 +273,12 @@ extension Setting {
         mqttFile("cert_file", "This kiosk's client certificate (with key_file and ca_file); empty: none.", \.certFile),
         mqttFile("key_file", "The client certificate's private key; empty: none.", \.keyFile),
         mqtt(
-            "state_file", flag: "state-file",
+            "state_file", flag: "state-file", value: "PATH",
             "Where the last acknowledged position is kept; empty: position.json in $STATE_DIRECTORY, else "
                 + "/var/lib/scand-mqtt/position.json.", { $0.stateFile },
             { c, v throws(Problem) in c.stateFile = v.isEmpty ? "" : try absolutePath(.text(v), example: MQTTSettings.defaultStateFile) }),
         mqtt(
-            "socket", flag: "socket", "The daemon's socket; empty: [socket] path, else as scand watch finds it.", { $0.socketPath },
+            "socket", flag: "socket", value: "PATH", "The daemon's socket; empty: [socket] path, else as scand watch finds it.", { $0.socketPath },
             { c, v throws(Problem) in c.socketPath = try socketPath(.text(v)) }),
         .integer("mqtt", "keepalive", 5...3600, help: "Seconds between MQTT keepalive pings.", reload: .otherCommand("scand mqtt"), \.mqtt.keepalive),
         .integer(
@@ -328,7 +328,8 @@ extension Setting {
                 }
             }),
         mqtt(
-            "topic_prefix", flag: "topic-prefix", "The topics' first levels: <prefix>/<kiosk-id>/events/<class> and <prefix>/<kiosk-id>/status.",
+            "topic_prefix", flag: "topic-prefix", value: "PREFIX",
+            "The topics' first levels: <prefix>/<kiosk-id>/events/<class> and <prefix>/<kiosk-id>/status.",
             { $0.topicPrefix },
             { c, v throws(Problem) in
                 do throws(MQTTSettings.Problem) { c.topicPrefix = try MQTTSettings.topicPrefix(v) } catch { throw Problem(error.message) }
@@ -336,7 +337,8 @@ extension Setting {
 
         // `scand wedge` (its unit reads /etc/scand/scand.toml).
         wedge(
-            "layout", flag: "layout", "The kiosk session's keyboard layout: us, uk, de or fr (what the keys type there).", { $0.layout.rawValue },
+            "layout", flag: "layout", value: "LAYOUT", "The kiosk session's keyboard layout: us, uk, de or fr (what the keys type there).",
+            { $0.layout.rawValue },
             { c, v throws(Problem) in
                 guard let layout = KeyboardLayout.Name(rawValue: v == "gb" ? "uk" : v) else {
                     throw Problem("must be us, uk, de or fr, not \"\(v.escapingControlCharacters().prefix(32))\"")
@@ -345,7 +347,7 @@ extension Setting {
             }),
         wedge("prefix", flag: "prefix", "Typed before each code; empty: nothing.", { $0.prefix }, { c, v in c.prefix = v }),
         wedge(
-            "suffix", flag: "suffix", "The key pressed after each code: enter, tab or none.", { $0.suffix.rawValue },
+            "suffix", flag: "suffix", value: "KEY", "The key pressed after each code: enter, tab or none.", { $0.suffix.rawValue },
             { c, v throws(Problem) in
                 guard let suffix = KeystrokePlanner.Suffix(rawValue: v) else {
                     throw Problem("must be \"enter\", \"tab\" or \"none\", not \"\(v.escapingControlCharacters().prefix(32))\"")
@@ -356,7 +358,7 @@ extension Setting {
             "gs_replacement", flag: "gs-replacement", "Typed for each GS (FNC1) separator of a GS1 code; empty: left out.", { $0.gsReplacement },
             { c, v in c.gsReplacement = v }),
         wedge(
-            "digital_link", flag: "digital-link",
+            "digital_link", flag: "digital-link", value: "MODE",
             "How a GS1 Digital Link URI (a QR code's https://id.gs1.org/01/…) is typed: uri (as scanned) or element_string "
                 + "(its GS1 element string, as from a GS1-128 code, for a till that reads those).", { $0.digitalLink.rawValue },
             { c, v throws(Problem) in
@@ -402,10 +404,10 @@ extension Setting {
                 c.deviceName = v
             }),
         wedge(
-            "socket", flag: "socket", "The daemon's socket; empty: [socket] path, else as scand watch finds it.", { $0.socketPath },
+            "socket", flag: "socket", value: "PATH", "The daemon's socket; empty: [socket] path, else as scand watch finds it.", { $0.socketPath },
             { c, v throws(Problem) in c.socketPath = try socketPath(.text(v)) }),
         wedge(
-            "state_file", flag: "state-file",
+            "state_file", flag: "state-file", value: "PATH",
             "Where the last typed position is kept; empty: position.json in $STATE_DIRECTORY, else "
                 + "/var/lib/scand-wedge/position.json.", { $0.stateFile },
             { c, v throws(Problem) in c.stateFile = v.isEmpty ? "" : try absolutePath(.text(v), example: WedgeSettings.defaultStateFile) })
@@ -420,27 +422,27 @@ extension Setting {
 
     /// A text setting of `[mqtt]`.
     private static func mqtt(
-        _ key: String, flag: String? = nil, _ help: String, _ read: @escaping @Sendable (MQTTSettings) -> String,
+        _ key: String, flag: String? = nil, value: String = "TEXT", _ help: String, _ read: @escaping @Sendable (MQTTSettings) -> String,
         _ write: @escaping @Sendable (inout MQTTSettings, String) throws(Problem) -> Void
     ) -> Setting {
-        commandText("mqtt", \.mqtt, key, flag, help, read, write)
+        commandText("mqtt", \.mqtt, key, flag, value, help, read, write)
     }
 
     /// A text setting of `[wedge]`.
     private static func wedge(
-        _ key: String, flag: String? = nil, _ help: String, _ read: @escaping @Sendable (WedgeSettings) -> String,
+        _ key: String, flag: String? = nil, value: String = "TEXT", _ help: String, _ read: @escaping @Sendable (WedgeSettings) -> String,
         _ write: @escaping @Sendable (inout WedgeSettings, String) throws(Problem) -> Void
     ) -> Setting {
-        commandText("wedge", \.wedge, key, flag, help, read, write)
+        commandText("wedge", \.wedge, key, flag, value, help, read, write)
     }
 
     /// A text setting of the table `section`, which the command `scand SECTION` reads into `table`.
     private static func commandText<Table>(
-        _ section: String, _ table: WritableKeyPath<ScandConfig, Table> & Sendable, _ key: String, _ flag: String?, _ help: String,
+        _ section: String, _ table: WritableKeyPath<ScandConfig, Table> & Sendable, _ key: String, _ flag: String?, _ value: String, _ help: String,
         _ read: @escaping @Sendable (Table) -> String, _ write: @escaping @Sendable (inout Table, String) throws(Problem) -> Void
     ) -> Setting {
         Setting(
-            section: section, key: key, flag: flag, kind: .text, valueName: key.hasSuffix("file") || key == "socket" ? "PATH" : "TEXT", help: help,
+            section: section, key: key, flag: flag, kind: .text, valueName: value, help: help,
             reload: .otherCommand("scand \(section)"),
             read: { .text(read($0[keyPath: table])) },
             write: { c, v, _ throws(Problem) in try write(&c[keyPath: table], try v.text()) })
@@ -448,7 +450,7 @@ extension Setting {
 
     /// A file of `[mqtt]`: an absolute path, or empty for none.
     private static func mqttFile(_ key: String, _ help: String, _ path: WritableKeyPath<MQTTSettings, String?> & Sendable) -> Setting {
-        mqtt(key, help, { $0[keyPath: path] ?? "" }) { c, v throws(Problem) in
+        mqtt(key, value: "PATH", help, { $0[keyPath: path] ?? "" }) { c, v throws(Problem) in
             c[keyPath: path] = v.isEmpty ? nil : try absolutePath(.text(v), example: "/etc/scand/" + key.prefix { $0 != "_" })
         }
     }
