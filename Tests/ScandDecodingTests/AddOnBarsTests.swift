@@ -1,0 +1,42 @@
+import Testing
+import ScandCore
+@testable import ScandDecoding
+import ScandTestSupport
+
+/// Issue 30, 3: the live decoder says when an EAN/UPC read without its add-on has an add-on's bars beside it.
+@Suite struct AddOnBarsTests {
+    func read(_ symbol: LumaImage, degrees: Double = 0) throws -> [Detection] {
+        let page = Scene.page(width: 640, height: 480, [(symbol, x: 320, y: 240, degrees: degrees)])
+        var decoder = FrameDecoder(formats: BarcodeFormats([.ean13, .upcA, .ean8, .upcE]))
+        decoder.extraPassBudgetMilliseconds = 0
+        return try decoder.decode(Frame.yuyv(page)).detections
+    }
+
+    @Test func anAddOnThatDoesNotReadShowsBesideItsCode() throws {
+        let broken = try read(AddOnScene.brokenAddOn(.ean13, "4006381333931+51299", module: 3))
+        #expect(broken.map(\.text) == ["4006381333931"] && broken.allSatisfy(\.addOnBarsBeside), "\(broken)")
+        // Upside down: the add-on lies after the code's end, on the frame's left.
+        let turned = try read(AddOnScene.brokenAddOn(.ean13, "4006381333931+51299", module: 3), degrees: 180)
+        #expect(turned.map(\.text) == ["4006381333931"] && turned.allSatisfy(\.addOnBarsBeside), "\(turned)")
+        let small = try read(AddOnScene.brokenAddOn(.upcA, "036000291452+51299", module: 2))
+        #expect(small.map(\.text) == ["036000291452"] && small.allSatisfy(\.addOnBarsBeside), "\(small)")
+    }
+
+    @Test func aCodeWithoutAnAddOnOrWithItReadHasNoneBeside() throws {
+        let plain = try read(Scene.symbol(.ean13, "4006381333931", module: 3))
+        #expect(plain.map(\.text) == ["4006381333931"] && !plain.contains(where: \.addOnBarsBeside), "\(plain)")
+        let priced = try read(Scene.symbol(.ean13, "4006381333931+51299", module: 3))
+        #expect(priced.map(\.text) == ["400638133393151299"] && !priced.contains(where: \.addOnBarsBeside), "\(priced)")
+        // A second code to its right is no add-on: a wide gap, bars of a full symbol's pitch beyond.
+        let page = Scene.page(
+            width: 800, height: 480,
+            [
+                (Scene.symbol(.ean13, "4006381333931", module: 2), x: 200, y: 240, degrees: 0),
+                (Scene.symbol(.qrCode, "next", module: 4), x: 560, y: 240, degrees: 0)
+            ])
+        var decoder = FrameDecoder(formats: BarcodeFormats([.ean13, .qrCode]))
+        decoder.extraPassBudgetMilliseconds = 0
+        let beside = try decoder.decode(Frame.yuyv(page)).detections.filter { $0.format == .ean13 }
+        #expect(beside.map(\.text) == ["4006381333931"] && !beside.contains(where: \.addOnBarsBeside), "\(beside)")
+    }
+}

@@ -1,0 +1,72 @@
+import Foundation
+import Testing
+import ScandCapture
+import ScandCore
+import ScandDecoding
+import ScandTestSupport
+import NIOConcurrencyHelpers
+@testable import ScandService
+
+/// Issue 30, 2 and 3 on the live pipeline, in lockstep on generated recordings: a code shown for a few frames
+/// is scanned once with the right text, a misread in one frame never, and an add-on read in one frame of an
+/// appearance rides on the code's one SCAN.
+@Suite struct LiveSwipeTests {
+    /// What a pipeline wrote.
+    final class Lines: Sendable {
+        private let events = NIOLockedValueBox<[String]>([])
+        var all: [String] { events.withLockedValue { $0 } }
+        var scans: [String] { all.filter { $0.contains(#""class":"SCAN""#) } }
+        var sink: OutputSink { OutputSink(event: { e in self.events.withLockedValue { $0.append(e.line) } }, log: { _ in }) }
+    }
+
+    func run(_ pages: [LumaImage], name: String) async throws -> Lines {
+        let path = try Scene.record(pages, to: NSTemporaryDirectory() + "scand-swipe-\(getpid())-\(name).rec", gapMicroseconds: 33_333)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let lines = Lines()
+        var options = CaptureSession.Options()
+        options.delivery = ReplaySource.Pace.lockstep.delivery
+        let pipeline = LivePipeline(
+            source: ReplaySource(path: path, pace: .lockstep), decoder: FrameDecoder(), output: lines.sink, captureOptions: options,
+            clock: ReplaySource.Pace.lockstep.clock)
+        pipeline.start()
+        await pipeline.finished()
+        return lines
+    }
+
+    func page(_ items: [(LumaImage, x: Int, y: Int)]) -> LumaImage {
+        Scene.page(width: 640, height: 480, background: 235, centred: items)
+    }
+
+    @Test func aSwipeOfThreeFramesIsScannedOnce() async throws {
+        // An EAN-8 with short bars (a frame reads it on lines too close together to count twice), 230 px a frame:
+        // further than a track follows.
+        let code = try SymbolWriter.render(.ean8, text: "96385074", moduleSize: 2, barHeight: 6)
+        let swipe = [100, 330, 560].map { page([(code, x: $0, y: 240)]) }
+        let empty = page([])
+        let lines = try await run([empty, empty] + swipe + [empty, empty, empty], name: "swipe")
+        #expect(lines.scans.count == 1 && lines.scans.allSatisfy { $0.contains(#""text":"96385074""#) }, "\(lines.all)")
+    }
+
+    @Test func aMisreadInOneFrameIsNeverScanned() async throws {
+        // One frame holds another valid EAN-8 on a strip of its rows, as a scan line through a defect reads.
+        let right = try SymbolWriter.render(.ean8, text: "96385074", moduleSize: 3)
+        let wrong = try SymbolWriter.render(.ean8, text: "96385081", moduleSize: 3)
+        var misread = right
+        for y in (right.height / 2 - 6)..<(right.height / 2 + 6) {
+            for x in 0..<right.width { misread[x, y] = wrong[x, y] }
+        }
+        let pages = (0..<10).map { page([(($0 == 4 ? misread : right), x: 300 + $0, y: 240)]) }
+        let lines = try await run(pages, name: "misread")
+        #expect(!lines.all.contains { $0.contains("96385081") }, "\(lines.all)")
+        #expect(lines.scans.count == 1 && lines.scans.allSatisfy { $0.contains(#""text":"96385074""#) }, "\(lines.all)")
+    }
+
+    @Test func anAddOnReadInOneFrameOfTwentyIsReportedOnceWithIt() async throws {
+        // Not a book or periodical (no prefix wait): without the bars beside it, scanned at once without them.
+        let broken = try AddOnScene.brokenAddOn(.ean13, "4006381333931+51299", module: 3)
+        let clean = try SymbolWriter.render(.ean13, text: "4006381333931+51299", moduleSize: 3)
+        let pages = (0..<20).map { page([($0 == 5 ? clean : broken, x: 300 + $0, y: 240)]) }
+        let lines = try await run(pages, name: "addon")
+        #expect(lines.scans.count == 1 && lines.scans.allSatisfy { $0.contains(#""text":"400638133393151299""#) }, "\(lines.all)")
+    }
+}
