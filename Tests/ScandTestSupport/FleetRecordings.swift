@@ -1,19 +1,18 @@
 import Foundation
 import ScandCore
 import ScandProtocol
-import ScandTestSupport
 
 /// Recordings and readings for the journal and fleet tests: a till where tickets come and go, so a replay
 /// yields a known number of scans, and the numbered lines of a daemon's output.
-enum FleetRecordings {
+public enum FleetRecordings {
     /// `tickets` QR codes ("ticket-1", …) shown one after another for 8 frames each with 8 empty frames
     /// between, after `leadIn` empty seconds and before `tail` empty seconds, at 30 fps, 640×360.
-    static func till(tickets: Int, leadIn: Double = 0.5, tail: Double = 0.5, to path: String) throws -> String {
+    public static func till(tickets: Int, leadIn: Double = 0.5, tail: Double = 0.5, to path: String) throws -> String {
         try till(texts: (1...tickets).map { "ticket-\($0)" }, leadIn: leadIn, tail: tail, to: path)
     }
 
     /// A QR code for each of `texts`, shown as `till(tickets:)` shows tickets.
-    static func till(texts: [String], leadIn: Double = 0.5, tail: Double = 0.5, to path: String) throws -> String {
+    public static func till(texts: [String], leadIn: Double = 0.5, tail: Double = 0.5, to path: String) throws -> String {
         let blank = LumaImage(width: 640, height: 360, fill: 235)
         var pages: [LumaImage] = Array(repeating: blank, count: Int(leadIn * 30))
         for text in texts {
@@ -26,9 +25,9 @@ enum FleetRecordings {
     }
 
     /// The (boot, seq) of each numbered line, in order.
-    static func positions(_ lines: [String]) -> [EventPosition] { lines.compactMap { EventEnvelope.parse($0)?.position } }
+    public static func positions(_ lines: [String]) -> [EventPosition] { lines.compactMap { EventEnvelope.parse($0)?.position } }
 
-    static func scans(_ lines: [String]) -> [String] { lines.filter { $0.hasPrefix(#"{"class":"SCAN""#) } }
+    public static func scans(_ lines: [String]) -> [String] { lines.filter { $0.hasPrefix(#"{"class":"SCAN""#) } }
 
-    static func since(_ p: EventPosition) -> String { #"?WATCH={"enable":true,"since":\#(p.json)};"# + "\n" }
+    public static func since(_ p: EventPosition) -> String { #"?WATCH={"enable":true,"since":\#(p.json)};"# + "\n" }
 }

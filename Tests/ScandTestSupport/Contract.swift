@@ -1,31 +1,30 @@
 import Foundation
 import ScandCore
 import ScandProtocol
-import ScandTestSupport
 
 /// The answers of a daemon that has a frame and lets the test's uid change settings.
-enum Contract {
-    static let statusEvent = Event.status(
+public enum Contract {
+    public static let statusEvent = Event.status(
         StatusReport(
             device: DeviceStatus(device: "/dev/video0", state: .streaming, format: FrameFormat.packed(.yuyv, width: 1280, height: 720)),
             counters: counters, clients: ClientCounters(), stdoutDropped: 0, regionOfInterest: .full))
-    static let status = statusEvent.line
-    static var counters: FrameCounters {
+    public static let status = statusEvent.line
+    public static var counters: FrameCounters {
         var c = FrameCounters()
         (c.captured, c.decoded) = (18, 17)
         return c
     }
-    static let snapshotEvent = Event.snapshot(
+    public static let snapshotEvent = Event.snapshot(
         Snapshot(frame: 812, width: 640, height: 360, sourceWidth: 1280, sourceHeight: 720, mimeType: "image/jpeg", data: [0xFF, 0xD8, 0xFF, 0xE0]))
-    static let snapshot = snapshotEvent.line
-    static let metrics = Event.metrics(
+    public static let snapshot = snapshotEvent.line
+    public static let metrics = Event.metrics(
         "# HELP scand_frames_captured_total Frames captured.\n# TYPE scand_frames_captured_total counter\nscand_frames_captured_total 18\n")
-    static let controls = CameraControlsReport(
+    public static let controls = CameraControlsReport(
         device: "/dev/video0",
         controls: [CameraControl(id: 9, label: "Brightness", kind: .integer, minimum: 0, maximum: 255, step: 1, defaultValue: 128, value: 128)])
-    static let refusal = Event.error("changing settings needs membership of group 'scand-admin' (uid 1000 is not a member)")
+    public static let refusal = Event.error("changing settings needs membership of group 'scand-admin' (uid 1000 is not a member)")
 
-    static func answer(_ request: ClientRequest) -> Event {
+    public static func answer(_ request: ClientRequest) -> Event {
         switch request {
         case .status: statusEvent
         case .snapshot: snapshotEvent
@@ -40,7 +39,7 @@ enum Contract {
         }
     }
 
-    static func temporarySocket() -> String {
+    public static func temporarySocket() -> String {
         TestFiles.directory("scand-web") + "/scand.sock"
     }
 }

@@ -1,30 +1,29 @@
 import Foundation
-import ScandTestSupport
 import Synchronization
 
 /// A broker that misbehaves on purpose, on 127.0.0.1: a small MQTT 3.1.1 server speaking CONNECT/CONNACK,
 /// PUBLISH/PUBACK, PINGREQ/PINGRESP and DISCONNECT, that may never acknowledge a PUBLISH and may drop the
 /// link a while after each CONNACK. It records every PUBLISH with the connection it came on.
-final class FakeMQTTBroker: Sendable {
-    struct Publish: Sendable, Equatable {
-        var connection: Int
-        var topic: String
-        var payload: String
-        var dup: Bool
+public final class FakeMQTTBroker: Sendable {
+    public struct Publish: Sendable, Equatable {
+        public var connection: Int
+        public var topic: String
+        public var payload: String
+        public var dup: Bool
     }
 
-    let port: Int
+    public let port: Int
     private let listener: Int32
     private struct State {
         var acknowledges: Bool
         var dropAfter: Double?
         var connections = 0
-        var publishes: [Publish] = []
+        public var publishes: [Publish] = []
         var live: Int32?
     }
     private let state: Mutex<State>
 
-    init(acknowledges: Bool, dropAfter: Double?) throws {
+    public init(acknowledges: Bool, dropAfter: Double?) throws {
         state = Mutex(State(acknowledges: acknowledges, dropAfter: dropAfter))
         port = try MosquittoBroker.freePort()
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
@@ -46,17 +45,17 @@ final class FakeMQTTBroker: Sendable {
     }
 
     /// Stops listening and breaks the link (its threads hold the broker until then).
-    func stop() {
+    public func stop() {
         shutdown(listener, Int32(SHUT_RDWR))
         close(listener)
         dropConnection()
     }
 
-    var connections: Int { state.withLock { $0.connections } }
-    var publishes: [Publish] { state.withLock { $0.publishes } }
+    public var connections: Int { state.withLock { $0.connections } }
+    public var publishes: [Publish] { state.withLock { $0.publishes } }
 
     /// From now on: PUBACK or not, and drop each link `dropAfter` seconds after its CONNACK (nil: never).
-    func behave(acknowledges: Bool, dropAfter: Double?) {
+    public func behave(acknowledges: Bool, dropAfter: Double?) {
         state.withLock {
             $0.acknowledges = acknowledges
             $0.dropAfter = dropAfter
@@ -64,7 +63,7 @@ final class FakeMQTTBroker: Sendable {
     }
 
     /// Breaks the current link, as a broker restart does.
-    func dropConnection() {
+    public func dropConnection() {
         state.withLock { s in
             if let fd = s.live { shutdown(fd, Int32(SHUT_RDWR)) }
         }

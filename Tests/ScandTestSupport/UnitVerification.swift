@@ -1,11 +1,10 @@
 import Foundation
-import ScandTestSupport
 
 /// `systemd-analyze verify` on unit files, with the manual pages their Documentation= names (scand(8),
 /// scand.toml(5)) found where the package installs them from: verify runs `man` for each and fails a unit
 /// whose page is missing.
-enum UnitVerification {
-    static func verify(_ units: [String]) throws -> ScandBinary.Result {
+public enum UnitVerification {
+    public static func verify(_ units: [String]) throws -> ScandBinary.Result {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         let manuals = ScandBinary.temporaryDirectory() + "/man"
         for (page, section) in [("scand.8", "man8"), ("scand.toml.5", "man5")] {
