@@ -45,8 +45,9 @@ public final class EventSubscription: Service, AsyncSequence, Sendable {
         self.backoff = backoff
         self.timeout = timeout
         let limit = Swift.max(1, bufferLimit)
+        // Finished on deinit too: a subscription made but never run (a command that failed first) ends quietly.
         let made = Lines.makeSequence(
-            backPressureStrategy: .init(lowWatermark: Swift.max(1, limit / 2), highWatermark: limit), finishOnDeinit: false, delegate: demand)
+            backPressureStrategy: .init(lowWatermark: Swift.max(1, limit / 2), highWatermark: limit), finishOnDeinit: true, delegate: demand)
         (lines, source) = (made.sequence, made.source)
     }
 

@@ -180,6 +180,15 @@ import Testing
         await daemon.server.stop()
     }
 
+    /// A command that fails after making its subscription never runs it: the subscription ends quietly
+    /// (NIO's producer stopped the process when its source went unfinished).
+    @Test func aSubscriptionNeverRunEndsQuietly() async throws {
+        var subscription: EventSubscription? = EventSubscription(socketPath: "/nonexistent", watch: .init(enable: true), reconnect: false)
+        #expect(subscription?.socketPath == "/nonexistent")
+        subscription = nil
+        #expect(subscription == nil)
+    }
+
     @Test func theBackoffDoublesUpToItsMaximumAndStartsAgain() {
         var backoff = Backoff(initial: .milliseconds(250), maximum: .seconds(1))
         #expect(
