@@ -35,9 +35,7 @@ struct MQTTCommand: AsyncParsableCommand {
 
     /// The settings options (--host, --port, --kiosk-id …): rows of the settings table's [mqtt], which the
     /// configuration file also goes through.
-    @Argument(
-        parsing: .allUnrecognized, help: ArgumentHelp("Settings options, listed above under SETTINGS.", valueName: "setting"),
-        completion: .list(CommandLineSettings.flags(of: command)))
+    @Argument(parsing: .allUnrecognized, help: .settingsOptions, completion: .settingsOptions(of: command))
     var options: [String] = []
 
     static let command = "scand mqtt"

@@ -48,10 +48,7 @@ struct RunCommand: AsyncParsableCommand {
 
     /// The settings options (--device, --fps, --socket …): read through the table of settings that the
     /// configuration file also goes through, so they are declared once, in `Setting.all`.
-    @Argument(
-        parsing: .allUnrecognized,
-        help: ArgumentHelp("Settings options, listed above under SETTINGS.", valueName: "setting"),
-        completion: .list(CommandLineSettings.flags()))
+    @Argument(parsing: .allUnrecognized, help: .settingsOptions, completion: .settingsOptions(of: Setting.daemon))
     var settings: [String] = []
 
     enum ReplayPace: String, ExpressibleByArgument {

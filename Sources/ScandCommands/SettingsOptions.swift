@@ -18,3 +18,13 @@ extension CommandLineSettings {
         "SETTINGS (each overrides its key in the configuration file):\n" + help(command: command)
     }
 }
+
+extension ArgumentHelp {
+    /// The help of a command's settings options argument: they are listed in its discussion, from the table.
+    static let settingsOptions = ArgumentHelp("Settings options, listed above under SETTINGS.", valueName: "setting")
+}
+
+extension CompletionKind {
+    /// The flags of `command`'s settings options.
+    static func settingsOptions(of command: String) -> CompletionKind { .list(CommandLineSettings.flags(of: command)) }
+}

@@ -27,9 +27,7 @@ struct WebCommand: AsyncParsableCommand {
 
     /// The settings options (--listen, --socket): rows of the settings table's [web], which the configuration
     /// file also goes through.
-    @Argument(
-        parsing: .allUnrecognized, help: ArgumentHelp("Settings options, listed above under SETTINGS.", valueName: "setting"),
-        completion: .list(CommandLineSettings.flags(of: command)))
+    @Argument(parsing: .allUnrecognized, help: .settingsOptions, completion: .settingsOptions(of: command))
     var options: [String] = []
 
     static let command = "scand web"

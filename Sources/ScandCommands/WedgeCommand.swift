@@ -33,9 +33,7 @@ struct WedgeCommand: AsyncParsableCommand {
 
     /// The settings options (--layout, --prefix, --suffix …): rows of the settings table's [wedge], which the
     /// configuration file also goes through.
-    @Argument(
-        parsing: .allUnrecognized, help: ArgumentHelp("Settings options, listed above under SETTINGS.", valueName: "setting"),
-        completion: .list(CommandLineSettings.flags(of: command)))
+    @Argument(parsing: .allUnrecognized, help: .settingsOptions, completion: .settingsOptions(of: command))
     var options: [String] = []
 
     static let command = "scand wedge"
