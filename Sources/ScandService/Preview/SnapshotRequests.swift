@@ -50,12 +50,11 @@ final class SnapshotRequests: Sendable {
             let wanted = waiters.filter { $0.isWanted() }
             if !wanted.isEmpty {
                 let line = Self.snapshot(of: frame, transform: transform).line
+                // Counted before anyone is answered: an answered client may ask how many were made.
+                state.withLockedValue { $0.made += 1 }
                 for w in wanted { w.answer(line) }
             }
-            state.withLockedValue { s in
-                s.making = false
-                if !wanted.isEmpty { s.made += 1 }
-            }
+            state.withLockedValue { $0.making = false }
         }
     }
 
