@@ -96,11 +96,10 @@ extension DaemonReliabilityTests {
         // Each socket's first line, read as it arrives.
         var greeted = 0
         var pending = [Int32: [UInt8]]()
-        let deadline = Date().addingTimeInterval(20)
         var open = Set(fds)
-        while !open.isEmpty && Date() < deadline {
+        Eventually.wait(seconds: 20, poll: .zero) {  // poll(2) itself waits for the next greeting
             var polls = open.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
-            guard poll(&polls, nfds_t(polls.count), 1000) > 0 else { continue }
+            guard poll(&polls, nfds_t(polls.count), 1000) > 0 else { return open.isEmpty }
             for p in polls where p.revents != 0 {
                 var chunk = [UInt8](repeating: 0, count: 4096)
                 let n = chunk.withUnsafeMutableBytes { read(p.fd, $0.baseAddress, $0.count) }
@@ -111,6 +110,7 @@ extension DaemonReliabilityTests {
                     open.remove(p.fd)
                 }
             }
+            return open.isEmpty
         }
         #expect(greeted == 200)
         daemon.signal(SIGTERM)
