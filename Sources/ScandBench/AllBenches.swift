@@ -26,6 +26,9 @@ struct AllBenches: ParsableCommand {
     )
     var root: String?
 
+    @Option(name: .long, help: "Items of the till session (1–1000).")
+    var tillItems: Int = 100
+
     @Option(name: .long, help: "Also write every table as one JSON object to this file.")
     var json: String?
 
@@ -44,10 +47,12 @@ struct AllBenches: ParsableCommand {
         let journal = try JournalBench.parse([])
         var mjpeg = try MJPEGBench.parse([])
         mjpeg.seconds = seconds
+        var till = try TillBench.parse([])
+        till.items = tillItems
         let benches: [(name: String, report: () throws -> BenchReport?)] = [
             ("frames", { try frames.report() }), ("compare", { try compare.report() }), ("preview", { try preview.report() }),
             ("photos", { try photos.report() }), ("journal", { try journal.report() }), ("mjpeg", { try mjpeg.report() }),
-            ("till", { try TillBench.parse([]).report() })
+            ("till", { try till.report() })
         ]
         for bench in benches {
             guard let r = try bench.report() else {

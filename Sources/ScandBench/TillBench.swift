@@ -2,140 +2,147 @@ import ArgumentParser
 import Foundation
 import ScandCapture
 import ScandCore
-import ScandProtocol
 import ScandDecoding
+import ScandProtocol
 import ScandService
 import Synchronization
 
-/// `scand bench till`: items held up to a kiosk camera one at a time (hand jitter, blur, sensor noise), through
-/// the live pipeline at each replay pace: SCANs per item, duplicates, misreads and frames from the first frame
-/// a reader can decode to the first SCAN. At a till every item must be reported exactly once, with its text.
+/// `scand bench till`: a generated till session (`TillSession`: 100 items of the retail mix, held, shaken or
+/// swiped, on cans, under glare, defocused, 720p30 MJPEG) through scand's live pipeline — twice in lockstep
+/// and once at the recorded pace — and through libzbar and zxing-cpp's defaults on every frame, de-duplicated
+/// as zbarcam does, all in one run: items exactly once, duplicates, misreads, missed, frames from the first
+/// frame a single-frame read succeeds to the SCAN, and scand's CPU. At a till every item must be reported
+/// exactly once, with its text.
 struct TillBench: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "till",
-        abstract: "SCANs per held item, duplicates, misreads and frames to the first SCAN, at every replay pace."
+        abstract: "A generated 100-item till session (720p30 MJPEG): scand live vs libzbar and zxing-cpp per frame."
     )
 
-    @Option(name: .long, help: "Frames each item is held in view (30 fps).")
-    var frames: Int = 90
+    @Option(name: .long, help: "Items in the session (1–1000).")
+    var items: Int = 100
 
-    @Option(name: .long, help: "Replay paces, comma-separated: lockstep, recorded, fast.")
-    var paces: String = "lockstep,recorded,fast"
+    @Option(name: .long, help: "Seed of the session: the same seed gives the same frames.")
+    var seed: UInt64 = 30
 
     @Option(name: .long, help: "Also write the table as JSON to this file.")
     var json: String?
 
-    /// One item of the till: what is held up and what must be reported.
-    struct Item {
-        var name: String
-        var format: BarcodeFormat
-        /// What zxing's writer draws ("+" before an add-on).
-        var written: String
-        var expected: String
-        var moduleSize: Int
-        var barHeight: Int?
-    }
-
-    static let items: [Item] = [
-        Item(name: "EAN-8, 3 px/module", format: .ean8, written: "96385074", expected: "96385074", moduleSize: 3, barHeight: 55),
-        Item(
-            name: "ISBN + EAN-5, 3 px/module", format: .ean13, written: "9780306406157+51299", expected: "978030640615751299", moduleSize: 3,
-            barHeight: 70),
-        Item(name: "EAN-13, 2 px/module", format: .ean13, written: "4006381333931", expected: "4006381333931", moduleSize: 2, barHeight: 70),
-        Item(name: "Code 128, 3 px/module", format: .code128, written: "TICKET-0042", expected: "TICKET-0042", moduleSize: 3, barHeight: 40),
-        Item(name: "QR, 4 px/module", format: .qrCode, written: "https://example.org/t/42", expected: "https://example.org/t/42", moduleSize: 4)
-    ]
-
+    /// One reader's line of the table.
     struct Row {
-        var item: String
-        var pace: String
-        var scans = 0
-        var misreads: [String] = []
-        var firstDecodable: Int?
-        var firstScan: Int?
-        var decoded = 0
-        var dropped = 0
-        /// How long the replay took by the wall clock.
-        var seconds = 0.0
-
-        var duplicates: Int { max(0, scans - 1) }
-        var framesToScan: Int? { firstScan.flatMap { s in firstDecodable.map { s - $0 } } }
+        var score: TillScore
+        /// Frames from the item's first single-frame read to its first right report, per item that has both.
+        var framesToReport: [Int] = []
+        var cpuPercent: Double?
+        var seconds: Double?
     }
 
     func run() throws { try report().emit(json: json) }
 
     func report() throws -> BenchReport {
-        guard frames >= 10 else { throw ValidationError("--frames must be at least 10") }
-        let paceList = try paces.split(separator: ",").map { name -> (String, ReplaySource.Pace) in
-            switch name {
-            case "lockstep": ("lockstep", .lockstep)
-            case "recorded": ("recorded", .recorded)
-            case "fast": ("fast", .fast)
-            default: throw ValidationError("--paces: unknown pace '\(name)' (lockstep, recorded, fast)")
-            }
+        guard (1...1000).contains(items) else { throw ValidationError("--items must be 1–1000; got \(items)") }
+        let session = TillSession(items: items, seed: seed)
+        let truths = session.appearances.map { a in
+            let item = session.items[a.item]
+            return TillScore.Truth(expected: item.expected, mainNumber: item.mainNumber, addOn: item.addOn, window: a.start..<a.windowEnd)
         }
+        let path = NSTemporaryDirectory() + "scand-till-\(getpid()).rec"
+        defer { unlink(path) }
+        let perFrame = try Self.recordAndReadEveryFrame(session, truths: truths, to: path)
+
+        let lockstep = [Self.replay(path, pace: .lockstep), Self.replay(path, pace: .lockstep)]
+        let recorded = Self.replay(path, pace: .recorded)
+        let identical = lockstep[0].scans == lockstep[1].scans
+
         var rows: [Row] = []
-        for (n, item) in Self.items.enumerated() {
-            let scene = try HeldItemScene(item: item, heldFrames: frames, seed: UInt64(20 + n))
-            let path = NSTemporaryDirectory() + "scand-till-\(getpid())-\(n).rec"
-            try scene.record(to: path)
-            defer { try? FileManager.default.removeItem(atPath: path) }
-            let firstDecodable = scene.firstDecodableFrame()
-            for (paceName, pace) in paceList {
-                var row = Self.replay(path, pace: pace, expected: item.expected)
-                (row.item, row.pace, row.firstDecodable) = (item.name, paceName, firstDecodable)
-                rows.append(row)
-            }
+        for (name, run) in [("scand, lockstep", lockstep[0]), ("scand, lockstep again", lockstep[1]), ("scand, recorded pace", recorded)] {
+            let reports = run.scans.map { TillScore.Report(frame: Int($0.frame ?? 0), text: $0.detection.text) }
+            var row = Row(score: TillScore(reader: name, reports: reports, truths: truths))
+            row.framesToReport = Self.framesToReport(row.score, firstReadable: perFrame.firstReadable)
+            if name.hasSuffix("recorded pace") { (row.cpuPercent, row.seconds) = (100 * run.cpuSeconds / run.seconds, run.seconds) }
+            rows.append(row)
         }
-        var lines = [
-            "| item | pace | SCANs | duplicates | misreads | first decodable frame | first SCAN frame | frames to SCAN | decoded / dropped | replay, s |",
-            "|---|---|---|---|---|---|---|---|---|---|"
-        ]
-        for r in rows {
-            lines.append(
-                "| \(r.item) | \(r.pace) | \(r.scans) | \(r.duplicates) | \(r.misreads.count) | \(r.firstDecodable.map(String.init) ?? "-") | "
-                    + "\(r.firstScan.map(String.init) ?? "-") | \(r.framesToScan.map(String.init) ?? "-") | \(r.decoded) / \(r.dropped) | "
-                    + "\(String(format: "%.2f", r.seconds)) |")
+        rows.append(Row(score: TillScore(reader: "libzbar 0.23, every frame", reports: perFrame.zbar, truths: truths)))
+        rows.append(
+            Row(score: TillScore(reader: "zxing-cpp \(ZXingDecoder.libraryVersion) defaults, every frame", reports: perFrame.zxing, truths: truths)))
+        for i in rows.indices where !rows[i].score.reader.hasPrefix("scand") {
+            rows[i].framesToReport = Self.framesToReport(rows[i].score, firstReadable: perFrame.firstReadable)
         }
-        for r in rows where !r.misreads.isEmpty {
-            lines.append("")
-            lines.append("\(r.item), \(r.pace), misread: " + r.misreads.map { "\"\($0.escapingControlCharacters())\"" }.joined(separator: ", "))
-        }
-        let value = JSONValue.array(
-            rows.map { r in
-                .object([
-                    ("item", .string(r.item)), ("pace", .string(r.pace)), ("scans", .int(r.scans)), ("duplicates", .int(r.duplicates)),
-                    ("misreads", .array(r.misreads.map { .string($0) })), ("firstDecodableFrame", r.firstDecodable.map { .int($0) } ?? .null),
-                    ("firstScanFrame", r.firstScan.map { .int($0) } ?? .null), ("framesToScan", r.framesToScan.map { .int($0) } ?? .null),
-                    ("decoded", .int(r.decoded)), ("dropped", .int(r.dropped)),
-                    ("seconds", .double(r.seconds))
-                ])
-            })
-        return BenchReport(name: "till", table: lines.joined(separator: "\n"), rows: value)
+        return BenchReport(
+            name: "till", table: Self.table(session, rows: rows, identical: identical, firstReadable: perFrame.firstReadable),
+            rows: Self.json(session, rows: rows, identical: identical))
     }
 
-    /// The item's recording through the live pipeline with the default settings, as `scand run --source
-    /// replay:FILE --replay-pace PACE` runs it.
-    static func replay(_ path: String, pace: ReplaySource.Pace, expected: String) -> Row {
+    /// What the per-frame readers found, and for each item the first frame a single-frame read succeeds.
+    struct PerFrame {
+        var zbar: [TillScore.Report]
+        var zxing: [TillScore.Report]
+        var firstReadable: [Int?]
+    }
+
+    /// Writes the recording; meanwhile libzbar and zxing-cpp's defaults read every frame as decoded from its
+    /// JPEG, and each item's frames are tried alone, in order, until one reads: zxing's defaults, or scand's
+    /// live decoder on that frame alone (its cheap passes), as `firstDecodableFrame` always counted.
+    static func recordAndReadEveryFrame(_ session: TillSession, truths: [TillScore.Truth], to path: String) throws -> PerFrame {
+        let zbar = ZBarReader(), zxing = ZXingDecoder()
+        let live = ZXingDecoder(passTimeoutMilliseconds: 2000, worker: DecoderWorker())
+        var zbarFrames: [(frame: Int, texts: [String])] = [], zxingFrames: [(frame: Int, texts: [String])] = []
+        var firstReadable = [Int?](repeating: nil, count: session.items.count)
+        var a = 0
+        try session.record(to: path) { f, grey in
+            while a + 1 < session.appearances.count && session.appearances[a + 1].start <= f { a += 1 }
+            let appearance = session.appearances[a], truth = truths[a]
+            let zxingTexts = zxing.decode(grey, passes: [.zxingDefaults(width: grey.width, height: grey.height)]).detections.map(\.text)
+            zxingFrames.append((f, zxingTexts))
+            zbarFrames.append((f, TillScore.joiningAddOn(zbar.read(grey), truth: truth)))
+            guard appearance.start <= f, f < appearance.end, firstReadable[a] == nil else { return }
+            if zxingTexts.contains(where: { TillScore.reading($0, of: truth) == .right }) {
+                firstReadable[a] = f
+                return
+            }
+            var decoder = FrameDecoder(decoder: live)
+            decoder.extraPassBudgetMilliseconds = 0
+            if let read = try? decoder.decode(Frame.yuyv(grey)).detections, read.contains(where: { TillScore.reading($0.text, of: truth) == .right })
+            {
+                firstReadable[a] = f
+            }
+        }
+        return PerFrame(zbar: TillScore.deduplicated(zbarFrames), zxing: TillScore.deduplicated(zxingFrames), firstReadable: firstReadable)
+    }
+
+    static func framesToReport(_ score: TillScore, firstReadable: [Int?]) -> [Int] {
+        zip(score.firstRight, firstReadable).compactMap { report, readable in report.flatMap { r in readable.map { r - $0 } } }
+    }
+
+    /// One replay of the recording through the live pipeline with the default settings, as `scand run --source
+    /// replay:FILE --replay-pace PACE` runs it: its SCANs (times and latencies zeroed, so two replays compare
+    /// as their SCAN lines but for times), and the CPU this process and its decoder processes spent on it.
+    struct Replay {
+        var scans: [TrackedCode]
+        var seconds: Double
+        var cpuSeconds: Double
+    }
+
+    static func replay(_ path: String, pace: ReplaySource.Pace) -> Replay {
+        let cpuBefore = FramesBench.cpuSeconds(), started = ContinuousClock.now
+        let scans = run(path, pace: pace)
+        // The pipeline is gone: its decoder processes have exited and been reaped, so their CPU counts among
+        // this process's children.
+        return Replay(
+            scans: scans, seconds: (ContinuousClock.now - started).inSeconds, cpuSeconds: FramesBench.cpuSeconds() - cpuBefore)
+    }
+
+    private static func run(_ path: String, pace: ReplaySource.Pace) -> [TrackedCode] {
         let scans = ScanLog()
         let pipeline = PipelineBuilder(source: .replay(path: path, pace: pace)).pipeline(
             for: ScandConfig(), output: OutputSink(event: { scans.add($0) }, log: { _ in }))
-        let started = ContinuousClock.now
         pipeline.start()
         pipeline.wait()
-        var row = Row(item: "", pace: "")
-        row.seconds = (ContinuousClock.now - started).inSeconds
-        for code in scans.all {
-            if code.detection.text == expected {
-                row.scans += 1
-                if row.firstScan == nil { row.firstScan = code.frame.map { Int($0) } }
-            } else {
-                row.misreads.append(code.detection.text)
-            }
+        return scans.all.map { code in
+            var c = code
+            (c.time, c.latencyMilliseconds) = (Date(timeIntervalSince1970: 0), nil)
+            return c
         }
-        let c = pipeline.counters
-        (row.decoded, row.dropped) = (c.decoded, c.dropped)
-        return row
     }
 }
 

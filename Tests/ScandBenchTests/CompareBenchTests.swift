@@ -29,6 +29,7 @@ import ScandTestSupport
         let json = dir + "/bench.json"
         let r = try ScandBinary.run([
             "bench", "--seconds", "1", "--scenes", "ticket,busy", "--sizes", "640x480", "--compare-frames", "9",
+            "--till-items", "2",
             "--root", dir + "/no-photos", "--json", json
         ])
         #expect(r.status == 0, "\(r.stderr)")

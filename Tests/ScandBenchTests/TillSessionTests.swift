@@ -1,0 +1,84 @@
+import Foundation
+import ScandCapture
+import ScandCore
+import ScandDecoding
+import ScandTestSupport
+import Testing
+
+@testable import ScandBench
+
+/// The till session generator: the same frames for the same seed, the whole retail mix in 100 items, and items
+/// a still decoder reads from their best frame (a scene that can be read, not noise).
+@Suite struct TillSessionTests {
+    @Test func theSameSeedGivesTheSameFrames() throws {
+        let a = TillSession(items: 3, seed: 7), b = TillSession(items: 3, seed: 7)
+        #expect(a.items == b.items && a.frameCount == b.frameCount)
+        let dir = ScandBinary.temporaryDirectory()
+        var hashes: [[Int]] = [[], []]
+        for (k, session) in [a, b].enumerated() {
+            try session.record(to: dir + "/\(k).rec") { _, grey in hashes[k].append(grey.hashValue) }
+        }
+        #expect(hashes[0].count == a.frameCount && hashes[0] == hashes[1])
+        let bytes = try [0, 1].map { try #require(FileManager.default.contents(atPath: dir + "/\($0).rec")) }
+        #expect(bytes[0] == bytes[1], "the recordings are the same byte for byte")
+        // Another seed, other items and frames.
+        let c = TillSession(items: 3, seed: 8)
+        #expect(c.items != a.items)
+        let f = a.appearances[0].bestFrame
+        #expect(try a.luma(frame: f) != (try c.luma(frame: f)))
+    }
+
+    @Test func aHundredItemsHoldTheRetailMix() {
+        let session = TillSession(items: 100, seed: 30)
+        let items = session.items
+        #expect(items.count == 100)
+        for kind in Set(TillMix.deck) {
+            #expect(items.filter { $0.kind == kind }.count >= 5, "\(kind)")
+        }
+        #expect(Set(items.filter(\.format.isLinear).map(\.moduleSize)) == [2, 3, 4])
+        #expect(items.allSatisfy { abs($0.degrees) <= 40 })
+        #expect(items.contains { $0.degrees < -30 } && items.contains { $0.degrees > 30 })
+        let swiped = items.filter(\.swiped)
+        #expect(swiped.count >= 5 && swiped.allSatisfy { (10...15).contains($0.frames) })
+        #expect(items.filter { !$0.swiped }.allSatisfy { (30...90).contains($0.frames) })
+        for circumstance in [\TillItem.onCan, \.glare, \.defocused, \.shaken] {
+            #expect(items.filter { $0[keyPath: circumstance] }.count >= 5)
+        }
+        #expect(items.contains { $0.addOn?.count == 2 } && items.contains { $0.addOn?.count == 5 })
+        // Every item has a window of its own, one after another, with empty counter between.
+        for (a, b) in zip(session.appearances, session.appearances.dropFirst()) {
+            #expect(a.end < b.start && a.windowEnd == b.start)
+        }
+    }
+
+    /// Payloads are valid for their format: the writer takes each (with its check digit) and scand's still decoder
+    /// reads the clean label back as the item's expected text.
+    @Test func everyKindIsWrittenAndReadBackFromACleanLabel() throws {
+        let still = StillImageDecoder(decoder: ZXingDecoder(worker: DecoderWorker(lanes: 1)))
+        let items = TillMix.deck.indices.map { i in TillMix.items(count: 20, seed: 30)[i] }
+        for item in items {
+            let symbol = try TillLabel.symbol(item)
+            var page = LumaImage(width: symbol.width + 40, height: symbol.height + 40, fill: 255)
+            page.paste(symbol, x: 20, y: 20)
+            let read = still.decode(page).detections.map(\.text)
+            #expect(read == [item.expected], "\(item.kind) \(item.written)")
+        }
+        #expect(TillMix.upcECheckDigit("0123456") == "5", "UPC-E 0123456 is UPC-A 01234500006, check digit 5")
+    }
+
+    /// A sample of the session's items, each read by `scand scan`'s still decoder from its best frame.
+    @Test func sampledItemsAreReadableFromTheirBestFrame() throws {
+        let session = TillSession(items: 100, seed: 30)
+        let still = StillImageDecoder(decoder: ZXingDecoder(worker: DecoderWorker(lanes: 1)))
+        var unread: [String] = []
+        for a in session.appearances where a.item % 10 == 3 {
+            let item = session.items[a.item]
+            let truth = TillScore.Truth(expected: item.expected, mainNumber: item.mainNumber, addOn: item.addOn, window: a.start..<a.windowEnd)
+            let read = still.decode(try session.luma(frame: a.bestFrame)).detections.map(\.text)
+            if !read.contains(where: { TillScore.reading($0, of: truth) == .right }) {
+                unread.append("\(item.kind) (\(item.circumstances)): \(read)")
+            }
+        }
+        #expect(unread.isEmpty, "\(unread)")
+    }
+}
