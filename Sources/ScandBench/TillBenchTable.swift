@@ -9,7 +9,7 @@ extension TillBench {
             "\(items.count) items, \(session.frameCount) frames of 1280x720 MJPEG at 30 fps (seed \(session.seed)): "
                 + "\(items.filter(\.swiped).count) swiped, \(items.filter(\.shaken).count) shaken, \(items.filter(\.onCan).count) on cans, "
                 + "\(items.filter(\.glare).count) under glare, \(items.filter(\.defocused).count) defocused; "
-                + "\(firstReadable.compactMap { $0 }.count) read in some frame alone.",
+                + "\(firstReadable.compactMap { $0 }.count) read in some frame alone; a \(Self.build) build.",
             "",
             "| reader | items exactly once | duplicates | misreads | missed (half-read) | frames to first report, median / p90 | CPU, % of a core |",
             "|---|---|---|---|---|---|---|"
@@ -63,6 +63,12 @@ extension TillBench {
         }
         return lines.joined(separator: "\n")
     }
+
+    #if DEBUG
+        static let build = "debug"
+    #else
+        static let build = "release"
+    #endif
 
     static func json(_ session: TillSession, rows: [Row], identical: Bool) -> JSONValue {
         .object([
