@@ -10,7 +10,7 @@ public struct BenchCommand: ParsableCommand {
         abstract: "Measure scand against other readers.",
         subcommands: [
             AllBenches.self, PhotosBench.self, FramesBench.self, CompareBench.self, PreviewBench.self, JournalBench.self, MJPEGBench.self,
-            TillBench.self
+            TillBench.self, LocateBench.self
         ],
         defaultSubcommand: AllBenches.self
     )
