@@ -15,7 +15,7 @@ public final class OwnEventLoop: Sendable {
         group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         loop = group.next()
         // The first job on the loop, so before anything of the actor's.
-        loop.execute { nameThisThread(name) }
+        loop.execute { setThreadName(name) }
     }
 
     /// Shut down without waiting: this may be the loop's own thread, releasing its actor's last reference.
@@ -30,7 +30,7 @@ public final class OwnEventLoop: Sendable {
 
 /// Names the calling thread as the kernel shows it (`top -H`, /proc): NIO names its threads by group
 /// number, and Glibc's module does not offer pthread_setname_np.
-private func nameThisThread(_ name: String) {
+private func setThreadName(_ name: String) {
     let fd = open("/proc/thread-self/comm", O_WRONLY | O_CLOEXEC)
     guard fd >= 0 else { return }
     let bytes = Array(name.utf8.prefix(15))
