@@ -45,7 +45,21 @@ public struct StillImageDecoder: Sendable {
             more.notes += late.notes
             more.passesRun += late.passesRun
         }
-        report.found = merger.merge(StillImageStrategy.confirmed(report.found + more.found), detection: \.detection)
+        // A second look at the reads that want one: reads of weak formats without a second opinion, EAN/UPC
+        // reads without an add-on, and reads that disagree with another on the same bars.
+        var raw = report.found + more.found
+        let merged = merger.merge(raw, detection: \.detection).map(\.detection)
+        let disputed = StillDisagreement.disputes(merged, in: image).map { (merged[$0.0], merged[$0.1]) }
+        let looks = StillSecondLook.passes(
+            for: merger.merge(raw, detection: \.detection), raw: raw, disputed: disputed, in: image, region: region, formats: strategy.formats)
+        if !looks.isEmpty {
+            let late = decoder.decode(image, passes: looks)
+            raw += late.found
+            more.failures += late.failures
+            more.notes += late.notes
+            more.passesRun += late.passesRun
+        }
+        report.found = StillDisagreement.resolve(merger.merge(StillImageStrategy.confirmed(raw), detection: \.detection), raw: raw, in: image)
         report.failures += more.failures
         report.notes += more.notes
         report.passesRun += more.passesRun

@@ -8,7 +8,10 @@ import ScandCore
 /// PDF417, measured: `HandledFaultsTests`), and, in a small image where nothing was read, the EAN/UPC formats
 /// enlarged twice. `StillImageDecoder` adds crops turned upright around patches that look like codes, for
 /// tilted codes zxing's detectors still miss: read for the matrix and the linear formats, and enlarged twice
-/// for the linear ones around small patches that nothing read.
+/// for the linear ones around small patches that nothing read. A weak format's read that only a resampled
+/// pass made needs a second opinion, and EAN/UPC reads get a second look for their add-ons
+/// (`StillSecondLook`); reads that disagree on the same bars are settled by their scan lines
+/// (`StillDisagreement`).
 public struct StillImageStrategy: Sendable {
     public var formats: BarcodeFormats
 
@@ -24,6 +27,8 @@ public struct StillImageStrategy: Sendable {
         case uprightLinear
         /// The same crop enlarged twice, around a small patch that no pass read.
         case enlargedLinear
+        /// A crop around a read's bars turned by its own angle (`StillSecondLook`).
+        case secondLook
     }
 
     public init(formats: BarcodeFormats = .all) {
@@ -45,16 +50,12 @@ public struct StillImageStrategy: Sendable {
     /// payload.
     public static let unchecked = BarcodeFormats([.codabar, .code39, .itf])
 
-    /// Reads to keep: a read in one of these formats that only the turned or enlarged crops made (no check, and
-    /// a resampled image) is kept when a second pass read the same payload, so that a texture read once as a
-    /// Codabar is not reported.
+    /// Reads to keep: a read of a weak format (EAN/UPC, or no check) that only a resampled pass made is kept
+    /// when another pass or crop read the same main number, or, for EAN/UPC, when its own scan lines spread
+    /// over the bars vouch for it (`StillSecondLook`), so that neither a texture read once as a Codabar nor
+    /// an enlarged blur read once as another product is reported.
     public static func confirmed(_ found: [DecodeReport.Found]) -> [DecodeReport.Found] {
-        found.filter { f in
-            guard f.role == .still(.uprightLinear) || f.role == .still(.enlargedLinear), Self.unchecked.contains(f.detection.format) else {
-                return true
-            }
-            return found.filter { $0.detection.format == f.detection.format && $0.detection.bytes == f.detection.bytes }.count >= 2
-        }
+        StillSecondLook.confirmed(found)
     }
 
     /// zxing's defaults, with EAN add-ons read.

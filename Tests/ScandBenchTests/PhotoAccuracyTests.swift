@@ -4,8 +4,8 @@ import Testing
 import ScandDecoding
 
 /// On zxing-cpp's own test photos (../shared, when present): per folder, scand finds at least as many
-/// correct payloads as zxing-cpp 3.1 with its default options, with no more misreads, and nothing at all
-/// in the false-positive folder.
+/// correct payloads as zxing-cpp 3.1 with its default options, with no more misreads, no EAN/UPC read with
+/// another product's main number, and nothing at all in the false-positive folder.
 @Suite struct PhotoAccuracyTests {
     static func shared(_ set: String) -> String {
         // This file is Tests/ScandBenchTests/…; the package root is three levels up.
@@ -33,6 +33,7 @@ import ScandDecoding
         let zxing = bench.score(.zxingDefaults, folder: folder, samples: samples)
         #expect(scand.correct >= zxing.correct, "\(folder): scand \(scand.correct), zxing defaults \(zxing.correct)")
         #expect(scand.misreads <= zxing.misreads, "\(folder): scand misreads \(scand.misreads), zxing \(zxing.misreads)")
+        #expect(scand.wrongMainNumbers == 0, "\(folder): another product's number")
         #expect(scand.failures == 0)
     }
 
@@ -40,7 +41,8 @@ import ScandDecoding
     func tiltedAndSmall1DCodesInPhotosAreRead() throws {
         let (folder, samples) = try #require(Self.quagga.first)
         let s = PhotoBenchmark().score(.scand, folder: folder, samples: samples)
-        #expect(Double(s.correct) > 0.85 * Double(s.images), "\(s.correct) of \(s.images)")
+        // Issue 30's target: 48 of the 52 (the EANs with their add-ons).
+        #expect(s.correct >= 48, "\(s.correct) of \(s.images)")
         #expect(s.wrongMainNumbers == 0)
         #expect(s.negativeReads == 0)
         #expect(s.failures == 0)

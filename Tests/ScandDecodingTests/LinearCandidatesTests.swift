@@ -46,7 +46,8 @@ import ScandTestSupport
                 role: role)
         }
         let once = [found(.codabar, "A123B", .still(.uprightLinear)), found(.ean13, "4006381333931", .still(.uprightLinear))]
-        #expect(StillImageStrategy.confirmed(once).map(\.detection.text) == ["4006381333931"])
+        // An EAN's one check digit is no second opinion either (`StillSecondLookTests`).
+        #expect(StillImageStrategy.confirmed(once).isEmpty)
         let twice = [found(.codabar, "A123B", .still(.uprightLinear)), found(.codabar, "A123B", .still(.enlargedLinear))]
         #expect(StillImageStrategy.confirmed(twice).count == 2)
         #expect(StillImageStrategy.confirmed([found(.codabar, "A123B", .still(.defaults))]).count == 1)

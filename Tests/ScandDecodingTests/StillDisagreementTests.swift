@@ -1,0 +1,63 @@
+import Testing
+import ScandCore
+@testable import ScandDecoding
+import ScandTestSupport
+
+/// Two reads of different numbers on one code's bars, some way apart across them (as zxing read a photo's
+/// EAN-13 on two groups of scan lines), are one code read twice, not two codes side by side.
+@Suite struct StillDisagreementTests {
+    static let image = Scene.page(
+        width: 800, height: 600,
+        [
+            (Scene.symbol(.ean13, "5030159003930", module: 2), x: 400, y: 150, degrees: 0),
+            (Scene.symbol(.ean13, "4006381333931", module: 2), x: 400, y: 450, degrees: 0)
+        ])
+
+    /// The scene's read of `text`, and the same read moved `dy` pixels across its bars with another number.
+    func reads(_ text: String, lines: Int, other: String, otherLines: Int, dy: Double) throws -> (Detection, Detection) {
+        var first = try #require(
+            ZXingDecoder(isolated: false).decode(Self.image, passes: [StillImageStrategy().firstPass(region: Scene.full(Self.image))]).detections
+                .first { $0.text == text })
+        first.lineCount = lines
+        // One group of scan lines, 6 px across, near the top of the bars.
+        let q = first.corners, top = min(q.topLeft.y, q.topRight.y)
+        first.corners = Quadrilateral([
+            Point(q.topLeft.x, top + 4), Point(q.topRight.x, top + 4), Point(q.topRight.x, top + 10), Point(q.topLeft.x, top + 10)
+        ])
+        var second = first
+        second.text = other
+        second.bytes = Array(other.utf8)
+        second.lineCount = otherLines
+        second.corners = Quadrilateral(first.corners.corners.map { Point($0.x, $0.y + dy) })
+        return (first, second)
+    }
+
+    @Test func readsApartAcrossOneCodesBarsDisagree() throws {
+        let (right, wrong) = try reads("5030159003930", lines: 7, other: "7034759003930", otherLines: 5, dy: 30)
+        #expect(!DetectionMerger().merge([right, wrong]).isEmpty)
+        #expect(StillDisagreement.disputes([right, wrong], in: Self.image).count == 1)
+        let found = [right, wrong].map { DecodeReport.Found(detection: $0, role: .still(.defaults)) }
+        // Seven lines against five settle nothing: both go.
+        #expect(StillDisagreement.resolve(found, raw: found, in: Self.image).isEmpty)
+        // A second look that read the code on many more lines settles it.
+        var look = right
+        look.lineCount = 40
+        let raw = found + [DecodeReport.Found(detection: look, role: .still(.secondLook))]
+        #expect(StillDisagreement.resolve(found, raw: raw, in: Self.image).map(\.detection.text) == ["5030159003930"])
+    }
+
+    @Test func twoCodesOneAboveTheOtherDoNotDisagree() throws {
+        // The second read lies on the other code's bars, 300 px below.
+        let (a, b) = try reads("5030159003930", lines: 7, other: "4006381333931", otherLines: 7, dy: 300)
+        #expect(StillDisagreement.disputes([a, b], in: Self.image).isEmpty)
+        let (c, d) = try reads("5030159003930", lines: 7, other: "4006381333931", otherLines: 7, dy: 150)
+        #expect(StillDisagreement.disputes([c, d], in: Self.image).isEmpty, "blank paper between them")
+    }
+
+    @Test func profilesCorrelate() {
+        let x = (0..<100).map { Double(($0 / 5) % 2) }
+        #expect(StillDisagreement.correlation(x, x) > 0.99)
+        #expect(StillDisagreement.correlation(x, x.map { 1 - $0 }) < StillDisagreement.alike)
+        #expect(StillDisagreement.correlation(x, Array(repeating: 1, count: 100)) <= 0)
+    }
+}
