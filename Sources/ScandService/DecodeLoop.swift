@@ -68,7 +68,12 @@ actor DecodeLoop {
                     await tickIfIdle()
                 }
             }
-            for await frame in handOff.frames { process(frame) }
+            for await frame in handOff.frames {
+                // A stalled journal holds the decoding back (frames are dropped at the hand-off) instead of its
+                // events piling up past the stage's room.
+                await output.room()
+                process(frame)
+            }
             group.cancelAll()
         }
         decoder.decoder.worker?.retire()
