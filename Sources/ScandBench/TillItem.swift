@@ -96,7 +96,7 @@ enum TillMix {
         case "EAN-8":
             (item.format, item.written, item.barHeight) = (.ean8, CompareBench.withCheckDigit(digits(7, &rng)), 50)
         case "UPC-E":
-            let body = "0" + digits(6, &rng)
+            let body = "0" + validUPCE(digits(6, &rng))
             (item.format, item.written, item.barHeight) = (.upcE, body + upcECheckDigit(body), 50)
         case "Code 128":
             let letters = Array("ABCDEFGHJKLMNPQRSTUVWXYZ0123456789")
@@ -136,6 +136,23 @@ enum TillMix {
         item.onCan = item.format.mainNumberLength != nil && rng.next() % 100 < 25
         item.glare = rng.next() % 100 < 20
         return item
+    }
+
+    /// Six UPC-E digits a UPC-A zero suppression can give: with a last digit 3 the third is 3–9, with 4 the
+    /// fourth is not 0, with 5–9 the fifth is not 0 (else the UPC-A is written with the rule before; zint's
+    /// writer refuses them). The digit that breaks the rule is moved into its range, so a seed stays a session.
+    static func validUPCE(_ six: String) -> String {
+        var m = Array(six)
+        func raise(_ i: Int, to low: Int) {
+            if let v = m[i].wholeNumberValue, v < low { m[i] = Character(String(v + low)) }
+        }
+        switch m[5] {
+        case "3": raise(2, to: 3)
+        case "4": raise(3, to: 1)
+        case "5", "6", "7", "8", "9": raise(4, to: 1)
+        default: break
+        }
+        return String(m)
     }
 
     /// A UPC-E's check digit: the GS1 check digit of the UPC-A it stands for.
