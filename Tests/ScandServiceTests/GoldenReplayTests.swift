@@ -125,9 +125,9 @@ extension GoldenReplayTests {
     }
 
     /// `name` tells apart the files of tests that run at once.
-    static func ean8OnTwoScanLines(_ name: String = "ean8") throws -> String {
+    static func ean8OnTwoScanLines(_ name: String = "ean8", frames: Int = 20) throws -> String {
         let symbol = try Self.tall(.ean8, "96385074")
-        return try Self.held(name, frames: 20, gone: 20, symbol: symbol) { _, page, left, top in
+        return try Self.held(name, frames: frames, gone: 20, symbol: symbol) { _, page, left, top in
             page.paste(symbol, x: left, y: top)
             Self.glare(&page, over: symbol, left: left, top: top)
         }
@@ -142,10 +142,10 @@ extension GoldenReplayTests {
         #expect(events == ["0 SCAN 1 96385074", "35 LOST 1 96385074"])
     }
 
-    static func isbnWithItsAddOnMissedOnOneLine(_ name: String = "isbn") throws -> String {
+    static func isbnWithItsAddOnMissedOnOneLine(_ name: String = "isbn", frames: Int = 20) throws -> String {
         let symbol = try Self.tall(.ean13, "9780306406157+51299")
         let mainWidth = try SymbolWriter.modules(.ean13, text: "9780306406157", quietZone: 6).width * 3
-        return try Self.held(name, frames: 20, gone: 20, symbol: symbol) { i, page, left, top in
+        return try Self.held(name, frames: frames, gone: 20, symbol: symbol) { i, page, left, top in
             page.paste(symbol, x: left, y: top)
             Self.glare(&page, over: symbol, left: left, top: top)
             // Frames 6–8: a thumb over the lower half of the add-on, so the lower line reads the book without it.
@@ -166,18 +166,20 @@ extension GoldenReplayTests {
     }
 
     /// At the recorded and the fast pace the decoder takes what it has time for (all but a few frames in a
-    /// release build, a handful under ThreadSanitizer): whichever frames those are, one SCAN per item.
+    /// release build, a handful under ThreadSanitizer or in a debug build beside other suites): whichever frames
+    /// those are, one SCAN per item. Held for three seconds: a debug decoder on a loaded machine took longer
+    /// than the lockstep tests' two thirds of a second over its first frame, and the item was gone before it read.
     @Test(arguments: [ReplaySource.Pace.recorded, .fast])
     func theIssuesItemsAreOneScanAtThePacesThatDrop(_ pace: ReplaySource.Pace) async throws {
         let paths = [
-            (try Self.ean8OnTwoScanLines("ean8-\(pace)"), "96385074"),
-            (try Self.isbnWithItsAddOnMissedOnOneLine("isbn-\(pace)"), "978030640615751299")
+            (try Self.ean8OnTwoScanLines("ean8-\(pace)", frames: 90), "96385074"),
+            (try Self.isbnWithItsAddOnMissedOnOneLine("isbn-\(pace)", frames: 90), "978030640615751299")
         ]
         for (path, text) in paths {
             defer { try? FileManager.default.removeItem(atPath: path) }
             let (events, c) = await Self.replay(path, pace: pace)
             #expect(events.filter { $0.contains(" SCAN ") }.map { $0.split(separator: " ").last.map(String.init) } == [text], "\(pace): \(events)")
-            #expect(c.captured == 40 && c.decoded + c.dropped + c.skippedStatic == 40, "\(pace): \(c)")
+            #expect(c.captured == 110 && c.decoded + c.dropped + c.skippedStatic == 110, "\(pace): \(c)")
         }
     }
 }
