@@ -40,10 +40,10 @@ enum StillDisagreement {
 
     /// Scan lines behind `d`'s main number over every read of it on its bars.
     static func lines(for d: Detection, in raw: [DecodeReport.Found]) -> Int {
-        let bars = StillBars(d.corners)
+        let bars = BarsSpan(d.corners)
         return raw.map(\.detection).filter { r in
             guard r.format == d.format, r.mainBytes == d.mainBytes else { return false }
-            let s = StillBars(r.corners, axisOf: d.corners)
+            let s = BarsSpan(r.corners, axisOf: d.corners)
             return min(s.end, bars.end) - max(s.start, bars.start) > min(s.length, bars.length) / 2
         }.reduce(0) { $0 + max(1, $1.lineCount) }
     }
@@ -51,17 +51,17 @@ enum StillDisagreement {
     /// `a` and `b` cover the same bars: parallel, overlapping along the bars by more than half the shorter,
     /// within a code's length across, and with the profile midway between them like both of theirs.
     static func sameBars(_ a: Detection, _ b: Detection, in image: LumaImage) -> Bool {
-        let sa = StillBars(a.corners), sb = StillBars(b.corners, axisOf: a.corners)
-        let own = StillBars(b.corners)
+        let sa = BarsSpan(a.corners), sb = BarsSpan(b.corners, axisOf: a.corners)
+        let own = BarsSpan(b.corners)
         guard abs(sa.along.x * own.along.x + sa.along.y * own.along.y) > 0.985 else { return false }  // within 10°
         let from = max(sa.start, sb.start), to = min(sa.end, sb.end)
         guard to - from > min(sa.length, sb.length) / 2, abs(sa.middle - sb.middle) <= max(sa.length, sb.length) else { return false }
         // Touching across: one code's lines.
         if max(sa.top - sb.bottom, sb.top - sa.bottom) <= 2 { return true }
         let count = min(2000, max(64, Int((to - from) * 2)))
-        let pa = StillBars.profile(image, sa, across: sa.middle, from: from, to: to, count: count)
-        let pb = StillBars.profile(image, sa, across: sb.middle, from: from, to: to, count: count)
-        let pm = StillBars.profile(image, sa, across: (sa.middle + sb.middle) / 2, from: from, to: to, count: count)
+        let pa = BarsSpan.profile(image, sa, across: sa.middle, from: from, to: to, count: count)
+        let pb = BarsSpan.profile(image, sa, across: sb.middle, from: from, to: to, count: count)
+        let pm = BarsSpan.profile(image, sa, across: (sa.middle + sb.middle) / 2, from: from, to: to, count: count)
         return correlation(pm, pa) >= alike && correlation(pm, pb) >= alike
     }
 

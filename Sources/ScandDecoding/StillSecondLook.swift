@@ -50,8 +50,8 @@ enum StillSecondLook {
         formats: BarcodeFormats
     ) -> [DecodePass] {
         let settling = disputed.compactMap { a, b -> DecodePass? in
-            var bars = StillBars.measured(a.corners, in: image)
-            let other = StillBars(b.corners, along: bars.along)
+            var bars = BarsSpan.measured(a.corners, in: image)
+            let other = BarsSpan(b.corners, along: bars.along)
             (bars.start, bars.end) = (min(bars.start, other.start), max(bars.end, other.end))
             (bars.top, bars.bottom) = (min(bars.top, other.top), max(bars.bottom, other.bottom))
             // Enlarged twice whatever its size: the disputed reads came from the image's own grid (measured: a
@@ -66,7 +66,7 @@ enum StillSecondLook {
                 guard d.format.isLinear else { return nil }
                 let retail = StillImageStrategy.retail.contains(d.format) && d.addOn == nil
                 guard retail || wantsOpinion(f, among: raw) else { return nil }
-                let bars = StillBars.measured(d.corners, in: image)
+                let bars = BarsSpan.measured(d.corners, in: image)
                 guard bars.length >= 8 else { return nil }
                 let upscale = bars.length <= enlargeUpTo ? 2 : 1
                 let height = max(bars.bottom - bars.top + 24, bars.length * 0.8)

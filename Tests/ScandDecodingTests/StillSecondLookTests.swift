@@ -44,7 +44,7 @@ import ScandTestSupport
         let image = Scene.page(width: 900, height: 600, [(Scene.symbol(.ean13, "4006381333931", module: 3), x: 450, y: 300, degrees: 15)])
         // A read along a horizontal scan line across the tilted code.
         let scan = Quadrilateral([Point(300, 300), Point(600, 300), Point(600, 304), Point(300, 304)])
-        let bars = StillBars.measured(scan, in: image)
+        let bars = BarsSpan.measured(scan, in: image)
         #expect(abs(bars.degrees - 15) < 3, "\(bars.degrees)")
         let pass = try #require(
             bars.pass(lengths: 1.4, height: 120, upscale: 1, region: Scene.full(image), role: .still(.secondLook), formats: BarcodeFormats(.ean13)))

@@ -1,27 +1,36 @@
 /// Where a linear code's bars lie, in the code's own frame: along its reading direction and across it.
 /// zxing reports a linear read as the thin box of the scan lines that agreed, so two reads of one code on
 /// lines far apart have distant centres but the same extent along the code; that extent is what tells one
-/// code from another.
-struct BarsSpan {
+/// code from another. (The still strategy's second looks work in this frame too: `BarsSpan+Still`.)
+public struct BarsSpan: Sendable {
     /// Unit vector of the reading direction, and the one across it (towards the code's bottom).
-    var along: Point
-    var across: Point
-    var start: Double, end: Double
-    var top: Double, bottom: Double
+    public var along: Point
+    public var across: Point
+    public var start: Double, end: Double
+    public var top: Double, bottom: Double
 
-    var length: Double { end - start }
+    public var length: Double { end - start }
+    public var middle: Double { (top + bottom) / 2 }
 
     /// The span of `q` in the reading direction of `reference` (its top-left to top-right, averaged with the
-    /// bottom edge; the x axis for an outline without length).
-    init(_ q: Quadrilateral, axisOf reference: Quadrilateral) {
-        let d = (reference.topRight - reference.topLeft) + (reference.bottomRight - reference.bottomLeft)
+    /// bottom edge; the x axis for an outline without length); `q`'s own without one.
+    public init(_ q: Quadrilateral, axisOf reference: Quadrilateral? = nil) {
+        let r = reference ?? q
+        self.init(q, along: (r.topRight - r.topLeft) + (r.bottomRight - r.bottomLeft))
+    }
+
+    /// The span of `q` along the direction `d`.
+    public init(_ q: Quadrilateral, along d: Point) {
         let norm = (d.x * d.x + d.y * d.y).squareRoot()
         along = norm > 0 ? d * (1 / norm) : Point(1, 0)
         across = Point(-along.y, along.x)
         let along = along, across = across
         let a = q.corners.map { $0.x * along.x + $0.y * along.y }, c = q.corners.map { $0.x * across.x + $0.y * across.y }
-        (start, end, top, bottom) = (a.min()!, a.max()!, c.min()!, c.max()!)
+        (start, end, top, bottom) = (a.min() ?? 0, a.max() ?? 0, c.min() ?? 0, c.max() ?? 0)
     }
+
+    /// The image point at `a` along the reading direction and `c` across it.
+    public func point(_ a: Double, _ c: Double) -> Point { along * a + across * c }
 
     /// Centres apart along the code, and the gap between the two spans across it (negative: they overlap).
     func distances(to other: BarsSpan) -> (along: Double, acrossGap: Double) {
@@ -47,7 +56,6 @@ struct BarsSpan {
     /// The outline around both spans, in this span's frame.
     func union(_ other: BarsSpan) -> Quadrilateral {
         let s = min(start, other.start), e = max(end, other.end), t = min(top, other.top), b = max(bottom, other.bottom)
-        func point(_ a: Double, _ c: Double) -> Point { along * a + across * c }
         return Quadrilateral([point(s, t), point(e, t), point(e, b), point(s, b)])
     }
 }

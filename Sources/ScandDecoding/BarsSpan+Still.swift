@@ -1,34 +1,10 @@
 import Foundation
 import ScandCore
 
-/// Where a linear read lies in a still: its reading direction (zxing's top-left to top-right, which a read
-/// turned by a pass's rotation keeps), how far its scan lines reach along the bars and across them, and the
-/// luma profile along it. The still strategy's second looks and its disagreement check work in this frame.
-struct StillBars {
-    /// Unit vector of the reading direction, and the one across it.
-    var along: Point
-    var across: Point
-    var start: Double, end: Double
-    var top: Double, bottom: Double
-
-    var length: Double { end - start }
-    var middle: Double { (top + bottom) / 2 }
-
-    init(_ q: Quadrilateral, axisOf reference: Quadrilateral? = nil) {
-        let r = reference ?? q
-        self.init(q, along: (r.topRight - r.topLeft) + (r.bottomRight - r.bottomLeft))
-    }
-
-    /// The span of `q` along the direction `d`.
-    init(_ q: Quadrilateral, along d: Point) {
-        let norm = (d.x * d.x + d.y * d.y).squareRoot()
-        along = norm > 0 ? d * (1 / norm) : Point(1, 0)
-        across = Point(-along.y, along.x)
-        let u = along, n = across
-        let a = q.corners.map { $0.x * u.x + $0.y * u.y }, c = q.corners.map { $0.x * n.x + $0.y * n.y }
-        (start, end, top, bottom) = (a.min() ?? 0, a.max() ?? 0, c.min() ?? 0, c.max() ?? 0)
-    }
-
+/// A linear read's bars in a still (`BarsSpan`): its reading direction (zxing's top-left to top-right, which a
+/// read turned by a pass's rotation keeps) as the code's own, and the luma profile along it. The still
+/// strategy's second looks and its disagreement check work in this frame.
+extension BarsSpan {
     /// The reading direction in degrees (image y downwards), -180…180.
     var degrees: Double { atan2(along.y, along.x) * 180 / .pi }
 
@@ -36,8 +12,8 @@ struct StillBars {
     /// lines, which cross a tilted code at the scan's angle, not the code's: the code's angle (modulo 90°)
     /// comes from the image's gradients around the read (`CodeCandidates.angle`), turned to the nearest of
     /// the four directions to the scan's.
-    static func measured(_ q: Quadrilateral, in image: LumaImage) -> StillBars {
-        let scan = StillBars(q)
+    static func measured(_ q: Quadrilateral, in image: LumaImage) -> BarsSpan {
+        let scan = BarsSpan(q)
         let b = q.bounds, pad = max(8, scan.length / 8)
         let inner = PixelRect(x: 1, y: 1, width: image.width - 2, height: image.height - 2)
         let box = PixelRect(x: Int(b.minX - pad), y: Int(b.minY - pad), width: Int(b.maxX - b.minX + 2 * pad), height: Int(b.maxY - b.minY + 2 * pad))
@@ -49,11 +25,8 @@ struct StillBars {
         guard coherence > 0.2 else { return scan }
         let quarter = ((scan.degrees - degrees) / 90).rounded()
         let a = (degrees + quarter * 90) * .pi / 180
-        return StillBars(q, along: Point(cos(a), sin(a)))
+        return BarsSpan(q, along: Point(cos(a), sin(a)))
     }
-
-    /// The image point at `a` along the reading direction and `c` across it.
-    func point(_ a: Double, _ c: Double) -> Point { along * a + across * c }
 
     /// The pass that reads the neighbourhood of these bars again on a grid of its own: a crop centred on the
     /// bars (shifted by `ahead` lengths along the reading direction, where an add-on would be), turned back by
@@ -83,7 +56,7 @@ struct StillBars {
     }
 
     /// The luma along the bars at `c` across them, from `a0` to `a1` along, in `count` samples (bilinear).
-    static func profile(_ image: LumaImage, _ bars: StillBars, across c: Double, from a0: Double, to a1: Double, count: Int) -> [Double] {
+    static func profile(_ image: LumaImage, _ bars: BarsSpan, across c: Double, from a0: Double, to a1: Double, count: Int) -> [Double] {
         guard count > 1 else { return [] }
         return image.pixels.withUnsafeBufferPointer { px in
             (0..<count).map { i in
