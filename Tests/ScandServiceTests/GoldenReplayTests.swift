@@ -96,7 +96,8 @@ extension GoldenReplayTests {
     /// `frames` frames of `symbol` held near the middle (a hand's few pixels of jitter), each page from
     /// `draw(frame, page, left, top)`, then `gone` frames without it.
     static func held(
-        _ name: String, frames: Int, gone: Int, symbol: LumaImage, draw: (Int, inout LumaImage, Int, Int) throws -> Void
+        _ name: String, frames: Int, gone: Int, gapMicroseconds: UInt64 = 33_333, symbol: LumaImage,
+        draw: (Int, inout LumaImage, Int, Int) throws -> Void
     ) throws -> String {
         let jitter = [(0, 0), (2, -1), (-1, 2), (3, 1), (-2, -2), (1, 3)]
         var pages: [LumaImage] = []
@@ -107,7 +108,7 @@ extension GoldenReplayTests {
             pages.append(page)
         }
         pages += Array(repeating: LumaImage(width: 1280, height: 720, fill: 230), count: gone)
-        return try Scene.record(pages, to: NSTemporaryDirectory() + "scand-golden-\(getpid())-\(name).rec", gapMicroseconds: 33_333)
+        return try Scene.record(pages, to: NSTemporaryDirectory() + "scand-golden-\(getpid())-\(name).rec", gapMicroseconds: gapMicroseconds)
     }
 
     /// Light across the middle half of the bars (glare on a shiny wrapper): zxing reads the code on lines above
@@ -125,9 +126,9 @@ extension GoldenReplayTests {
     }
 
     /// `name` tells apart the files of tests that run at once.
-    static func ean8OnTwoScanLines(_ name: String = "ean8", frames: Int = 20) throws -> String {
+    static func ean8OnTwoScanLines(_ name: String = "ean8", frames: Int = 20, gapMicroseconds: UInt64 = 33_333) throws -> String {
         let symbol = try Self.tall(.ean8, "96385074")
-        return try Self.held(name, frames: frames, gone: 20, symbol: symbol) { _, page, left, top in
+        return try Self.held(name, frames: frames, gone: 20, gapMicroseconds: gapMicroseconds, symbol: symbol) { _, page, left, top in
             page.paste(symbol, x: left, y: top)
             Self.glare(&page, over: symbol, left: left, top: top)
         }
@@ -142,10 +143,10 @@ extension GoldenReplayTests {
         #expect(events == ["0 SCAN 1 96385074", "35 LOST 1 96385074"])
     }
 
-    static func isbnWithItsAddOnMissedOnOneLine(_ name: String = "isbn", frames: Int = 20) throws -> String {
+    static func isbnWithItsAddOnMissedOnOneLine(_ name: String = "isbn", frames: Int = 20, gapMicroseconds: UInt64 = 33_333) throws -> String {
         let symbol = try Self.tall(.ean13, "9780306406157+51299")
         let mainWidth = try SymbolWriter.modules(.ean13, text: "9780306406157", quietZone: 6).width * 3
-        return try Self.held(name, frames: frames, gone: 20, symbol: symbol) { i, page, left, top in
+        return try Self.held(name, frames: frames, gone: 20, gapMicroseconds: gapMicroseconds, symbol: symbol) { i, page, left, top in
             page.paste(symbol, x: left, y: top)
             Self.glare(&page, over: symbol, left: left, top: top)
             // Frames 6–8: a thumb over the lower half of the add-on, so the lower line reads the book without it.
@@ -167,19 +168,20 @@ extension GoldenReplayTests {
 
     /// At the recorded and the fast pace the decoder takes what it has time for (all but a few frames in a
     /// release build, a handful under ThreadSanitizer or in a debug build beside other suites): whichever frames
-    /// those are, one SCAN per item. Held for three seconds: a debug decoder on a loaded machine took longer
-    /// than the lockstep tests' two thirds of a second over its first frame, and the item was gone before it read.
+    /// those are, one SCAN per item. Held for six seconds, a frame every 100 ms: a debug decoder beside the
+    /// other suites in CI spent the lockstep tests' two thirds of a second, and then three seconds, on its first
+    /// frames (its decoder processes starting, passes near their deadline), and the item was gone before it read.
     @Test(arguments: [ReplaySource.Pace.recorded, .fast])
     func theIssuesItemsAreOneScanAtThePacesThatDrop(_ pace: ReplaySource.Pace) async throws {
         let paths = [
-            (try Self.ean8OnTwoScanLines("ean8-\(pace)", frames: 90), "96385074"),
-            (try Self.isbnWithItsAddOnMissedOnOneLine("isbn-\(pace)", frames: 90), "978030640615751299")
+            (try Self.ean8OnTwoScanLines("ean8-\(pace)", frames: 60, gapMicroseconds: 100_000), "96385074"),
+            (try Self.isbnWithItsAddOnMissedOnOneLine("isbn-\(pace)", frames: 60, gapMicroseconds: 100_000), "978030640615751299")
         ]
         for (path, text) in paths {
             defer { try? FileManager.default.removeItem(atPath: path) }
             let (events, c) = await Self.replay(path, pace: pace)
             #expect(events.filter { $0.contains(" SCAN ") }.map { $0.split(separator: " ").last.map(String.init) } == [text], "\(pace): \(events)")
-            #expect(c.captured == 110 && c.decoded + c.dropped + c.skippedStatic == 110, "\(pace): \(c)")
+            #expect(c.captured == 80 && c.decoded + c.dropped + c.skippedStatic == 80, "\(pace): \(c)")
         }
     }
 }
