@@ -155,18 +155,10 @@ enum TillMix {
         return String(m)
     }
 
-    /// A UPC-E's check digit: the GS1 check digit of the UPC-A it stands for.
+    /// A UPC-E's check digit (`upcE`: number system, then six digits): the GS1 check digit of the UPC-A it
+    /// stands for, expanded as the zbar comparison expands one (its check digit, a placeholder here, dropped).
     static func upcECheckDigit(_ upcE: String) -> String {
-        let d = Array(upcE)  // number system, then six digits
-        let s = String(d[1...6])
-        let m = Array(s)
-        let upcA: String
-        switch m[5] {
-        case "0", "1", "2": upcA = "\(d[0])\(m[0])\(m[1])\(m[5])0000\(m[2])\(m[3])\(m[4])"
-        case "3": upcA = "\(d[0])\(m[0])\(m[1])\(m[2])00000\(m[3])\(m[4])"
-        case "4": upcA = "\(d[0])\(m[0])\(m[1])\(m[2])\(m[3])00000\(m[4])"
-        default: upcA = "\(d[0])\(m[0])\(m[1])\(m[2])\(m[3])\(m[4])0000\(m[5])"
-        }
-        return String(CompareBench.withCheckDigit(upcA).last!)
+        guard let upcA = ZBarImg.expandUPCE(upcE + "0") else { return "0" }
+        return String(CompareBench.withCheckDigit(String(upcA.dropLast())).last!)
     }
 }
