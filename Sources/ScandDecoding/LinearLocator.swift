@@ -284,6 +284,8 @@ extension LinearLocator {
     /// Quiet zone and room for an EAN add-on on either side of the busy blocks, in modules: a band cut at the
     /// blocks' edge would lose the guard bars, which the blocks' grid can leave out.
     static let margin = 14.0
+    /// The most pixels an enlarged band may have (an EAN-13 at 1.2 px modules, ×3: about 140,000).
+    static let maximumBandPixels = 400_000
 
     /// A pass per candidate: a band along the code, turned so that its bars stand upright, enlarged where the
     /// modules are under about two pixels (zxing's edge finding needs two), with every scan line read (a band is
@@ -312,6 +314,9 @@ extension LinearLocator {
             var p = DecodePass(role, label: label, crop: crop, formats: wanted)
             p.rotationDegrees = c.degrees
             p.upscale = c.module < 1.3 ? 3 : c.module < 2.2 ? 2 : 1
+            // A code's band enlarged is a few hundred thousand pixels; a long stripy surface measured as fine bars
+            // would be millions a frame: enlarged less.
+            while p.upscale > 1 && w * h * p.upscale * p.upscale > Self.maximumBandPixels { p.upscale -= 1 }
             p.tryRotate = false
             p.tryHarder = true
             return p

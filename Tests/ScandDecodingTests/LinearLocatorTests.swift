@@ -116,3 +116,16 @@ import ScandTestSupport
         #expect(bands.reduce(0, +) < bands.count, "\(bands)")
     }
 }
+
+extension LinearLocatorTests {
+    /// A long stripe of fine bars (a grille, a striped print) is enlarged less than a code's band would be.
+    @Test func aLongFineStripeIsNotEnlargedPastTheBandBudget() throws {
+        let c = LinearLocator.Candidate(
+            centerX: 640, centerY: 360, degrees: 20, length: 1100, thickness: 200, module: 1.0, edges: 400, coherence: 0.9,
+            bounds: PixelRect(x: 90, y: 260, width: 1100, height: 200))
+        let region = PixelRect(x: 0, y: 0, width: 1280, height: 720)
+        let pass = try #require(LinearLocator.passes(for: [c], region: region, formats: .all, role: .locatedLinear, label: "band").first)
+        #expect(pass.crop.width * pass.crop.height * pass.upscale * pass.upscale <= LinearLocator.maximumBandPixels || pass.upscale == 1)
+        #expect(pass.upscale < 3)
+    }
+}
