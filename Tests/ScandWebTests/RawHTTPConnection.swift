@@ -40,14 +40,22 @@ final class RawHTTPConnection: Sendable {
 
     /// - Parameter keepingItsSide: once the server has closed its side, keep ours open (as a hostile client
     ///   would) rather than close: only the server's full close then ends the connection.
-    static func open(port: Int, keepingItsSide: Bool = false) async throws -> RawHTTPConnection {
+    /// - Parameter head: written on the event loop the moment the connection is made (a prompt client: no hop
+    ///   through a busy cooperative pool between connecting and sending, which a short header timeout would see
+    ///   as a silent client).
+    static func open(port: Int, keepingItsSide: Bool = false, sending head: String? = nil) async throws -> RawHTTPConnection {
         let received = Received()
         let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .channelOption(.allowRemoteHalfClosure, value: keepingItsSide)
             .channelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture { try channel.pipeline.syncOperations.addHandler(received) }
             }
-            .connect(host: "127.0.0.1", port: port).get()
+            .connect(host: "127.0.0.1", port: port)
+            .flatMap { channel in
+                guard let head else { return channel.eventLoop.makeSucceededFuture(channel) }
+                return channel.writeAndFlush(ByteBuffer(string: head)).map { channel }
+            }
+            .get()
         return RawHTTPConnection(channel: channel, received: received)
     }
 

@@ -53,8 +53,7 @@ import Testing
             #expect(trickle.text.hasPrefix("HTTP/1.1 408 "), "\(trickle.text)")
             #expect(ContinuousClock.now - started < .seconds(5))
             // A client that sends its head in time is served as ever.
-            let prompt = try await RawHTTPConnection.open(port: port)
-            try await prompt.send(Self.page)
+            let prompt = try await RawHTTPConnection.open(port: port, sending: Self.page)
             #expect(await Eventually.check { prompt.text.contains("</html>") }, "\(prompt.text)")
             #expect(prompt.text.hasPrefix("HTTP/1.1 200 "))
             await prompt.close()
