@@ -2,7 +2,7 @@ import ArgumentParser
 
 /// `scand bench` (or `scand bench all`): every benchmark in one run, side by side — live frames at a
 /// camera's pace, scand vs zxing's defaults vs libzbar on the same frames, and the real photos when present.
-struct AllBenches: ParsableCommand {
+struct AllBenches: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "all",
         abstract: "Run every benchmark (frames, compare, preview, photos when present, till, journal, mjpeg) and print their tables."
@@ -32,7 +32,7 @@ struct AllBenches: ParsableCommand {
     @Option(name: .long, help: "Also write every table as one JSON object to this file.")
     var json: String?
 
-    func run() throws {
+    func run() async throws {
         var reports: [BenchReport] = []
         var frames = try FramesBench.parse([])
         frames.seconds = seconds
@@ -49,13 +49,13 @@ struct AllBenches: ParsableCommand {
         mjpeg.seconds = seconds
         var till = try TillBench.parse([])
         till.items = tillItems
-        let benches: [(name: String, report: () throws -> BenchReport?)] = [
-            ("frames", { try frames.report() }), ("compare", { try compare.report() }), ("preview", { try preview.report() }),
-            ("photos", { try photos.report() }), ("journal", { try journal.report() }), ("mjpeg", { try mjpeg.report() }),
-            ("till", { try till.report() })
+        let benches: [(name: String, report: () async throws -> BenchReport?)] = [
+            ("frames", { try await frames.report() }), ("compare", { try compare.report() }), ("preview", { try await preview.report() }),
+            ("photos", { try await photos.report() }), ("journal", { try journal.report() }), ("mjpeg", { try await mjpeg.report() }),
+            ("till", { try await till.report() })
         ]
         for bench in benches {
-            guard let r = try bench.report() else {
+            guard let r = try await bench.report() else {
                 print("\n## \(bench.name)\n\nskipped: no photos under \(root ?? PhotoBenchmark.defaultRoots().joined(separator: " or "))")
                 continue
             }

@@ -8,7 +8,7 @@ import ScandService
 
 /// `scand bench frames`: the live pipeline on generated frames at a camera's pace — how many frames a
 /// second are decoded and how many are dropped, per frame size.
-struct FramesBench: ParsableCommand {
+struct FramesBench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "frames",
         abstract: "Decoded and dropped frames per second of the live pipeline at several frame sizes."
@@ -49,9 +49,9 @@ struct FramesBench: ParsableCommand {
         var rssAfter: Double
     }
 
-    func run() throws { try report().emit(json: json) }
+    func run() async throws { try await report().emit(json: json) }
 
-    func report() throws -> BenchReport {
+    func report() async throws -> BenchReport {
         var rows: [Row] = []
         for scene in scenes.split(separator: ",").map(String.init) {
             guard Self.sceneNames.contains(scene) else { throw ValidationError("unknown scene '\(scene)'") }
@@ -74,7 +74,7 @@ struct FramesBench: ParsableCommand {
                 var pipeline: LivePipeline? = LivePipeline(
                     source: source, decoder: FrameDecoder(), output: OutputSink(event: { _ in }, log: { _ in }))
                 pipeline!.start()
-                pipeline!.wait()
+                await pipeline!.finished()
                 let wall = Date().timeIntervalSince(start)
                 let counters = pipeline!.counters, rssAfter = Self.residentMiB()
                 pipeline = nil  // ends the decoder worker, whose CPU time then counts among this process's children

@@ -10,7 +10,7 @@ import ScandService
 /// decoding the JPEG frames itself (grey only, and only the frames the decoder takes) and libv4lconvert
 /// converting every frame to YU12 first, as libv4l2 does for an MJPEG-only camera — with the CPU each costs,
 /// and each converter alone on the same JPEG frames.
-struct MJPEGBench: ParsableCommand {
+struct MJPEGBench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "mjpeg",
         abstract: "MJPEG natively (libjpeg-turbo, grey, frames the decoder takes) against libv4lconvert converting every frame."
@@ -44,9 +44,9 @@ struct MJPEGBench: ParsableCommand {
         var milliseconds: Double { cpuSeconds * 1000 / Double(frames) }
     }
 
-    func run() throws { try report().emit(json: json) }
+    func run() async throws { try await report().emit(json: json) }
 
-    func report() throws -> BenchReport {
+    func report() async throws -> BenchReport {
         guard let (w, h) = ScandConfig.parseSize(size), w >= 320, h >= 240 else {
             throw ValidationError("--size must be WIDTHxHEIGHT of at least 320x240; got '\(size)'")
         }
@@ -64,8 +64,8 @@ struct MJPEGBench: ParsableCommand {
         }
         try writer.finish()
 
-        let native = Self.pipelineRun("scand: MJPEG natively (libjpeg-turbo, grey)", source: ReplaySource(path: path))
-        let converted = Self.pipelineRun("libv4lconvert: every frame to YU12", source: ConvertingReplay(path: path))
+        let native = await Self.pipelineRun("scand: MJPEG natively (libjpeg-turbo, grey)", source: ReplaySource(path: path))
+        let converted = await Self.pipelineRun("libv4lconvert: every frame to YU12", source: ConvertingReplay(path: path))
         let converters = Self.converters(jpegs.map(\.bytes), width: w, height: h)
         return BenchReport(
             name: "mjpeg", table: table(native: native, converted: converted, converters: converters, width: w, height: h),
@@ -85,11 +85,11 @@ struct MJPEGBench: ParsableCommand {
         }
     }
 
-    static func pipelineRun(_ name: String, source: sending FrameSource) -> Run {
+    static func pipelineRun(_ name: String, source: sending FrameSource) async -> Run {
         let cpuBefore = FramesBench.cpuSeconds(), start = Date()
         var pipeline: LivePipeline? = LivePipeline(source: source, decoder: FrameDecoder(), output: OutputSink(event: { _ in }, log: { _ in }))
         pipeline!.start()
-        pipeline!.wait()
+        await pipeline!.finished()
         let wall = Date().timeIntervalSince(start), counters = pipeline!.counters
         pipeline = nil  // ends the decoder processes, whose CPU then counts among this process's children
         return Run(path: name, counters: counters, seconds: wall, cpuSeconds: FramesBench.cpuSeconds() - cpuBefore)

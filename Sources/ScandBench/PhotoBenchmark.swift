@@ -108,7 +108,7 @@ public struct PhotoBenchmark: Sendable {
 
     public init() {}
 
-    public func score(_ reader: Reader, folder: String, samples: [Sample]) -> Score {
+    public func score(_ reader: Reader, folder: String, samples: [Sample]) async -> Score {
         var score = Score(folder: folder)
         let start = Date(), cpuBefore = FramesBench.cpuSeconds()
         // scand as `scand scan` runs, and zxing's defaults likewise: one persistent isolated decoder process for
@@ -117,7 +117,7 @@ public struct PhotoBenchmark: Sendable {
         let decoder = ZXingDecoder(worker: DecoderWorker(lanes: 1))
         for sample in samples {
             score.images += 1
-            guard let reads = self.reads(reader, sample.path, decoder: decoder) else {
+            guard let reads = await self.reads(reader, sample.path, decoder: decoder) else {
                 score.failures += 1
                 continue
             }
@@ -175,7 +175,7 @@ public struct PhotoBenchmark: Sendable {
     }
 
     /// The payloads one reader finds in one image; nil when the reader failed on it.
-    func reads(_ reader: Reader, _ path: String, decoder: ZXingDecoder = ZXingDecoder()) -> [Read]? {
+    func reads(_ reader: Reader, _ path: String, decoder: ZXingDecoder = ZXingDecoder()) async -> [Read]? {
         switch reader {
         case .scand:
             guard let image = try? ImageFile.readLuma(path) else { return nil }
@@ -194,7 +194,7 @@ public struct PhotoBenchmark: Sendable {
             return ZBarImg.reads(path)
         case .scandHeld:
             guard let image = try? ImageFile.readLuma(path) else { return nil }
-            return Self.held(image, decoder: decoder).map { d in
+            return await Self.held(image, decoder: decoder).map { d in
                 Read(
                     text: d.text, bytes: d.bytes, equivalents: d.addOn == nil ? [] : [String(decoding: d.mainBytes, as: UTF8.self)],
                     mainNumber: d.format.mainNumberLength == nil ? nil : String(decoding: d.mainBytes, as: UTF8.self))
@@ -204,7 +204,7 @@ public struct PhotoBenchmark: Sendable {
 
     /// What the live pipeline reports (SCAN) for `image` held still for `heldFrames` frames, in lockstep: every
     /// frame is decoded or skipped as a static scene, none dropped.
-    static func held(_ image: LumaImage, frames: Int = heldFrames, decoder: ZXingDecoder) -> [Detection] {
+    static func held(_ image: LumaImage, frames: Int = heldFrames, decoder: ZXingDecoder) async -> [Detection] {
         let frame = Frame(
             format: .packed(.grey, width: image.width, height: image.height), bytes: image.pixels, sequence: 0, timestampMicroseconds: 0)
         let scans = NIOLockedValueBox<[Detection]>([])
@@ -218,7 +218,7 @@ public struct PhotoBenchmark: Sendable {
                 }, log: { _ in }),
             captureOptions: options, clock: { nil })
         pipeline.start()
-        pipeline.wait()
+        await pipeline.finished()
         return scans.withLockedValue { $0 }
     }
 }

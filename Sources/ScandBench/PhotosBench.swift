@@ -3,7 +3,7 @@ import Foundation
 import ScandCore
 
 /// `scand bench photos`: the per-folder accuracy table of the README.
-struct PhotosBench: ParsableCommand {
+struct PhotosBench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "photos",
         abstract: "Correct payloads and misreads per folder of real photos: scand, zxing's default hints, zbarimg, in one run."
@@ -17,15 +17,15 @@ struct PhotosBench: ParsableCommand {
     @Option(name: .long, help: "Also write the table as JSON to this file.")
     var json: String?
 
-    func run() throws {
-        guard let report = try report() else {
+    func run() async throws {
+        guard let report = try await report() else {
             throw ValidationError("no photos under '\(root ?? PhotoBenchmark.defaultRoots().joined(separator: "' or '"))'")
         }
         try report.emit(json: json)
     }
 
     /// nil when there are no photos.
-    func report() throws -> BenchReport? {
+    func report() async throws -> BenchReport? {
         let readers = PhotoBenchmark.Reader.allCases.filter { $0 != .zbarimg || ZBarImg.available }
         let bench = PhotoBenchmark()
         var tables: [String] = []
@@ -36,7 +36,9 @@ struct PhotosBench: ParsableCommand {
             let set = (root as NSString).lastPathComponent
             var rows: [[PhotoBenchmark.Score]] = []
             for (folder, samples) in folders {
-                rows.append(readers.map { bench.score($0, folder: folder, samples: samples) })
+                var row: [PhotoBenchmark.Score] = []
+                for reader in readers { row.append(await bench.score(reader, folder: folder, samples: samples)) }
+                rows.append(row)
             }
             tables.append("### \(set)\n\n" + Self.table(readers: readers, rows: rows))
             values += rows.flatMap { row in

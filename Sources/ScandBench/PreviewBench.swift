@@ -4,12 +4,12 @@ import ScandCapture
 import ScandCore
 import ScandDecoding
 import ScandService
-import Synchronization
+import NIOConcurrencyHelpers
 
 /// `scand bench preview`: what the setup page's live preview costs the daemon — the live pipeline on the
 /// same frames twice, once alone and once with a client asking for a SNAPSHOT 5 times a second (as `scand
 /// web`'s page does), each answer encoded as the socket line it would be. Target: at most 5% of a core at 720p.
-struct PreviewBench: ParsableCommand {
+struct PreviewBench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "preview",
         abstract: "CPU the live preview's snapshots cost the daemon (with and without 5 a second)."
@@ -44,9 +44,9 @@ struct PreviewBench: ParsableCommand {
         var cost: Double { cpuWith - cpuWithout }
     }
 
-    func run() throws { try report().emit(json: json) }
+    func run() async throws { try await report().emit(json: json) }
 
-    func report() throws -> BenchReport {
+    func report() async throws -> BenchReport {
         guard rate > 0, rate <= 30, seconds >= 1 else { throw ValidationError("--rate must be in 0…30 and --seconds at least 1") }
         var rows: [Row] = []
         for scene in scenes.split(separator: ",").map(String.init) {
@@ -56,8 +56,8 @@ struct PreviewBench: ParsableCommand {
                     throw ValidationError("--sizes must be WIDTHxHEIGHTs of at least 320x240, e.g. 1280x720; got '\(size)'")
                 }
                 let frame = scene == "one" ? try FramesBench.oneCode(width: w, height: h) : Frame.yuyv(LumaImage(width: w, height: h, fill: 180))
-                let without = run(frame, snapshots: false)
-                let with = run(frame, snapshots: true)
+                let without = await run(frame, snapshots: false)
+                let with = await run(frame, snapshots: true)
                 rows.append(
                     Row(
                         scene: scene, size: String(size), cpuWithout: without.cpu, cpuWith: with.cpu, asked: with.asked,
@@ -79,43 +79,40 @@ struct PreviewBench: ParsableCommand {
 
     /// One run: CPU of this process and its decoder children over wall time (100 = one core busy), and the
     /// snapshots asked for, answered and their bytes.
-    private func run(_ frame: Frame, snapshots: Bool) -> (cpu: Double, asked: Int, answered: Int, bytes: Int) {
+    private func run(_ frame: Frame, snapshots: Bool) async -> (cpu: Double, asked: Int, answered: Int, bytes: Int) {
         let source = SyntheticSource(frames: [frame], count: fps * seconds, framesPerSecond: fps)
         let cpuBefore = FramesBench.cpuSeconds(), start = Date()
         var pipeline: LivePipeline? = LivePipeline(source: source, decoder: FrameDecoder(), output: OutputSink(event: { _ in }, log: { _ in }))
         pipeline!.start()
-        let answers = Mutex((count: 0, bytes: 0))
-        let done = Atomic(false)
+        let answers = NIOLockedValueBox((count: 0, bytes: 0))
         var asked = 0
-        var client: Thread?
         if snapshots, let p = pipeline {
-            // The page's client: one request every 1/rate s, on a thread of its own as a socket client would be.
-            let interval = 1 / rate
-            let asking = Mutex(0)
-            client = Thread {
-                while !done.load(ordering: .relaxed) {
-                    asking.withLock { $0 += 1 }
+            // The page's client: one request every 1/rate s, as a socket client's would come, until the run ends.
+            let interval = Duration.milliseconds(Int64(1000 / rate))
+            let client = Task {
+                var asked = 0
+                while !Task.isCancelled {
+                    asked += 1
                     p.snapshot(isWanted: { true }) { line in
                         // What the socket sends: JSON with the JPEG in base64.
-                        answers.withLock {
+                        answers.withLockedValue {
                             $0.count += 1; $0.bytes += line.utf8.count
                         }
                     }
-                    Thread.sleep(forTimeInterval: interval)
+                    try? await Task.sleep(for: interval)
                 }
+                return asked
             }
-            client!.start()
-            pipeline!.wait()
-            done.store(true, ordering: .relaxed)
-            while client!.isExecuting { usleep(1000) }
-            asked = asking.withLock { $0 }
+            await p.finished()
+            client.cancel()
+            asked = await client.value
         } else {
-            pipeline!.wait()
+            await pipeline!.finished()
         }
         let wall = Date().timeIntervalSince(start)
         pipeline = nil  // ends the decoder worker, whose CPU time then counts among this process's children
         let cpu = FramesBench.cpuSeconds() - cpuBefore
-        let a = answers.withLock { $0 }
+        let a = answers.withLockedValue { $0 }
         return (100 * cpu / wall, asked, a.count, a.bytes)
     }
 

@@ -5,7 +5,7 @@ import ScandCore
 import ScandDecoding
 import ScandProtocol
 import ScandService
-import Synchronization
+import NIOConcurrencyHelpers
 
 /// `scand bench till`: a generated till session (`TillSession`: 100 items of the retail mix, held, shaken or
 /// swiped, on cans, under glare, defocused, 720p30 MJPEG) through scand's live pipeline — twice in lockstep
@@ -13,7 +13,7 @@ import Synchronization
 /// as zbarcam does, all in one run: items exactly once, duplicates, misreads, missed, frames from the first
 /// frame a single-frame read succeeds to the SCAN, and scand's CPU. At a till every item must be reported
 /// exactly once, with its text.
-struct TillBench: ParsableCommand {
+struct TillBench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "till",
         abstract: "A generated 100-item till session (720p30 MJPEG): scand live vs libzbar and zxing-cpp per frame."
@@ -37,9 +37,9 @@ struct TillBench: ParsableCommand {
         var seconds: Double?
     }
 
-    func run() throws { try report().emit(json: json) }
+    func run() async throws { try await report().emit(json: json) }
 
-    func report() throws -> BenchReport {
+    func report() async throws -> BenchReport {
         guard (1...1000).contains(items) else { throw ValidationError("--items must be 1–1000; got \(items)") }
         let session = TillSession(items: items, seed: seed)
         let truths = session.appearances.map { a in
@@ -50,8 +50,8 @@ struct TillBench: ParsableCommand {
         defer { unlink(path) }
         let perFrame = try Self.recordAndReadEveryFrame(session, truths: truths, to: path)
 
-        let lockstep = [Self.replay(path, pace: .lockstep), Self.replay(path, pace: .lockstep)]
-        let recorded = Self.replay(path, pace: .recorded)
+        let lockstep = [await Self.replay(path, pace: .lockstep), await Self.replay(path, pace: .lockstep)]
+        let recorded = await Self.replay(path, pace: .recorded)
         let identical = lockstep[0].scans == lockstep[1].scans
 
         var rows: [Row] = []
@@ -123,21 +123,21 @@ struct TillBench: ParsableCommand {
         var cpuSeconds: Double
     }
 
-    static func replay(_ path: String, pace: ReplaySource.Pace) -> Replay {
+    static func replay(_ path: String, pace: ReplaySource.Pace) async -> Replay {
         let cpuBefore = FramesBench.cpuSeconds(), started = ContinuousClock.now
-        let scans = run(path, pace: pace)
+        let scans = await run(path, pace: pace)
         // The pipeline is gone: its decoder processes have exited and been reaped, so their CPU counts among
         // this process's children.
         return Replay(
             scans: scans, seconds: (ContinuousClock.now - started).inSeconds, cpuSeconds: FramesBench.cpuSeconds() - cpuBefore)
     }
 
-    private static func run(_ path: String, pace: ReplaySource.Pace) -> [TrackedCode] {
+    private static func run(_ path: String, pace: ReplaySource.Pace) async -> [TrackedCode] {
         let scans = ScanLog()
         let pipeline = PipelineBuilder(source: .replay(path: path, pace: pace)).pipeline(
             for: ScandConfig(), output: OutputSink(event: { scans.add($0) }, log: { _ in }))
         pipeline.start()
-        pipeline.wait()
+        await pipeline.finished()
         return scans.all.map { code in
             var c = code
             (c.time, c.latencyMilliseconds) = (Date(timeIntervalSince1970: 0), nil)
@@ -148,11 +148,11 @@ struct TillBench: ParsableCommand {
 
 /// The SCANs of one replay, written from the decode loop's thread.
 final class ScanLog: Sendable {
-    private let scans = Mutex<[TrackedCode]>([])
+    private let scans = NIOLockedValueBox<[TrackedCode]>([])
 
     func add(_ event: Event) {
-        if case .scan(let code) = event { scans.withLock { $0.append(code) } }
+        if case .scan(let code) = event { scans.withLockedValue { $0.append(code) } }
     }
 
-    var all: [TrackedCode] { scans.withLock { $0 } }
+    var all: [TrackedCode] { scans.withLockedValue { $0 } }
 }

@@ -1,8 +1,7 @@
-import Dispatch
 import NIOConcurrencyHelpers
 
-/// Something that happens once (a pipeline's end), waited for by tasks, or by threads of synchronous
-/// code off the cooperative pool; a wait that begins before it is started is a wait all the same.
+/// Something that happens once (a pipeline's end), awaited by tasks; a wait that begins before it is started
+/// is a wait all the same.
 final class Completion: Sendable {
     private struct State {
         var done = false
@@ -23,13 +22,6 @@ final class Completion: Sendable {
         await withCheckedContinuation { (c: CheckedContinuation<Void, Never>) in
             if !register({ c.resume() }) { c.resume() }
         }
-    }
-
-    /// Blocks the calling thread: never call it from a task. Only for `LivePipeline.wait()`, which the
-    /// benchmarks' synchronous code still calls; it goes once they await `finished()`.
-    func waitBlocking() {
-        let done = DispatchSemaphore(value: 0)
-        if register({ done.signal() }) { done.wait() }
     }
 
     /// false when already done.

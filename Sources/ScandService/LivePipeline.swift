@@ -82,9 +82,6 @@ public final class LivePipeline: Sendable {
     /// Returns when capture and decoding have ended (waiting through a start that has not come yet).
     public func finished() async { await ended.reached() }
 
-    /// Blocks until capture and decoding have ended: for synchronous commands, never from a task.
-    public func wait() { ended.waitBlocking() }
-
     /// Answers with a SNAPSHOT of the next frame decoded, or an ERROR saying why there is none (a line
     /// encoded once for everyone waiting); nothing is made for a client no longer `isWanted`.
     public func snapshot(isWanted: @escaping @Sendable () -> Bool, _ answer: @escaping @Sendable (String) -> Void) {

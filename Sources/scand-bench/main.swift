@@ -1,3 +1,3 @@
 import ScandBench
 
-BenchCommand.runMain()
+await BenchCommand.runMain()

@@ -22,15 +22,15 @@ import ScandDecoding
     @Test(
         .enabled(if: !folders.isEmpty, "needs ../shared/testdata/zxing-cpp-1.4.0-samples"),
         arguments: folders.map(\.folder))
-    func atLeastZXingDefaults(_ folder: String) throws {
+    func atLeastZXingDefaults(_ folder: String) async throws {
         let samples = try #require(Self.folders.first { $0.folder == folder }).samples
         let bench = PhotoBenchmark()
-        let scand = bench.score(.scand, folder: folder, samples: samples)
+        let scand = await bench.score(.scand, folder: folder, samples: samples)
         if folder.hasPrefix("falsepositives") {
             #expect(scand.misreads == 0 && scand.correct == 0)
             return
         }
-        let zxing = bench.score(.zxingDefaults, folder: folder, samples: samples)
+        let zxing = await bench.score(.zxingDefaults, folder: folder, samples: samples)
         #expect(scand.correct >= zxing.correct, "\(folder): scand \(scand.correct), zxing defaults \(zxing.correct)")
         #expect(scand.misreads <= zxing.misreads, "\(folder): scand misreads \(scand.misreads), zxing \(zxing.misreads)")
         #expect(scand.wrongMainNumbers == 0, "\(folder): another product's number")
@@ -38,9 +38,9 @@ import ScandDecoding
     }
 
     @Test(.enabled(if: !quagga.isEmpty, "needs ../shared/testdata/quagga2-dev"))
-    func tiltedAndSmall1DCodesInPhotosAreRead() throws {
+    func tiltedAndSmall1DCodesInPhotosAreRead() async throws {
         let (folder, samples) = try #require(Self.quagga.first)
-        let s = PhotoBenchmark().score(.scand, folder: folder, samples: samples)
+        let s = await PhotoBenchmark().score(.scand, folder: folder, samples: samples)
         // Issue 30's target: 48 of the 52 (the EANs with their add-ons).
         #expect(s.correct >= 48, "\(s.correct) of \(s.images)")
         #expect(s.wrongMainNumbers == 0)
@@ -53,16 +53,16 @@ import ScandDecoding
     @Test(
         .enabled(if: !folders.isEmpty || !quagga.isEmpty, "needs ../shared/testdata"),
         arguments: ["zxing-cpp-1.4.0-samples", "quagga2-dev"])
-    func livePipelineReadsHeldPhotosAsStillsDo(_ set: String) throws {
+    func livePipelineReadsHeldPhotosAsStillsDo(_ set: String) async throws {
         let samples = PhotoBenchmark.load(root: Self.shared(set)).flatMap(\.samples).filter { $0.expectedText != nil || $0.expectedBytes != nil }
         let bench = PhotoBenchmark(), decoder = ZXingDecoder(worker: DecoderWorker(lanes: 1))
         defer { decoder.worker?.retire() }
         var still = 0, held = 0
         var lost: [String] = []
         for sample in samples {
-            guard try #require(bench.reads(.scand, sample.path, decoder: decoder)).contains(where: { $0.matches(sample) }) else { continue }
+            guard try #require(await bench.reads(.scand, sample.path, decoder: decoder)).contains(where: { $0.matches(sample) }) else { continue }
             still += 1
-            if try #require(bench.reads(.scandHeld, sample.path, decoder: decoder)).contains(where: { $0.matches(sample) }) {
+            if try #require(await bench.reads(.scandHeld, sample.path, decoder: decoder)).contains(where: { $0.matches(sample) }) {
                 held += 1
             } else {
                 lost.append((sample.path as NSString).lastPathComponent)
