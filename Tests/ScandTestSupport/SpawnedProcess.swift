@@ -126,12 +126,12 @@ public final class SpawnedProcess: Sendable {
         }
     }
 
-    /// Waits for the exit, however long it takes, then for its output to be read to the end.
+    /// Waits for the exit, then for its output to be read to the end. A command that has not ended in
+    /// `seconds` (far past what any test's command takes) is killed: its test fails on status 137 and its
+    /// output, instead of the whole run waiting for ever.
     @discardableResult
-    public func run() -> Int32 {
-        let status = wait()
-        Eventually.wait(seconds: 5) { reading.count.withLock { $0 == 0 } }
-        return status
+    public func run(seconds: Double = 1200) -> Int32 {
+        finish(seconds: seconds)
     }
 
     /// Waits for the exit up to `seconds`, then SIGKILL; then for its output to be read to the end (a
