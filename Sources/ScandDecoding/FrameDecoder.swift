@@ -4,13 +4,14 @@ import ScandCore
 /// rotation and mirror. Corners come back in that oriented frame's pixels. Blocking: run it on a thread of
 /// its own.
 ///
-/// Built around zxing-cpp 3.1's costs: every frame gets the cheap passes (matrix formats and linear bands at
-/// full resolution, without zxing's rotation, pyramid, inversion or harder search), a band turned upright along
-/// each linear code the localizer finds (`LinearLocator`: tilted, small and off-centre codes read in the frame
-/// they appear in, enlarged where their modules are under two pixels), and crops turned upright
-/// around patches that look like matrix codes (`CodeCandidates`), where zxing searches harder: its fast
-/// DataMatrix and Aztec search misses most codes away from the centre, and tilted PDF417, Micro QR, rMQR
-/// and MaxiCode; a busy surface with no such patch costs no crop. While frames decode well within the
+/// Built around zxing-cpp 3.1's costs: find, then read. Every frame gets a band turned upright along each
+/// linear code the localizer finds (`LinearLocator`: tilted, small and off-centre codes read in the frame they
+/// appear in, enlarged where their modules are under two pixels), and crops turned upright around patches that
+/// look like matrix codes (`CodeCandidates`), where zxing searches harder: its fast DataMatrix and Aztec search
+/// misses most codes away from the centre, and tilted PDF417, Micro QR, rMQR and MaxiCode; a busy surface with
+/// no such patch costs no crop. The cheap whole-frame passes (matrix formats and linear bands at full
+/// resolution, without zxing's rotation, pyramid, inversion or harder search) are the fallback: one frame in
+/// `wholeFrameEvery`, and every frame while they read a code nothing else does. While frames decode well within the
 /// budget, one expensive pass is added per frame, in turn (inverted, rotated linear, downscaled matrix),
 /// backing off while they find nothing; a code only such a pass read is re-read every frame from a small
 /// crop around it with that pass's settings, so it stays found for a fraction of the cost.
@@ -32,12 +33,18 @@ public struct FrameDecoder: Sendable {
     private(set) var lastPasses: [DecodePass] = []
     /// The kinds of expensive pass the last frame ran, for tests.
     private(set) var lastExtras: Set<ExtraPassSchedule.Kind> = []
-    /// Codes passes other than the upright crops read in the last frame: patches around them need no crop
-    /// (those passes will read them again).
+    /// Codes the located bands, tracked crops and expensive passes read in the last frame: patches around them
+    /// need no upright crop (those passes read them again, or the code has a tracked crop).
     private var readElsewhere: [Detection] = []
-    /// Codes the passes every frame runs whatever the localizer finds (the whole-frame ones, tracked crops) read
-    /// in the last frame: their located bands would only read them again.
+    /// Codes the tracked crops read in the last frame: their located bands would only read them again.
     private var readEveryFrame: [Detection] = []
+    /// The whole-frame passes (`passes(region:formats:)`) are the fallback: they run on one frame in this many
+    /// (the first included), and on every frame while they read a code that no located band, upright crop or
+    /// tracked crop reads. A code the localizers find is read from its band or crop alone; one they miss is read
+    /// within this many frames, and then every frame while in view. 1: every frame.
+    public var wholeFrameEvery = 4
+    /// The last whole-frame passes read a code nothing else read: the next frame runs them too.
+    private var wholeFrameNeeded = false
     /// Every code-like patch the last frame held, read, resting or not.
     private var lastPatches: [PixelRect] = []
     /// Candidate patches whose crops read nothing, and the frame until which they rest.
@@ -119,7 +126,7 @@ public struct FrameDecoder: Sendable {
         return LinearLocator.passes(for: located, region: region, formats: formats, role: .locatedLinear, label: "live located linear")
     }
 
-    /// The cheap passes of every live frame, at full resolution, with neither zxing's rotation, pyramid,
+    /// The cheap whole-frame passes of live frames (the fallback, see `wholeFrameEvery`), at full resolution, with neither zxing's rotation, pyramid,
     /// inversion nor harder search (which costs several times as much on a busy surface, measured): one for the
     /// matrix formats but PDF417, and the linear ones in overlapping horizontal bands, since zxing's fast linear scan reads
     /// rows near the middle of what it is given only (a band a quarter of the region high, one every eighth:
@@ -192,6 +199,7 @@ public struct FrameDecoder: Sendable {
         let region = regionOfInterest.pixelRect(width: width, height: height)
         frameCount += 1
         let now = frameCount
+        let wholeFrame = wholeFrameNeeded || (now - 1) % max(1, wholeFrameEvery) == 0
         fruitless.removeAll { $0.until <= now }
         let known = readElsewhere, resting = fruitless.map(\.bounds), finder = candidateFinder
         var patches: [PixelRect] = []
@@ -226,7 +234,8 @@ public struct FrameDecoder: Sendable {
             }, budget: extraPassBudgetMilliseconds, still: sceneIsStill)
         lastExtras = kinds
         let passes =
-            Self.passes(region: region, formats: formats) + locatedPasses + candidatePasses + tracked.passes(region: region) + extras.map(\.pass)
+            (wholeFrame ? Self.passes(region: region, formats: formats) : []) + locatedPasses + candidatePasses + tracked.passes(region: region)
+            + extras.map(\.pass)
         lastPasses = passes
         let report = try decoder.decode(
             buffer: buffer, width: width, height: height, rowStride: rowStride, pixelStride: pixelStride,
@@ -237,8 +246,16 @@ public struct FrameDecoder: Sendable {
         for p in locatedPasses where !report.found.contains(where: { $0.role == .locatedLinear && p.crop.contains($0.detection.corners.center) }) {
             fruitlessBands.append((p.crop, now))
         }
-        readElsewhere = report.found.filter { $0.role != .candidateCrop }.map(\.detection)
-        readEveryFrame = report.found.filter { [.cheapMatrix, .linearBand].contains($0.role) || $0.role.isTrackedCrop }.map(\.detection)
+        let wholeFrameRoles: Set<DecodePass.Role> = [.cheapMatrix, .linearBand]
+        readElsewhere = report.found.filter { $0.role != .candidateCrop && !wholeFrameRoles.contains($0.role) }.map(\.detection)
+        readEveryFrame = report.found.filter(\.role.isTrackedCrop).map(\.detection)
+        if wholeFrame {
+            // What the passes of every frame read (bands, crops, tracked crops; not an expensive pass's turn).
+            let covered = report.found.filter { !wholeFrameRoles.contains($0.role) && !$0.role.isExtra }.map(\.detection)
+            wholeFrameNeeded = report.found.contains { f in
+                wholeFrameRoles.contains(f.role) && !covered.contains { $0.isSameSymbol(as: f.detection) }
+            }
+        }
         // Codes only an expensive pass read are re-read next frame from a crop around them.
         let regular = report.found.filter(\.role.isRegular).map(\.detection)
         tracked.update(found: report.found, regular: regular, extras: extras.map(\.pass))

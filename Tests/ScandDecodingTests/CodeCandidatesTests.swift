@@ -119,14 +119,34 @@ import ScandTestSupport
         #expect(crops.indices.filter { crops[$0] > 0 } == [0, FrameDecoder.fruitlessRest], "\(crops)")
     }
 
-    @Test func aCodeReadByTheCheapPassesNeedsNoCrop() throws {
-        let page = Scene.page(width: 640, height: 480, [(Scene.symbol(.dataMatrix, "cheap", module: 4), x: 320, y: 240, degrees: 0)])
-        var decoder = FrameDecoder(formats: BarcodeFormats(.dataMatrix))
+    /// Whether each frame ran the whole-frame passes, and what it read.
+    static func wholeFrames(_ pages: [LumaImage], formats: BarcodeFormats) throws -> (whole: [Bool], read: [[String]]) {
+        var decoder = FrameDecoder(formats: formats)
         decoder.extraPassBudgetMilliseconds = 0
-        for i in 0..<4 {
-            #expect(try decoder.decode(Frame.yuyv(page)).detections.map(\.text) == ["cheap"])
-            // The first frame may crop around it; from then on the cheap pass's read spares the crop.
-            if i > 0 { #expect(decoder.lastPasses.allSatisfy { $0.role != .candidateCrop }) }
+        var whole: [Bool] = [], read: [[String]] = []
+        for page in pages {
+            read.append(try decoder.decode(Frame.yuyv(page)).detections.map(\.text))
+            whole.append(decoder.lastPasses.contains { $0.role == .cheapMatrix || $0.role == .linearBand })
         }
+        return (whole, read)
+    }
+
+    @Test func aCodeItsCropReadsNeedsTheWholeFramePassesOnlyAsTheFallback() throws {
+        let page = Scene.page(width: 640, height: 480, [(Scene.symbol(.dataMatrix, "cropped", module: 4), x: 320, y: 240, degrees: 0)])
+        let (whole, read) = try Self.wholeFrames(Array(repeating: page, count: 6), formats: BarcodeFormats(.dataMatrix))
+        #expect(read == Array(repeating: ["cropped"], count: 6))
+        #expect(whole == [true, false, false, false, true, false], "one frame in \(FrameDecoder().wholeFrameEvery)")
+    }
+
+    /// A QR code has no upright crop (`CodeCandidates.formats`): once a whole-frame pass reads it, they run on
+    /// every frame while it is in view, and rest again when it has gone.
+    @Test func aCodeOnlyTheWholeFramePassesReadKeepsThemEveryFrame() throws {
+        let empty = LumaImage(width: 640, height: 480, fill: 230)
+        let page = Scene.page(width: 640, height: 480, [(Scene.symbol(.qrCode, "whole", module: 4), x: 320, y: 240, degrees: 0)])
+        let (whole, read) = try Self.wholeFrames([empty, page, page, page, page, page, page, empty, empty, empty], formats: BarcodeFormats(.qrCode))
+        // Shown at frame 1: read at frame 4, the fallback's turn, and from then on every frame.
+        #expect(read == [[], [], [], [], ["whole"], ["whole"], ["whole"], [], [], []])
+        // Frame 7 finds it gone; frame 8 is the fallback's turn again.
+        #expect(whole == [true, false, false, false, true, true, true, true, true, false])
     }
 }
