@@ -33,6 +33,9 @@ struct FramesBench: AsyncParsableCommand {
     )
     var scenes: String = FramesBench.sceneNames.joined(separator: ",")
 
+    @Option(name: .long, help: "Run the whole-frame passes on one frame in N (1: every frame; default: the daemon's).")
+    var wholeFrameEvery: Int?
+
     static let sceneNames = ["one", "ticket", "empty", "busy", "qr16", "qr50"]
 
     struct Row {
@@ -71,8 +74,13 @@ struct FramesBench: AsyncParsableCommand {
                     }
                 let source = SyntheticSource(frames: frames, count: fps * seconds, framesPerSecond: fps)
                 let rssBefore = Self.residentMiB(), cpuBefore = Self.cpuSeconds(), start = Date()
+                var decoder = FrameDecoder()
+                if let wholeFrameEvery {
+                    guard (1...1000).contains(wholeFrameEvery) else { throw ValidationError("--whole-frame-every must be 1–1000") }
+                    decoder.wholeFrameEvery = wholeFrameEvery
+                }
                 var pipeline: LivePipeline? = LivePipeline(
-                    source: source, decoder: FrameDecoder(), output: OutputSink(event: { _ in }, log: { _ in }))
+                    source: source, decoder: decoder, output: OutputSink(event: { _ in }, log: { _ in }))
                 pipeline!.start()
                 await pipeline!.finished()
                 let wall = Date().timeIntervalSince(start)

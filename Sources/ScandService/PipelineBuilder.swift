@@ -28,6 +28,9 @@ public struct PipelineBuilder: Sendable {
         if case .replay(_, let pace) = source { pace } else { nil }
     }
 
+    /// For benchmarks: how often the whole-frame passes run (`FrameDecoder.wholeFrameEvery`); nil, its default.
+    public var wholeFrameEvery: Int?
+
     public func pipeline(for config: ScandConfig, output: OutputSink, metrics: DaemonMetrics? = nil) -> LivePipeline {
         var options = CaptureSession.Options()
         options.maxFrames = frameLimit
@@ -61,6 +64,7 @@ public struct PipelineBuilder: Sendable {
         var decoder = FrameDecoder(
             formats: config.formats, regionOfInterest: config.regionOfInterest, transform: config.transform, itfLengths: config.itfLengths)
         if replayPace == .lockstep { decoder.extraPassBudgetMilliseconds = .infinity }
+        if let wholeFrameEvery { decoder.wholeFrameEvery = wholeFrameEvery }
         return decoder
     }
 }
