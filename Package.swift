@@ -77,7 +77,9 @@ let package = Package(
                 "ScandCore", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "NIOConcurrencyHelpers", package: "swift-nio")
             ]),
         // An MQTT client over libmosquitto, for the `scand mqtt` bridge.
-        .target(name: "ScandMQTT", dependencies: ["CMosquitto", "ScandCore", "ScandProtocol"]),
+        .target(
+            name: "ScandMQTT",
+            dependencies: ["CMosquitto", "ScandCore", "ScandProtocol", .product(name: "NIOConcurrencyHelpers", package: "swift-nio")]),
         .target(
             name: "ScandService",
             dependencies: [

@@ -1,11 +1,11 @@
 import CMosquitto
 import Glibc
-import Synchronization
+import NIOConcurrencyHelpers
 
 /// An MQTT client over libmosquitto: QoS 1 publishing with PUBACKs reported by message id, a last will,
 /// TLS with CA and client certificates, and reconnection with backoff, all run by libmosquitto's own
 /// thread (`mosquitto_loop_start`). Events arrive on that thread through `handler`; keep it short.
-// @unchecked: a C handle; libmosquitto locks its own state (threaded mode), ours is in a Mutex.
+// @unchecked: a C handle; libmosquitto locks its own state (threaded mode), ours is in a lock.
 public final class MQTTConnection: @unchecked Sendable {
     /// What the C callbacks reach through their context pointer.
     final class Callbacks: Sendable {
@@ -16,7 +16,7 @@ public final class MQTTConnection: @unchecked Sendable {
     public let options: MQTTOptions
     private let handle: OpaquePointer
     private let callbacks: Callbacks
-    private let state = Mutex(State.idle)
+    private let state = NIOLockedValueBox(State.idle)
     enum State { case idle, running, stopped }
 
     private static let libraryReady: Bool = { mosquitto_lib_init() == MOSQ_ERR_SUCCESS.rawValue }()
@@ -90,18 +90,20 @@ public final class MQTTConnection: @unchecked Sendable {
     /// Starts connecting on libmosquitto's thread; `connected` (or `problem`s) follow. A broker that is not
     /// there yet is retried with backoff, as is one lost later.
     public func start() throws(MQTTError) {
-        try state.withLock { (s: inout State) throws(MQTTError) in
-            guard s == .idle else { throw MQTTError("the MQTT connection was started already") }
+        let started: Result<Void, MQTTError> = state.withLockedValue { s in
+            guard s == .idle else { return .failure(MQTTError("the MQTT connection was started already")) }
             let rc = mosquitto_connect_async(handle, options.host, Int32(options.port), Int32(options.keepalive))
             // A refused or unreachable broker is retried by the loop, and so is a name that does not resolve
             // (yet: at boot the network or DNS may come after the bridge); only an invalid argument is final.
             if rc == MOSQ_ERR_INVAL.rawValue {
-                throw MQTTError("cannot connect to \(options.host):\(options.port): \(Self.describe(rc))")
+                return .failure(MQTTError("cannot connect to \(options.host):\(options.port): \(Self.describe(rc))"))
             }
             if rc != MOSQ_ERR_SUCCESS.rawValue { callbacks.handler(.problem("connecting to \(options.host):\(options.port): \(Self.describe(rc))")) }
-            try check(mosquitto_loop_start(handle), "starting the MQTT thread")
+            do throws(MQTTError) { try check(mosquitto_loop_start(handle), "starting the MQTT thread") } catch { return .failure(error) }
             s = .running
+            return .success(())
         }
+        try started.get()
     }
 
     /// Queues a message; returns its message id, which `delivered` reports once the broker has it (QoS 1).
@@ -126,7 +128,7 @@ public final class MQTTConnection: @unchecked Sendable {
 
     /// Sends DISCONNECT (the broker does not publish the will) and stops the thread once it is out.
     public func disconnect() {
-        state.withLock { s in
+        state.withLockedValue { s in
             guard s == .running else { return }
             mosquitto_disconnect(handle)
             mosquitto_loop_stop(handle, false)
