@@ -31,6 +31,9 @@ struct MJPEGBench: AsyncParsableCommand {
     struct Run {
         var path: String
         var counters: FrameCounters
+        /// Compressed frames decoded whole (scand: those its decoder took and did not judge still from their
+        /// eighth-size picture).
+        var decompressed = 0
         var seconds: Double
         var cpuSeconds: Double
         var cpuPercent: Double { 100 * cpuSeconds / seconds }
@@ -90,9 +93,10 @@ struct MJPEGBench: AsyncParsableCommand {
         var pipeline: LivePipeline? = LivePipeline(source: source, decoder: FrameDecoder(), output: OutputSink(event: { _ in }, log: { _ in }))
         pipeline!.start()
         await pipeline!.finished()
-        let wall = Date().timeIntervalSince(start), counters = pipeline!.counters
+        let wall = Date().timeIntervalSince(start), counters = pipeline!.counters, decompressed = pipeline!.captureCounters.decompressed
         pipeline = nil  // ends the decoder processes, whose CPU then counts among this process's children
-        return Run(path: name, counters: counters, seconds: wall, cpuSeconds: FramesBench.cpuSeconds() - cpuBefore)
+        return Run(
+            path: name, counters: counters, decompressed: decompressed, seconds: wall, cpuSeconds: FramesBench.cpuSeconds() - cpuBefore)
     }
 
     /// Each converter alone over the same JPEG frames, on this thread: its CPU per frame.
@@ -126,9 +130,9 @@ struct MJPEGBench: AsyncParsableCommand {
             "| path | frame size | camera fps | frames | decoded | dropped | corrupt | codes | scans | CPU, % of a core | JPEG frames converted | conversion, % of a core |",
             "|---|---|---|---|---|---|---|---|---|---|---|---|"
         ]
-        // What each pipeline converted: scand the frames its decoder took, libv4lconvert every frame.
+        // What each pipeline converted: scand the frames its decoder decoded whole, libv4lconvert every frame.
         let conversion = [
-            (native, native.counters.decoded + native.counters.skippedStatic + native.counters.corrupt, converters[0]),
+            (native, native.decompressed, converters[0]),
             (converted, converted.counters.captured, converters[1])
         ]
         for (run, frames, converter) in conversion {

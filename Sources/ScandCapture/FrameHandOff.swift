@@ -11,14 +11,17 @@ public struct CaptureCounters: Sendable, Equatable {
     public var taken = 0
     /// Compressed frames the decoder took that were corrupt or cut short, and skipped.
     public var corrupt = 0
+    /// Compressed frames decoded whole to grey (a still scene's are not: `framesAsTheyCame`).
+    public var decompressed = 0
     public init() {}
 }
 
 /// Hands the newest frame to the decoder through an `AsyncStream` that buffers one frame. While the decoder
 /// is busy, each new frame replaces the one waiting, which is counted as dropped and let go at once, giving
 /// its shared memory back to the decoder: the decoder always works on the latest picture, never a backlog.
-/// Compressed (MJPEG) frames are decoded to grey as the consumer takes them, on its thread: a frame that is
-/// dropped is never decoded, and one that does not decode is counted as corrupt and skipped.
+/// Compressed (MJPEG) frames are decoded to grey as the consumer takes them, on its thread (or by the consumer,
+/// once it has judged the frame worth it: `framesAsTheyCame`, `decompress`): a frame that is dropped is never
+/// decoded, and one that does not decode is counted as corrupt and skipped.
 public final class FrameHandOff: Sendable {
     private struct State {
         var counters = CaptureCounters()
@@ -166,14 +169,36 @@ public final class FrameHandOff: Sendable {
         continuation.finish()
     }
 
-    /// The frames, newest first-come: for one consumer.
+    /// The frames, newest first-come, compressed ones decoded to grey: for one consumer.
     public var frames: Frames { Frames(handOff: self, base: stream.makeAsyncIterator()) }
+
+    /// The frames as they came, compressed ones still compressed: for a consumer that decides whether a frame
+    /// is worth decoding first (`decompress`), as the decode loop does for a still scene.
+    public var framesAsTheyCame: Frames {
+        var frames = frames
+        frames.decodesCompressed = false
+        return frames
+    }
+
+    /// A compressed frame from `framesAsTheyCame` as the grey frame the decoder reads, in the decoder's memory
+    /// when set; nil, and counted corrupt, when it does not decode.
+    public func decompress(_ frame: Frame, with decoder: MJPEGDecoder) -> Frame? {
+        guard frame.format.isCompressed else { return frame }
+        if let grey = FrameDecompression.grey(of: frame, with: decoder, into: decodedMemory.withLockedValue { $0 }) {
+            decompressed()
+            return grey
+        }
+        corrupted()
+        return nil
+    }
 
     public struct Frames: AsyncSequence, AsyncIteratorProtocol {
         let handOff: FrameHandOff
         var base: AsyncStream<Frame>.Iterator
         /// Made with the first compressed frame; lives as long as the consumer's loop.
         var jpeg: MJPEGDecoder?
+        /// false: compressed frames are handed on as they came (`framesAsTheyCame`).
+        var decodesCompressed = true
 
         public func makeAsyncIterator() -> Frames { self }
 
@@ -187,10 +212,11 @@ public final class FrameHandOff: Sendable {
                 handOff.waitsForFrame()
                 guard let frame = await base.next(isolation: actor) else { break }
                 handOff.took(frame)
-                guard frame.format.isCompressed else { return frame }
+                guard frame.format.isCompressed, decodesCompressed else { return frame }
                 let decoder = jpeg ?? MJPEGDecoder()
                 jpeg = decoder
                 if let grey = FrameDecompression.grey(of: frame, with: decoder, into: handOff.decodedMemory.withLockedValue { $0 }) {
+                    handOff.decompressed()
                     return grey
                 }
                 handOff.corrupted()
@@ -200,6 +226,8 @@ public final class FrameHandOff: Sendable {
     }
 
     private func corrupted() { state.withLockedValue { $0.counters.corrupt += 1 } }
+
+    private func decompressed() { state.withLockedValue { $0.counters.decompressed += 1 } }
 
     private func took(_ frame: Frame) {
         let now = clock()

@@ -36,6 +36,31 @@ public final class MJPEGDecoder {
         return nil
     }
 
+    /// The picture at an eighth of its size, grey (libjpeg-turbo's DCT scaling: each pixel about the mean of an
+    /// 8×8 block, for a fraction of a whole decode's work): enough to tell whether the scene changed before
+    /// decoding a frame whole. nil when it does not decode (the whole decode then says why).
+    public func eighth(_ jpeg: UnsafeRawBufferPointer, width: Int, height: Int) -> (pixels: [UInt8], width: Int, height: Int)? {
+        guard let source = jpeg.baseAddress?.assumingMemoryBound(to: UInt8.self), !jpeg.isEmpty else { return nil }
+        var w: Int32 = 0, h: Int32 = 0, subsampling: Int32 = 0, colorspace: Int32 = 0
+        guard tjDecompressHeader3(handle, source, UInt(jpeg.count), &w, &h, &subsampling, &colorspace) == 0 else {
+            _ = failed()
+            return nil
+        }
+        guard Int(w) == width, Int(h) == height, width >= 8, height >= 8 else { return nil }
+        // TJSCALED(dimension, 1/8): libjpeg-turbo picks the scale whose picture fits these.
+        let sw = (width + 7) / 8, sh = (height + 7) / 8
+        var pixels = [UInt8](repeating: 0, count: sw * sh)
+        let rc = pixels.withUnsafeMutableBufferPointer { out in
+            tjDecompress2(
+                handle, source, UInt(jpeg.count), out.baseAddress, Int32(sw), Int32(sw), Int32(sh), Int32(TJPF_GRAY.rawValue), TJFLAG_STOPONWARNING)
+        }
+        guard rc == 0 else {
+            _ = failed()
+            return nil
+        }
+        return (pixels, sw, sh)
+    }
+
     /// The reason of the last failure; the handle is replaced by a fresh one.
     private func failed() -> String {
         let reason = String(cString: tjGetErrorStr2(handle))

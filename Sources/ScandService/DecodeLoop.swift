@@ -25,6 +25,11 @@ actor DecodeLoop {
     private let skipStaticScenes: Bool
     /// The last decoded frame's scene, and whether that decode found anything.
     private var lastScene: SceneSignature?
+    /// `lastScene` is of an MJPEG frame decoded at an eighth of its size (comparable only with such).
+    private var lastSceneOfEighth = false
+    /// MJPEG frames are decoded here, made with the first: a still scene's frame is judged from its eighth-size
+    /// picture and not decoded whole.
+    private var jpeg: MJPEGDecoder?
     private var lastFound = false
     /// Frames of a still scene with codes held since its last decode (`restingRecheck`).
     private var heldFrames = 0
@@ -68,11 +73,11 @@ actor DecodeLoop {
                     await tickIfIdle()
                 }
             }
-            for await frame in handOff.frames {
+            for await frame in handOff.framesAsTheyCame {
                 // A stalled journal holds the decoding back (frames are dropped at the hand-off) instead of its
                 // events piling up past the stage's room.
                 await output.room()
-                process(frame)
+                process(frame, from: handOff)
             }
             group.cancelAll()
         }
@@ -94,9 +99,9 @@ actor DecodeLoop {
         write(tracker.tick(at: now), frame: nil)
     }
 
-    private func process(_ frame: Frame) {
+    private func process(_ taken: Frame, from handOff: FrameHandOff) {
         defer { lastFrameDone = .now }
-        let stamp = frame.timestampMicroseconds
+        let stamp = taken.timestampMicroseconds
         if let last = lastStamp, stamp > last, Duration.microseconds(stamp - last) > Self.idleTick, clock() == nil {
             // Replays on recorded stamps have no idle ticks: the tracker hears of a stretch without frames
             // just before the frame that ends it, as a tick would have told it live (a code unseen meanwhile
@@ -104,27 +109,50 @@ actor DecodeLoop {
             write(tracker.tick(at: .microseconds(stamp - 1)), frame: nil)
         }
         lastStamp = stamp
-        snapshots.offer(frame, transform: decoder.transform)
-        takeFocus(of: frame)
-        let scene = SceneSignature(frame: frame)
-        let still = lastScene.map { scene.isStatic(comparedTo: $0) } ?? false
+        // An MJPEG frame's scene is judged from its picture at an eighth of the size, before it is decoded
+        // whole: a still scene's frames (most of an idle kiosk's) are never decoded whole.
+        var eighth = false, scene = SceneSignature(frame: taken)
+        if taken.format.isCompressed {
+            let jpeg = self.jpeg ?? MJPEGDecoder()
+            self.jpeg = jpeg
+            let w = taken.format.width, h = taken.format.height
+            if let small = taken.withUnsafeBytes({ jpeg.eighth($0, width: w, height: h) }) {
+                (eighth, scene) = (true, SceneSignature(grey: small.pixels, width: small.width, height: small.height))
+            }
+        }
+        let still = lastScene.map { eighth == lastSceneOfEighth && scene.isStatic(comparedTo: $0) } ?? false
         // A static scene rests once every expensive pass has had its turn on it: a code held still that only one
         // of them reads (turned, tilted, small, …) is found first.
-        if skipStaticScenes, still, !lastFound, tracker.visible.isEmpty, decoder.hasTriedEveryPass {
-            write(tracker.tick(at: .microseconds(frame.timestampMicroseconds)), frame: (frame, frame.format.width, frame.format.height))
+        let empty = skipStaticScenes && still && !lastFound && tracker.visible.isEmpty && decoder.hasTriedEveryPass
+        // A still scene whose codes are all scanned rests too: its codes stay in view, unread, until it changes
+        // (or the periodic recheck). A new code or a moved item changes the scene, and the next frame is decoded.
+        let settled =
+            !empty && skipStaticScenes && still && tracker.isSettled && decoder.hasTriedEveryPass && heldFrames < Self.restingRecheck
+        // A resting MJPEG frame is decoded whole only for a snapshot someone waits for.
+        var frame = taken
+        if taken.format.isCompressed && (!(empty || settled) || snapshots.isWaiting) {
+            guard let jpeg, let grey = handOff.decompress(taken, with: jpeg) else { return }
+            frame = grey
+        }
+        if !frame.format.isCompressed {
+            snapshots.offer(frame, transform: decoder.transform)
+            takeFocus(of: frame)
+        }
+        let size = (taken, taken.format.width, taken.format.height)
+        if empty {
+            write(tracker.tick(at: .microseconds(stamp)), frame: size)
             metrics.skippedStaticScene()
             return
         }
-        // A still scene whose codes are all scanned rests too: its codes stay in view, unread, until it changes
-        // (or the periodic recheck). A new code or a moved item changes the scene, and the next frame is decoded.
-        if skipStaticScenes, still, tracker.isSettled, decoder.hasTriedEveryPass, heldFrames < Self.restingRecheck {
+        if settled {
             heldFrames += 1
-            write(tracker.hold(at: .microseconds(frame.timestampMicroseconds)), frame: (frame, frame.format.width, frame.format.height))
+            write(tracker.hold(at: .microseconds(stamp)), frame: size)
             metrics.skippedStaticScene()
             return
         }
         heldFrames = 0
         lastScene = scene
+        lastSceneOfEighth = eighth
         decoder.sceneIsStill = skipStaticScenes && still
         let started = Monotonic.microseconds()
         metrics.decodeStarted(at: started)

@@ -52,6 +52,9 @@ public final class LivePipeline: Sendable {
 
     public var counters: FrameCounters { metrics.counters(capture: capture.handOff.counters) }
 
+    /// The capture side's own counters (MJPEG frames decoded whole among them), for benchmarks and tests.
+    public var captureCounters: CaptureCounters { capture.handOff.counters }
+
     /// Starts capture and decoding (once).
     public func start() {
         guard

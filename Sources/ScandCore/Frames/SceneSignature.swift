@@ -15,29 +15,46 @@ public struct SceneSignature: Sendable, Equatable {
             cells = []
             return
         }
-        var out = [UInt8](repeating: 0, count: Self.columns * Self.rows)
-        let bw = max(1, f.width / Self.columns), bh = max(1, f.height / Self.rows)
+        cells = frame.withUnsafeBytes { p in
+            Self.cells(
+                UnsafeRawBufferPointer(rebasing: p[layout.offset...]), width: f.width, height: f.height, rowStride: f.bytesPerLine,
+                pixelStride: layout.pixelStride)
+        }
+    }
+
+    /// Of a grey picture (an MJPEG frame decoded at an eighth of its size, `MJPEGDecoder.eighth`): its block
+    /// means are those of the frame, each pixel already the mean of 64. Compare it only with signatures of
+    /// such pictures.
+    public init(grey pixels: [UInt8], width: Int, height: Int) {
+        guard width > 0, height > 0, pixels.count >= width * height else {
+            cells = []
+            return
+        }
+        cells = pixels.withUnsafeBytes { Self.cells($0, width: width, height: height, rowStride: width, pixelStride: 1) }
+    }
+
+    private static func cells(_ p: UnsafeRawBufferPointer, width: Int, height: Int, rowStride: Int, pixelStride: Int) -> [UInt8] {
+        var out = [UInt8](repeating: 0, count: columns * rows)
+        let bw = max(1, width / columns), bh = max(1, height / rows)
         let step = max(1, min(bw, bh) / 8)
-        frame.withUnsafeBytes { p in
-            for r in 0..<Self.rows {
-                for c in 0..<Self.columns {
-                    var sum = 0, n = 0
-                    var y = r * bh
-                    while y < min(f.height, (r + 1) * bh) {
-                        var x = c * bw
-                        let row = y * f.bytesPerLine + layout.offset
-                        while x < min(f.width, (c + 1) * bw) {
-                            sum += Int(p[row + x * layout.pixelStride])
-                            n += 1
-                            x += step
-                        }
-                        y += step
+        for r in 0..<rows {
+            for c in 0..<columns {
+                var sum = 0, n = 0
+                var y = r * bh
+                while y < min(height, (r + 1) * bh) {
+                    var x = c * bw
+                    let row = y * rowStride
+                    while x < min(width, (c + 1) * bw) {
+                        sum += Int(p[row + x * pixelStride])
+                        n += 1
+                        x += step
                     }
-                    out[r * Self.columns + c] = UInt8(n > 0 ? sum / n : 0)
+                    y += step
                 }
+                out[r * columns + c] = UInt8(n > 0 ? sum / n : 0)
             }
         }
-        cells = out
+        return out
     }
 
     /// Static: no block changed by more than `blockThreshold` levels and the mean change is under

@@ -37,6 +37,9 @@ final class SnapshotRequests: Sendable {
 
     /// Hands `frame` over to be made into a snapshot for everyone waiting, if anyone still wants one and no
     /// snapshot is being made; the caller (the decode loop) goes on at once.
+    /// Someone waits for a snapshot of the next frame (which must then be decoded, still scene or not).
+    var isWaiting: Bool { state.withLockedValue { !$0.making && !$0.waiting.isEmpty } }
+
     func offer(_ frame: Frame, transform: FrameTransform) {
         let waiters: [Waiter]? = state.withLockedValue { s in
             guard !s.making, !s.waiting.isEmpty else { return nil }
