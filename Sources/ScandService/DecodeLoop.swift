@@ -33,9 +33,10 @@ actor DecodeLoop {
     private var lastFound = false
     /// Frames of a still scene with codes held since its last decode (`restingRecheck`).
     private var heldFrames = 0
-    /// A still scene whose codes are all scanned is decoded again this often (frames), in case it changed in a
-    /// way its coarse signature does not show: a ticket left on the reader costs about what an idle one does.
-    static let restingRecheck = 30
+    /// A still scene whose codes are all scanned is decoded again this often (frames: 2 s at 30 fps), in case it
+    /// changed in a way its signature does not show: a ticket left on the reader costs about what an idle one
+    /// does (once a second, a recheck cost a 720p ticket 1.3 times the idle scene's CPU).
+    static let restingRecheck = 60
     private var processes = DecoderProcessWatch()
     /// When the focus figure was last taken (frame time, µs): a few times a second is enough for a person.
     private var focusTakenAt: UInt64?

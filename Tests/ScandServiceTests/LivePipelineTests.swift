@@ -146,7 +146,7 @@ import NIOConcurrencyHelpers
     }
 
     /// Issue 30, 5: a ticket left on the reader was decoded on every frame for ever (16.7% of a core). Once its
-    /// code is scanned and every pass had its turn, the still scene rests too, decoded again once a second;
+    /// code is scanned and every pass had its turn, the still scene rests too, decoded again every two seconds;
     /// the code stays in view (one SCAN, no LOST) and the scene's next change is decoded at once.
     @Test func aStaticSceneHoldingAScannedCodeRestsWithoutLosingIt() async throws {
         let held = try recording([(.qrCode, "left lying", 320, 240)], frames: 45, name: "held")
