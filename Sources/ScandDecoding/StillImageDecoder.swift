@@ -59,7 +59,9 @@ public struct StillImageDecoder: Sendable {
             more.notes += late.notes
             more.passesRun += late.passesRun
         }
+        // A UPC-E read inside an EAN-13's bars (its left half) is no code of its own.
         report.found = StillDisagreement.resolve(merger.merge(StillImageStrategy.confirmed(raw), detection: \.detection), raw: raw, in: image)
+            .filter { f in QuietZone.isClear(f.detection, width: image.width, height: image.height) { image[$0, $1] } }
         report.failures += more.failures
         report.notes += more.notes
         report.passesRun += more.passesRun

@@ -1,0 +1,47 @@
+import ScandCore
+
+/// Whether a UPC-E read has the quiet zone of a code of its own after it. A UPC-E's bars are those of an
+/// EAN-13's left half up to its centre guard, which is a UPC-E's end guard followed by the right half's first
+/// bar: zxing-cpp reads that as a UPC-E (the till bench's EAN-13 6429877349298 as 14298776, on several lines
+/// of a frame), with the EAN-13's bars right past its end. A UPC-E of its own has at least 7 light modules
+/// after it (an add-on starts 7–12 modules after the end guard). Only that case: checked on EAN-8 and before
+/// the start too, it cost real photos' and the till bench's reads (glare, print close to the code).
+enum QuietZone {
+    /// false when most of three lines along a UPC-E show dark within 1.5–6 modules after its end guard.
+    static func isClear(_ d: Detection, width: Int, height: Int, luma: (Int, Int) -> UInt8) -> Bool {
+        guard d.format == .upcE, let count = AddOnBars.modules(d.format) else { return true }
+        let q = d.corners
+        let start = (q.topLeft + q.bottomLeft) * 0.5, end = (q.topRight + q.bottomRight) * 0.5
+        let v = end - start
+        let length = (v.x * v.x + v.y * v.y).squareRoot()
+        let module = length / count
+        guard length.isFinite, module >= 0.8, module <= 16 else { return true }
+        let along = v * (1 / length), across = Point(-along.y, along.x)
+        let half = max(q.topLeft.distance(to: q.bottomLeft), q.topRight.distance(to: q.bottomRight)) / 2
+        let offsets = [-max(2, half * 0.6), 0, max(2, half * 0.6)]
+        return withoutActuallyEscaping(luma) { luma in
+            let crowded = offsets.filter { o in
+                let line = AddOnBars.Line(
+                    origin: start + across * o, along: along, module: module, length: length, width: width, height: height, luma: luma)
+                let main = stride(from: 0, through: length, by: module / 2).compactMap(line.sample)
+                guard let lo = main.min(), let hi = main.max(), hi - lo >= 24 else { return false }
+                let threshold = (lo + hi) / 2, step = module / 4
+                let after = line.bits(from: length + 1.5 * module, to: length + 6 * module, step: step, threshold: threshold) ?? []
+                return after.contains(true)
+            }
+            return crowded.count < 2
+        }
+    }
+
+    /// `detections` but the UPC-E reads whose quiet zone after them holds bars.
+    static func keep(
+        _ detections: [Detection], in buffer: UnsafeRawBufferPointer, width: Int, height: Int, rowStride: Int, pixelStride: Int
+    ) -> [Detection] {
+        detections.filter { d in
+            isClear(d, width: width, height: height) { x, y in
+                let i = y * rowStride + x * pixelStride
+                return i < buffer.count ? buffer[i] : 255
+            }
+        }
+    }
+}
