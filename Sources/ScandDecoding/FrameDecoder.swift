@@ -33,8 +33,8 @@ public struct FrameDecoder: Sendable {
     private(set) var lastPasses: [DecodePass] = []
     /// The kinds of expensive pass the last frame ran, for tests.
     private(set) var lastExtras: Set<ExtraPassSchedule.Kind> = []
-    /// Codes the located bands, tracked crops and expensive passes read in the last frame: patches around them
-    /// need no upright crop (those passes read them again, or the code has a tracked crop).
+    /// Codes the located bands and tracked crops read in the last frame: patches around them need no upright
+    /// crop (those passes run again on the next frame). Not an expensive pass's reads: it does not.
     private var readElsewhere: [Detection] = []
     /// Codes the tracked crops read in the last frame: their located bands would only read them again.
     private var readEveryFrame: [Detection] = []
@@ -247,7 +247,7 @@ public struct FrameDecoder: Sendable {
             fruitlessBands.append((p.crop, now))
         }
         let wholeFrameRoles: Set<DecodePass.Role> = [.cheapMatrix, .linearBand]
-        readElsewhere = report.found.filter { $0.role != .candidateCrop && !wholeFrameRoles.contains($0.role) }.map(\.detection)
+        readElsewhere = report.found.filter { $0.role == .locatedLinear || $0.role.isTrackedCrop }.map(\.detection)
         readEveryFrame = report.found.filter(\.role.isTrackedCrop).map(\.detection)
         if wholeFrame {
             // What the passes of every frame read (bands, crops, tracked crops; not an expensive pass's turn).

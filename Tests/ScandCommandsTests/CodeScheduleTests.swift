@@ -84,14 +84,17 @@ import Testing
         for frame in playlist.frames {
             seen.append(try decoder.decode(frame).detections.map(\.text))
         }
-        let texts = DemoSource.codes.map(\.text)
+        // Each code is read within the whole-frame fallback's turn of its first frame (a code the localizers do
+        // not find waits for it: `FrameDecoder.wholeFrameEvery`), then on every frame until it goes.
+        let texts = DemoSource.codes.map(\.text), every = decoder.wholeFrameEvery
         for (i, text) in texts.enumerated() {
             let shown = seen.indices.filter { seen[$0] == [text] }
-            #expect(shown == Array((25 * i)..<(25 * i + 20)), "\(text): frames \(shown)")
+            let first = try #require(shown.first, "\(text) never read")
+            #expect(first < 25 * i + every && shown == Array(first..<(25 * i + 20)), "\(text): frames \(shown)")
         }
+        #expect(seen.allSatisfy { $0.count <= 1 }, "one code at a time, nothing else read")
         let gaps: [Int] = (0..<4).flatMap { (loop: Int) -> [Int] in Array((25 * loop + 20)..<(25 * loop + 25)) }
-        let empty: [Int] = seen.indices.filter { seen[$0].isEmpty }
-        #expect(empty == gaps, "half a second of empty page after each code")
+        #expect(gaps.allSatisfy { seen[$0].isEmpty }, "half a second of empty page after each code")
         #expect(Set(DemoSource.codes.map(\.format)) == [.qrCode, .ean13, .code128, .dataMatrix])
     }
 }
