@@ -53,7 +53,7 @@ import NIOConcurrencyHelpers
         #expect(c.codes == c.decoded, "the code is read in every decoded frame")
         let scans = lines.all.filter { $0.contains(#""class":"SCAN""#) }
         #expect(c.scans == 1 && scans.count == 1, "and reported once")
-        #expect(scans.allSatisfy { $0.contains(#""text":"paced""#) && $0.contains(#""latencyMs":"#) && $0.contains(#""id":1"#) })
+        #expect(scans.allSatisfy { $0.contains(#""text":"paced""#) && $0.contains(#""latencyMs":"#) && $0.contains(#""id":1"#) }, "\(scans)")
         #expect(lines.all.first?.contains(#""state":"streaming""#) == true)
         #expect(lines.all.contains { $0.contains(#""state":"stopped","message":"end of recording""#) })
     }
