@@ -7,7 +7,8 @@ import ScandCore
 /// after it (an add-on starts 7–12 modules after the end guard). Only that case: checked on EAN-8 and before
 /// the start too, it cost real photos' and the till bench's reads (glare, print close to the code).
 enum QuietZone {
-    /// false when most of three lines along a UPC-E show dark within 1.5–6 modules after its end guard.
+    /// false when most of three lines along a UPC-E show dark within 1.5–6 modules after its end guard, or reach
+    /// past the frame's edge there.
     static func isClear(_ d: Detection, width: Int, height: Int, luma: (Int, Int) -> UInt8) -> Bool {
         guard d.format == .upcE, let count = AddOnBars.modules(d.format) else { return true }
         let q = d.corners
@@ -26,7 +27,11 @@ enum QuietZone {
                 let main = stride(from: 0, through: length, by: module / 2).compactMap(line.sample)
                 guard let lo = main.min(), let hi = main.max(), hi - lo >= 24 else { return false }
                 let threshold = (lo + hi) / 2, step = module / 4
-                let after = line.bits(from: length + 1.5 * module, to: length + 6 * module, step: step, threshold: threshold) ?? []
+                // Past the frame's edge the quiet zone cannot be seen: an EAN-13 swiped in from the right shows
+                // exactly its left half there first (the till bench's #91). Unproven, it waits for the next frame.
+                guard let after = line.bits(from: length + 1.5 * module, to: length + 6 * module, step: step, threshold: threshold) else {
+                    return true
+                }
                 return after.contains(true)
             }
             return crowded.count < 2

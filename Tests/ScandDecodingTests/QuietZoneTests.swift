@@ -20,6 +20,17 @@ import ScandTestSupport
         }
     }
 
+    /// An EAN-13 swiped in from the right edge shows its left half first: a UPC-E whose quiet zone is past the
+    /// edge is not proven a code of its own (the till bench's item #91).
+    @Test func aUPCEWhoseQuietZoneIsPastTheEdgeIsNot() throws {
+        let (page, d) = try Self.read(.upcE, "01234565", module: 3)
+        let right = Int(max(d.corners.topRight.x, d.corners.bottomRight.x)) + 3
+        var cut = LumaImage(width: right, height: page.height, fill: 0)
+        for y in 0..<page.height { for x in 0..<right { cut[x, y] = page[x, y] } }
+        #expect(!QuietZone.isClear(d, width: cut.width, height: cut.height) { cut[$0, $1] })
+        #expect(QuietZone.isClear(d, width: page.width, height: page.height) { page[$0, $1] }, "with its quiet zone in view")
+    }
+
     @Test func anEAN13sLeftHalfReadAsAUPCEIsNot() throws {
         for module in [2, 3, 4] {
             let (page, ean) = try Self.read(.ean13, "6429877349298", module: module)
