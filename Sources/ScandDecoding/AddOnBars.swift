@@ -34,22 +34,30 @@ enum AddOnBars {
     /// Whether most of the lines along `d` (its middle and two either side) show an add-on's bars after it.
     static func beside(_ d: Detection, width: Int, height: Int, luma: (Int, Int) -> UInt8) -> Bool {
         guard d.addOn == nil, let count = modules(d.format) else { return false }
+        return lines(along: d, modules: count, width: width, height: height, luma: luma) { lines in
+            lines.filter { $0.showsAddOn() }.count >= 2
+        } ?? false
+    }
+
+    /// Three lines along a read of `count` modules (its middle and two either side), from its start guard, for
+    /// `body`; nil when the read is of a few pixels or of a whole frame per module, no EAN a probe can follow.
+    static func lines<T>(
+        along d: Detection, modules count: Double, width: Int, height: Int, luma: (Int, Int) -> UInt8, _ body: ([Line]) -> T
+    ) -> T? {
         let q = d.corners
         let start = (q.topLeft + q.bottomLeft) * 0.5, end = (q.topRight + q.bottomRight) * 0.5
         let v = end - start
         let length = (v.x * v.x + v.y * v.y).squareRoot()
         let module = length / count
-        // A read of a few pixels or of a whole frame per module is no EAN this probe can follow.
-        guard length.isFinite, module >= 0.8, module <= 16 else { return false }
+        guard length.isFinite, module >= 0.8, module <= 16 else { return nil }
         let along = v * (1 / length), across = Point(-along.y, along.x)
         let half = max(q.topLeft.distance(to: q.bottomLeft), q.topRight.distance(to: q.bottomRight)) / 2
         let offsets = [-max(2, half * 0.6), 0, max(2, half * 0.6)]
         return withoutActuallyEscaping(luma) { luma in
-            let showing = offsets.filter { o in
-                Line(origin: start + across * o, along: along, module: module, length: length, width: width, height: height, luma: luma)
-                    .showsAddOn()
-            }
-            return showing.count >= 2
+            body(
+                offsets.map { o in
+                    Line(origin: start + across * o, along: along, module: module, length: length, width: width, height: height, luma: luma)
+                })
         }
     }
 

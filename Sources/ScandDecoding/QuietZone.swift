@@ -11,19 +11,9 @@ enum QuietZone {
     /// past the frame's edge there.
     static func isClear(_ d: Detection, width: Int, height: Int, luma: (Int, Int) -> UInt8) -> Bool {
         guard d.format == .upcE, let count = AddOnBars.modules(d.format) else { return true }
-        let q = d.corners
-        let start = (q.topLeft + q.bottomLeft) * 0.5, end = (q.topRight + q.bottomRight) * 0.5
-        let v = end - start
-        let length = (v.x * v.x + v.y * v.y).squareRoot()
-        let module = length / count
-        guard length.isFinite, module >= 0.8, module <= 16 else { return true }
-        let along = v * (1 / length), across = Point(-along.y, along.x)
-        let half = max(q.topLeft.distance(to: q.bottomLeft), q.topRight.distance(to: q.bottomRight)) / 2
-        let offsets = [-max(2, half * 0.6), 0, max(2, half * 0.6)]
-        return withoutActuallyEscaping(luma) { luma in
-            let crowded = offsets.filter { o in
-                let line = AddOnBars.Line(
-                    origin: start + across * o, along: along, module: module, length: length, width: width, height: height, luma: luma)
+        return AddOnBars.lines(along: d, modules: count, width: width, height: height, luma: luma) { lines in
+            let crowded = lines.filter { line in
+                let module = line.module, length = line.length
                 let main = stride(from: 0, through: length, by: module / 2).compactMap(line.sample)
                 guard let lo = main.min(), let hi = main.max(), hi - lo >= 24 else { return false }
                 let threshold = (lo + hi) / 2, step = module / 4
@@ -35,7 +25,7 @@ enum QuietZone {
                 return after.contains(true)
             }
             return crowded.count < 2
-        }
+        } ?? true
     }
 
     /// `detections` but the UPC-E reads whose quiet zone after them holds bars.
