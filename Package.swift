@@ -53,6 +53,8 @@ let package = Package(
         .target(name: "ScandProtocol", dependencies: ["ScandCore"]),
         // Small files replaced whole or not at all (state files, the kept rect of interest).
         .target(name: "ScandFiles"),
+        // The one log handler: every Logger of the daemon and its commands writes scand's lines through it.
+        .target(name: "ScandLogging", dependencies: ["ScandCore", .product(name: "Logging", package: "swift-log")]),
         // The configuration file: TOML 1.0 read by TOMLKit (over toml++), applied through ScandCore's settings table.
         .target(name: "ScandConfigFile", dependencies: ["ScandCore", .product(name: "TOMLKit", package: "TOMLKit")]),
         .target(
@@ -84,7 +86,7 @@ let package = Package(
             name: "ScandService",
             dependencies: [
                 "ScandCore", "ScandProtocol", "ScandCapture", "ScandDecoding", "ScandImageIO", "ScandJournal", "ScandFiles", "ScandConfigFile",
-                "CSystemd",
+                "ScandLogging", "CSystemd",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -108,7 +110,7 @@ let package = Package(
         .target(
             name: "ScandWeb",
             dependencies: [
-                "ScandCore", "ScandProtocol", "ScandClient",
+                "ScandCore", "ScandProtocol", "ScandClient", "ScandLogging",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
@@ -131,7 +133,7 @@ let package = Package(
         .target(
             name: "ScandWedge",
             dependencies: [
-                "ScandCore", "ScandProtocol", "ScandClient", "ScandUInputShim",
+                "ScandCore", "ScandProtocol", "ScandClient", "ScandUInputShim", "ScandLogging",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log")
@@ -141,7 +143,9 @@ let package = Package(
             dependencies: [
                 "ScandCapture", "ScandService", "ScandMQTT", "ScandWeb", "ScandWedge",
                 "ScandCore", "ScandProtocol", "ScandClient", "ScandConfigFile", "ScandDecoding", "ScandImageIO", "ScandFiles",
-                .product(name: "ArgumentParser", package: "swift-argument-parser")
+                "ScandLogging",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log")
             ]),
         .executableTarget(name: "scand", dependencies: ["ScandCommands"]),
         // The benchmarks, in an executable of their own (`scand bench` runs it): libzbar stays out of the daemon.
@@ -165,7 +169,8 @@ let package = Package(
         .testTarget(
             name: "ScandClientTests",
             dependencies: [
-                "ScandClient", "ScandProtocol", "ScandService", "ScandCore", "ScandTestSupport",
+                "ScandClient", "ScandProtocol", "ScandService", "ScandCore", "ScandTestSupport", "ScandLogging",
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")
             ]),
         .testTarget(name: "ScandDecodingTests", dependencies: ["ScandDecoding", "ScandCore", "ScandTestSupport"]),
@@ -178,7 +183,8 @@ let package = Package(
         .testTarget(
             name: "ScandServiceTests",
             dependencies: [
-                "ScandService", "ScandCapture", "ScandDecoding", "ScandCore", "ScandProtocol", "ScandTestSupport",
+                "ScandService", "ScandCapture", "ScandDecoding", "ScandCore", "ScandProtocol", "ScandTestSupport", "ScandLogging",
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio")
@@ -186,6 +192,11 @@ let package = Package(
         .testTarget(name: "ScandImageIOTests", dependencies: ["ScandImageIO", "ScandCore", "CSTB", "ScandTestSupport"]),
         .testTarget(name: "ScandJournalTests", dependencies: ["ScandJournal", "ScandCore", "ScandTestSupport"]),
         .testTarget(name: "ScandFilesTests", dependencies: ["ScandFiles", "ScandTestSupport"]),
+        .testTarget(
+            name: "ScandLoggingTests",
+            dependencies: [
+                "ScandLogging", .product(name: "Logging", package: "swift-log"), .product(name: "NIOConcurrencyHelpers", package: "swift-nio")
+            ]),
         .testTarget(name: "ScandMQTTTests", dependencies: ["ScandMQTT", "ScandCore", "ScandProtocol", "ScandTestSupport"]),
         .testTarget(
             name: "ScandCommandsTests",

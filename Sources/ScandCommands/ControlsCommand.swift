@@ -1,7 +1,9 @@
 import ArgumentParser
 import Foundation
+import Logging
 import ScandClient
 import ScandCore
+import ScandLogging
 import ScandProtocol
 import ScandService
 
@@ -66,7 +68,7 @@ struct ControlsCommand: AsyncParsableCommand {
             // Line by line: each escaped on its own (a driver's names are data), the newlines kept.
             for line in Self.lines(report) { WatchCommand.print(line) }
         } catch let error as DaemonError {
-            OutputSinkLog.write(error.description.escapingControlCharacters())
+            Logger.standardError(error.description.escapingControlCharacters(), .error)
             throw ExitCode(ExitStatus.of(error))
         }
     }

@@ -1,5 +1,7 @@
+import Logging
 import ScandClient
 import ScandCore
+import ScandLogging
 import ScandMQTT
 import ScandProtocol
 import ScandService
@@ -17,7 +19,7 @@ struct MQTTBridgeService: Service {
         case daemon(EventSubscription.Element, taken: CheckedContinuation<Void, Never>)
         /// The daemon refused the subscription: asking again would be refused again.
         case refused(DaemonError)
-        case log(String, LogLevel)
+        case log(String, Logger.Level)
         /// Time to write the acknowledged position down.
         case flush
         case stop
@@ -65,7 +67,7 @@ struct MQTTBridgeService: Service {
         let published =
             classes.sorted().map(\.rawValue).joined(separator: ", ")
             + (settings.formats.map { " of \($0.members.map(\.name).joined(separator: ", "))" } ?? "")
-        OutputSinkLog.write(
+        Logger.standardError(
             "publishing \(published) to \(brokerName) under \(settings.topicPrefix)/\(kioskID)/, \(from); state file \(settings.stateFile)", .info)
         try connection.start()
         var stateFile = PositionFile.Keeper(path: settings.stateFile, holdsPosition: stateFileHeld, setting: "[mqtt] state_file or --state-file")
@@ -82,7 +84,7 @@ struct MQTTBridgeService: Service {
             guard let position = unsaved else { return }
             unsaved = nil
             // Once until it works again: the position stays in memory, a restart would resume from an older one.
-            if let (line, isError) = await stateFile.save(position) { OutputSinkLog.write(line, isError ? .error : .info) }
+            if let (line, isError) = await stateFile.save(position) { Logger.standardError(line, isError ? .error : .info) }
         }
 
         await withGracefulShutdownHandler {
@@ -95,14 +97,14 @@ struct MQTTBridgeService: Service {
                             subscribe(watch, in: &group, post: post)
                         case .pauseReading(let n):
                             paused = true
-                            OutputSinkLog.write(
+                            Logger.standardError(
                                 "\(n) events wait for the broker's acknowledgement: reading from scand paused (its journal keeps what comes meanwhile)",
                                 .warning)
                         case .resumeReading:
                             paused = false
                             reader?.resume()
                             reader = nil
-                            OutputSinkLog.write("reading from scand again", .info)
+                            Logger.standardError("reading from scand again", .info)
                         case .publish(let ticket, let topic, let payload):
                             do {
                                 let mid = try connection.publish(topic: topic, payload: payload)
@@ -116,7 +118,7 @@ struct MQTTBridgeService: Service {
                         case .persist(let position):
                             unsaved = position
                         case .log(let text):
-                            OutputSinkLog.write(text, .notice)
+                            Logger.standardError(text, .notice)
                         }
                     }
                 }
@@ -138,7 +140,7 @@ struct MQTTBridgeService: Service {
                         _ = try? connection.publish(topic: bridge.statusTopic, payload: bridge.offlinePayload, retain: true)
                         connection.disconnect()
                         let pending = bridge.inFlight
-                        OutputSinkLog.write(
+                        Logger.standardError(
                             pending == 0 ? "stopped" : "stopped; \(pending) events were not acknowledged: they come again with since next time", .info
                         )
                         reader?.resume()
@@ -152,20 +154,20 @@ struct MQTTBridgeService: Service {
                         if text.hasPrefix("broker ") {
                             guard brokerProblems.insert(text).inserted else { continue }
                         }
-                        OutputSinkLog.write(text, level)
+                        Logger.standardError(text, level)
                     case .flush:
                         flushing = false
                         await save()
                     case .bridge(let event):
                         if event == .brokerConnected {
                             brokerProblems.removeAll()
-                            OutputSinkLog.write("connected to the broker \(brokerName)", .info)
+                            Logger.standardError("connected to the broker \(brokerName)", .info)
                         }
                         perform(bridge.handle(event))
                     case .daemon(.event(let line), let taken):
                         if line.eventClass == .watch {
                             daemonProblem = nil
-                            OutputSinkLog.write("subscribed to scand at \(settings.socketPath)", .info)
+                            Logger.standardError("subscribed to scand at \(settings.socketPath)", .info)
                             perform(bridge.handle(.daemonConnected))
                         }
                         perform(bridge.handle(.line(line)))
@@ -175,7 +177,7 @@ struct MQTTBridgeService: Service {
                         let problem = error == .closed ? "the daemon closed the connection" : error.description
                         if problem != daemonProblem {
                             let since = bridge.received.map { "since \($0.json)" } ?? "live"
-                            OutputSinkLog.write("\(problem); subscribing again \(since)", .warning)
+                            Logger.standardError("\(problem); subscribing again \(since)", .warning)
                             daemonProblem = problem
                         }
                         taken.resume()
@@ -201,7 +203,7 @@ struct MQTTBridgeService: Service {
     private func subscribe(_ watch: ClientRequest.Watch, in group: inout DiscardingTaskGroup, post: AsyncStream<Input>.Continuation) {
         // A few lines read ahead: the window, not this buffer, bounds what waits for the broker.
         let subscription = EventSubscription(socketPath: settings.socketPath, watch: watch, reconnect: true, bufferLimit: 16)
-        OutputSinkLog.write("subscribing to scand at \(settings.socketPath): \(ClientRequest.watch(watch).line)", .info)
+        Logger.standardError("subscribing to scand at \(settings.socketPath): \(ClientRequest.watch(watch).line)", .info)
         group.addTask { await subscription.run() }
         group.addTask {
             do {

@@ -1,11 +1,12 @@
 import ArgumentParser
 import Foundation
+import Logging
 import ScandClient
 import ScandCore
+import ScandLogging
 import ScandMQTT
 import ScandService
 import ServiceLifecycle
-import Logging
 
 /// `scand mqtt`: the bridge from the daemon's socket to an MQTT broker.
 struct MQTTCommand: AsyncParsableCommand {
@@ -54,7 +55,7 @@ struct MQTTCommand: AsyncParsableCommand {
             // Only for a configuration that holds: a wrong one makes nothing.
             stateFile.prepare()
         } catch {
-            OutputSinkLog.write(error.description.escapingControlCharacters())
+            Logger.standardError(error.description.escapingControlCharacters(), .error)
             throw ExitCode(error.status)
         }
         var acknowledged: EventPosition?
@@ -64,16 +65,16 @@ struct MQTTCommand: AsyncParsableCommand {
             held = acknowledged != nil
         } catch {
             // Never live only: what the broker may lack is sent again, at the cost of duplicates.
-            OutputSinkLog.write(
+            Logger.standardError(
                 "\(error.description); resuming from the oldest event the daemon's journal keeps (the broker may get some events twice)", .error)
             acknowledged = MQTTBridge.journalStart
         }
         let bridge = MQTTBridgeService(settings: settings, kioskID: kiosk, password: password, acknowledged: acknowledged, stateFileHeld: held)
         let group = ServiceGroup(
             configuration: .init(
-                services: [.init(service: bridge)], gracefulShutdownSignals: [.sigterm, .sigint], logger: Logger(label: "scand-mqtt")))
+                services: [.init(service: bridge)], gracefulShutdownSignals: [.sigterm, .sigint], logger: .scand("mqtt", level: .warning)))
         do { try await group.run() } catch {
-            OutputSinkLog.write((error as? MQTTError)?.description ?? "\(error)")
+            Logger.standardError((error as? MQTTError)?.description ?? "\(error)", .error)
             throw ExitCode(78)
         }
     }

@@ -1,6 +1,8 @@
 import ArgumentParser
+import Logging
 import ScandCapture
 import ScandCore
+import ScandLogging
 import ScandService
 
 /// `scand record`: saves frames as the camera sends them (raw, or MJPEG's JPEG frames) with their format, for
@@ -59,5 +61,5 @@ struct RecordCommand: ParsableCommand {
 }
 
 func printErr(_ line: String) {
-    OutputSinkLog.write(line)
+    Logger.standardError(line, .error)
 }

@@ -1,7 +1,9 @@
 import ArgumentParser
 import Foundation
+import Logging
 import ScandClient
 import ScandCore
+import ScandLogging
 import ScandProtocol
 import ScandService
 
@@ -54,7 +56,7 @@ struct RoiCommand: AsyncParsableCommand {
             guard !json, case .regionOfInterest(let rect)? = answer.event else { return WatchCommand.print(answer.line) }
             WatchCommand.print(Self.text(rect))
         } catch let error as DaemonError {
-            OutputSinkLog.write(error.description.escapingControlCharacters())
+            Logger.standardError(error.description.escapingControlCharacters(), .error)
             throw ExitCode(ExitStatus.of(error))
         }
     }

@@ -1,10 +1,12 @@
 import ArgumentParser
 import Foundation
+import Logging
 import ScandCapture
 import ScandConfigFile
 import ScandCore
-import ScandFiles
 import ScandDecoding
+import ScandFiles
+import ScandLogging
 import ScandService
 
 /// `scand run`: the daemon. Opens a camera (or replays a recording), serves subscribers on a Unix socket
@@ -93,7 +95,7 @@ struct RunCommand: AsyncParsableCommand {
         guard let source else { return .camera }
         guard source == "demo" else { return .replay(path: String(source.dropFirst(7)), pace: replayPace.replaySourcePace) }
         do { return .synthetic(try DemoSource.playlist()) } catch {
-            OutputSinkLog.write("the demo source cannot be drawn: \(error)")
+            Logger.standardError("the demo source cannot be drawn: \(error)", .error)
             throw ExitCode(ExitStatus.software)
         }
     }
@@ -101,7 +103,7 @@ struct RunCommand: AsyncParsableCommand {
     func run() async throws {
         let config: ScandConfig
         do { config = try loadConfig() } catch let e as ConfigFileError {
-            OutputSinkLog.write(e.description)
+            Logger.standardError(e.description, .error)
             throw ExitCode(ExitStatus.configuration)
         }
         try requireDecoderExecutable()
@@ -112,7 +114,7 @@ struct RunCommand: AsyncParsableCommand {
         let daemon = Daemon(config: config, reload: { try self.loadConfig() }, listener: listener, pipelines: builder)
         let failure: String?
         do { failure = try await daemon.run() } catch let e as SocketServer.BindError {
-            OutputSinkLog.write("\(e.description); use --socket PATH or --socket none")
+            Logger.standardError("\(e.description); use --socket PATH or --socket none", .error)
             throw ExitCode(ExitStatus.osError)
         }
         // The pipeline has logged why, in one line.
@@ -133,7 +135,7 @@ extension RunCommand {
 /// is opened; the units do not restart for it.
 func requireDecoderExecutable() throws {
     do { _ = try DecoderExecutable.path() } catch {
-        OutputSinkLog.write(error.description)
+        Logger.standardError(error.description, .error)
         throw ExitCode(ExitStatus.missingFile)
     }
 }

@@ -1,10 +1,10 @@
 import Foundation
-import ScandService
 import ScandCore
-import ScandProtocol
 import ScandDecoding
 import ScandFiles
 import ScandImageIO
+import ScandProtocol
+import ScandService
 
 /// `scand scan`: decodes still images and prints one SCAN object per code (or its text alone). Exit status
 /// as zbarimg's, which scripts test: 0 when every image held a code, 4 when one or more held none, 1 when an
@@ -45,14 +45,14 @@ public struct ScanRunner: Sendable {
             do {
                 image = try read(file)
             } catch {
-                output.log("\(error)", .error)
+                output.logger("\(error)", .error)
                 failed = true
                 continue
             }
             let report = still.decode(image, regionOfInterest: regionOfInterest)
             if !quiet {
                 for failure in report.failures {
-                    output.log("'\(file)': \(failure)" + (failure.kind == .crashed ? "; its fallback passes ran instead" : ""), .warning)
+                    output.logger("'\(file)': \(failure)" + (failure.kind == .crashed ? "; its fallback passes ran instead" : ""), .warning)
                 }
             }
             for d in report.detections {
@@ -61,7 +61,7 @@ public struct ScanRunner: Sendable {
             }
             if report.detections.isEmpty {
                 everyFileHadACode = false
-                if !quiet { output.log("'\(file)': no code found", .notice) }
+                if !quiet { output.logger("'\(file)': no code found", .notice) }
             }
             if let target = annotatePath {
                 do {
@@ -70,7 +70,7 @@ public struct ScanRunner: Sendable {
                     let canvas = file == Self.standardInput ? RGBImage(image) : try ImageFile.readRGB(file)
                     try PNGWriter.write(Annotator(imageWidth: max(canvas.width, canvas.height)).annotate(canvas, report.detections), to: path)
                 } catch {
-                    output.log("\(error)", .error)
+                    output.logger("\(error)", .error)
                     failed = true
                 }
             }

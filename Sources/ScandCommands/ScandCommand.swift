@@ -1,6 +1,8 @@
 import ArgumentParser
 import Foundation
+import Logging
 import ScandCore
+import ScandLogging
 import ScandService
 
 /// The `scand` command line. The executable's `main` only calls this; tests call the same runners.
@@ -43,7 +45,7 @@ extension ScandCommand {
             let message = fullMessage(for: error)
             if !message.isEmpty {
                 let safe = message.split(separator: "\n", omittingEmptySubsequences: false).map { String($0).escapingControlCharacters() }
-                OutputSink.writeAll(code.isSuccess ? 1 : 2, safe.joined(separator: "\n") + "\n")
+                StandardStream.writeAll(code.isSuccess ? 1 : 2, safe.joined(separator: "\n") + "\n")
             }
             let scan = (arguments ?? Array(CommandLine.arguments.dropFirst())).first == ScanCommand.configuration.commandName
             Foundation.exit(scan && code == .validationFailure ? ScanCommand.usageStatus : code.rawValue)

@@ -1,5 +1,7 @@
 import ArgumentParser
+import Logging
 import ScandCore
+import ScandLogging
 import ScandService
 
 extension CommandLineSettings {
@@ -8,7 +10,7 @@ extension CommandLineSettings {
     /// usage error (64), before any file is read; ArgumentParser's own message would add its usage lines.
     static func options(_ arguments: [String], of command: String) throws -> CommandLineSettings {
         do { return try CommandLineSettings(arguments, command: command) } catch {
-            OutputSinkLog.write(error.description.escapingControlCharacters())
+            Logger.standardError(error.description.escapingControlCharacters(), .error)
             throw ExitCode(ExitStatus.usage)
         }
     }

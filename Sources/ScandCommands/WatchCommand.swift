@@ -1,7 +1,9 @@
 import ArgumentParser
 import Foundation
+import Logging
 import ScandClient
 import ScandCore
+import ScandLogging
 import ScandProtocol
 import ScandService
 import UnixSignals
@@ -121,13 +123,13 @@ struct WatchCommand: AsyncParsableCommand {
                 throw ExitCode(128 + signal.rawValue)
             }
         } catch let error as DaemonError {
-            OutputSinkLog.write(error.description.escapingControlCharacters())
+            Logger.standardError(error.description.escapingControlCharacters(), .error)
             throw ExitCode(ExitStatus.of(error))
         } catch let error as WatchSessionError.DaemonWentAway {
-            OutputSinkLog.write(error.description)
+            Logger.standardError(error.description, .error)
             throw ExitCode(ExitStatus.unavailable)
         } catch is WatchSessionError.NothingCame {
-            OutputSinkLog.write("no scan came within \(timeout ?? 0) s", .notice)
+            Logger.standardError("no scan came within \(timeout ?? 0) s", .notice)
             throw ExitCode(Self.timeoutStatus)
         }
     }
@@ -161,6 +163,6 @@ struct WatchCommand: AsyncParsableCommand {
     /// Unbuffered: a pipe reader sees each event at once. The daemon escapes control characters already;
     /// escaping again here means nothing a barcode holds reaches the terminal raw, whoever wrote the line.
     static func print(_ line: String) {
-        OutputSink.writeAll(1, line.escapingControlCharacters() + "\n")
+        StandardStream.writeAll(1, line.escapingControlCharacters() + "\n")
     }
 }

@@ -1,5 +1,7 @@
+import Logging
 import NIOConcurrencyHelpers
 import ScandClient
+import ScandLogging
 import ScandProtocol
 import ScandService
 
@@ -36,16 +38,16 @@ struct WatchSession<C: Clock<Duration>> {
                     for action in printer.take(element) {
                         switch action {
                         case .print(let text):
-                            OutputSink.writeAll(1, text + "\n")
+                            StandardStream.writeAll(1, text + "\n")
                         case .warn(let message):
-                            OutputSinkLog.write(message.escapingControlCharacters(), .warning)
+                            Logger.standardError(message.escapingControlCharacters(), .warning)
                         case .run(let code, let line):
                             guard let hook else { continue }
                             idle.withLockedValue { $0.busy = true }
                             let outcome = await hook.run(for: code, line: line)
                             idle.withLockedValue { $0 = IdleClock(since: clock.now) }
                             let what = "--exec for SCAN \(code.id)" + (line.position.map { " (seq \($0.seq))" } ?? "")
-                            OutputSinkLog.write("\(what) \(outcome)", outcome == .exited(0) ? .info : .warning)
+                            Logger.standardError("\(what) \(outcome)", outcome == .exited(0) ? .info : .warning)
                         case .finished:
                             throw Finished()
                         }

@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import NIOCore
 import ScandCore
+import ScandLogging
 import ScandService
 import ScandWeb
 
@@ -37,20 +38,20 @@ struct WebCommand: AsyncParsableCommand {
     func run() async throws {
         let settings: WebSettings
         do { settings = try resolvedSettings() } catch {
-            OutputSinkLog.write(error.description.escapingControlCharacters())
+            Logger.standardError(error.description.escapingControlCharacters(), .error)
             throw ExitCode(error.status)
         }
-        LoggingSystem.bootstrap { _ in LineLogHandler(prefix: "web") }
-        let logger = Logger(label: "scand-web")
+        LoggingSystem.bootstrap { _ in ScandLogHandler(prefix: "web") }
+        let logger = Logger.scand("web")
         let server = WebServer(settings: settings, logger: logger)
         let socketPath = settings.socket, address = settings.listen
         do {
             try await server.run { url in
-                OutputSinkLog.write("web: serving \(url) for scand at \(socketPath)", .notice)
+                Logger.standardError("web: serving \(url) for scand at \(socketPath)", .notice)
             }
         } catch let error as IOError {
             guard let (message, status) = Self.listenFailure(error.errnoCode, address) else { throw error }
-            OutputSinkLog.write(message)
+            Logger.standardError(message, .error)
             throw ExitCode(status)
         }
     }

@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import ScandClient
 import ScandCore
+import ScandLogging
 import ScandService
 import ScandWedge
 import ServiceLifecycle
@@ -52,7 +53,7 @@ struct WedgeCommand: AsyncParsableCommand {
         let settings: WedgeSettings
         let stateFile: ClientStateFile
         do { (settings, stateFile) = try resolvedSettings() } catch {
-            OutputSinkLog.write(error.description.escapingControlCharacters())
+            Logger.standardError(error.description.escapingControlCharacters(), .error)
             throw ExitCode(error.status)
         }
         // Only for a configuration that holds: a wrong one makes nothing.
@@ -60,24 +61,24 @@ struct WedgeCommand: AsyncParsableCommand {
         var typedUpTo: EventPosition?
         do { typedUpTo = try PositionFile.read(settings.stateFile) } catch {
             // Typing nothing rather than everything the journal keeps: the kiosk shows something else now.
-            OutputSinkLog.write("\(error.description); typing from the next scan on", .error)
+            Logger.standardError("\(error.description); typing from the next scan on", .error)
         }
         let sink: any KeySink
         if dryRun {
-            sink = PrintingKeySink(layout: .named(settings.layout)) { OutputSink.writeAll(1, $0) }
+            sink = PrintingKeySink(layout: .named(settings.layout)) { StandardStream.writeAll(1, $0) }
         } else {
             do {
                 sink = try VirtualKeyboard(path: uinput, name: settings.deviceName, keys: KeyboardLayout.named(settings.layout).keys)
             } catch {
-                OutputSinkLog.write(error.description)
+                Logger.standardError(error.description, .error)
                 throw ExitCode(Self.exitCode(error))
             }
         }
-        LoggingSystem.bootstrap { _ in LineLogHandler(prefix: "wedge") }
-        let logger = Logger(label: "scand-wedge")
+        LoggingSystem.bootstrap { _ in ScandLogHandler(prefix: "wedge") }
+        let logger = Logger.scand("wedge")
         let service: WedgeService
         do { service = try WedgeService(settings: settings, typedUpTo: typedUpTo, sink: sink, logger: logger) } catch {
-            OutputSinkLog.write(error.description)
+            Logger.standardError(error.description, .error)
             throw ExitCode(ExitStatus.configuration)
         }
         logger.notice(
@@ -86,7 +87,7 @@ struct WedgeCommand: AsyncParsableCommand {
         let group = ServiceGroup(
             configuration: .init(services: [.init(service: service)], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
         do { try await group.run() } catch let stopped as WedgeService.Stopped {
-            OutputSinkLog.write(stopped.description.escapingControlCharacters())
+            Logger.standardError(stopped.description.escapingControlCharacters(), .error)
             throw ExitCode(ExitStatus.usage)
         }
     }

@@ -1,6 +1,8 @@
+import Logging
 import NIOConcurrencyHelpers
 import ScandCapture
 import ScandCore
+import ScandLogging
 import ScandProtocol
 
 /// Camera controls set over the socket (`?CONTROLS=`, the setup page): set on the running camera at once,
@@ -19,7 +21,7 @@ final class CameraControlOverride: Sendable {
     private let changes = SerialChanges()
 
     /// Loads what was kept; a kept file that cannot be read is reported through `log` and ignored.
-    init(store: CameraControlStore?, log: (String, LogLevel) -> Void) {
+    init(store: CameraControlStore?, log: Logger) {
         self.store = store
         var kept: [CameraControlSetting] = []
         if let store {

@@ -1,8 +1,9 @@
 import Foundation
-import NIOConcurrencyHelpers
 import Logging
+import NIOConcurrencyHelpers
 import ScandCapture
 import ScandCore
+import ScandLogging
 import ScandProtocol
 import ServiceLifecycle
 import UnixSignals
@@ -56,9 +57,9 @@ public struct Daemon: Sendable {
         // Log lines wait in a bounded queue of their own, written off every event loop and the cooperative
         // pool: a stderr that blocks (a stalled journald) holds up no client and no frame. What waits goes
         // out before the daemon returns, however it ends, within a second.
-        let logs = QueuedWriter<(String, LogLevel)>(limit: 1024, write: { stdout.log($0.0, $0.1) }, onFirstDrop: {})
+        let logs = QueuedWriter<(String, Logger.Level)>(limit: 1024, write: { stdout.logger($0.0, $0.1) }, onFirstDrop: {})
         do {
-            let failure = try await run(stdout: stdout, log: { logs.publish(($0, $1)) })
+            let failure = try await run(stdout: stdout, log: .scand(write: { logs.publish(($0, $1)) }))
             await logs.drain(within: .seconds(1))
             return failure
         } catch {
@@ -67,7 +68,7 @@ public struct Daemon: Sendable {
         }
     }
 
-    private func run(stdout: OutputSink, log: @escaping @Sendable (String, LogLevel) -> Void) async throws -> String? {
+    private func run(stdout: OutputSink, log: Logger) async throws -> String? {
         let hub = EventHub(queueLimit: config.clientQueueLimit, maxClients: config.maxClients, maxClientsPerUID: config.maxClientsPerUID)
         // stdout is one more bounded subscriber: a pipe nobody drains must not hold up anything else.
         let limit = config.clientQueueLimit
@@ -91,14 +92,14 @@ public struct Daemon: Sendable {
             hub.publish(published)
         }
         let output = OutputSink(
-            event: { stage.submit($0) }, log: log, serializingEvents: false, room: { await stage.room() })
+            event: { stage.submit($0) }, log: { log($0, $1) }, serializingEvents: false, room: { await stage.room() })
         output.event(.version(VersionInfo.banner))
         // Trap SIGHUP before anything runs: its default action would end the daemon.
         let hangups = await UnixSignalsSequence(trapping: .sighup)
         let make = makePipeline
         let metrics = DaemonMetrics()
-        let roi = RegionOfInterestOverride(store: stateDirectory.map(RegionOfInterestStore.init(directory:)), log: { output.log($0, $1) })
-        let cameraControls = CameraControlOverride(store: stateDirectory.map(CameraControlStore.init(directory:)), log: { output.log($0, $1) })
+        let roi = RegionOfInterestOverride(store: stateDirectory.map(RegionOfInterestStore.init(directory:)), log: output.logger)
+        let cameraControls = CameraControlOverride(store: stateDirectory.map(CameraControlStore.init(directory:)), log: output.logger)
         // What was set over the socket, on top of a configuration read now or on SIGHUP.
         let overridden: @Sendable (ScandConfig) -> ScandConfig = { cameraControls.applied(to: roi.applied(to: $0)) }
         let controller = PipelineController(config: overridden(config)) { make($0, output, metrics) }
@@ -150,7 +151,7 @@ public struct Daemon: Sendable {
             }
             let server = SocketServer(
                 listener: listener, hub: hub, maxRequestBytes: config.maxRequestBytes, requestTimeout: config.requestTimeout,
-                daemon: controls, adminGroup: config.adminGroup, log: { output.log($0, $1) })
+                daemon: controls, adminGroup: config.adminGroup, log: output.logger)
             try server.claim()
             // Bound once the group runs, when SIGTERM is already handled: a client that sees the socket
             // may stop the daemon at once. A failure to bind stops the rest gracefully and is thrown.
@@ -166,7 +167,7 @@ public struct Daemon: Sendable {
                 service: SupervisorService(
                     controller: controller, hub: hub, hangups: hangups, running: config, reload: { overridden(try reload()) },
                     output: output)))
-        var logger = Logger(label: "scand")
+        var logger = log  // the group's own lines (a service that failed) are the daemon's lines too
         logger.logLevel = .warning
         let group = ServiceGroup(configuration: .init(services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
         try await group.run()
@@ -249,14 +250,14 @@ struct SupervisorService: Service {
                         let config = try reload()
                         let cameraChanges = await controller.apply(config)
                         let unapplied = Setting.unappliedChanges(from: running, to: config)
-                        output.log(
+                        output.logger(
                             (cameraChanges.isEmpty
                                 ? "configuration reloaded; capture continues"
                                 : "configuration reloaded; the camera restarted for \(cameraChanges.joined(separator: ", "))")
                                 + (unapplied.isEmpty ? "" : "; not applied, these need a restart: \(unapplied.joined(separator: ", "))"),
                             unapplied.isEmpty ? .notice : .warning)
                     } catch {
-                        output.log("reload refused, the running configuration stays: \(error)", .error)
+                        output.logger("reload refused, the running configuration stays: \(error)", .error)
                     }
                     Systemd.ready(status: StatusSummary.line(controller.current, hub: hub))
                 }

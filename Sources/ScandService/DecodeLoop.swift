@@ -1,8 +1,8 @@
 import Foundation
 import ScandCapture
 import ScandCore
-import ScandProtocol
 import ScandDecoding
+import ScandProtocol
 
 /// Takes the newest frame from the hand-off, decodes it, runs the codes through the tracker and writes
 /// its events (SCAN once per code shown, UPDATE, LOST). An actor on a thread of its own: a decode blocks
@@ -164,7 +164,7 @@ actor DecodeLoop {
         if ended > 0 { metrics.workersRestarted(ended) }
         let result: FrameDecoder.Result
         do { result = try decoder.decode(frame) } catch {
-            output.log("frame \(frame.sequence): \(error)", .warning)
+            output.logger("frame \(frame.sequence): \(error)", .warning)
             metrics.failedFrame()
             return
         }
@@ -176,11 +176,11 @@ actor DecodeLoop {
         let deadline = decoder.passDeadline?.milliseconds
         decoder.decoded(seconds: spent, overran: result.failures.contains { $0.kind == .timeout })
         if let before = deadline, let after = decoder.passDeadline?.milliseconds, after > before {
-            output.log(
+            output.logger(
                 "a decode pass overran \(before) ms: the decoders now have \(after) ms a pass (this machine decodes a frame in about \(Int((decoder.passDeadline?.typicalFrameSeconds ?? spent) * 1000)) ms)",
                 .notice)
         }
-        for failure in result.failures { output.log("frame \(frame.sequence): \(failure)", .warning) }
+        for failure in result.failures { output.logger("frame \(frame.sequence): \(failure)", .warning) }
         lastFound = !result.detections.isEmpty
         let events = tracker.observe(result.detections, at: .microseconds(frame.timestampMicroseconds))
         write(events, frame: (frame, result.width, result.height))

@@ -1,9 +1,9 @@
 import Foundation
+import NIOConcurrencyHelpers
 import ScandCapture
 import ScandCore
-import ScandProtocol
 import ScandDecoding
-import NIOConcurrencyHelpers
+import ScandProtocol
 
 /// Camera to events: a capture session feeds the frame hand-off; the decode loop takes the newest frame,
 /// decodes it, runs the codes through the tracker and writes its events (SCAN once per code shown, UPDATE,
@@ -41,7 +41,7 @@ public final class LivePipeline: Sendable {
                 lastStatus.status.withLockedValue { $0 = status }
                 output.event(.device(status))
                 if let reason = status.reason, status.state != .streaming {
-                    output.log(reason, status.failed ? .error : status.state == .stopped ? .notice : .warning)
+                    output.logger(reason, status.failed ? .error : status.state == .stopped ? .notice : .warning)
                 }
             })
         if let allocate = decoder.frameMemory { capture.handOff.decodeCompressed(into: allocate) }

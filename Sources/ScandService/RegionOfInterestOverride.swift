@@ -1,5 +1,7 @@
+import Logging
 import NIOConcurrencyHelpers
 import ScandCore
+import ScandLogging
 
 /// The rect of interest set over the socket (`?ROI=`): it overrides the configuration's `roi`, through
 /// reloads and, kept by `RegionOfInterestStore` in the state directory, through restarts. The one writer of
@@ -12,7 +14,7 @@ final class RegionOfInterestOverride: Sendable {
     private let changes = SerialChanges()
 
     /// Loads what was kept; a kept file that cannot be read is reported through `log` and ignored.
-    init(store: RegionOfInterestStore?, log: (String, LogLevel) -> Void) {
+    init(store: RegionOfInterestStore?, log: Logger) {
         self.store = store
         var kept: NormalizedRect?
         if let store {

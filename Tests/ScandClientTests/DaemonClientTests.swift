@@ -1,5 +1,7 @@
 import Foundation
+import Logging
 import ScandCore
+import ScandLogging
 import ScandProtocol
 import ScandTestSupport
 import ServiceLifecycle
@@ -26,7 +28,7 @@ import Testing
             // The first request's timeout as patient as the client: a starved pool is not an idle client.
             server = SocketServer(
                 listener: .path(path, group: ""), hub: hub, maxRequestBytes: 4096, requestTimeout: DaemonClientTests.patience, daemon: controls,
-                log: { _, _ in })
+                log: .scand(write: { _, _ in }))
         }
 
         func start() async throws {

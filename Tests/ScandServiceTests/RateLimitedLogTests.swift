@@ -1,6 +1,8 @@
 import Foundation
-import Testing
+import Logging
 import NIOConcurrencyHelpers
+import ScandLogging
+import Testing
 @testable import ScandService
 
 @Suite struct RateLimitedLogTests {
@@ -14,7 +16,7 @@ import NIOConcurrencyHelpers
     @Test func oneLinePerIntervalSayingHowManyWereHeldBack() {
         let clock = Clock()
         let lines = LivePipelineTests.Lines()
-        let log = RateLimitedLog(interval: .seconds(10), log: { line, _ in lines.event(line) }, now: { clock.now })
+        let log = RateLimitedLog(interval: .seconds(10), log: .scand(write: { line, _ in lines.event(line) }), now: { clock.now })
         for _ in 0..<1000 { log("refused") }
         clock.advance(10_000_000)
         log("refused")

@@ -1,8 +1,10 @@
 import Foundation
+import Logging
 import NIOConcurrencyHelpers
 import ScandCore
-import ScandProtocol
 import ScandJournal
+import ScandLogging
+import ScandProtocol
 
 /// The daemon's numbering of its events and their journal: each DEVICE, SCAN, UPDATE, LOST, STATS and
 /// JOURNAL gets the next seq under this boot and is appended to the journal before it is published.
@@ -42,11 +44,11 @@ public final class EventLog: Sendable {
     /// The last seq published, outside SQLite (nil without a state directory, or when it cannot be kept).
     private let published: PublishedSeqFile?
     private let limits: EventJournal.Limits
-    private let log: @Sendable (String, LogLevel) -> Void
+    private let log: Logger
 
     /// Opens `<directory>/journal.sqlite` (no directory: no journal, said once).
     public init(
-        directory: String?, limits: EventJournal.Limits, log: @escaping @Sendable (String, LogLevel) -> Void,
+        directory: String?, limits: EventJournal.Limits, log: Logger,
         now: Double = Date().timeIntervalSince1970
     ) {
         boot = EventPosition.randomBootID()
@@ -100,7 +102,7 @@ public final class EventLog: Sendable {
     /// started, numbering on after the last seq known. Returns the journal and, when it is a new one that
     /// replaced a damaged one, the message that says so (logged here).
     private static func open(
-        _ path: String, limits: EventJournal.Limits, state s: inout State, now: Double, log: (String, LogLevel) -> Void
+        _ path: String, limits: EventJournal.Limits, state s: inout State, now: Double, log: Logger
     ) throws(JournalError) -> (EventJournal, String?) {
         var why: String?
         if s.setAside {

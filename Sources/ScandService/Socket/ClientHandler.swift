@@ -1,6 +1,8 @@
 import Foundation
+import Logging
 import NIOCore
 import ScandCore
+import ScandLogging
 import ScandProtocol
 
 /// One socket client on its channel's event loop: admitted by uid (or refused with the reason), greeted with
@@ -25,7 +27,7 @@ final class ClientHandler: ChannelDuplexHandler {
         var requestTimeout: Duration
         var daemon: DaemonControls
         var admins: AdminGroup
-        var log: @Sendable (String, LogLevel) -> Void
+        var log: Logger
         /// Refused connections, idle ones closed and slow ones dropped can come in floods: rate-limited.
         var refusals: RateLimitedLog
         var idleClosed: RateLimitedLog

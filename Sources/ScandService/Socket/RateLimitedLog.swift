@@ -1,13 +1,15 @@
+import Logging
+import NIOConcurrencyHelpers
 import ScandCapture
 import ScandCore
-import NIOConcurrencyHelpers
+import ScandLogging
 
 /// A log line that may come in floods (660,000 refused connections): at most one line per `interval`; the
 /// next line that passes says how many were held back in between.
 final class RateLimitedLog: Sendable {
     private let intervalMicroseconds: UInt64
-    private let level: LogLevel
-    private let log: @Sendable (String, LogLevel) -> Void
+    private let level: Logger.Level
+    private let log: Logger
     private let now: @Sendable () -> UInt64
     private struct State {
         var lastLogged: UInt64?
@@ -16,7 +18,7 @@ final class RateLimitedLog: Sendable {
     private let state = NIOLockedValueBox(State())
 
     init(
-        interval: Duration = .seconds(10), level: LogLevel = .warning, log: @escaping @Sendable (String, LogLevel) -> Void,
+        interval: Duration = .seconds(10), level: Logger.Level = .warning, log: Logger,
         now: @escaping @Sendable () -> UInt64 = { Monotonic.microseconds() }
     ) {
         let c = interval.components

@@ -1,9 +1,11 @@
 import Foundation
+import Logging
+import NIOConcurrencyHelpers
 import NIOCore
 import NIOPosix
 import ScandCore
+import ScandLogging
 import ServiceLifecycle
-import NIOConcurrencyHelpers
 
 /// The Unix stream socket subscribers connect to, served with swift-nio. Bound by scand itself (mode 0660,
 /// optional group, removed on shutdown) or handed over by systemd's socket activation.
@@ -21,7 +23,7 @@ public final class SocketServer: Sendable {
     let requestTimeout: Duration
     let daemon: DaemonControls
     let admins: AdminGroup
-    let log: @Sendable (String, LogLevel) -> Void
+    let log: Logger
     /// NIO's shared loops: nothing of the socket runs on the cooperative pool, and nothing to shut down.
     private let group = MultiThreadedEventLoopGroup.singleton
     /// The listening channel, and the socket file's identity when scand created it: on exit the file is
@@ -34,7 +36,7 @@ public final class SocketServer: Sendable {
 
     public init(
         listener: Listener, hub: EventHub, maxRequestBytes: Int, requestTimeout: Duration = .seconds(5),
-        daemon: DaemonControls, adminGroup: String = "", log: @escaping @Sendable (String, LogLevel) -> Void
+        daemon: DaemonControls, adminGroup: String = "", log: Logger
     ) {
         self.listener = listener
         self.hub = hub

@@ -1,10 +1,13 @@
 import Foundation
-import Testing
+import Logging
+import NIOConcurrencyHelpers
 import ScandCapture
 import ScandCore
 import ScandDecoding
+import ScandLogging
 import ScandProtocol
 import ScandTestSupport
+import Testing
 @testable import ScandService
 
 /// `?CONTROLS` against real pipelines without a camera to set: a recording, and a camera that is not there.
@@ -26,7 +29,7 @@ import ScandTestSupport
         running.start()
         defer { running.stop() }
         let dir = ScandBinary.temporaryDirectory()
-        let override = CameraControlOverride(store: CameraControlStore(directory: dir), log: { _, _ in })
+        let override = CameraControlOverride(store: CameraControlStore(directory: dir), log: .scand(write: { _, _ in }))
         let listed: Result<[CameraControl]?, CaptureError> = await withCheckedContinuation { done in
             running.cameraControls { done.resume(returning: $0) }
         }
@@ -69,13 +72,14 @@ import ScandTestSupport
         let dir = ScandBinary.temporaryDirectory()
         let store = CameraControlStore(directory: dir)
         try store.save([CameraControlSetting(name: "gain", value: .integer(7))])
-        var logged: [String] = []
-        let override = CameraControlOverride(store: store, log: { message, _ in logged.append(message) })
+        let lines = NIOLockedValueBox<[String]>([])
+        let override = CameraControlOverride(store: store, log: .scand(write: { message, _ in lines.withLockedValue { $0.append(message) } }))
         var config = ScandConfig()
         config.cameraControls = [CameraControlSetting(name: "gain", value: .integer(1)), CameraControlSetting(name: "brightness", value: .integer(9))]
         #expect(
             override.applied(to: config).cameraControls == [.init(name: "gain", value: .integer(7)), .init(name: "brightness", value: .integer(9))])
-        #expect(logged == ["camera controls gain from \(store.path) (set on the setup page; they override the configuration's)"])
+        #expect(
+            lines.withLockedValue { $0 } == ["camera controls gain from \(store.path) (set on the setup page; they override the configuration's)"])
         let report = override.report(device: "/dev/video0", controls: nil)
         #expect(report.set == report.kept && report.kept.count == 1 && report.controls.isEmpty)
     }

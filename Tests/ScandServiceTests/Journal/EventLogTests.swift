@@ -1,7 +1,9 @@
 import Foundation
+import Logging
 import NIOConcurrencyHelpers
 import ScandCore
 import ScandJournal
+import ScandLogging
 import ScandProtocol
 import ScandTestSupport
 import Testing
@@ -17,7 +19,8 @@ import Testing
 
     func eventLog(_ directory: String, now: Double = 1000) -> EventLog {
         let logged = self.logged
-        return EventLog(directory: directory, limits: Self.limits, log: { line, _ in logged.withLockedValue { $0.append(line) } }, now: now)
+        return EventLog(
+            directory: directory, limits: Self.limits, log: .scand(write: { line, _ in logged.withLockedValue { $0.append(line) } }), now: now)
     }
 
     static func scan(_ i: Int) -> Event {

@@ -1,6 +1,8 @@
 import Foundation
+import Logging
 import NIOConcurrencyHelpers
 import ScandJournal
+import ScandLogging
 import ScandProtocol
 import ScandTestSupport
 import Testing
@@ -15,7 +17,7 @@ import Testing
         let roomMade = NIOLockedValueBox(false)
         // Each line published, and whether room had been made by then.
         let published = NIOLockedValueBox<[(line: String, roomMade: Bool)]>([])
-        let events = EventLog(directory: nil, limits: .init(maxEvents: 10, maxAge: 1e9), log: { _, _ in })
+        let events = EventLog(directory: nil, limits: .init(maxEvents: 10, maxAge: 1e9), log: .scand(write: { _, _ in }))
         let stage = EventStage(events: events, limit: 2) { event in
             // Stalled as a commit on a hung disk would be: this blocks a thread of NIO's pool, as that would.
             Eventually.wait(seconds: 50) { released.withLockedValue { $0 } }

@@ -1,7 +1,9 @@
 import Foundation
+import Logging
 import NIOConcurrencyHelpers
 import ScandCore
 import ScandJournal
+import ScandLogging
 import ScandProtocol
 import ScandTestSupport
 import Testing
@@ -17,7 +19,8 @@ import Testing
     func eventLog(_ directory: String) -> EventLog {
         let logged = self.logged
         return EventLog(
-            directory: directory, limits: EventLogTests.limits, log: { line, _ in logged.withLockedValue { $0.append(line) } }, now: 1000)
+            directory: directory, limits: EventLogTests.limits, log: .scand(write: { line, _ in logged.withLockedValue { $0.append(line) } }),
+            now: 1000)
     }
 
     /// The files a daemon killed at this moment would leave: the database, then its WAL, copied while it runs.

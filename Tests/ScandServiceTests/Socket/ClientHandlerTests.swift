@@ -1,10 +1,12 @@
 import Foundation
+import Logging
+import NIOConcurrencyHelpers
 import NIOCore
 import NIOEmbedded
-import NIOConcurrencyHelpers
-import Testing
 import ScandCore
+import ScandLogging
 import ScandProtocol
+import Testing
 @testable import ScandService
 
 /// The client handler and the hub on an `EmbeddedChannel`: framing, answers, filters, slow and refused
@@ -17,7 +19,7 @@ import ScandProtocol
         init(maxClients: Int = 8, maxRequestBytes: Int = 64, hub: EventHub? = nil, controls: DaemonControls? = nil) throws {
             let hub = hub ?? EventHub(queueLimit: 16, maxClients: maxClients)
             self.hub = hub
-            let log: @Sendable (String, LogLevel) -> Void = { _, _ in }
+            let log = Logger.scand(write: { _, _ in })
             let controls =
                 controls
                 ?? DaemonControls(

@@ -1,9 +1,11 @@
 import Foundation
+import Logging
 import NIOConcurrencyHelpers
-import Testing
 import ScandCore
+import ScandLogging
 import ScandProtocol
 import ScandTestSupport
+import Testing
 @testable import ScandService
 
 /// The socket server on a real Unix socket, with events published from several threads while clients come,
@@ -43,7 +45,7 @@ import ScandTestSupport
         func server() -> SocketServer {
             SocketServer(
                 listener: .path(path, group: ""), hub: EventHub(queueLimit: 10, maxClients: 1), maxRequestBytes: 4096,
-                daemon: Self.controls(), log: { _, _ in })
+                daemon: Self.controls(), log: .scand(write: { _, _ in }))
         }
         let first = server()
         try first.claim()
@@ -64,7 +66,8 @@ import ScandTestSupport
     @Test func eventsFromManyThreadsReachEveryWatcherInOrder() async throws {
         let path = NSTemporaryDirectory() + "scand-server-\(getpid()).sock"
         let hub = EventHub(queueLimit: 100_000, maxClients: 16)
-        let server = SocketServer(listener: .path(path, group: ""), hub: hub, maxRequestBytes: 4096, daemon: Self.controls(), log: { _, _ in })
+        let server = SocketServer(
+            listener: .path(path, group: ""), hub: hub, maxRequestBytes: 4096, daemon: Self.controls(), log: .scand(write: { _, _ in }))
         try server.claim()
         try await server.start()
         let perPublisher = 400, publishers = 2
