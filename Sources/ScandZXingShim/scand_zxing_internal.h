@@ -10,6 +10,8 @@
 #include <sys/types.h>
 #include <vector>
 
+#include <unistd.h>
+
 #include <ZXing/Barcode.h>
 #include <ZXing/BarcodeFormat.h>
 
@@ -124,6 +126,21 @@ struct SharedMapping {
     size_t size;
 };
 
+// The buffers one process is started with, each by a descriptor of its own (a duplicate, closed here): the
+// worker may unmap and close a buffer meanwhile (frames got bigger), and its number go to another descriptor
+// of scand (a client's socket), which the process would then be given in its place.
+struct SharedMappings {
+    std::vector<SharedMapping> list;
+    SharedMappings() = default;
+    SharedMappings(const SharedMappings &) = delete;
+    SharedMappings &operator=(const SharedMappings &) = delete;
+    ~SharedMappings()
+    {
+        for (const SharedMapping &m : list)
+            close(m.fd);
+    }
+};
+
 // The decoder executable scand starts (scand-decoder beside the running executable, or in ../libexec/scand
 // from it), or "" when there is none; `why` then says where it was looked for.
 const std::string &DecoderPath(std::string *why = nullptr);
@@ -158,5 +175,10 @@ int Settle(const Collected &c, int status, int count, int timeoutMs, szx_outcome
 // outcome then says SZX_NOT_RUN until its pass runs).
 int StartRead(const szx_image *image, const szx_pass *passes, int count, szx_outcome *outcomes, szx_result **results,
               int *result_count);
+
+// `fd` at a number above stdin, stdout and stderr (close-on-exec), for a descriptor a decoder process inherits
+// by its number: a parent started with a standard stream closed gets 0–2 for the next descriptors it opens,
+// and the child's stdin and stdout are put on /dev/null there. -1 (and `fd` closed) when none is free.
+int AboveStandardStreams(int fd);
 
 } // namespace szx_internal

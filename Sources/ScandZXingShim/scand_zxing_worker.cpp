@@ -161,7 +161,7 @@ struct szx_worker {
         // Map spares of the same size with it, so the processes are replaced once per frame size, not per buffer.
         uint8_t *first = nullptr;
         while (buffers.size() < kMaxBuffers && (!first || buffers.size() < spares)) {
-            int fd = memfd_create("scand-frame", MFD_CLOEXEC);
+            int fd = AboveStandardStreams(memfd_create("scand-frame", MFD_CLOEXEC));
             if (fd < 0)
                 break;
             void *p = ftruncate(fd, (off_t)size) == 0 ? mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0) : MAP_FAILED;
@@ -199,31 +199,42 @@ struct szx_worker {
         return false;
     }
 
-    /// The buffers a process started now is given; processes started before a newer buffer are replaced first.
-    std::vector<SharedMapping> sharedForSpawn()
+    /// Processes started before a newer buffer was made do not have it: they are replaced at their next request.
+    void replaceStaleProcesses()
     {
-        std::vector<SharedMapping> shared;
         std::lock_guard<std::mutex> g(lock);
         if (stale) {
             for (DecoderProcess &l : lanes)
                 l.stop();
             stale = false;
         }
-        for (const Buffer &b : buffers)
-            shared.push_back({b.id, b.fd, b.size});
-        return shared;
+    }
+
+    /// The buffers a process started now is given, by descriptors of its own (`SharedMappings`).
+    void descriptorsForSpawn(SharedMappings &given)
+    {
+        std::lock_guard<std::mutex> g(lock);
+        for (const Buffer &b : buffers) {
+            int fd = fcntl(b.fd, F_DUPFD_CLOEXEC, 3);
+            if (fd < 0)
+                stale = true;  // no descriptor to spare now: this process goes without it and is replaced later
+            else
+                given.list.push_back({b.id, fd, b.size});
+        }
     }
 
     /// Runs one request's `count` items (a lane's share of a read's passes, or image files) on one process,
     /// replacing it after a crash or overrun and going on from the item after the one that cost it.
-    void run(DecoderProcess &w, const std::vector<SharedMapping> &shared, Request r, const void *items, size_t itemSize,
+    void run(DecoderProcess &w, Request r, const void *items, size_t itemSize,
              int count, int timeout_ms, szx_outcome *outcomes, std::vector<Found> &found, std::vector<Blob> *images = nullptr)
     {
         int next = 0, attempts = 0;
         while (next < count) {
             if (w.pid < 0) {
                 std::string why;
-                if (!w.spawn(shared, why)) {
+                SharedMappings given;
+                descriptorsForSpawn(given);
+                if (!w.spawn(given.list, why)) {
                     for (int k = next; k < count; ++k) {
                         outcomes[k].status = SZX_SYSTEM;
                         CopyString(outcomes[k].message, sizeof outcomes[k].message, why);
@@ -353,7 +364,7 @@ int szx_worker_read(szx_worker *w, const szx_image *image, const szx_pass *passe
     request.pixStride = shared.pix_stride;
     int status = SZX_OK;
     try {
-        const std::vector<SharedMapping> mappings = w->sharedForSpawn();
+        w->replaceStaleProcesses();
         // Each lane gets the passes the caller assigned to it, renumbered from 0.
         size_t n = w->lanes.size();
         std::vector<std::vector<int>> indices(n);
@@ -371,7 +382,7 @@ int szx_worker_read(szx_worker *w, const szx_image *image, const szx_pass *passe
         }
         auto runLane = [&](size_t l) {
             try {
-                w->run(w->lanes[l], mappings, request, lanePasses[l].data(), sizeof(szx_pass), (int)lanePasses[l].size(),
+                w->run(w->lanes[l], request, lanePasses[l].data(), sizeof(szx_pass), (int)lanePasses[l].size(),
                        timeout_ms, laneOutcomes[l].data(), laneFound[l]);
             } catch (...) {
                 for (szx_outcome &o : laneOutcomes[l])
@@ -459,7 +470,7 @@ void DecodeImagesInDecoderProcess(const szx_encoded *files, int count, int chann
         return;
     }
     std::vector<Found> found;  // stays empty: image files bring no symbols
-    once.run(once.lanes[0], once.sharedForSpawn(), request, spans.data(), sizeof(FileSpan), count, timeoutMs, outcomes,
+    once.run(once.lanes[0], request, spans.data(), sizeof(FileSpan), count, timeoutMs, outcomes,
              found, &images);
     once.release(buffer);
 }
