@@ -128,6 +128,16 @@ bool ReadAll(int fd, void *data, size_t size)
     return MoveAll(size, [&](size_t done) { return read(fd, p + done, size - done); });
 }
 
+// A process started without stdin, stdout or stderr (`scand run <&- >&-`) gets /dev/null there before anything
+// else runs: else the Swift runtime's first descriptors, or a frame buffer, take those numbers, and events and
+// log lines are written into them. Every program that links the shim (scand, its decoder, tests) is started so.
+__attribute__((constructor)) static void HoldStandardStreams()
+{
+    for (int fd = 0; fd <= 2; ++fd)
+        if (fcntl(fd, F_GETFD) == -1 && errno == EBADF)
+            open("/dev/null", fd == 0 ? O_RDONLY : O_WRONLY);  // the lowest free number, which is `fd`
+}
+
 int AboveStandardStreams(int fd)
 {
     if (fd < 0 || fd > 2)

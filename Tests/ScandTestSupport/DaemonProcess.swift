@@ -6,9 +6,13 @@ public final class DaemonProcess: Sendable {
     public let process: SpawnedProcess
 
     /// - Parameter stdoutUnread: stdout is a pipe (of one page) that nobody reads, as a stuck consumer's.
-    public init(_ arguments: [String], environment: [String: String] = [:], executable: String = ScandBinary.path, stdoutUnread: Bool = false) throws
-    {
-        process = try SpawnedProcess(executable, arguments, environment: environment, stdoutUnread: stdoutUnread)
+    /// - Parameter withoutStdinAndStdout: started with descriptors 0 and 1 closed.
+    public init(
+        _ arguments: [String], environment: [String: String] = [:], executable: String = ScandBinary.path, stdoutUnread: Bool = false,
+        withoutStdinAndStdout: Bool = false
+    ) throws {
+        process = try SpawnedProcess(
+            executable, arguments, environment: environment, stdoutUnread: stdoutUnread, withoutStdinAndStdout: withoutStdinAndStdout)
     }
 
     public var stdout: [String] { process.stdout }

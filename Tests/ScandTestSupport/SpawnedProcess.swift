@@ -23,7 +23,11 @@ public final class SpawnedProcess: Sendable {
     private let unreadStdout: Int32?
 
     /// - Parameter stdoutUnread: stdout is a pipe (of one page) that nobody reads, as a stuck consumer's.
-    public init(_ executable: String, _ arguments: [String], environment: [String: String] = [:], stdoutUnread: Bool = false) throws {
+    /// - Parameter withoutStdinAndStdout: the child starts with descriptors 0 and 1 closed (`<&- >&-`).
+    public init(
+        _ executable: String, _ arguments: [String], environment: [String: String] = [:], stdoutUnread: Bool = false,
+        withoutStdinAndStdout: Bool = false
+    ) throws {
         var outPipe: [Int32] = [0, 0], errPipe: [Int32] = [0, 0]
         guard pipe(&outPipe) == 0, pipe(&errPipe) == 0 else { throw Self.error("pipe") }
         // Not inherited by other children spawned meanwhile (their copy of a write end would hold the pipe open).
@@ -32,8 +36,13 @@ public final class SpawnedProcess: Sendable {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_adddup2(&actions, outPipe[1], 1)
+        if withoutStdinAndStdout {
+            posix_spawn_file_actions_addclose(&actions, 0)
+            posix_spawn_file_actions_addclose(&actions, 1)
+        } else {
+            posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+            posix_spawn_file_actions_adddup2(&actions, outPipe[1], 1)
+        }
         posix_spawn_file_actions_adddup2(&actions, errPipe[1], 2)
         // Nothing else is inherited: a descriptor another thread has open without close-on-exec (Foundation's
         // copyItem writes an executable copy that way) would stay open for the whole life of a long-running
