@@ -10,11 +10,12 @@ import Testing
     let e2e = DaemonEndToEndTests()
     var dir: String { e2e.dir }
 
-    /// A journal of a few hundred events: a replay with UPDATE events as often as they come.
+    /// A journal of a few hundred events: a replay with UPDATE events as often as they come, in lockstep (every
+    /// frame decoded, on the recorded clock: as many events on a loaded machine as on a quiet one).
     func journaled(state: String, config: [String] = []) throws -> [String] {
         let daemon = try DaemonProcess(
             [
-                "run", "--socket", "none", "--replay-pace", "recorded", "--update-interval", "0.001",
+                "run", "--socket", "none", "--replay-pace", "lockstep", "--update-interval", "0.001",
                 "--state-directory", state, "--source", "replay:" + (try e2e.recording(seconds: 4))
             ] + config)
         #expect(daemon.finish() == 0)

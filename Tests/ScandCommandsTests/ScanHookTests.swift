@@ -76,10 +76,12 @@ import Testing
     /// command's group as soon as the command has ended, not left running (and not after the whole grace).
     @Test func aTimedOutCommandIsEndedWithAChildThatIgnoresSIGTERM() async throws {
         let started = ContinuousClock.now
+        // A grace far longer than a loaded test process may take to run the steps (25 s seen in the in-process
+        // phase, its cooperative threads busy with other suites' blocking waits).
         let outcome = await run(
-            "(trap '' TERM; exec sleep 1000) & echo $! > \(dir)/child; wait", timeout: .milliseconds(300), grace: .seconds(30))
+            "(trap '' TERM; exec sleep 1000) & echo $! > \(dir)/child; wait", timeout: .milliseconds(300), grace: .seconds(300))
         #expect(outcome == .timedOut(.milliseconds(300)))
-        #expect(ContinuousClock.now - started < .seconds(20), "SIGKILL came at the command's end, not after the grace")
+        #expect(ContinuousClock.now - started < .seconds(150), "SIGKILL came at the command's end, not after the grace")
         let child = try pid(in: "child")
         #expect(await Eventually.check(seconds: 60) { !Self.isAlive(child) }, "the child ignoring SIGTERM was killed")
         if Self.isAlive(child) { kill(child, SIGKILL) }

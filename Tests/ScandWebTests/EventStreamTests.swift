@@ -76,7 +76,7 @@ import Testing
             let resumed = try Reader(base + "/events", lastEventID: "\(daemon.boot):1")
             defer { resumed.stop() }
             #expect(await Eventually.check { resumed.seqs == [2, 3, 4, 5] }, "\(resumed.process.stdout)")
-            let since = try ClientRequest.parse(daemon.requests[watches])
+            let since = try ClientRequest.parse(try #require(daemon.requests.dropFirst(watches).first, "no catch-up WATCH"))
             #expect(since == .watch(.init(enable: true, classes: EventRelay.watch.classes, since: EventPosition(boot: daemon.boot, seq: 1))))
             #expect(await Eventually.check { daemon.watcherCount == 1 }, "the catch-up subscription is closed")
             daemon.publish(1)
