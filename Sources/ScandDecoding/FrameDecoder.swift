@@ -261,8 +261,12 @@ public struct FrameDecoder: Sendable {
         tracked.update(found: report.found, regular: regular, extras: extras.map(\.pass))
         let foundNew = report.found.contains { f in f.role.isExtra && !regular.contains { $0.isSameSymbol(as: f.detection) } }
         schedule.outcome(of: kinds, foundNew: foundNew)
-        let merged = merger.merge(report.detections).filter { d in
+        let read = merger.merge(report.detections).filter { d in
             d.format != .itf || itfLengths.isEmpty || itfLengths.contains(d.text.count)
+        }
+        // Two numbers read on the same bars: the one with clearly more scan lines stays, else neither.
+        let merged = StillDisagreement.settled(read, raw: report.found) {
+            LumaImage(buffer, width: width, height: height, rowStride: rowStride, pixelStride: pixelStride)
         }
         // An EAN/UPC read without its add-on may have the add-on's bars beside it: the tracker waits for them.
         // A UPC-E read inside an EAN-13's bars (its left half) is no code of its own.

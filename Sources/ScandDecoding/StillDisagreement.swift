@@ -15,15 +15,59 @@ enum StillDisagreement {
 
     /// Pairs of reads in `merged` that lie on the same bars with different payloads.
     static func disputes(_ merged: [Detection], in image: LumaImage) -> [(Int, Int)] {
+        disputes(merged, image: { image })
+    }
+
+    /// The same, `image` made only when two reads are placed so that their bars must be compared (a live
+    /// frame's luma is copied only then).
+    static func disputes(_ merged: [Detection], image: () -> LumaImage) -> [(Int, Int)] {
         var out: [(Int, Int)] = []
+        var made: LumaImage?
+        let once = { () -> LumaImage in
+            if let made { return made }
+            let m = image()
+            made = m
+            return m
+        }
         for i in merged.indices where merged[i].format.isLinear {
             for j in merged.indices where j > i && merged[j].format.isLinear {
                 let a = merged[i], b = merged[j]
-                guard a.bytes != b.bytes, !a.isAddOnVariant(of: b), sameBars(a, b, in: image) else { continue }
+                guard a.bytes != b.bytes, !a.isAddOnVariant(of: b), sameBars(a, b, image: once) else { continue }
                 out.append((i, j))
             }
         }
         return out
+    }
+
+    /// A live frame's reads (`merged`) without the losers of each dispute, the scan lines counted over the
+    /// frame's every read (`raw`): a pass that reads a wrong number on a few lines of a code reads it again
+    /// on every frame of a still scene, and the tracker would take those reads for agreeing evidence.
+    /// A frame has few lines behind either (zxing's live passes read a handful of lines a code), so a number
+    /// also wins with no fewer lines over clearly more of the bars' height: a wrong number read near one end of
+    /// a code's bars (a label or the bars' ragged ends beside them) against the right one over the rest.
+    static func settled(_ merged: [Detection], raw: [DecodeReport.Found], image: () -> LumaImage) -> [Detection] {
+        var dropped = Set<Int>()
+        for (i, j) in disputes(merged, image: image) {
+            let a = lines(for: merged[i], in: raw), b = lines(for: merged[j], in: raw)
+            let wa = cover(for: merged[i], in: raw), wb = cover(for: merged[j], in: raw)
+            let aWins = a >= dominance * b || (a >= b && wa >= Double(dominance) * wb)
+            let bWins = b >= dominance * a || (b >= a && wb >= Double(dominance) * wa)
+            if !aWins { dropped.insert(i) }
+            if !bWins { dropped.insert(j) }
+        }
+        return merged.indices.filter { !dropped.contains($0) }.map { merged[$0] }
+    }
+
+    /// How much of the bars' height (across them, pixels) the reads of `d`'s main number on its bars cover.
+    static func cover(for d: Detection, in raw: [DecodeReport.Found]) -> Double {
+        let bars = BarsSpan(d.corners)
+        let spans = raw.map(\.detection).filter { r in
+            guard r.format == d.format, r.mainBytes == d.mainBytes else { return false }
+            let s = BarsSpan(r.corners, axisOf: d.corners)
+            return min(s.end, bars.end) - max(s.start, bars.start) > min(s.length, bars.length) / 2
+        }.map { BarsSpan($0.corners, axisOf: d.corners) }
+        guard let top = spans.map(\.top).min(), let bottom = spans.map(\.bottom).max() else { return 0 }
+        return bottom - top
     }
 
     /// `merged` without the losers of each dispute, the scan lines counted over `raw` (every pass's reads).
@@ -50,7 +94,9 @@ enum StillDisagreement {
 
     /// `a` and `b` cover the same bars: parallel, overlapping along the bars by more than half the shorter,
     /// within a code's length across, and with the profile midway between them like both of theirs.
-    static func sameBars(_ a: Detection, _ b: Detection, in image: LumaImage) -> Bool {
+    static func sameBars(_ a: Detection, _ b: Detection, in image: LumaImage) -> Bool { sameBars(a, b, image: { image }) }
+
+    static func sameBars(_ a: Detection, _ b: Detection, image made: () -> LumaImage) -> Bool {
         let sa = BarsSpan(a.corners), sb = BarsSpan(b.corners, axisOf: a.corners)
         let own = BarsSpan(b.corners)
         guard abs(sa.along.x * own.along.x + sa.along.y * own.along.y) > 0.985 else { return false }  // within 10°
@@ -59,6 +105,7 @@ enum StillDisagreement {
         // Touching across: one code's lines.
         if max(sa.top - sb.bottom, sb.top - sa.bottom) <= 2 { return true }
         let count = min(2000, max(64, Int((to - from) * 2)))
+        let image = made()
         let pa = BarsSpan.profile(image, sa, across: sa.middle, from: from, to: to, count: count)
         let pb = BarsSpan.profile(image, sa, across: sb.middle, from: from, to: to, count: count)
         let pm = BarsSpan.profile(image, sa, across: (sa.middle + sb.middle) / 2, from: from, to: to, count: count)

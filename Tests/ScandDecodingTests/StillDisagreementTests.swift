@@ -46,6 +46,29 @@ import ScandTestSupport
         #expect(StillDisagreement.resolve(found, raw: raw, in: Self.image).map(\.detection.text) == ["5030159003930"])
     }
 
+    /// Live, a frame has a handful of lines behind either number (zxing-cpp's EAN-13 sample 35.png held before
+    /// the camera: a wrong number on five lines near one end of the bars, the right one on seven over the rest,
+    /// on every frame alike): the number read over clearly more of the bars' height, on no fewer lines, stays.
+    @Test func liveTheNumberReadOverMoreOfTheBarsWins() throws {
+        var (right, wrong) = try reads("5030159003930", lines: 7, other: "7034759003930", otherLines: 5, dy: 30)
+        let q = right.corners
+        let found = { (a: Detection, b: Detection) in [a, b].map { DecodeReport.Found(detection: $0, role: .trackedCrop(0)) } }
+        let settled = { (a: Detection, b: Detection) in
+            StillDisagreement.settled([a, b], raw: found(a, b), image: { Self.image }).map(\.text)
+        }
+        // Both 6 px across: neither wins.
+        #expect(settled(right, wrong).isEmpty)
+        // The right number over 24 px of the bars, the wrong one over 6.
+        right.corners = Quadrilateral([q.topLeft, q.topRight, Point(q.topRight.x, q.topRight.y + 18), Point(q.topLeft.x, q.topLeft.y + 18)])
+        #expect(settled(right, wrong) == ["5030159003930"])
+        // Over more of the bars but on fewer lines: not enough.
+        wrong.lineCount = 8
+        #expect(settled(right, wrong).isEmpty)
+        // Twice the lines win as before.
+        wrong.lineCount = 14
+        #expect(settled(right, wrong) == ["7034759003930"])
+    }
+
     @Test func twoCodesOneAboveTheOtherDoNotDisagree() throws {
         // The second read lies on the other code's bars, 300 px below.
         let (a, b) = try reads("5030159003930", lines: 7, other: "4006381333931", otherLines: 7, dy: 300)

@@ -13,6 +13,23 @@ public struct LumaImage: Sendable, Hashable {
         self.pixels = pixels
     }
 
+    /// A copy of the luma a decoder reads in place: `pixelStride` bytes apart, rows `rowStride` apart.
+    public init(_ buffer: UnsafeRawBufferPointer, width: Int, height: Int, rowStride: Int, pixelStride: Int) {
+        precondition(width > 0 && height > 0 && buffer.count >= (height - 1) * rowStride + (width - 1) * pixelStride + 1)
+        var pixels = [UInt8](repeating: 0, count: width * height)
+        pixels.withUnsafeMutableBufferPointer { out in
+            for y in 0..<height {
+                let row = y * rowStride
+                if pixelStride == 1 {
+                    for x in 0..<width { out[y * width + x] = buffer[row + x] }
+                } else {
+                    for x in 0..<width { out[y * width + x] = buffer[row + x * pixelStride] }
+                }
+            }
+        }
+        self.init(width: width, height: height, pixels: pixels)
+    }
+
     public init(width: Int, height: Int, fill: UInt8 = 255) {
         self.init(width: width, height: height, pixels: [UInt8](repeating: fill, count: width * height))
     }
