@@ -83,6 +83,8 @@ actor DecodeLoop {
             }
             group.cancelAll()
         }
+        // No frame can bring the add-on a code still waits for.
+        if let lastStamp { write(tracker.finish(at: .microseconds(lastStamp)), frame: nil) }
         decoder.decoder.worker?.retire()
     }
 

@@ -124,6 +124,21 @@ import Testing
         #expect(summary(u.tick(at: ms(100))) == ["SCAN 1 9780306406157"])
     }
 
+    /// A recording that ends (or a camera that stops) while a book's EAN waits for its add-on: the code is
+    /// scanned without it, not lost with the stream.
+    @Test func aCodeWaitingForItsAddOnWhenTheFramesEndIsScannedWithoutIt() {
+        var t = CodeTracker()
+        let book = line("9780306406157", .ean13, rows: 400...420)
+        #expect(t.observe([book], at: ms(0)).isEmpty)
+        #expect(t.observe([book], at: ms(33)).isEmpty)
+        #expect(summary(t.finish(at: ms(33))) == ["SCAN 1 9780306406157"])
+        #expect(t.finish(at: ms(33)).isEmpty, "once")
+        // A read too weak to be scanned is not scanned at the end either.
+        var u = CodeTracker()
+        #expect(u.observe([line("01234565", .upcE, rows: 400...420)], at: ms(0)).isEmpty)
+        #expect(u.finish(at: ms(0)).isEmpty)
+    }
+
     @Test func codesThatDoNotCarryAddOnsAreScannedAtOnce() {
         var t = CodeTracker()
         #expect(summary(t.observe([line("4006381333931", .ean13, rows: 400...420)], at: ms(0))) == ["SCAN 1 4006381333931"])

@@ -58,6 +58,15 @@ import NIOConcurrencyHelpers
         #expect(lines.all.contains { $0.contains(#""state":"stopped","message":"end of recording""#) })
     }
 
+    /// A recording that ends 66 ms after a book's EAN-13 came into view, before its add-on wait is over: the
+    /// code is scanned at the end, without an add-on, not lost with the frames.
+    @Test func aCodeWaitingForItsAddOnWhenTheRecordingEndsIsScanned() async throws {
+        let path = try recording([(.ean13, "9780306406157", 320, 240)], frames: 3, name: "add-on-at-end")
+        let (lines, _) = await run(path, pace: .lockstep)
+        let scans = lines.all.filter { $0.contains(#""class":"SCAN""#) }
+        #expect(scans.count == 1 && scans.allSatisfy { $0.contains(#""text":"9780306406157""#) }, "\(lines.all)")
+    }
+
     @Test func framesGoFromTheSourceIntoTheDecodersSharedMemory() async throws {
         let path = try recording([(.qrCode, "shared", 320, 240)], frames: 8, name: "shared")
         let worker = try #require(DecoderWorker())

@@ -70,6 +70,14 @@ public struct CodeTracker: Sendable {
         expire(at: now)
     }
 
+    /// The frames end (a recording's end, the camera stopped): a code read enough to be scanned but still
+    /// waiting for its add-on, which no later frame can bring, is scanned now, without it.
+    public mutating func finish(at now: Duration) -> [TrackEvent] {
+        var events: [TrackEvent] = []
+        for i in tracks.indices where !tracks[i].confirmed { events += confirmIfReady(i, at: now, addOnMayCome: false) }
+        return events
+    }
+
     /// Whether every code in view is scanned, was read in the last decoded frame, and nothing is waiting for
     /// confirmation: a still scene in this state may rest (`hold`) until it changes.
     public var isSettled: Bool {
@@ -235,10 +243,10 @@ public struct CodeTracker: Sendable {
     /// `addOnWait` (`addOnBarsWait` while it is in view with an add-on's bars beside it, or one add-on read
     /// and none contradicting it); a code scanned while another of its format and text was seen within the
     /// duplicate filter is that code instead.
-    private mutating func confirmIfReady(_ i: Int, at now: Duration) -> [TrackEvent] {
+    private mutating func confirmIfReady(_ i: Int, at now: Duration, addOnMayCome: Bool = true) -> [TrackEvent] {
         let t = tracks[i]
         guard !t.confirmed, !t.absorbed, t.lostAt == nil, t.reads >= settings.confirmationsNeeded(for: t.detection) else { return [] }
-        if t.detection.addOn == nil {
+        if t.detection.addOn == nil, addOnMayCome {
             let mayCarryAddOn = settings.addOnWait > .zero && (settings.waitsForAddOn(t.detection) || !t.addOnVotes.isEmpty)
             if mayCarryAddOn, now - t.firstSeen < settings.addOnWait { return [] }
             // Its add-on is printed (bars beside it, or a read of it) but not yet agreed: a later frame of
