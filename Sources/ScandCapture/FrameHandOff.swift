@@ -30,26 +30,14 @@ public final class FrameHandOff: Sendable {
         /// A lossless producer waiting for the consumer to take the frame before the next.
         var producer: CheckedContinuation<Void, Never>?
         var terminated = false
-        /// The decoder as a camera streaming at the recorded pace would find it (`putOnRecordedClock`).
-        var recorded = RecordedClockDecoder()
-    }
-
-    /// The consumer's work measured on a recording's clock: it starts a frame when the frame arrives or
-    /// when it is done with the one before, whichever is later, and spends on it the time it really took.
-    struct RecordedClockDecoder {
-        /// The consumer waits for a frame (and has none waiting).
+        /// The consumer waits for a frame: it is done with the one it took last.
         var idle = false
-        /// On the recorded clock (µs): when it began its current frame, and when it was done with its last
-        /// (nil before its first).
-        var began: UInt64 = 0
-        var doneAt: UInt64?
-        /// When it began its current frame by the wall clock (µs); nil while idle.
-        var beganWall: UInt64?
-        /// The frame a camera would have left waiting for it: replaced by a newer one that also arrives
-        /// before `doneAt`, else handed over.
-        var waitingFrame: Frame?
-        /// A recorded-clock producer waiting for the consumer to be done with its frame.
-        var producer: CheckedContinuation<Void, Never>?
+        /// When the consumer took its current frame, by `clock`; nil while idle.
+        var tookAt: UInt64?
+        /// How long the consumer spent on the last frame it was done with (µs, by `clock`).
+        var lastBusy: UInt64 = 0
+        /// A producer waiting for the consumer to be done with every frame offered (`consumerDone`).
+        var doneWaiter: CheckedContinuation<UInt64, Never>?
     }
 
     private let stream: AsyncStream<Frame>
@@ -58,7 +46,7 @@ public final class FrameHandOff: Sendable {
     /// Where decoded compressed frames go (the decoder's shared memory); nil: into arrays.
     private let decodedMemory = NIOLockedValueBox<FrameMemoryAllocator?>(nil)
 
-    /// The wall clock the consumer's work is measured by (µs).
+    /// The wall clock the consumer's work is measured by (µs, `consumerDone`).
     private let clock: @Sendable () -> UInt64
 
     public init(clock: @escaping @Sendable () -> UInt64 = Monotonic.microseconds) {
@@ -109,46 +97,25 @@ public final class FrameHandOff: Sendable {
         put(frame)
     }
 
-    /// Offers `frame`, stamped on a recording's clock, as a camera streaming at that pace would, without the
-    /// waiting: what arrives (by its stamp) while the consumer is busy (for as long as it really takes) waits
-    /// for it, replaced by what arrives after it, and is counted as dropped; so the frames dropped are those
-    /// the live pipeline would drop on this machine, and a replay takes only the time its decoding does.
-    /// Waits until the consumer is done with its frame, to know when that was on the recorded clock.
-    public func putOnRecordedClock(_ frame: Frame) async {
-        state.withLockedValue { $0.counters.captured += 1 }
-        // Until the frame is handed over, left waiting, or dropped.
-        var undecided = true
-        while undecided {
-            await withCheckedContinuation { (producer: CheckedContinuation<Void, Never>) in
-                state.withLockedValue { s in
-                    if (s.recorded.idle && s.waiting == 0) || s.terminated { producer.resume() } else { s.recorded.producer = producer }
-                }
+    /// Returns once the consumer has taken every frame offered and is done with them (waits for the next),
+    /// or has gone away: how long it spent on the last one it took (µs, by the clock the hand-off was given).
+    /// For a producer that offers a frame only when the consumer is free (`RecordedClockPacer`).
+    public func consumerDone() async -> UInt64 {
+        await withCheckedContinuation { (producer: CheckedContinuation<UInt64, Never>) in
+            state.withLockedValue { s in
+                if (s.idle && s.waiting == 0) || s.terminated { producer.resume(returning: s.lastBusy) } else { s.doneWaiter = producer }
             }
-            let replaced: Frame? = state.withLockedValue { s in
-                if s.terminated {
-                    s.counters.dropped += 1
-                    undecided = false
-                    return nil
-                }
-                // It arrived while the consumer was busy: it waits, in place of one that came before it.
-                if let doneAt = s.recorded.doneAt, frame.timestampMicroseconds <= doneAt {
-                    let earlier = s.recorded.waitingFrame
-                    if earlier != nil { s.counters.dropped += 1 }
-                    s.recorded.waitingFrame = frame
-                    undecided = false
-                    return earlier
-                }
-                // It arrives after the consumer was done: the one left waiting was taken then, this one
-                // is offered once the consumer is done with that.
-                if let waiting = s.recorded.waitingFrame {
-                    s.recorded.waitingFrame = nil
-                    return yield(waiting, &s)
-                }
-                undecided = false
-                return yield(frame, &s)
-            }
-            _ = consume replaced
         }
+    }
+
+    /// A frame the producer lets go without offering it (one a camera would have replaced while the decoder
+    /// was busy: `RecordedClockPacer`): counted as captured and dropped.
+    public func dropUnoffered(_ frame: consuming Frame) {
+        state.withLockedValue { s in
+            s.counters.captured += 1
+            s.counters.dropped += 1
+        }
+        _ = consume frame
     }
 
     /// Decodes compressed frames into memory from `allocate` (the decoder's shared memory, which its
@@ -159,13 +126,6 @@ public final class FrameHandOff: Sendable {
 
     /// No more frames will come; the consumer drains what is waiting, then its loop ends.
     public func finish() {
-        let waiting: Frame? = state.withLockedValue { s in
-            defer { s.recorded.waitingFrame = nil }
-            guard let frame = s.recorded.waitingFrame else { return nil }
-            // The last frame left waiting on the recorded clock is taken when the consumer is done.
-            return yield(frame, &s)
-        }
-        _ = consume waiting
         continuation.finish()
     }
 
@@ -211,7 +171,7 @@ public final class FrameHandOff: Sendable {
             while true {
                 handOff.waitsForFrame()
                 guard let frame = await base.next(isolation: actor) else { break }
-                handOff.took(frame)
+                handOff.took()
                 guard frame.format.isCompressed, decodesCompressed else { return frame }
                 let decoder = jpeg ?? MJPEGDecoder()
                 jpeg = decoder
@@ -229,7 +189,7 @@ public final class FrameHandOff: Sendable {
 
     private func decompressed() { state.withLockedValue { $0.counters.decompressed += 1 } }
 
-    private func took(_ frame: Frame) {
+    private func took() {
         let now = clock()
         state.withLockedValue { s in
             s.counters.taken += 1
@@ -238,9 +198,8 @@ public final class FrameHandOff: Sendable {
                 s.producer = nil
                 producer.resume()
             }
-            s.recorded.idle = false
-            s.recorded.began = max(frame.timestampMicroseconds, s.recorded.doneAt ?? 0)
-            s.recorded.beganWall = now
+            s.idle = false
+            s.tookAt = now
         }
     }
 
@@ -248,14 +207,14 @@ public final class FrameHandOff: Sendable {
     private func waitsForFrame() {
         let now = clock()
         state.withLockedValue { s in
-            if let wall = s.recorded.beganWall {
-                s.recorded.doneAt = s.recorded.began + (now >= wall ? now - wall : 0)
-                s.recorded.beganWall = nil
+            if let took = s.tookAt {
+                s.lastBusy = now >= took ? now - took : 0
+                s.tookAt = nil
             }
-            s.recorded.idle = true
-            if s.waiting == 0, let producer = s.recorded.producer {
-                s.recorded.producer = nil
-                producer.resume()
+            s.idle = true
+            if s.waiting == 0, let producer = s.doneWaiter {
+                s.doneWaiter = nil
+                producer.resume(returning: s.lastBusy)
             }
         }
     }
@@ -265,8 +224,8 @@ public final class FrameHandOff: Sendable {
             s.terminated = true
             s.producer?.resume()
             s.producer = nil
-            s.recorded.producer?.resume()
-            s.recorded.producer = nil
+            s.doneWaiter?.resume(returning: s.lastBusy)
+            s.doneWaiter = nil
         }
     }
 }

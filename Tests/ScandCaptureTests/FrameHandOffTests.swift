@@ -111,40 +111,28 @@ import NIOConcurrencyHelpers
         #expect(handOff.counters.dropped == 0 && handOff.counters.taken == 20)
     }
 
-    /// A decoder that works `workMicroseconds` on each frame by a clock the test moves; frames 33,333 µs
-    /// apart on the recorded clock. Returns the stamps it took.
-    func onRecordedClock(frames count: Int, workMicroseconds: UInt64) async -> ([UInt64], CaptureCounters) {
-        let now = NIOLockedValueBox<UInt64>(1_000_000_000)
+    /// `consumerDone` returns once the consumer is done with every frame offered, with the time it spent on
+    /// the last by the hand-off's clock (here moved by the consumer itself).
+    @Test func aProducerLearnsWhenTheConsumerIsDoneAndHowLongItTook() async {
+        let now = NIOLockedValueBox<UInt64>(1_000_000)
         let handOff = FrameHandOff(clock: { now.withLockedValue { $0 } })
         let producer = Task {
-            for n in 0..<count {
-                var f = frame(UInt64(n))
-                f.timestampMicroseconds = 5_000_000 + UInt64(n) * 33_333
-                await handOff.putOnRecordedClock(f)
+            var busy: [UInt64] = []
+            for n in 0..<3 {
+                handOff.put(frame(UInt64(n)))
+                busy.append(await handOff.consumerDone())
             }
+            handOff.dropUnoffered(frame(3))
             handOff.finish()
+            return busy
         }
-        var stamps: [UInt64] = []
+        var taken: [UInt64] = []
         for await f in handOff.frames {
-            stamps.append((f.timestampMicroseconds - 5_000_000) / 33_333)
-            now.withLockedValue { $0 += workMicroseconds }
+            taken.append(f.sequence)
+            now.withLockedValue { $0 += 1000 * (f.sequence + 1) }  // 1, 2 and 3 ms
         }
-        await producer.value
-        return (stamps, handOff.counters)
-    }
-
-    @Test func onTheRecordedClockASlowDecoderMissesWhatItWouldMissLive() async {
-        // Busy 100 ms a frame: frame 0 is taken at 0 ms and done at 100; 1 (33), 2 (67) and 3 (100) came
-        // meanwhile and 3, the newest, is taken at 100; then 6 at 200 and 9 at 300; 10 (333) came while 9
-        // was worked on and, the last, is taken at 400.
-        let (taken, counters) = await onRecordedClock(frames: 11, workMicroseconds: 100_000)
-        #expect(taken == [0, 3, 6, 9, 10])
-        #expect(counters.captured == 11 && counters.taken == 5 && counters.dropped == 6)
-    }
-
-    @Test func onTheRecordedClockADecoderThatKeepsUpTakesEveryFrame() async {
-        let (taken, counters) = await onRecordedClock(frames: 30, workMicroseconds: 20_000)
-        #expect(taken == Array(0..<30))
-        #expect(counters.dropped == 0 && counters.taken == 30)
+        #expect(await producer.value == [1000, 2000, 3000])
+        #expect(taken == [0, 1, 2])
+        #expect(handOff.counters.captured == 4 && handOff.counters.dropped == 1 && handOff.counters.taken == 3)
     }
 }
