@@ -1,3 +1,4 @@
+import Foundation
 import Glibc
 import ScandCore
 
@@ -20,26 +21,24 @@ public enum Recording {
         return (f.isCompressed ? compressedMagic : magic) + json.serialized() + "\n"
     }
 
-    /// Parses the header line; the inverse of `header`.
+    /// The header's JSON object (any spacing and key order; unknown keys ignored).
+    private struct Header: Decodable {
+        var pixelformat: String
+        var width, height, bytesPerLine, imageSize: Int
+    }
+
+    /// Parses the header line; the inverse of `header`. nil for a header that is no JSON object of these
+    /// keys, or whose sizes no frame has (`FrameFormat.problem`; a number beyond Int does not decode).
     public static func parseHeader(_ line: String) -> FrameFormat? {
         let compressed = line.hasPrefix(compressedMagic)
-        guard line.hasPrefix(magic) || compressed else { return nil }
-        let body = line.dropFirst(magic.count)
-        func int(_ key: String) -> Int? {
-            guard let r = body.range(of: "\"\(key)\":") else { return nil }
-            return Int(body[r.upperBound...].prefix { $0.isNumber || $0 == "-" })
-        }
-        func string(_ key: String) -> String? {
-            guard let r = body.range(of: "\"\(key)\":\"") else { return nil }
-            return String(body[r.upperBound...].prefix { $0 != "\"" })
-        }
-        guard let fourcc = string("pixelformat"), (1...4).contains(fourcc.utf8.count), let w = int("width"), let h = int("height"),
-            let bpl = int("bytesPerLine"), let size = int("imageSize")
+        guard line.hasPrefix(magic) || compressed,
+            let h = try? JSONDecoder().decode(Header.self, from: Data(line.utf8.dropFirst(magic.utf8.count))),
+            (1...4).contains(h.pixelformat.utf8.count)
         else { return nil }
-        let f = FrameFormat(fourcc: FourCC(fourcc), width: w, height: h, bytesPerLine: bpl, imageSize: size)
+        let f = FrameFormat(fourcc: FourCC(h.pixelformat), width: h.width, height: h.height, bytesPerLine: h.bytesPerLine, imageSize: h.imageSize)
         guard f.problem == nil else { return nil }
         if compressed { return f.isCompressed ? f : nil }
-        return bpl > 0 && !f.isCompressed ? f : nil
+        return h.bytesPerLine > 0 && !f.isCompressed ? f : nil
     }
 
     /// Appends frames to a file.

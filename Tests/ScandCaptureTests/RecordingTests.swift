@@ -59,6 +59,11 @@ import ScandTestSupport
         #expect(Recording.parseHeader(#"SCANDREC1 {"pixelformat":"MJPG","width":4,"height":2,"bytesPerLine":8,"imageSize":16}"#) == nil)
         let f = FrameFormat.packed(.yuyv, width: 4, height: 2)
         #expect(Recording.parseHeader(Recording.header(f).trimmingCharacters(in: .newlines)) == f)
+        // A header written by another tool: spaces, another key order, a key of its own.
+        let spaced = #"SCANDREC1 { "width": 4, "height": 2, "note": "\"width\":9", "pixelformat": "YUYV", "imageSize": 16, "bytesPerLine": 8 }"#
+        #expect(Recording.parseHeader(spaced) == f)
+        #expect(Recording.parseHeader(#"SCANDREC1 {"pixelformat":"YUYV","width":4,"height":2}"#) == nil, "sizes missing")
+        #expect(Recording.parseHeader(#"SCANDREC1 {"pixelformat":"YUYV","width":4.5,"height":2,"bytesPerLine":8,"imageSize":16}"#) == nil)
     }
 
     /// A recording cut short mid-frame says where it breaks off: the frame and its byte offset.
