@@ -84,12 +84,15 @@ public enum ClientRequest: Sendable, Equatable {
         }
 
         /// The WATCH's JSON argument, keys in a fixed order: `enable`, `classes`, `formats`, `since`.
-        var json: JSONValue {
+        var json: JSONValue { .object(fields) }
+
+        /// Its fields, as a request's object and as the daemon's WATCH answer (`EventEncoder`) spell them.
+        var fields: [(String, JSONValue)] {
             var fields: [(String, JSONValue)] = [("enable", .bool(enable))]
             if let classes { fields.append(("classes", .array(classes.sorted().map { .string($0.rawValue) }))) }
             if let formats { fields.append(("formats", .array(formats.members.map { .string($0.name) }))) }
             if let since { fields.append(("since", .object([("boot", .string(since.boot)), ("seq", .int(since.seq))]))) }
-            return .object(fields)
+            return fields
         }
     }
 

@@ -40,10 +40,7 @@ public enum EventEncoder {
             fields.append(("device", .string(device)))
             fields += counterFields(counters)
         case .watch(let w):
-            fields.append(("enable", .bool(w.enable)))
-            if let classes = w.classes { fields.append(("classes", .array(classes.sorted().map { .string($0.rawValue) }))) }
-            if let formats = w.formats { fields.append(("formats", .array(formats.members.map { .string($0.name) }))) }
-            if let since = w.since { fields.append(("since", .object([("boot", .string(since.boot)), ("seq", .int(since.seq))]))) }
+            fields += w.fields
         case .status(let s):
             if let d = s.device { fields.append(("device", .object(deviceFields(d)))) }
             fields += counterFields(s.counters)
