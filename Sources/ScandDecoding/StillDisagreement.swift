@@ -46,50 +46,52 @@ enum StillDisagreement {
     /// also wins with no fewer lines over clearly more of the bars' height: a wrong number read near one end of
     /// a code's bars (a label or the bars' ragged ends beside them) against the right one over the rest.
     static func settled(_ merged: [Detection], raw: [DecodeReport.Found], image: () -> LumaImage) -> [Detection] {
-        var dropped = Set<Int>()
-        for (i, j) in disputes(merged, image: image) {
-            let a = lines(for: merged[i], in: raw), b = lines(for: merged[j], in: raw)
-            let wa = cover(for: merged[i], in: raw), wb = cover(for: merged[j], in: raw)
-            let aWins = a >= dominance * b || (a >= b && wa >= Double(dominance) * wb)
-            let bWins = b >= dominance * a || (b >= a && wb >= Double(dominance) * wa)
-            if !aWins { dropped.insert(i) }
-            if !bWins { dropped.insert(j) }
+        let dropped = losers(merged, image: image) { d, other in
+            let a = lines(for: d, in: raw), b = lines(for: other, in: raw)
+            return a >= dominance * b || (a >= b && cover(for: d, in: raw) >= Double(dominance) * cover(for: other, in: raw))
         }
         return merged.indices.filter { !dropped.contains($0) }.map { merged[$0] }
-    }
-
-    /// How much of the bars' height (across them, pixels) the reads of `d`'s main number on its bars cover.
-    static func cover(for d: Detection, in raw: [DecodeReport.Found]) -> Double {
-        let bars = BarsSpan(d.corners)
-        let spans = raw.map(\.detection).filter { r in
-            guard r.format == d.format, r.mainBytes == d.mainBytes else { return false }
-            let s = BarsSpan(r.corners, axisOf: d.corners)
-            return min(s.end, bars.end) - max(s.start, bars.start) > min(s.length, bars.length) / 2
-        }.map { BarsSpan($0.corners, axisOf: d.corners) }
-        guard let top = spans.map(\.top).min(), let bottom = spans.map(\.bottom).max() else { return 0 }
-        return bottom - top
     }
 
     /// `merged` without the losers of each dispute, the scan lines counted over `raw` (every pass's reads).
     static func resolve(_ merged: [DecodeReport.Found], raw: [DecodeReport.Found], in image: LumaImage) -> [DecodeReport.Found] {
-        let detections = merged.map(\.detection)
-        var dropped = Set<Int>()
-        for (i, j) in disputes(detections, in: image) {
-            let a = lines(for: detections[i], in: raw), b = lines(for: detections[j], in: raw)
-            if a < dominance * b { dropped.insert(i) }
-            if b < dominance * a { dropped.insert(j) }
+        let dropped = losers(merged.map(\.detection), image: { image }) { d, other in
+            lines(for: d, in: raw) >= dominance * lines(for: other, in: raw)
         }
         return merged.indices.filter { !dropped.contains($0) }.map { merged[$0] }
     }
 
+    /// The indices of `merged` that lose a dispute: every read that `wins` does not say beats the other.
+    private static func losers(_ merged: [Detection], image: () -> LumaImage, wins: (Detection, Detection) -> Bool) -> Set<Int> {
+        var dropped = Set<Int>()
+        for (i, j) in disputes(merged, image: image) {
+            if !wins(merged[i], merged[j]) { dropped.insert(i) }
+            if !wins(merged[j], merged[i]) { dropped.insert(j) }
+        }
+        return dropped
+    }
+
     /// Scan lines behind `d`'s main number over every read of it on its bars.
     static func lines(for d: Detection, in raw: [DecodeReport.Found]) -> Int {
+        reads(of: d, in: raw).reduce(0) { $0 + max(1, $1.lineCount) }
+    }
+
+    /// How much of the bars' height (across them, pixels) the reads of `d`'s main number on its bars cover.
+    static func cover(for d: Detection, in raw: [DecodeReport.Found]) -> Double {
+        let spans = reads(of: d, in: raw).map { BarsSpan($0.corners, axisOf: d.corners) }
+        guard let top = spans.map(\.top).min(), let bottom = spans.map(\.bottom).max() else { return 0 }
+        return bottom - top
+    }
+
+    /// The reads in `raw` of `d`'s format and main number on its bars (overlapping along them by more than
+    /// half the shorter).
+    private static func reads(of d: Detection, in raw: [DecodeReport.Found]) -> [Detection] {
         let bars = BarsSpan(d.corners)
         return raw.map(\.detection).filter { r in
             guard r.format == d.format, r.mainBytes == d.mainBytes else { return false }
             let s = BarsSpan(r.corners, axisOf: d.corners)
             return min(s.end, bars.end) - max(s.start, bars.start) > min(s.length, bars.length) / 2
-        }.reduce(0) { $0 + max(1, $1.lineCount) }
+        }
     }
 
     /// `a` and `b` cover the same bars: parallel, overlapping along the bars by more than half the shorter,
