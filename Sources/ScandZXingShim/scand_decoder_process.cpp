@@ -138,15 +138,6 @@ __attribute__((constructor)) static void HoldStandardStreams()
             open("/dev/null", fd == 0 ? O_RDONLY : O_WRONLY);  // the lowest free number, which is `fd`
 }
 
-int AboveStandardStreams(int fd)
-{
-    if (fd < 0 || fd > 2)
-        return fd;
-    int moved = fcntl(fd, F_DUPFD_CLOEXEC, 3);
-    close(fd);
-    return moved;
-}
-
 const std::string &DecoderPath(std::string *why)
 {
     static const Located located = Locate();
@@ -175,15 +166,6 @@ bool DecoderProcess::spawn(const std::vector<SharedMapping> &shared, std::string
         why = std::string("pipe: ") + std::strerror(errno);
         for (int fd : {req[0], req[1], o[0], o[1]})
             close(fd);
-        return false;
-    }
-    for (int *fd : {&req[0], &req[1], &o[0], &o[1], &e[0], &e[1]})
-        *fd = AboveStandardStreams(*fd);
-    if (req[0] < 0 || req[1] < 0 || o[0] < 0 || o[1] < 0 || e[0] < 0 || e[1] < 0) {
-        why = std::string("descriptors: ") + std::strerror(errno);
-        for (int fd : {req[0], req[1], o[0], o[1], e[0], e[1]})
-            if (fd >= 0)
-                close(fd);
         return false;
     }
     // The child's descriptors keep their numbers: dup2 onto itself clears close-on-exec for that one only,

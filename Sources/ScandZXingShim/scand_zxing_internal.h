@@ -176,9 +176,4 @@ int Settle(const Collected &c, int status, int count, int timeoutMs, szx_outcome
 int StartRead(const szx_image *image, const szx_pass *passes, int count, szx_outcome *outcomes, szx_result **results,
               int *result_count);
 
-// `fd` at a number above stdin, stdout and stderr (close-on-exec), for a descriptor a decoder process inherits
-// by its number: a parent started with a standard stream closed gets 0–2 for the next descriptors it opens,
-// and the child's stdin and stdout are put on /dev/null there. -1 (and `fd` closed) when none is free.
-int AboveStandardStreams(int fd);
-
 } // namespace szx_internal

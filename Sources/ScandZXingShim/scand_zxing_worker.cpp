@@ -161,7 +161,7 @@ struct szx_worker {
         // Map spares of the same size with it, so the processes are replaced once per frame size, not per buffer.
         uint8_t *first = nullptr;
         while (buffers.size() < kMaxBuffers && (!first || buffers.size() < spares)) {
-            int fd = AboveStandardStreams(memfd_create("scand-frame", MFD_CLOEXEC));
+            int fd = memfd_create("scand-frame", MFD_CLOEXEC);
             if (fd < 0)
                 break;
             void *p = ftruncate(fd, (off_t)size) == 0 ? mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0) : MAP_FAILED;
