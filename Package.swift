@@ -237,7 +237,10 @@ if Context.environment["SCAND_FUZZ"] == "1" {
         .executableTarget(name: "fuzz-config-file", dependencies: ["FuzzSupport", "ScandCore", "ScandConfigFile"], path: "Sources/Fuzz/ConfigFile"),
         .executableTarget(
             name: "fuzz-http-first-request",
-            dependencies: ["FuzzSupport", "ScandWeb", .product(name: "NIOHTTP1", package: "swift-nio")] + nio, path: "Sources/Fuzz/HTTPFirstRequest"),
+            dependencies: [
+                "FuzzSupport", "ScandWeb", .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio")
+            ] + nio, path: "Sources/Fuzz/HTTPFirstRequest"),
         .executableTarget(name: "fuzz-image", dependencies: ["FuzzSupport", "ScandCore", "ScandImageIO"], path: "Sources/Fuzz/Image")
     ]
 }

@@ -2,6 +2,7 @@ import FuzzSupport
 @testable import Hummingbird
 @testable import HummingbirdCore
 import Logging
+import NIOConcurrencyHelpers
 import NIOCore
 import NIOEmbedded
 @testable import ScandWeb
@@ -29,6 +30,10 @@ func seeds() -> [Fuzz.Seed] {
 
 let logger = Logger(label: "fuzz") { _ in SwiftLogNoOpLogHandler() }
 
+// One loop for every input. Unlike EmbeddedEventLoop it is thread-safe: a WebSocket upgrade's route is decided
+// in a Task, and its answer comes back onto this loop, after the input's checks if it is late, never beside them.
+let loop = NIOAsyncTestingEventLoop()
+
 func test(_ input: [UInt8]) {
     guard let limitByte = input.first else { return }
     var limits = WebServerLimits()
@@ -44,30 +49,42 @@ func test(_ input: [UInt8]) {
 }
 
 private func connect<Child: ServerChildChannel>(_ child: Child, _ bytes: [UInt8], _ limits: WebServerLimits) throws {
-    let channel = EmbeddedChannel()
+    let channel = NIOAsyncTestingChannel(loop: loop)
     try channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 8080)).wait()
-    _ = try child.setup(channel: channel, logger: logger).wait()
+    _ = try loop.flatSubmit { child.setup(channel: channel, logger: logger) }.wait()
+    // First in the pipeline, before the head guard: it sees every byte that leaves.
+    let written = NIOLockedValueBox("")
+    try loop.submit { try channel.pipeline.syncOperations.addHandler(WrittenBytes(into: written), position: .first) }.wait()
     // In two reads, cut where the bytes say: the guard keeps the end of a head that straddles them.
     let cut = bytes.isEmpty ? 0 : Int(bytes[0]) % (bytes.count + 1)
     for part in [bytes[..<cut], bytes[cut...]] where channel.isActive {
-        // An error the pipeline does not handle comes out here; the connection's fate is checked below.
-        try? channel.writeInbound(channel.allocator.buffer(bytes: part))
+        // An error the pipeline does not handle ends at its tail; the connection's fate is checked below.
+        try loop.submit { channel.pipeline.fireChannelRead(channel.allocator.buffer(bytes: part)) }.wait()
     }
     let endOfHead = FirstRequestHeadGuard.endOfHead(in: bytes)
-    channel.embeddedEventLoop.advanceTime(by: TimeAmount(limits.headerTimeout) + .seconds(3))
-    let written = answers(channel)
-    Fuzz.require(written.isEmpty || written.hasPrefix("HTTP/1.1 "), "the server wrote \(written.prefix(80).debugDescription), not an HTTP response")
+    let later = loop.makePromise(of: Void.self)
+    later.completeWithTask { await loop.advanceTime(by: TimeAmount(limits.headerTimeout) + .seconds(3)) }
+    try later.futureResult.wait()
+    let text = written.withLockedValue { $0 }
+    Fuzz.require(text.isEmpty || text.hasPrefix("HTTP/1.1 "), "the server wrote \(text.prefix(80).debugDescription), not an HTTP response")
     if endOfHead.map({ $0 > limits.maxHeaderBytes }) ?? true {
         Fuzz.require(!channel.isActive, "a first head that never ended within \(limits.maxHeaderBytes) bytes left the connection open")
     }
-    _ = try? channel.finish()
+    try? channel.close().wait()
 }
 
-/// Everything the server wrote, as text.
-private func answers(_ channel: EmbeddedChannel) -> String {
-    var text = ""
-    while let buffer = try? channel.readOutbound(as: ByteBuffer.self) { text += String(buffer: buffer) }
-    return text
+/// Everything the server writes, as text.
+private final class WrittenBytes: ChannelOutboundHandler {
+    typealias OutboundIn = ByteBuffer
+    let text: NIOLockedValueBox<String>
+
+    init(into text: NIOLockedValueBox<String>) { self.text = text }
+
+    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        let bytes = String(buffer: unwrapOutboundIn(data))
+        text.withLockedValue { $0 += bytes }
+        context.write(data, promise: promise)
+    }
 }
 
 Fuzz.run(seeds: seeds, test: test)
