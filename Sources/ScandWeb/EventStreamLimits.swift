@@ -12,9 +12,14 @@ public final class EventStreamLimits: Sendable {
         self.maxCatchingUp = maxCatchingUp
     }
 
+    /// Why a stream was refused, for its 503.
+    struct Refusal: Error, CustomStringConvertible {
+        let description: String
+    }
+
     /// Takes a place for a stream (and a catch-up), or says why there is none.
-    func admit(catchingUp: Bool) -> String? {
-        counts.withLockedValue { c in
+    func admit(catchingUp: Bool) throws(Refusal) -> Place {
+        let refusal: String? = counts.withLockedValue { c in
             if c.streams >= maxStreams { return "\(maxStreams) event streams are open already, the most scand web serves" }
             if catchingUp && c.catchingUp >= maxCatchingUp {
                 return "\(maxCatchingUp) event streams are catching up from the journal already; try again in a moment"
@@ -23,10 +28,36 @@ public final class EventStreamLimits: Sendable {
             if catchingUp { c.catchingUp += 1 }
             return nil
         }
+        if let refusal { throw Refusal(description: refusal) }
+        return Place(limits: self, catchingUp: catchingUp)
     }
 
-    func endCatchUp() { counts.withLockedValue { $0.catchingUp -= 1 } }
-    func endStream() { counts.withLockedValue { $0.streams -= 1 } }
+    /// A stream's place and its catch-up's, each given back once, whichever of its ends comes first: the
+    /// response's end, or its connection's close (which may come before the response body ever runs).
+    final class Place: Sendable {
+        private let limits: EventStreamLimits
+        private let held: NIOLockedValueBox<(stream: Bool, catchUp: Bool)>
+
+        fileprivate init(limits: EventStreamLimits, catchingUp: Bool) {
+            self.limits = limits
+            held = NIOLockedValueBox((stream: true, catchUp: catchingUp))
+        }
+
+        func endCatchUp() {
+            let was = held.withLockedValue { held in
+                defer { held.catchUp = false }; return held.catchUp
+            }
+            if was { limits.counts.withLockedValue { $0.catchingUp -= 1 } }
+        }
+
+        func end() {
+            endCatchUp()
+            let was = held.withLockedValue { held in
+                defer { held.stream = false }; return held.stream
+            }
+            if was { limits.counts.withLockedValue { $0.streams -= 1 } }
+        }
+    }
 
     var open: (streams: Int, catchingUp: Int) { counts.withLockedValue { $0 } }
 }

@@ -32,16 +32,20 @@ enum EventStreamRoute {
         }
         let start = EventHandover(watch: asked.watch, since: asked.since, relayed: latest)
         let catchingUp = start.phase != .live
-        if let refusal = limits.admit(catchingUp: catchingUp) {
+        let place: EventStreamLimits.Place
+        do { place = try limits.admit(catchingUp: catchingUp) } catch {
             end()
-            var response = WebApp.json(.serviceUnavailable, message: refusal)
+            var response = WebApp.json(.serviceUnavailable, message: error.description)
             response.headers[.retryAfter] = "5"
             return response
         }
-        // A closed connection ends the stream without waiting for the next event. (A client that only
-        // goes away half-closes it; the next write, a keepalive at the latest, finds out.)
-        channel.closeFuture.whenComplete { _ in end() }
-        metrics.eventStreams.increment()
+        // A closed connection ends the stream without waiting for the next event, and gives its place back
+        // even when the body never ran. (A client that only goes away half-closes it; the next write, a
+        // keepalive at the latest, finds out.)
+        channel.closeFuture.whenComplete { _ in
+            end()
+            place.end()
+        }
         let headers: HTTPFields = [
             .contentType: "text/event-stream; charset=utf-8", .cacheControl: "no-store",
             // A reverse proxy (nginx) must pass each event on at once.
@@ -50,14 +54,15 @@ enum EventStreamRoute {
         return Response(
             status: .ok, headers: headers,
             body: ResponseBody { writer in
+                metrics.eventStreams.increment()
                 defer {
-                    limits.endStream()
+                    place.end()
                     metrics.eventStreams.decrement()
                 }
                 var handover = start
                 try await writer.write(ByteBuffer(string: ServerSentEvent.prelude))
                 if catchingUp {
-                    defer { limits.endCatchUp() }
+                    defer { place.endCatchUp() }
                     try await catchUp(&handover, since: asked.since, socketPath: socketPath, channel: channel, writer: &writer)
                     // The daemon went away, or refused: the browser reconnects, from the last event it got.
                     guard handover.phase == .live else { return try await writer.finish(nil) }

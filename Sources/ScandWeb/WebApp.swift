@@ -87,19 +87,18 @@ public enum WebApp {
                 request, context: context, hub: hub, socketPath: daemon.socketPath, limits: eventStreams, metrics: metrics)
         }
         router.ws("/ws") { _, context in
-            // Refused (400) when full; the place is given back when the page goes.
+            // Refused (400) when full. The place is the connection's, given back when it closes: a page that
+            // goes before its upgrade is done never reaches the handler below.
             guard webSockets.take() else {
                 metrics.refusedWebSocket.increment()
                 context.logger.notice("a page was refused /ws: \(webSockets.max) pages are connected already")
                 return .dontUpgrade
             }
+            context.channel.closeFuture.whenComplete { _ in webSockets.giveBack() }
             return .upgrade([:])
         } onUpgrade: { inbound, outbound, _ in
             metrics.webSockets.increment()
-            defer {
-                metrics.webSockets.decrement()
-                webSockets.giveBack()
-            }
+            defer { metrics.webSockets.decrement() }
             let items = hub.subscribe().items
             try await withThrowingTaskGroup(of: Void.self) { group in
                 // The page sends nothing; its close (or a broken connection) ends the inbound stream.

@@ -71,4 +71,10 @@ final class RawHTTPConnection: Sendable {
     func close() async {
         try? await channel.close()
     }
+
+    /// Closed with a reset (SO_LINGER 0), as a crashed client's: the server reads the error at once.
+    func reset() async {
+        try? await (channel as? any SocketOptionProvider)?.setSoLinger(linger(l_onoff: 1, l_linger: 0)).get()
+        try? await channel.close()
+    }
 }

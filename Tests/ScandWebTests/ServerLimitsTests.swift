@@ -17,12 +17,12 @@ import Testing
 @Suite(.serialized, .timeLimit(.minutes(2))) struct ServerLimitsTests {
     /// The application on `socket` (nothing need listen there) within `limits`, for `body`, which gets the port.
     static func withServer(
-        socket: String = Contract.temporarySocket(), limits: WebServerLimits, metrics: WebMetrics = WebMetrics(),
-        _ body: @escaping @Sendable (Int) async throws -> Void
+        socket: String = Contract.temporarySocket(), limits: WebServerLimits = WebServerLimits(), metrics: WebMetrics = WebMetrics(),
+        eventStreams: EventStreamLimits = EventStreamLimits(), _ body: @escaping @Sendable (Int) async throws -> Void
     ) async throws {
         let daemon = DaemonClient(socketPath: socket)
         let scrapes = DaemonClient(socketPath: socket)
-        let router = WebApp.router(daemon: daemon, scrapes: scrapes, hub: PageHub(), metrics: metrics, limits: limits)
+        let router = WebApp.router(daemon: daemon, scrapes: scrapes, hub: PageHub(), metrics: metrics, eventStreams: eventStreams, limits: limits)
         let app = WebApp.application(
             router: router, daemon: daemon, scrapes: scrapes, metrics: metrics, listen: ListenAddress(host: "127.0.0.1", port: 0),
             logger: Logger(label: "test"), limits: limits)
@@ -147,6 +147,45 @@ import Testing
             try await fourth.send(Self.upgrade(port: port))
             #expect(await Eventually.check { fourth.text.hasPrefix("HTTP/1.1 101 ") }, "\(fourth.text)")
             for page in pages + [third, fourth] { await page.close() }
+        }
+    }
+
+    /// A page that asks for /ws and goes before the server has decided (its connection reset at once, as a
+    /// crashed tab's or a port scanner's) gives its place back: ten of them do not lock the next page out.
+    @Test func pagesThatGoDuringTheirUpgradeGiveTheirPlaceBack() async throws {
+        try await Self.withServer(limits: Self.limits { $0.maxWebSockets = 2 }) { port in
+            for _ in 0..<10 {
+                let page = try await RawHTTPConnection.open(port: port, sending: Self.upgrade(port: port))
+                await page.reset()
+            }
+            // A page refused (400) may try again: any try within 10 s will do.
+            let admitted = await Eventually.check(seconds: 10) {
+                guard let page = try? await RawHTTPConnection.open(port: port, sending: Self.upgrade(port: port)) else { return false }
+                let answered = await Eventually.check(seconds: 10) { page.text.hasPrefix("HTTP/1.1 ") }
+                await page.close()
+                return answered && page.text.hasPrefix("HTTP/1.1 101 ")
+            }
+            #expect(admitted)
+        }
+    }
+
+    /// The same for /events: a client reset before its stream's first byte gives its place back.
+    @Test func eventStreamsResetBeforeTheirFirstByteGiveTheirPlaceBack() async throws {
+        let stream = "GET /events HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n\r\n"
+        let limits = EventStreamLimits(maxStreams: 2)
+        try await Self.withServer(eventStreams: limits) { port in
+            for _ in 0..<10 {
+                let client = try await RawHTTPConnection.open(port: port, sending: stream)
+                await client.reset()
+            }
+            let admitted = await Eventually.check(seconds: 10) {
+                guard let client = try? await RawHTTPConnection.open(port: port, sending: stream) else { return false }
+                let answered = await Eventually.check(seconds: 10) { client.text.hasPrefix("HTTP/1.1 ") }
+                await client.reset()
+                return answered && client.text.hasPrefix("HTTP/1.1 200 ")
+            }
+            #expect(admitted)
+            #expect(await Eventually.check { limits.open == (streams: 0, catchingUp: 0) })
         }
     }
 
