@@ -165,7 +165,8 @@ let package = Package(
             name: "ScandTestSupport", dependencies: ["ScandCore", "ScandProtocol", "ScandDecoding", "ScandCapture"], path: "Tests/ScandTestSupport"),
 
         .testTarget(name: "ScandCoreTests", dependencies: ["ScandCore", "ScandProtocol", "ScandConfigFile", "ScandTestSupport"]),
-        .testTarget(name: "ScandProtocolTests", dependencies: ["ScandProtocol", "ScandCore"]),
+        .testTarget(name: "ScandProtocolTests", dependencies: ["ScandProtocol", "ScandCore", "ScandTestSupport"]),
+        .testTarget(name: "ScandWedgeTests", dependencies: ["ScandWedge", "ScandCore", "ScandProtocol"]),
         .testTarget(
             name: "ScandClientTests",
             dependencies: [
@@ -173,7 +174,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")
             ]),
-        .testTarget(name: "ScandDecodingTests", dependencies: ["ScandDecoding", "ScandCore", "ScandTestSupport"]),
+        .testTarget(name: "ScandDecodingTests", dependencies: ["ScandDecoding", "ScandCore", "ScandProtocol", "ScandTestSupport"]),
         .testTarget(
             name: "ScandCaptureTests",
             dependencies: [

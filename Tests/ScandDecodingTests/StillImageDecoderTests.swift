@@ -1,5 +1,6 @@
 import Testing
 import ScandCore
+import ScandProtocol
 @testable import ScandDecoding
 import ScandTestSupport
 
