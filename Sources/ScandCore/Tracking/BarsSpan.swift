@@ -33,14 +33,14 @@ public struct BarsSpan: Sendable {
     public func point(_ a: Double, _ c: Double) -> Point { along * a + across * c }
 
     /// Centres apart along the code, and the gap between the two spans across it (negative: they overlap).
-    func distances(to other: BarsSpan) -> (along: Double, acrossGap: Double) {
+    public func distances(to other: BarsSpan) -> (along: Double, acrossGap: Double) {
         (abs((start + end) / 2 - (other.start + other.end) / 2), max(top - other.bottom, other.top - bottom))
     }
 
     /// Two reads of the same frame cover the same bars: along the code they overlap by more than half of the
     /// shorter read, and across it they lie within about a code's length (EAN/UPC bars are 0.7–0.8 of it tall;
     /// reads of different codes stacked one above the other are further apart unless the labels touch).
-    func sameBars(as other: BarsSpan) -> Bool {
+    public func sameBars(as other: BarsSpan) -> Bool {
         let overlap = min(end, other.end) - max(start, other.start)
         let longer = max(length, other.length)
         return overlap > min(length, other.length) / 2 && distances(to: other).acrossGap <= longer
@@ -48,13 +48,13 @@ public struct BarsSpan: Sendable {
 
     /// A read in a later frame is this code, moved: along the code no further than today's tolerance for any
     /// symbol (one and a half lengths and 8 px), across it within a length.
-    func follows(_ other: BarsSpan) -> Bool {
+    public func follows(_ other: BarsSpan) -> Bool {
         let longer = max(length, other.length), d = distances(to: other)
         return d.along <= longer * 1.5 + 8 && d.acrossGap <= longer + 8
     }
 
     /// The outline around both spans, in this span's frame.
-    func union(_ other: BarsSpan) -> Quadrilateral {
+    public func union(_ other: BarsSpan) -> Quadrilateral {
         let s = min(start, other.start), e = max(end, other.end), t = min(top, other.top), b = max(bottom, other.bottom)
         return Quadrilateral([point(s, t), point(e, t), point(e, b), point(s, b)])
     }

@@ -27,7 +27,7 @@ public enum ScanLineEvidence {
     /// How many of `reads`, one code's reads of one image on the same bars, are independent: the most of
     /// them whose scan lines do not overlap across the bars and whose centres lie `spread` apart (whichever
     /// pass read them: the same lines read twice are one opinion), or what one of them already carries.
-    static func independentReads(_ reads: [Detection]) -> Int {
+    public static func independentReads(_ reads: [Detection]) -> Int {
         guard let first = reads.first else { return 0 }
         let spans = reads.map { BarsSpan($0.corners, axisOf: first.corners) }.sorted { $0.top + $0.bottom < $1.top + $1.bottom }
         var count = 0
@@ -42,7 +42,7 @@ public enum ScanLineEvidence {
 
     /// What separate reads of one code (or of its add-on) are worth together: the best of them, or two when
     /// independent ones agree (not for UPC-E).
-    static func worth(of reads: [Detection]) -> Int {
+    public static func worth(of reads: [Detection]) -> Int {
         let best = reads.map(readsWorth).max() ?? 0
         guard let first = reads.first, first.format.mainNumberLength != nil, first.format != .upcE else { return best }
         return max(best, min(2, independentReads(reads)))

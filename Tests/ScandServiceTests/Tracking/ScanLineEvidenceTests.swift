@@ -1,5 +1,6 @@
 import Testing
 @testable import ScandCore
+@testable import ScandService
 
 /// A frame's EAN/UPC read backed by many agreeing scan lines spread over the bars counts as two reads.
 @Suite struct ScanLineEvidenceTests {

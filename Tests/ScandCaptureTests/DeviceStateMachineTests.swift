@@ -1,6 +1,7 @@
 import Testing
 @testable import ScandCore
 @testable import ScandProtocol
+@testable import ScandCapture
 
 @Suite struct DeviceStateMachineTests {
     let format = FrameFormat.packed(.yuyv, width: 1280, height: 720)

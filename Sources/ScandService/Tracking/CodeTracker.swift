@@ -1,3 +1,5 @@
+import ScandCore
+
 /// Turns per-frame detections into events a kiosk acts on (ML Kit's stream mode, VisionKit's
 /// add/update/remove): each code in view keeps a tracking id while it stays in view, matched by payload
 /// and place (for a linear code, the extent of its bars along the code, not the thin box of the scan lines

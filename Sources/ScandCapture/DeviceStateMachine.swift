@@ -1,3 +1,5 @@
+import ScandCore
+
 /// What the camera is doing, as a state machine that returns actions (swift-nio style) and does no I/O.
 /// The capture session feeds it what happened and carries out what it returns; tests drive it directly.
 ///
@@ -125,29 +127,5 @@ public struct DeviceStateMachine: Sendable {
         if case .streaming = state { wasOpen = true } else { wasOpen = false }
         state = .stopped
         return (wasOpen ? [.tearDown] : []) + [.emit(DeviceStatus(device: device, state: .stopped, reason: reason))]
-    }
-}
-
-/// The camera's state as the DEVICE event reports it.
-public struct DeviceStatus: Sendable, Equatable {
-    public enum State: String, Sendable {
-        case streaming, waiting, lost, stopped
-    }
-
-    public var device: String
-    public var state: State
-    public var format: FrameFormat?
-    public var reason: String?
-    public var retryIn: Duration?
-    /// Stopped for good by a fault (a recording that cannot be played), not by a stop or a clean end.
-    public var failed: Bool
-
-    public init(device: String, state: State, format: FrameFormat? = nil, reason: String? = nil, retryIn: Duration? = nil, failed: Bool = false) {
-        self.device = device
-        self.state = state
-        self.format = format
-        self.reason = reason
-        self.retryIn = retryIn
-        self.failed = failed
     }
 }

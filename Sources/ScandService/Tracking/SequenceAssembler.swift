@@ -1,3 +1,5 @@
+import ScandCore
+
 /// Collects the symbols of structured-append sequences (QR, PDF417, DataMatrix, Aztec) seen together or
 /// across frames, and hands back one detection with the whole payload once every part has been read.
 /// Parts are held back until then; a finished sequence still in view stands for all its parts.
