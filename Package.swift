@@ -67,7 +67,7 @@ let package = Package(
         .target(
             name: "ScandCapture",
             dependencies: [
-                "ScandCore", "ScandV4L2Shim", "CTurboJPEG",
+                "ScandCore", "ScandProtocol", "ScandV4L2Shim", "CTurboJPEG",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio")
@@ -76,7 +76,8 @@ let package = Package(
         .target(
             name: "ScandJournal",
             dependencies: [
-                "ScandCore", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "NIOConcurrencyHelpers", package: "swift-nio")
+                "ScandCore", "ScandProtocol", .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio")
             ]),
         // An MQTT client over libmosquitto, for the `scand mqtt` bridge.
         .target(

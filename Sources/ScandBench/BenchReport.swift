@@ -1,5 +1,6 @@
 import Foundation
 import ScandCore
+import ScandProtocol
 import ScandDecoding
 
 /// What one benchmark measured: a Markdown table for people, the same rows as JSON for tools.

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import ScandCore
+import ScandProtocol
 import ScandDecoding
 
 /// `scand bench compare`: the same generated camera frames (noise, blur, tilt, uneven light) through scand's

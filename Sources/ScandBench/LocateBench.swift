@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import ScandCore
+import ScandProtocol
 import ScandDecoding
 import ScandImageIO
 

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import ScandCore
+import ScandProtocol
 
 /// `scand bench photos`: the per-folder accuracy table of the README.
 struct PhotosBench: AsyncParsableCommand {

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import ScandCapture
 import ScandCore
+import ScandProtocol
 import ScandDecoding
 import ScandService
 import NIOConcurrencyHelpers

@@ -1,5 +1,6 @@
 import Foundation
 import ScandCore
+import ScandProtocol
 
 /// The till bench's table for people and its rows as JSON.
 extension TillBench {

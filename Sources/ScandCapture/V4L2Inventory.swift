@@ -1,5 +1,6 @@
 import Glibc
 import ScandCore
+import ScandProtocol
 import ScandV4L2Shim
 
 /// What a camera offers: formats, sizes and frame rates (like `v4l2-ctl --list-formats-ext`), and the

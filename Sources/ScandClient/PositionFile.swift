@@ -1,6 +1,7 @@
 import Foundation
 import NIOPosix
 import ScandCore
+import ScandProtocol
 import ScandFiles
 
 /// A client's place in the daemon's numbering, kept across its restarts so that it resumes with `since`:

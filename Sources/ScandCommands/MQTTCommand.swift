@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import ScandClient
 import ScandCore
+import ScandProtocol
 import ScandLogging
 import ScandMQTT
 import ScandService

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import ScandCore
+import ScandProtocol
 import NIOConcurrencyHelpers
 
 /// The daemon's journal of recent events: an append-only SQLite table in WAL mode in its state directory,

@@ -1,4 +1,5 @@
 import ScandCore
+import ScandProtocol
 
 /// The `id:` of an event on /events, `BOOT:SEQ` (the daemon's boot and the event's seq), which the browser
 /// sends back as `Last-Event-ID` when it reconnects: the position to resume from. An HTTP concern; the

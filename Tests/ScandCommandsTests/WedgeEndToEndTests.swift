@@ -1,6 +1,7 @@
 import Foundation
 import ScandClient
 import ScandCore
+import ScandProtocol
 import ScandTestSupport
 import Testing
 

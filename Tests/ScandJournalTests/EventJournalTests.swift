@@ -1,5 +1,6 @@
 import Foundation
 import ScandCore
+import ScandProtocol
 import ScandTestSupport
 import Testing
 @testable import ScandJournal

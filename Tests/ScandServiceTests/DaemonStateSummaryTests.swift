@@ -1,4 +1,5 @@
 import ScandCore
+import ScandProtocol
 import Testing
 @testable import ScandService
 

@@ -1,5 +1,6 @@
 import Foundation
 import ScandCore
+import ScandProtocol
 
 /// The last seq the daemon published, kept in a small file beside the journal (`published-seq`) and
 /// written before each event is published. SQLite drops a damaged or cut write-ahead log from its first

@@ -1,3 +1,5 @@
+import ScandCore
+
 /// A JSON value whose objects keep their key order, so every event starts with `class` and the wire
 /// format is stable for golden tests.
 public indirect enum JSONValue: Sendable, Hashable {
@@ -58,8 +60,8 @@ public indirect enum JSONValue: Sendable, Hashable {
             case "\r": out += "\\r"
             case "\t": out += "\\t"
             default:
-                if needsEscape(scalar) {
-                    writeEscape(scalar, to: &out)
+                if scalar.isUnsafeOnATerminal {
+                    scalar.writeEscaped(to: &out)
                 } else {
                     out.unicodeScalars.append(scalar)
                 }
@@ -68,38 +70,10 @@ public indirect enum JSONValue: Sendable, Hashable {
         out += "\""
     }
 
-    /// Characters never written raw: control characters (C0, DEL, C1), the line and paragraph separators,
-    /// the bidirectional controls that reorder what a terminal shows (embeddings and overrides U+202A–U+202E,
-    /// isolates U+2066–U+2069, the marks U+200E, U+200F, U+061C) and U+FEFF (a byte-order mark, invisible).
-    static func needsEscape(_ s: Unicode.Scalar) -> Bool {
-        switch s.value {
-        case 0..<0x20, 0x7F...0x9F, 0x2028, 0x2029, 0x202A...0x202E, 0x2066...0x2069, 0x200E, 0x200F, 0x061C, 0xFEFF: true
-        default: false
-        }
-    }
-
-    static func writeEscape(_ s: Unicode.Scalar, to out: inout String) {
-        let hex = String(s.value, radix: 16, uppercase: false)
-        out += "\\u" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
-    }
-
     /// Rounds to `places` decimals so that coordinates do not print as 0.30000000000000004.
     public static func number(_ d: Double, places: Int) -> JSONValue {
         var scale = 1.0
         for _ in 0..<places { scale *= 10 }
         return .double((d * scale).rounded() / scale)
-    }
-}
-
-extension String {
-    /// This text with every character JSON escapes as unsafe for a terminal (control characters, line
-    /// separators, bidirectional controls, U+FEFF) written as `\\uXXXX`: for log lines and for anything
-    /// printed to a terminal that may carry barcode text.
-    public func escapingControlCharacters() -> String {
-        var out = ""
-        for scalar in unicodeScalars {
-            if JSONValue.needsEscape(scalar) { JSONValue.writeEscape(scalar, to: &out) } else { out.unicodeScalars.append(scalar) }
-        }
-        return out
     }
 }

@@ -1,3 +1,5 @@
+import ScandCore
+
 /// A video device as `scand devices` lists it: what the node is, its stable names and what it offers.
 public struct CameraInfo: Sendable, Equatable {
     public struct Format: Sendable, Equatable {
