@@ -1,3 +1,4 @@
+import ScandTestSupport
 import Foundation
 import Testing
 import ScandCore

@@ -1,3 +1,4 @@
+import ScandTestSupport
 import CSTB
 import Foundation
 import ScandCore

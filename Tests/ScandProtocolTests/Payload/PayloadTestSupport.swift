@@ -1,4 +1,5 @@
 import ScandCore
+import ScandTestSupport
 @testable import ScandProtocol
 
 /// Parses `text` as if `format` had decoded it.

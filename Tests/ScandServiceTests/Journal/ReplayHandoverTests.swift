@@ -1,3 +1,4 @@
+import ScandTestSupport
 import Testing
 import ScandCore
 import ScandProtocol

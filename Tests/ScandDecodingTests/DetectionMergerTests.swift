@@ -1,5 +1,6 @@
 import Testing
 @testable import ScandCore
+@testable import ScandDecoding
 
 @Suite struct DetectionMergerTests {
     func linear(_ text: String, x: Double, y: Double, lines: Int, format: BarcodeFormat = .ean13) -> Detection {

@@ -1,3 +1,5 @@
+import ScandCore
+
 /// Folds the detections of several decoding passes over one image into the symbols in it.
 ///
 /// - The same payload in the same place, found by two passes, is one symbol (the first pass wins).
