@@ -58,7 +58,8 @@ import ScandTestSupport
         async let run: Void = session.run()
         var frames = session.handOff.frames
         #expect(await frames.next() != nil)
-        try await Task.sleep(for: .milliseconds(300))  // well into the 10 s pause
+        // Into the 10 s pause: a poll for the next frame (200 ms each) came back empty.
+        #expect(await Eventually.check { session.activity.loop >= session.activity.frame + 150_000 })
         let asked = ContinuousClock.now
         session.stop()
         await run
