@@ -44,18 +44,21 @@ public final class EventStreamLimits: Sendable {
         }
 
         func endCatchUp() {
-            let was = held.withLockedValue { held in
-                defer { held.catchUp = false }; return held.catchUp
-            }
-            if was { limits.counts.withLockedValue { $0.catchingUp -= 1 } }
+            if release(\.catchUp) { limits.counts.withLockedValue { $0.catchingUp -= 1 } }
         }
 
         func end() {
             endCatchUp()
-            let was = held.withLockedValue { held in
-                defer { held.stream = false }; return held.stream
+            if release(\.stream) { limits.counts.withLockedValue { $0.streams -= 1 } }
+        }
+
+        /// Whether `part` was still held (and now is not).
+        private func release(_ part: WritableKeyPath<(stream: Bool, catchUp: Bool), Bool>) -> Bool {
+            held.withLockedValue { held in
+                let was = held[keyPath: part]
+                held[keyPath: part] = false
+                return was
             }
-            if was { limits.counts.withLockedValue { $0.streams -= 1 } }
         }
     }
 
