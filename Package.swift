@@ -167,7 +167,7 @@ let package = Package(
 
         .testTarget(name: "ScandCoreTests", dependencies: ["ScandCore", "ScandProtocol", "ScandConfigFile", "ScandTestSupport"]),
         .testTarget(name: "ScandProtocolTests", dependencies: ["ScandProtocol", "ScandCore", "ScandTestSupport"]),
-        .testTarget(name: "ScandWedgeTests", dependencies: ["ScandWedge", "ScandCore", "ScandProtocol"]),
+        .testTarget(name: "ScandWedgeTests", dependencies: ["ScandWedge", "ScandCore", "ScandProtocol", "ScandTestSupport"]),
         .testTarget(
             name: "ScandClientTests",
             dependencies: [
@@ -203,7 +203,7 @@ let package = Package(
         .testTarget(
             name: "ScandCommandsTests",
             dependencies: [
-                "ScandCommands", "ScandClient", "ScandProtocol", "ScandMQTT", "ScandDecoding", "ScandImageIO", "ScandCore", "CSTB",
+                "ScandCommands", "ScandClient", "ScandProtocol", "ScandMQTT", "ScandWedge", "ScandDecoding", "ScandImageIO", "ScandCore", "CSTB",
                 "ScandTestSupport", "scand"
             ]),
         .testTarget(

@@ -3,6 +3,7 @@ import ScandClient
 import ScandCore
 import ScandProtocol
 import ScandTestSupport
+import ScandWedge
 import Testing
 
 /// `scand wedge` against the real daemon: a replay where items come and go, the wedge printing each code's

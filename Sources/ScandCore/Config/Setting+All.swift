@@ -340,7 +340,7 @@ extension Setting {
             "layout", flag: "layout", value: "LAYOUT", "The kiosk session's keyboard layout: us, uk, de or fr (what the keys type there).",
             { $0.layout.rawValue },
             { c, v throws(Problem) in
-                guard let layout = KeyboardLayout.Name(rawValue: v == "gb" ? "uk" : v) else {
+                guard let layout = WedgeSettings.Layout(rawValue: v == "gb" ? "uk" : v) else {
                     throw Problem("must be us, uk, de or fr, not \"\(v.escapingControlCharacters().prefix(32))\"")
                 }
                 c.layout = layout
@@ -349,7 +349,7 @@ extension Setting {
         wedge(
             "suffix", flag: "suffix", value: "KEY", "The key pressed after each code: enter, tab or none.", { $0.suffix.rawValue },
             { c, v throws(Problem) in
-                guard let suffix = KeystrokePlanner.Suffix(rawValue: v) else {
+                guard let suffix = WedgeSettings.Suffix(rawValue: v) else {
                     throw Problem("must be \"enter\", \"tab\" or \"none\", not \"\(v.escapingControlCharacters().prefix(32))\"")
                 }
                 c.suffix = suffix

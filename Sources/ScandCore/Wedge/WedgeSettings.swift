@@ -2,11 +2,11 @@
 /// `scand wedge` types scans, modeled on a hand scanner's keyboard-wedge configuration.
 public struct WedgeSettings: Sendable, Equatable {
     /// The kiosk session's keyboard layout.
-    public var layout = KeyboardLayout.Name.us
+    public var layout = Layout.us
     /// Typed before each code.
     public var prefix = ""
     /// The key pressed after each code.
-    public var suffix = KeystrokePlanner.Suffix.enter
+    public var suffix = Suffix.enter
     /// Typed for each GS (FNC1) separator of a GS1 code; "": left out.
     public var gsReplacement = ""
     /// How a GS1 Digital Link URI (a QR code's `https://id.gs1.org/01/…`) is typed.
@@ -27,6 +27,16 @@ public struct WedgeSettings: Sendable, Equatable {
 
     public init() {}
 
+    /// The keyboard layouts the wedge types for (`KeyboardLayout` in ScandWedge holds their keys).
+    public enum Layout: String, Sendable, CaseIterable {
+        case us, uk, de, fr
+    }
+
+    /// The key pressed after each code.
+    public enum Suffix: String, Sendable, CaseIterable {
+        case enter, tab, none
+    }
+
     public enum DigitalLink: String, Sendable, CaseIterable {
         /// As scanned.
         case uri
@@ -42,14 +52,7 @@ public struct WedgeSettings: Sendable, Equatable {
 
     public struct Problem: Error, Equatable, CustomStringConvertible {
         public var description: String
-    }
 
-    /// The planner these settings describe; refuses a prefix or GS replacement the layout cannot type.
-    public func planner() throws(Problem) -> KeystrokePlanner {
-        do {
-            return try KeystrokePlanner(layout: .named(layout), prefix: prefix, suffix: suffix, gsReplacement: gsReplacement)
-        } catch {
-            throw Problem(description: error.description)
-        }
+        public init(description: String) { self.description = description }
     }
 }

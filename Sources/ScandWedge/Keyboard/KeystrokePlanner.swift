@@ -1,19 +1,12 @@
+import ScandCore
+
 /// A SCAN's text as key events under a layout, with what a hand scanner's keyboard-wedge configuration
 /// adds: a prefix, a suffix key, and a replacement for the GS (FNC1) separators of GS1 codes. Control
 /// characters are never typed: a barcode could otherwise press Enter, Tab or Ctrl-shortcuts in the kiosk's
 /// application. A code with a character the layout cannot type is refused whole, not typed half-way.
 public struct KeystrokePlanner: Sendable {
-    public enum Suffix: String, Sendable, CaseIterable {
-        case enter, tab, none
-
-        var key: KeyCode? {
-            switch self {
-            case .enter: .enter
-            case .tab: .tab
-            case .none: nil
-            }
-        }
-    }
+    /// The key pressed after each code, as `[wedge] suffix` names it.
+    public typealias Suffix = WedgeSettings.Suffix
 
     public enum Plan: Sendable, Equatable {
         /// `droppedControls`: control characters left out; `replacedSeparators`: GS characters replaced.
@@ -86,5 +79,26 @@ public struct KeystrokePlanner: Sendable {
             return "U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
         }
         return "'\(character)' (\(codes.joined(separator: " ")))"
+    }
+}
+
+extension WedgeSettings.Suffix {
+    var key: KeyCode? {
+        switch self {
+        case .enter: .enter
+        case .tab: .tab
+        case .none: nil
+        }
+    }
+}
+
+extension WedgeSettings {
+    /// The planner these settings describe; refuses a prefix or GS replacement the layout cannot type.
+    public func planner() throws(Problem) -> KeystrokePlanner {
+        do {
+            return try KeystrokePlanner(layout: .named(layout), prefix: prefix, suffix: suffix, gsReplacement: gsReplacement)
+        } catch {
+            throw Problem(description: error.description)
+        }
     }
 }

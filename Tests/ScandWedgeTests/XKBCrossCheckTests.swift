@@ -1,5 +1,6 @@
 import Foundation
 import ScandCore
+import ScandWedge
 import ScandTestSupport
 import Testing
 

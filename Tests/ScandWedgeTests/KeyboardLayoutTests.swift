@@ -1,5 +1,6 @@
 import Foundation
 import ScandCore
+import ScandWedge
 import Testing
 
 /// Each layout plans every printable ASCII character and its own letters, and its plans read back as the

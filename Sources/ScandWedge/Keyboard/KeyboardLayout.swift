@@ -1,4 +1,5 @@
 import Foundation
+import ScandCore
 
 /// The keyboard layout of the kiosk's session, as far as typing text goes: which key, with which modifiers,
 /// types a character, and which dead keys compose accented letters. The kernel sends key codes only; the
@@ -6,9 +7,8 @@ import Foundation
 /// Modeled on Debian's XKB symbols (xkb-data: /usr/share/X11/xkb/symbols/{us,gb,de,fr}) and the dead-key
 /// compositions of its Compose table; `XKBCrossCheckTests` checks every entry against xkbcommon.
 public struct KeyboardLayout: Sendable {
-    public enum Name: String, Sendable, CaseIterable {
-        case us, uk, de, fr
-    }
+    /// A layout as `[wedge] layout` names it.
+    public typealias Name = WedgeSettings.Layout
 
     /// A dead key: it types nothing itself, and composes its accent with the next letter.
     public struct DeadKey: Sendable, Hashable {

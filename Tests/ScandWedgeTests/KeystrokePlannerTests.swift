@@ -1,4 +1,5 @@
 import ScandCore
+import ScandWedge
 import Testing
 
 @Suite struct KeystrokePlannerTests {
