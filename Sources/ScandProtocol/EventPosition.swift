@@ -1,5 +1,3 @@
-import ScandCore
-
 /// Where an event stands in a daemon's numbering: the boot that published it (32 lowercase hex digits,
 /// random per daemon start) and its sequence number (> 0, growing by one per published event and going on
 /// across restarts from the journal's last one). Consumers deduplicate with it.

@@ -1,5 +1,3 @@
-import ScandCore
-
 /// One event as the journal keeps it: its position, class, when it was published (seconds since 1970,
 /// UTC) and its line as published live (without the replayed flag).
 public struct JournaledEvent: Sendable, Equatable {
