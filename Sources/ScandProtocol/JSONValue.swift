@@ -1,3 +1,5 @@
+import ScandCore
+
 /// A JSON value whose objects keep their key order, so every event starts with `class` and the wire
 /// format is stable for golden tests.
 public indirect enum JSONValue: Sendable, Hashable {
