@@ -122,11 +122,9 @@ public final class ReplaySource: FrameSource {
         /// The frames keep their recorded stamps: the pipeline's time is theirs, and it has no clock of its own.
         public var keepsRecordedStamps: Bool { self == .fast || self == .lockstep }
 
-        /// The pipeline's clock at this pace (frame time, CLOCK_MONOTONIC): none when the frames keep their
-        /// recorded stamps.
-        public var clock: @Sendable () -> Duration? {
-            if keepsRecordedStamps { return { nil } }
-            return { .microseconds(Monotonic.microseconds()) }
+        /// The pipeline's clock at this pace: none but the recorded stamps when the frames keep them.
+        public var clock: PipelineClock {
+            keepsRecordedStamps ? PipelineClock(now: { nil }, decoderTakesRecordedTime: self == .fast) : .monotonic
         }
     }
 

@@ -19,7 +19,7 @@ actor DecodeLoop {
     private let metrics: DecodeMetrics
     private let snapshots: SnapshotRequests
     private let daemonMetrics: DaemonMetrics?
-    private let clock: @Sendable () -> Duration?
+    private let clock: PipelineClock
     /// Skip frames of a static scene whose last decode found nothing, once the decoder has tried every pass on
     /// it (an idle kiosk costs next to no CPU).
     private let skipStaticScenes: Bool
@@ -44,15 +44,13 @@ actor DecodeLoop {
     /// When the last frame was done with: LOST events are due from the clock after `idleTick` without one.
     private var lastFrameDone = ContinuousClock.now
     static let idleTick = Duration.milliseconds(100)
-    /// The last frame's stamp (µs): without a clock, a stretch without frames shows only in the stamps.
-    private var lastStamp: UInt64?
+    /// Without a clock, a stretch without frames shows only in the stamps.
+    private var replayTicks: ReplayIdleTicks
 
-    /// - Parameter clock: now, on the clock of frame timestamps (CLOCK_MONOTONIC), for LOST events while
-    ///   no frame arrives; nil from it means "no time passes but with frames" (replays that keep the recorded stamps: lockstep, fast).
     init(
         decoder: FrameDecoder, tracker: TrackerSettings, device: String, output: OutputSink, metrics: DecodeMetrics,
         snapshots: SnapshotRequests = SnapshotRequests(), daemonMetrics: DaemonMetrics? = nil, skipStaticScenes: Bool = true,
-        clock: @escaping @Sendable () -> Duration?
+        clock: PipelineClock
     ) {
         self.decoder = decoder
         self.tracker = CodeTracker(settings: tracker)
@@ -63,6 +61,7 @@ actor DecodeLoop {
         self.daemonMetrics = daemonMetrics
         self.skipStaticScenes = skipStaticScenes
         self.clock = clock
+        replayTicks = ReplayIdleTicks(decoderTakesRecordedTime: clock.decoderTakesRecordedTime)
     }
 
     /// Decodes frames until the hand-off is finished and drained, then ends the decoder processes.
@@ -84,7 +83,7 @@ actor DecodeLoop {
             group.cancelAll()
         }
         // No frame can bring the add-on a code still waits for.
-        if let lastStamp { write(tracker.finish(at: .microseconds(lastStamp)), frame: nil) }
+        if let lastStamp = replayTicks.lastStamp { write(tracker.finish(at: .microseconds(lastStamp)), frame: nil) }
         decoder.decoder.worker?.retire()
     }
 
@@ -99,20 +98,20 @@ actor DecodeLoop {
     private func tickIfIdle() {
         guard ContinuousClock.now - lastFrameDone >= Self.idleTick else { return }
         snapshots.expire(reason: "no frame arrived within \(SnapshotRequests.patience)")
-        guard let now = clock() else { return }
+        guard let now = clock.now() else { return }
         write(tracker.tick(at: now), frame: nil)
     }
 
     private func process(_ taken: Frame, from handOff: FrameHandOff) {
-        defer { lastFrameDone = .now }
-        let stamp = taken.timestampMicroseconds
-        if let last = lastStamp, stamp > last, Duration.microseconds(stamp - last) > Self.idleTick, clock() == nil {
-            // Replays on recorded stamps have no idle ticks: the tracker hears of a stretch without frames
-            // just before the frame that ends it, as a tick would have told it live (a code unseen meanwhile
-            // is lost, and forgotten, before this frame's reads are matched).
-            write(tracker.tick(at: .microseconds(stamp - 1)), frame: nil)
+        let began = Monotonic.microseconds()
+        defer {
+            lastFrameDone = .now
+            replayTicks.done(busyMicroseconds: Monotonic.microseconds() &- began)
         }
-        lastStamp = stamp
+        let stamp = taken.timestampMicroseconds
+        if let tick = replayTicks.take(stamp: stamp, idleTick: Self.idleTick), clock.now() == nil {
+            write(tracker.tick(at: .microseconds(tick)), frame: nil)
+        }
         // An MJPEG frame's scene is judged from its picture at an eighth of the size, before it is decoded
         // whole: a still scene's frames (most of an idle kiosk's) are never decoded whole.
         var eighth = false, scene = SceneSignature(frame: taken)

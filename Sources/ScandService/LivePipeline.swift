@@ -20,12 +20,11 @@ public final class LivePipeline: Sendable {
     private let ended = Completion()
 
     /// - Parameter metrics: the daemon's Prometheus metrics, which outlive a pipeline replaced on reload.
-    /// - Parameter clock: now, on the clock of frame timestamps (CLOCK_MONOTONIC), for LOST events while
-    ///   no frame arrives; nil from it means "no time passes but with frames" (replays that keep the recorded stamps: lockstep, fast).
+    /// - Parameter clock: the camera's, or a replay's recorded stamps (`ReplaySource.Pace.clock`).
     public init(
         source: sending FrameSource, decoder: FrameDecoder, output: OutputSink, captureOptions: CaptureSession.Options = .init(),
         tracker: TrackerSettings = TrackerSettings(), metrics daemonMetrics: DaemonMetrics? = nil,
-        clock: @escaping @Sendable () -> Duration? = { .microseconds(Monotonic.microseconds()) }
+        clock: PipelineClock = .monotonic
     ) {
         if let allocate = decoder.frameMemory { source.captureLuma(into: allocate) }
         device = source.name

@@ -48,8 +48,7 @@ public struct PipelineBuilder: Sendable {
                         controls: config.cameraControls))
             }
         // The camera's clock is its frames' stamps' (CLOCK_MONOTONIC); a replay's is its pace's.
-        var clock: @Sendable () -> Duration? = { .microseconds(Monotonic.microseconds()) }
-        if let pace = replayPace { clock = pace.clock }
+        let clock = replayPace?.clock ?? .monotonic
         return LivePipeline(
             source: frameSource, decoder: frameDecoder(for: config), output: output, captureOptions: options, tracker: config.tracker,
             metrics: metrics, clock: clock)
