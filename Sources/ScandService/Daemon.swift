@@ -57,7 +57,7 @@ public struct Daemon: Sendable {
         // Log lines wait in a bounded queue of their own, written off every event loop and the cooperative
         // pool: a stderr that blocks (a stalled journald) holds up no client and no frame. What waits goes
         // out before the daemon returns, however it ends, within a second.
-        let logs = QueuedWriter<(String, Logger.Level)>(limit: 1024, write: { stdout.logger($0.0, $0.1) }, onFirstDrop: {})
+        let logs = QueuedWriter<(String, Logger.Level)>(limit: 1024, write: { stdout.writeLog($0.0, $0.1) }, onFirstDrop: {})
         do {
             let failure = try await run(stdout: stdout, log: .scand(write: { logs.publish(($0, $1)) }))
             await logs.drain(within: .seconds(1))
@@ -91,8 +91,7 @@ public struct Daemon: Sendable {
             console.publish(published.line)
             hub.publish(published)
         }
-        let output = OutputSink(
-            event: { stage.submit($0) }, log: { log($0, $1) }, serializingEvents: false, room: { await stage.room() })
+        let output = OutputSink(event: { stage.submit($0) }, log: { log($0, $1) }, logger: log, room: { await stage.room() })
         output.event(.version(VersionInfo.banner))
         // Trap SIGHUP before anything runs: its default action would end the daemon.
         let hangups = await UnixSignalsSequence(trapping: .sighup)
