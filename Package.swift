@@ -203,7 +203,9 @@ let package = Package(
         .testTarget(
             name: "ScandCommandsTests",
             dependencies: [
-                "ScandCommands", "ScandClient", "ScandProtocol", "ScandMQTT", "ScandWedge", "ScandDecoding", "ScandImageIO", "ScandCore", "CSTB",
+                "ScandCommands", "ScandClient", "ScandProtocol", "ScandMQTT", "ScandWedge", "ScandWeb", "ScandConfigFile", "ScandDecoding",
+                "ScandImageIO",
+                "ScandCore", "CSTB",
                 "ScandTestSupport", "scand"
             ]),
         .testTarget(
@@ -236,7 +238,8 @@ if Context.environment["SCAND_FUZZ"] == "1" {
         .executableTarget(
             name: "fuzz-event-position", dependencies: ["FuzzSupport", "ScandCore", "ScandProtocol", "ScandWeb"], path: "Sources/Fuzz/EventPosition"),
         .executableTarget(name: "fuzz-recording", dependencies: ["FuzzSupport", "ScandCore", "ScandCapture"], path: "Sources/Fuzz/Recording"),
-        .executableTarget(name: "fuzz-config-file", dependencies: ["FuzzSupport", "ScandCore", "ScandConfigFile"], path: "Sources/Fuzz/ConfigFile"),
+        .executableTarget(
+            name: "fuzz-config-file", dependencies: ["FuzzSupport", "ScandCore", "ScandConfigFile", "ScandCommands"], path: "Sources/Fuzz/ConfigFile"),
         .executableTarget(
             name: "fuzz-http-first-request",
             dependencies: [

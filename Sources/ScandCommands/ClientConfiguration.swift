@@ -22,7 +22,7 @@ struct ClientConfiguration {
     /// `options`: the command's settings options, read (and checked) as `CommandLineSettings` reads them.
     init(_ config: String?, options arguments: [String], of command: String, defaultPath: String? = ClientConfiguration.defaultPath) throws(Problem) {
         let options: CommandLineSettings
-        do { options = try CommandLineSettings(arguments, command: command) } catch {
+        do { options = try CommandLineSettings(arguments, command: command, table: .scand) } catch {
             throw Problem(description: error.description, status: ExitStatus.usage)
         }
         path = config ?? defaultPath.flatMap { FileManager.default.fileExists(atPath: $0) ? $0 : nil }

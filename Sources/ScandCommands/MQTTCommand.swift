@@ -85,7 +85,7 @@ struct MQTTCommand: AsyncParsableCommand {
     /// The file's [mqtt] table with the options over it, and the state file as `ClientStateFile` resolves it.
     func resolvedSettings() throws(Problem) -> (MQTTSettings, stateFile: ClientStateFile) {
         let configuration = try ClientConfiguration(config, options: options, of: Self.command)
-        var settings = configuration.settings.mqtt
+        var settings = configuration.settings[section: MQTTSettings.self]
         settings.socketPath = configuration.socketPath(settings.socketPath)
         // systemd's StateDirectory= of scand-mqtt.service, root's /var/lib/scand-mqtt, or the user's own.
         let state = ClientStateFile.resolve(

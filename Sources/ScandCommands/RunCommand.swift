@@ -49,7 +49,7 @@ struct RunCommand: AsyncParsableCommand {
     var frames: Int?
 
     /// The settings options (--device, --fps, --socket …): read through the table of settings that the
-    /// configuration file also goes through, so they are declared once, in `Setting.all`.
+    /// configuration file also goes through, so they are declared once, in `SettingsTable.scand`.
     @Argument(parsing: .allUnrecognized, help: .settingsOptions, completion: .settingsOptions(of: Setting.daemon))
     var settings: [String] = []
 
@@ -75,7 +75,7 @@ struct RunCommand: AsyncParsableCommand {
 
     /// The settings options, each value checked as the file's would be.
     func commandLine() throws -> CommandLineSettings {
-        do { return try CommandLineSettings(settings) } catch { throw ValidationError(error.description) }
+        do { return try CommandLineSettings(settings, table: .scand) } catch { throw ValidationError(error.description) }
     }
 
     /// Defaults, then the file, then the command line. File problems carry the file name and line.
@@ -161,7 +161,7 @@ struct ConfigFileError: Error, CustomStringConvertible {
         _ path: String, over base: ScandConfig, groupExists: @escaping (String) -> Bool = { getgrnam($0) != nil }
     ) throws(ConfigFileError) -> ScandConfig {
         let bytes = try contents(of: path)
-        do { return try base.applying(file: bytes, groupExists: groupExists) } catch {
+        do { return try base.applying(file: bytes, table: .scand, groupExists: groupExists) } catch {
             throw ConfigFileError(description: "\(path): \(error.description)")
         }
     }

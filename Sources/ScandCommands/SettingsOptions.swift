@@ -9,7 +9,7 @@ extension CommandLineSettings {
     /// by its row of the settings table as the file's would be. A bad one is one line naming the flag and a
     /// usage error (64), before any file is read; ArgumentParser's own message would add its usage lines.
     static func options(_ arguments: [String], of command: String) throws -> CommandLineSettings {
-        do { return try CommandLineSettings(arguments, command: command) } catch {
+        do { return try CommandLineSettings(arguments, command: command, table: .scand) } catch {
             Logger.standardError(error.description.escapingControlCharacters(), .error)
             throw ExitCode(ExitStatus.usage)
         }
@@ -17,7 +17,7 @@ extension CommandLineSettings {
 
     /// A command's SETTINGS paragraph of `--help`: its options from the table.
     static func helpParagraph(of command: String) -> String {
-        "SETTINGS (each overrides its key in the configuration file):\n" + help(command: command)
+        "SETTINGS (each overrides its key in the configuration file):\n" + help(command: command, in: .scand)
     }
 }
 
@@ -28,5 +28,5 @@ extension ArgumentHelp {
 
 extension CompletionKind {
     /// The flags of `command`'s settings options.
-    static func settingsOptions(of command: String) -> CompletionKind { .list(CommandLineSettings.flags(of: command)) }
+    static func settingsOptions(of command: String) -> CompletionKind { .list(CommandLineSettings.flags(of: command, in: .scand)) }
 }

@@ -59,7 +59,7 @@ struct WebCommand: AsyncParsableCommand {
     /// The file's [web] table (only with --config: the unit names /etc/scand/web.toml) with the options over it.
     func resolvedSettings() throws(ClientConfiguration.Problem) -> WebSettings {
         let configuration = try ClientConfiguration(config, options: options, of: Self.command, defaultPath: nil)
-        var settings = configuration.settings.web
+        var settings = configuration.settings[section: WebSettings.self]
         // The page waits for a daemon that is not there yet: no answer is no reason not to serve it.
         settings.socket = configuration.socketPath(settings.socket)
         return settings

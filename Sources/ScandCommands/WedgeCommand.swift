@@ -105,7 +105,7 @@ struct WedgeCommand: AsyncParsableCommand {
     /// The file's [wedge] table with the options over it, and the state file as `ClientStateFile` resolves it.
     func resolvedSettings() throws(Problem) -> (WedgeSettings, stateFile: ClientStateFile) {
         let configuration = try ClientConfiguration(config, options: options, of: Self.command)
-        var settings = configuration.settings.wedge
+        var settings = configuration.settings[section: WedgeSettings.self]
         settings.socketPath = configuration.socketPath(settings.socketPath)
         // systemd's StateDirectory= of scand-wedge.service, root's /var/lib/scand-wedge, or the user's own (a
         // `--dry-run` by hand): the packaged directory is root's, which a user cannot create.

@@ -2,11 +2,13 @@ import ScandCore
 
 extension ScandConfig {
     /// The bytes of a configuration file (TOML 1.0, UTF-8 without a byte-order mark) applied on top of this
-    /// configuration, through `Setting.all` as the command line is. Syntax errors, unknown tables and keys,
+    /// configuration, through `table` as the command line is. Syntax errors, unknown tables and keys,
     /// wrong types and out-of-range values are refused with their line, the first of them in the file: a
     /// typo must not silently fall back. `groupExists` says whether a `[socket] group` names a group.
-    public func applying(file bytes: [UInt8], groupExists: @escaping (String) -> Bool = { _ in true }) throws(ScandConfig.Problem) -> ScandConfig {
-        let sections = ScandConfig.sections
+    public func applying(
+        file bytes: [UInt8], table: SettingsTable, groupExists: @escaping (String) -> Bool = { _ in true }
+    ) throws(ScandConfig.Problem) -> ScandConfig {
+        let sections = table.tableNames
         let doc: ConfigDocument
         do { doc = try ConfigDocument(bytes: bytes, sections: sections + [ScandConfig.controlsTable]) } catch {
             throw ScandConfig.Problem(line: error.line, column: error.column, message: error.message)
@@ -30,9 +32,9 @@ extension ScandConfig {
             if entry.section.isEmpty && sections.contains(entry.key) {
                 throw ScandConfig.Problem(line: entry.line, message: "\(entry.key) must be a table ([\(entry.key)]), not \(entry.value.typeName)")
             }
-            guard let setting = Setting.all.first(where: { $0.section == entry.section && $0.key == entry.key }) else {
+            guard let setting = table.settings.first(where: { $0.section == entry.section && $0.key == entry.key }) else {
                 let place = entry.section.isEmpty ? "outside any table" : "in [\(entry.section)]"
-                let keys = Setting.all.filter { $0.section == entry.section }.map(\.key)
+                let keys = table.settings.filter { $0.section == entry.section }.map(\.key)
                 throw ScandConfig.Problem(
                     line: entry.line, message: "unknown key '\(entry.key)' \(place)\(keys.isEmpty ? "" : " (known: \(keys.joined(separator: ", ")))")"
                 )
@@ -60,8 +62,10 @@ extension ScandConfig {
     }
 
     /// A configuration file's text applied on top of this configuration (see `applying(file:)`).
-    public func applying(toml text: String, groupExists: @escaping (String) -> Bool = { _ in true }) throws(ScandConfig.Problem) -> ScandConfig {
-        try applying(file: Array(text.utf8), groupExists: groupExists)
+    public func applying(
+        toml text: String, table: SettingsTable, groupExists: @escaping (String) -> Bool = { _ in true }
+    ) throws(ScandConfig.Problem) -> ScandConfig {
+        try applying(file: Array(text.utf8), table: table, groupExists: groupExists)
     }
 }
 

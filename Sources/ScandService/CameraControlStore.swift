@@ -24,7 +24,7 @@ public struct CameraControlStore: Sendable {
             throw Failure(description: "\(path): cannot read it (\(error.reason))")
         }
         let read: ScandConfig
-        do { read = try ScandConfig().applying(file: data) } catch {
+        do { read = try ScandConfig().applying(file: data, table: .core) } catch {
             throw Failure(description: "\(path): \(error) (remove the file to use the configuration's [camera.controls] alone)")
         }
         guard read.withoutCameraControls == ScandConfig().withoutCameraControls else {

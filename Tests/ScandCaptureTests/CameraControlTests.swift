@@ -65,18 +65,18 @@ import ScandConfigFile
                 focus_automatic_continuous = false
                 auto_exposure = "Manual Mode"
                 gain = 0
-                """)
+                """, table: .core)
         #expect(
             c.cameraControls == [
                 CameraControlSetting(name: "focus_automatic_continuous", value: .boolean(false)),
                 CameraControlSetting(name: "auto_exposure", value: .text("Manual Mode")), CameraControlSetting(name: "gain", value: .integer(0))
             ])
         #expect(c.cameraChanges(from: ScandConfig()).contains("camera controls"))
-        #expect { try ScandConfig().applying(toml: "[camera.controls]\ngain = 1.5\n") } throws: { e in
+        #expect { try ScandConfig().applying(toml: "[camera.controls]\ngain = 1.5\n", table: .core) } throws: { e in
             (e as? ScandConfig.Problem)?.description
                 == "line 2: gain in [camera.controls] must be an integer, true or false, or a menu item's name, not a number"
         }
-        #expect { try ScandConfig().applying(toml: "[camera.]\n") } throws: { e in (e as? ScandConfig.Problem)?.line == 1 }
+        #expect { try ScandConfig().applying(toml: "[camera.]\n", table: .core) } throws: { e in (e as? ScandConfig.Problem)?.line == 1 }
     }
 
     @Test func controlsSetLaterOverrideTheConfiguredOnesInTheirPlace() {
@@ -94,9 +94,9 @@ import ScandConfigFile
     }
 
     @Test func thePixelFormatIsASetting() throws {
-        #expect(try ScandConfig().applying(toml: "[camera]\npixel_format = \"mjpg\"\n").pixelFormat == .mjpeg)
-        #expect(try ScandConfig().applying(toml: "[camera]\npixel_format = \"auto\"\n").pixelFormat == nil)
-        #expect { try ScandConfig().applying(toml: "[camera]\npixel_format = \"H264\"\n") } throws: { e in
+        #expect(try ScandConfig().applying(toml: "[camera]\npixel_format = \"mjpg\"\n", table: .core).pixelFormat == .mjpeg)
+        #expect(try ScandConfig().applying(toml: "[camera]\npixel_format = \"auto\"\n", table: .core).pixelFormat == nil)
+        #expect { try ScandConfig().applying(toml: "[camera]\npixel_format = \"H264\"\n", table: .core) } throws: { e in
             "\(e)".contains("pixel_format must be auto or one of MJPG, YUYV")
         }
     }

@@ -7,7 +7,9 @@ import Testing
 /// The `[web]` table goes through the settings table like every other: the same parser, checks and line
 /// numbers as the daemon's file.
 @Suite struct WebSettingsTests {
-    func web(_ text: String) throws -> WebSettings { try ScandConfig().applying(toml: text).web }
+    func web(_ text: String) throws -> WebSettings {
+        try ScandConfig().applying(toml: text, table: SettingsTable(registering: [WebSettings.self]))[section: WebSettings.self]
+    }
 
     @Test func theWebTableSetsListenSocketAndHosts() throws {
         let s = try web(

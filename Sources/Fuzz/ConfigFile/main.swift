@@ -1,15 +1,16 @@
 import FuzzSupport
+import ScandCommands
 import ScandConfigFile
 import ScandCore
 
 // The configuration file as `scand run --config` reads it (TOML through ConfigDocument, then every setting
-// through Setting.all). A refusal is one line naming its line; what is accepted, written again setting by
+// through the settings table, `SettingsTable.scand`). A refusal is one line naming its line; what is accepted, written again setting by
 // setting as the file spells it (`tomlText`), reads back to the same values.
 
 func seeds() -> [Fuzz.Seed] {
     // Each setting at its default in its table, and all of them in one file.
     let all = file(of: ScandConfig())
-    let each = Setting.all.enumerated().map { i, s in (name: "setting-\(i)", bytes: Array(text(of: [s], in: ScandConfig()).utf8)) }
+    let each = SettingsTable.scand.settings.enumerated().map { i, s in (name: "setting-\(i)", bytes: Array(text(of: [s], in: ScandConfig()).utf8)) }
     return [(name: "all", bytes: Array(all.utf8))] + each
 }
 
@@ -22,18 +23,18 @@ private func text(of settings: [Setting], in config: ScandConfig) -> String {
     return out
 }
 
-private func file(of config: ScandConfig) -> String { text(of: Setting.all, in: config) }
+private func file(of config: ScandConfig) -> String { text(of: SettingsTable.scand.settings, in: config) }
 
 func test(_ input: [UInt8]) {
     let config: ScandConfig
-    do { config = try ScandConfig().applying(file: input) } catch {
+    do { config = try ScandConfig().applying(file: input, table: .scand) } catch {
         Fuzz.requireOneLine(error.description)
         return
     }
     let written = file(of: config)
     do {
-        let again = try ScandConfig().applying(toml: written)
-        for s in Setting.all {
+        let again = try ScandConfig().applying(toml: written, table: .scand)
+        for s in SettingsTable.scand.settings {
             Fuzz.require(
                 s.read(again) == s.read(config), "[\(s.section)] \(s.key) = \(s.read(config).tomlText) reads back as \(s.read(again).tomlText)")
         }

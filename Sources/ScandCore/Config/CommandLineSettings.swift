@@ -1,5 +1,5 @@
 /// The settings options of a command (`scand run --fps 15`, `--fps=15`, `--mirror`, `--confirm ITF=5`;
-/// `scand mqtt --host broker`, `scand wedge --layout de` …), read through `Setting.all` as the configuration
+/// `scand mqtt --host broker`, `scand wedge --layout de` …), read through the `SettingsTable` as the configuration
 /// file is: the same types, ranges and messages. Each value is checked when the command line is read, before
 /// any file is; `applied(to:)` puts them on top of a file's configuration (at start and on every reload), in
 /// the order given, so a repeated option's last value wins and repeated `--confirm`s add up.
@@ -12,19 +12,21 @@ public struct CommandLineSettings: Sendable, Equatable {
     public private(set) var assignments: [Assignment] = []
     /// The command whose flags these are (`Setting.command`).
     public let command: String
+    public let table: SettingsTable
 
     public struct Problem: Error, Equatable, CustomStringConvertible {
         public var description: String
     }
 
-    public init(_ arguments: [String], command: String = Setting.daemon) throws(Problem) {
+    public init(_ arguments: [String], command: String = Setting.daemon, table: SettingsTable) throws(Problem) {
         self.command = command
+        self.table = table
         var rest = arguments[...]
         while let argument = rest.popFirst() {
             guard argument.hasPrefix("--"), argument.count > 2 else { throw Problem(description: "unexpected argument '\(argument)'") }
             let name = argument.dropFirst(2).prefix { $0 != "=" }
             let inline = argument.dropFirst(2 + name.count).first == "=" ? String(argument.dropFirst(3 + name.count)) : nil
-            guard let setting = Setting.named(flag: String(name), command: command) else { throw Problem(description: "unknown option '--\(name)'") }
+            guard let setting = table.named(flag: String(name), command: command) else { throw Problem(description: "unknown option '--\(name)'") }
             let value: SettingValue
             do {
                 if setting.kind == .boolean {
@@ -47,21 +49,21 @@ public struct CommandLineSettings: Sendable, Equatable {
         var c = base
         let context = Setting.Context(groupExists: groupExists)
         for a in assignments {
-            guard let setting = Setting.named(flag: a.flag, command: command) else { continue }  // read from the table in init
+            guard let setting = table.named(flag: a.flag, command: command) else { continue }  // read from the table in init
             do { try setting.apply(a.value, to: &c, context: context) } catch { throw Problem(description: "--\(a.flag): \(error)") }
         }
         return c
     }
 
     /// The flags of `command`, as its `--help` completes them.
-    public static func flags(of command: String = Setting.daemon) -> [String] {
-        Setting.all.filter { $0.command == command }.compactMap(\.commandLineName)
+    public static func flags(of command: String = Setting.daemon, in table: SettingsTable) -> [String] {
+        table.settings.filter { $0.command == command }.compactMap(\.commandLineName)
     }
 
     /// A command's `--help` list of settings options, from the table: flag, value, help, file key, default.
     /// Lines stay under ArgumentParser's 80 columns, which would rewrap them without their indentation.
-    public static func help(command: String = Setting.daemon, width: Int = 79) -> String {
-        let options = Setting.all.filter { $0.command == command }.compactMap { s in
+    public static func help(command: String = Setting.daemon, in table: SettingsTable, width: Int = 79) -> String {
+        let options = table.settings.filter { $0.command == command }.compactMap { s in
             s.flag.map { (s, "--" + $0 + (s.kind == .boolean ? "" : " <\(s.valueName)>")) }
         }
         let column = (options.map(\.1.count).max() ?? 0) + 4

@@ -1,5 +1,5 @@
 /// Every setting of the daemon, with its default. Precedence: command line > configuration file > these
-/// defaults. `Setting.all` says how the file and the command line set each one; `config/scand.toml`
+/// defaults. `SettingsTable` says how the file and the command line set each one; `config/scand.toml`
 /// documents them.
 public struct ScandConfig: Sendable, Equatable {
     // [camera]
@@ -47,11 +47,15 @@ public struct ScandConfig: Sendable, Equatable {
     /// The event journal's bounds (in the state directory): events kept at most, and for how long.
     public var journalMaxEvents = 100_000
     public var journalMaxAge: Duration = .seconds(7 * 86_400)
-    // [web], [mqtt] and [wedge]: read by `scand web`, `scand mqtt` and `scand wedge`; `scand run` checks them
-    // and leaves them be.
-    public var web = WebSettings()
-    public var mqtt = MQTTSettings()
-    public var wedge = WedgeSettings()
+    /// The tables feature modules own ([web], [mqtt], [wedge]: read by `scand web`, `scand mqtt` and
+    /// `scand wedge`; `scand run` checks them and leaves them be), by type.
+    private var sections = SectionValues()
+
+    /// The table `type` owns: its default until the file or the command line set it.
+    public subscript<S: SettingsSection>(section type: S.Type) -> S {
+        get { sections[type] }
+        set { sections[type] = newValue }
+    }
 
     public init() {}
 
@@ -69,9 +73,6 @@ public struct ScandConfig: Sendable, Equatable {
         }
     }
 
-    /// The tables of the file, in the order `Setting.all` declares them.
-    public static var sections: [String] { Setting.all.reduce(into: [String]()) { if !$0.contains($1.section) { $0.append($1.section) } } }
-
     /// Where the daemon keeps what outlives it: `[service] state_directory`, else systemd's $STATE_DIRECTORY.
     public func resolvedStateDirectory(environment: [String: String]) -> String? {
         stateDirectory ?? Self.systemdStateDirectory(environment)
@@ -83,7 +84,7 @@ public struct ScandConfig: Sendable, Equatable {
         environment["STATE_DIRECTORY"]?.split(separator: ":").first { $0.hasPrefix("/") }.map(String.init)
     }
 
-    /// `[camera.controls]`: V4L2 controls by their v4l2-ctl names (`cameraControls`), not rows of `Setting.all`.
+    /// `[camera.controls]`: V4L2 controls by their v4l2-ctl names (`cameraControls`), not rows of the settings table.
     public static let controlsTable = "camera.controls"
 
     /// What about the camera differs from `old` ("size 1280x720 → 640x480", …): empty when a reload can keep

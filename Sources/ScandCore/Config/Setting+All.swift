@@ -1,9 +1,10 @@
 extension Setting {
-    /// Every setting, once: `scand run`'s and the tables of `scand web`, `scand mqtt` and `scand wedge`. The
-    /// configuration file (`ScandConfig.applying(toml:)`), each command's options (`CommandLineSettings`) and
-    /// their `--help` all read this list; config/scand.toml, scand.toml(5) and docs/daemon.md document it
-    /// (tests check that they name every entry; SettingsReference writes the first two).
-    public static let all: [Setting] = [
+    /// `scand run`'s own settings, once; the feature modules' tables ([web], [mqtt], [wedge]) are theirs
+    /// (`SettingsSection`), and `SettingsTable` puts them all together. The configuration file
+    /// (`ScandConfig.applying(file:table:)`), each command's options (`CommandLineSettings`) and their `--help`
+    /// read that table; config/scand.toml, scand.toml(5) and docs/daemon.md document it (tests check that they
+    /// name every entry; SettingsReference writes the first two).
+    public static let core: [Setting] = [
         Setting(
             section: "camera", key: "device", flag: "device", kind: .text, valueName: "PATH",
             help: "Camera: /dev/videoN or a /dev/v4l/by-id/… name.",
@@ -181,289 +182,58 @@ extension Setting {
             "journal", "max_events", 1...10_000_000,
             help: "Events the journal in the state directory keeps at most, for clients that reconnect with since.",
             reload: .restart, \.journalMaxEvents),
-        .seconds("journal", "max_age", 0...31_536_000, help: "Seconds the journal keeps an event at most.", reload: .restart, \.journalMaxAge),
-
-        // `scand web` (its unit reads /etc/scand/web.toml).
-        Setting(
-            section: "web", key: "listen", flag: "listen", kind: .text, valueName: "HOST:PORT",
-            help: "Where HTTP is served, HOST:PORT ([::1]:8088 for IPv6), port 0…65535.", reload: .otherCommand("scand web"),
-            read: { .text($0.web.listen.description) },
-            write: { c, v, _ throws(Problem) in
-                let text = try v.text()
-                do throws(ListenAddress.Problem) { c.web.listen = try ListenAddress(parsing: text) } catch {
-                    // "listen address must be …" as the table words it: "listen must be …".
-                    throw Problem(error.description.firstRange(of: "must ").map { String(error.description[$0.lowerBound...]) } ?? error.description)
-                }
-            }),
-        Setting(
-            section: "web", key: "socket", flag: "socket", kind: .text, valueName: "PATH",
-            help: "The daemon's socket; empty: [socket] path, else as scand watch finds it.", reload: .otherCommand("scand web"),
-            read: { .text($0.web.socket) },
-            write: { c, v, _ throws(Problem) in c.web.socket = try socketPath(v) }),
-        Setting(
-            section: "web", key: "hosts", flag: nil, kind: .texts, valueName: "LIST",
-            help: "Host names the page may be reached by besides IP addresses and localhost.", reload: .otherCommand("scand web"),
-            read: { .texts($0.web.hosts) },
-            write: { c, v, _ throws(Problem) in
-                let hosts = try v.texts()
-                if let bad = hosts.first(where: isNotHostName) {
-                    throw Problem("must be host names (no spaces, '/' or ':'), got '\(bad.prefix(64))'")
-                }
-                c.web.hosts = hosts.map { $0.lowercased() }
-            }),
-        Setting(
-            section: "web", key: "allowed_origins", flag: nil, kind: .texts, valueName: "LIST",
-            help: "Origins of other pages (http://localhost:3000) that may use /events, /ws and the read-only /api routes.",
-            reload: .otherCommand("scand web"),
-            read: { .texts($0.web.allowedOrigins) },
-            write: { c, v, _ throws(Problem) in
-                var origins: [String] = []
-                for item in try v.texts() {
-                    guard let origin = WebSettings.origin(item) else {
-                        throw Problem(
-                            "must be origins as a browser sends them, scheme://host[:port] (http://localhost:3000), got '\(item.prefix(64))'")
-                    }
-                    if !origins.contains(origin) { origins.append(origin) }
-                }
-                c.web.allowedOrigins = origins
-            }),
-        Setting(
-            section: "web", key: "token", flag: nil, kind: .text, valueName: "TOKEN",
-            help: "The access token every request must carry; empty: none.", reload: .otherCommand("scand web"),
-            // Read back as set: the settings table is no log (nothing logs a [web] value).
-            read: { .text($0.web.token) },
-            write: { c, v, _ throws(Problem) in
-                let token = try v.text()
-                guard token.isEmpty || WebSettings.isValidToken(token) else {
-                    throw Problem(
-                        "must be empty or \(WebSettings.tokenLength.lowerBound)…\(WebSettings.tokenLength.upperBound) letters, digits, '-', '_', '.' or '~' "
-                            + "(openssl rand -hex 32 makes one), got \(token.count) characters")
-                }
-                c.web.token = token
-            }),
-
-        // `scand mqtt` (its unit reads /etc/scand/scand.toml).
-        mqtt(
-            "host", flag: "host", value: "HOST", "The broker's host name or address.", { $0.host },
-            { c, v throws(Problem) in
-                guard !v.isEmpty, !v.contains(" ") else { throw Problem("must be a host name or address, got '\(v.prefix(64))'") }
-                c.host = v
-            }),
-        Setting(
-            section: "mqtt", key: "port", flag: "port", kind: .integer, bounds: .integers(0...65535), valueName: "N",
-            help: "The broker's port; 0: 8883 with TLS (ca_file), 1883 without.", reload: .otherCommand("scand mqtt"),
-            read: { .integer($0.mqtt.port ?? 0) },
-            write: { c, v, _ throws(Problem) in
-                let port = try v.integer()
-                c.mqtt.port = port == 0 ? nil : port
-            }),
-        mqtt(
-            "kiosk_id", flag: "kiosk-id", value: "ID", "This kiosk's level in the topics; empty: the host name.", { $0.kioskID ?? "" },
-            { c, v throws(Problem) in
-                guard v.isEmpty || MQTTSettings.isValidKioskID(v) else {
-                    throw Problem("must be 1…64 letters, digits, '.', '_' or '-' (it is one level of the topics), got '\(v.prefix(64))'")
-                }
-                c.kioskID = v.isEmpty ? nil : v
-            }),
-        mqtt(
-            "username", "The user name the broker knows this kiosk by; empty: none.", { $0.username ?? "" },
-            { c, v in c.username = v.isEmpty ? nil : v }),
-        mqttFile("password_file", "A file whose first line is the password (needs username); empty: none.", \.passwordFile),
-        mqttFile("ca_file", "The CA that signed the broker's certificate: TLS on; empty: plain MQTT.", \.caFile),
-        mqttFile("cert_file", "This kiosk's client certificate (with key_file and ca_file); empty: none.", \.certFile),
-        mqttFile("key_file", "The client certificate's private key; empty: none.", \.keyFile),
-        mqtt(
-            "state_file", flag: "state-file", value: "PATH",
-            "Where the last acknowledged position is kept; empty: position.json in $STATE_DIRECTORY, else "
-                + "/var/lib/scand-mqtt/position.json.", { $0.stateFile },
-            { c, v throws(Problem) in c.stateFile = v.isEmpty ? "" : try absolutePath(.text(v), example: MQTTSettings.defaultStateFile) }),
-        mqtt(
-            "socket", flag: "socket", value: "PATH", "The daemon's socket; empty: [socket] path, else as scand watch finds it.", { $0.socketPath },
-            { c, v throws(Problem) in c.socketPath = try socketPath(.text(v)) }),
-        .integer("mqtt", "keepalive", 5...3600, help: "Seconds between MQTT keepalive pings.", reload: .otherCommand("scand mqtt"), \.mqtt.keepalive),
-        .integer(
-            "mqtt", "max_in_flight", 2...65535,
-            help: "Publications awaiting the broker's acknowledgement at once (MQTT packet ids are 16 bits).",
-            reload: .otherCommand("scand mqtt"), \.mqtt.maxInFlight),
-        mqtt(
-            "start", "Where a bridge without a state file starts: all (everything the journal keeps, then live) or now.",
-            { $0.start.rawValue },
-            { c, v throws(Problem) in
-                guard let start = MQTTSettings.Start(rawValue: v) else {
-                    throw Problem("must be \"all\" or \"now\", not \"\(v.escapingControlCharacters())\"")
-                }
-                c.start = start
-            }),
-        Setting(
-            section: "mqtt", key: "classes", flag: "classes", kind: .texts, valueName: "LIST",
-            help: "The event classes published (\(MQTTSettings.publishableClasses.joined(separator: ", ")), or all).",
-            reload: .otherCommand("scand mqtt"),
-            read: { c in
-                let classes = c.mqtt.classes
-                return .texts(classes.count == MQTTSettings.publishableClasses.count ? ["all"] : classes.sorted())
-            },
-            write: { c, v, _ throws(Problem) in
-                let names = try v.texts().map { $0.uppercased() }
-                let known = MQTTSettings.publishableClasses
-                guard !names.isEmpty, names.allSatisfy({ $0 == "ALL" || known.contains($0) }) else {
-                    throw Problem(
-                        "must be event classes the journal keeps (\(known.joined(separator: ", "))) or all, got \(v.commandLineText.escapingControlCharacters().prefix(64))"
-                    )
-                }
-                c.mqtt.classes = names.contains("ALL") ? Set(known) : Set(names)
-            }),
-        Setting(
-            section: "mqtt", key: "formats", flag: "formats", kind: .texts, valueName: "LIST",
-            help: "Formats of the SCAN, UPDATE and LOST events published, as a ?WATCH names them (e.g. ean13, qr; or all, linear, matrix).",
-            reload: .otherCommand("scand mqtt"),
-            read: { .texts($0.mqtt.formats.map { $0 == .all ? ["all"] : $0.members.map(\.name) } ?? ["all"]) },
-            write: { c, v, _ throws(Problem) in
-                let names = try v.texts()
-                guard !names.isEmpty else { throw Problem("must name at least one format (or all, linear, matrix)") }
-                do throws(FormatListError) {
-                    let formats = try BarcodeFormats.parse(names.joined(separator: ","))
-                    c.mqtt.formats = formats == .all ? nil : formats
-                } catch {
-                    throw Problem("lists an \(error)")
-                }
-            }),
-        mqtt(
-            "topic_prefix", flag: "topic-prefix", value: "PREFIX",
-            "The topics' first levels: <prefix>/<kiosk-id>/events/<class> and <prefix>/<kiosk-id>/status.",
-            { $0.topicPrefix },
-            { c, v throws(Problem) in
-                do throws(MQTTSettings.Problem) { c.topicPrefix = try MQTTSettings.topicPrefix(v) } catch { throw Problem(error.message) }
-            }),
-
-        // `scand wedge` (its unit reads /etc/scand/scand.toml).
-        wedge(
-            "layout", flag: "layout", value: "LAYOUT", "The kiosk session's keyboard layout: us, uk, de or fr (what the keys type there).",
-            { $0.layout.rawValue },
-            { c, v throws(Problem) in
-                guard let layout = WedgeSettings.Layout(rawValue: v == "gb" ? "uk" : v) else {
-                    throw Problem("must be us, uk, de or fr, not \"\(v.escapingControlCharacters().prefix(32))\"")
-                }
-                c.layout = layout
-            }),
-        wedge("prefix", flag: "prefix", "Typed before each code; empty: nothing.", { $0.prefix }, { c, v in c.prefix = v }),
-        wedge(
-            "suffix", flag: "suffix", value: "KEY", "The key pressed after each code: enter, tab or none.", { $0.suffix.rawValue },
-            { c, v throws(Problem) in
-                guard let suffix = WedgeSettings.Suffix(rawValue: v) else {
-                    throw Problem("must be \"enter\", \"tab\" or \"none\", not \"\(v.escapingControlCharacters().prefix(32))\"")
-                }
-                c.suffix = suffix
-            }),
-        wedge(
-            "gs_replacement", flag: "gs-replacement", "Typed for each GS (FNC1) separator of a GS1 code; empty: left out.", { $0.gsReplacement },
-            { c, v in c.gsReplacement = v }),
-        wedge(
-            "digital_link", flag: "digital-link", value: "MODE",
-            "How a GS1 Digital Link URI (a QR code's https://id.gs1.org/01/…) is typed: uri (as scanned) or element_string "
-                + "(its GS1 element string, as from a GS1-128 code, for a till that reads those).", { $0.digitalLink.rawValue },
-            { c, v throws(Problem) in
-                guard let mode = WedgeSettings.DigitalLink(rawValue: v) else {
-                    throw Problem("must be \"uri\" or \"element_string\", not \"\(v.escapingControlCharacters().prefix(32))\"")
-                }
-                c.digitalLink = mode
-            }),
-        .integer(
-            "wedge", "key_delay_ms", flag: "key-delay-ms", 0...1000, valueName: "MS",
-            help: "Milliseconds after each key press and release, for applications that drop fast keys.",
-            reload: .otherCommand("scand wedge"), \.wedge.keyDelayMilliseconds),
-        Setting(
-            section: "wedge", key: "formats", flag: "formats", kind: .texts, valueName: "LIST",
-            help: "Formats of the codes typed, as a ?WATCH names them (e.g. ean13, code128; or all, linear, matrix).",
-            reload: .otherCommand("scand wedge"),
-            read: { .texts($0.wedge.formats.map { $0 == .all ? ["all"] : $0.members.map(\.name) } ?? ["all"]) },
-            write: { c, v, _ throws(Problem) in
-                let names = try v.texts()
-                guard !names.isEmpty else { throw Problem("must name at least one format (or all, linear, matrix)") }
-                do throws(FormatListError) {
-                    let formats = try BarcodeFormats.parse(names.joined(separator: ","))
-                    c.wedge.formats = formats == .all ? nil : formats
-                } catch {
-                    throw Problem("lists an \(error)")
-                }
-            }),
-        Setting(
-            section: "wedge", key: "replay_max_age", flag: "replay-max-age", kind: .number, bounds: .seconds(0...86_400), valueName: "S",
-            help: "Seconds: a scan replayed after a restart is typed only if it is younger; 0: every one.",
-            reload: .otherCommand("scand wedge"),
-            read: { .number($0.wedge.replayMaxAge?.inSeconds ?? 0) },
-            write: { c, v, _ throws(Problem) in
-                let s = try v.number()
-                c.wedge.replayMaxAge = s == 0 ? nil : Duration(roundingSeconds: s)
-            }),
-        wedge(
-            "device_name", "The virtual keyboard's name, as the input stack shows it.", { $0.deviceName },
-            { c, v throws(Problem) in
-                guard !v.isEmpty, v.utf8.count <= WedgeSettings.deviceNameLimit else {
-                    throw Problem("must be 1…\(WedgeSettings.deviceNameLimit) bytes, got \(v.utf8.count)")
-                }
-                c.deviceName = v
-            }),
-        wedge(
-            "socket", flag: "socket", value: "PATH", "The daemon's socket; empty: [socket] path, else as scand watch finds it.", { $0.socketPath },
-            { c, v throws(Problem) in c.socketPath = try socketPath(.text(v)) }),
-        wedge(
-            "state_file", flag: "state-file", value: "PATH",
-            "Where the last typed position is kept; empty: position.json in $STATE_DIRECTORY, else "
-                + "/var/lib/scand-wedge/position.json.", { $0.stateFile },
-            { c, v throws(Problem) in c.stateFile = v.isEmpty ? "" : try absolutePath(.text(v), example: WedgeSettings.defaultStateFile) })
+        .seconds("journal", "max_age", 0...31_536_000, help: "Seconds the journal keeps an event at most.", reload: .restart, \.journalMaxAge)
     ]
 
-    /// The setting a command-line flag (without dashes) of `command` sets.
-    public static func named(flag: String, command: String = daemon) -> Setting? { all.first { $0.flag == flag && $0.command == command } }
-
-    private static func isNotHostName(_ host: String) -> Bool {
-        host.isEmpty || host.unicodeScalars.contains { $0 == " " || $0 == "/" || $0 == ":" }
-    }
-
-    /// A text setting of `[mqtt]`.
-    private static func mqtt(
-        _ key: String, flag: String? = nil, value: String = "TEXT", _ help: String, _ read: @escaping @Sendable (MQTTSettings) -> String,
-        _ write: @escaping @Sendable (inout MQTTSettings, String) throws(Problem) -> Void
-    ) -> Setting {
-        commandText("mqtt", \.mqtt, key, flag, value, help, read, write)
-    }
-
-    /// A text setting of `[wedge]`.
-    private static func wedge(
-        _ key: String, flag: String? = nil, value: String = "TEXT", _ help: String, _ read: @escaping @Sendable (WedgeSettings) -> String,
-        _ write: @escaping @Sendable (inout WedgeSettings, String) throws(Problem) -> Void
-    ) -> Setting {
-        commandText("wedge", \.wedge, key, flag, value, help, read, write)
-    }
-
-    /// A text setting of the table `section`, which the command `scand SECTION` reads into `table`.
-    private static func commandText<Table>(
-        _ section: String, _ table: WritableKeyPath<ScandConfig, Table> & Sendable, _ key: String, _ flag: String?, _ value: String, _ help: String,
-        _ read: @escaping @Sendable (Table) -> String, _ write: @escaping @Sendable (inout Table, String) throws(Problem) -> Void
+    /// A text row of the table `section` owns.
+    public static func text<S: SettingsSection>(
+        in section: S.Type, _ key: String, flag: String? = nil, value: String = "TEXT", help: String, words: String?,
+        _ read: @escaping @Sendable (S) -> String, _ write: @escaping @Sendable (inout S, String) throws(Problem) -> Void
     ) -> Setting {
         Setting(
-            section: section, key: key, flag: flag, kind: .text, valueName: value, help: help,
-            reload: .otherCommand("scand \(section)"),
-            read: { .text(read($0[keyPath: table])) },
-            write: { c, v, _ throws(Problem) in try write(&c[keyPath: table], try v.text()) })
+            in: section, key: key, flag: flag, kind: .text, valueName: value, help: help, words: words, read: { .text(read($0)) },
+            write: { s, v throws(Problem) in try write(&s, try v.text()) })
     }
 
-    /// A file of `[mqtt]`: an absolute path, or empty for none.
-    private static func mqttFile(_ key: String, _ help: String, _ path: WritableKeyPath<MQTTSettings, String?> & Sendable) -> Setting {
-        mqtt(key, value: "PATH", help, { $0[keyPath: path] ?? "" }) { c, v throws(Problem) in
-            c[keyPath: path] = v.isEmpty ? nil : try absolutePath(.text(v), example: "/etc/scand/" + key.prefix { $0 != "_" })
-        }
+    /// A whole number in `range` of the table `section` owns, kept at `path`.
+    public static func integer<S: SettingsSection>(
+        in section: S.Type, _ key: String, flag: String? = nil, _ range: ClosedRange<Int>, valueName: String = "N", help: String, words: String?,
+        _ path: WritableKeyPath<S, Int> & Sendable
+    ) -> Setting {
+        Setting(
+            in: section, key: key, flag: flag, kind: .integer, bounds: .integers(range), valueName: valueName, help: help, words: words,
+            read: { .integer($0[keyPath: path]) }, write: { s, v throws(Problem) in s[keyPath: path] = try v.integer() })
+    }
+
+    /// `formats` (`--formats`) of the table `section` owns: the formats a client passes on, as a ?WATCH names
+    /// them; nil at `path` for all.
+    public static func formats<S: SettingsSection>(
+        in section: S.Type, help: String, words: String?, _ path: WritableKeyPath<S, BarcodeFormats?> & Sendable
+    ) -> Setting {
+        Setting(
+            in: section, key: "formats", flag: "formats", kind: .texts, valueName: "LIST", help: help, words: words,
+            read: { .texts($0[keyPath: path].map { $0 == .all ? ["all"] : $0.members.map(\.name) } ?? ["all"]) },
+            write: { s, v throws(Problem) in
+                let names = try v.texts()
+                guard !names.isEmpty else { throw Problem("must name at least one format (or all, linear, matrix)") }
+                do throws(FormatListError) {
+                    let formats = try BarcodeFormats.parse(names.joined(separator: ","))
+                    s[keyPath: path] = formats == .all ? nil : formats
+                } catch {
+                    throw Problem("lists an \(error)")
+                }
+            })
     }
 
     /// A client's idea of the daemon's socket: absolute, under 108 bytes, or empty for the default.
-    private static func socketPath(_ v: SettingValue) throws(Problem) -> String {
+    public static func socketPath(_ v: SettingValue) throws(Problem) -> String {
         guard try !v.text().isEmpty else { return "" }
         let path = try absolutePath(v, example: ScandConfig.systemSocketPath)
         guard path.utf8.count < 108 else { throw Problem("must be under 108 bytes (a Unix socket's limit), got \(path.utf8.count)") }
         return path
     }
 
-    private static func absolutePath(_ v: SettingValue, example: String, orNone: Bool = false) throws(Problem) -> String {
+    public static func absolutePath(_ v: SettingValue, example: String, orNone: Bool = false) throws(Problem) -> String {
         let path = try v.text()
         guard path.hasPrefix("/") else {
             throw Problem("must be an absolute path (e.g. \(example))\(orNone ? " or none" : ""), got '\(path)'")

@@ -1,8 +1,15 @@
-/// The words config/scand.toml, config/web.toml and scand.toml(5) say about each setting, by `section.key`;
-/// `SettingsReference` writes them with what the table knows (the key, its default, its type and range, its
-/// option). A setting added to `Setting.all` needs its entry here (`SettingsReferenceTests` says which).
+/// The words config/scand.toml and scand.toml(5) say about each of `scand run`'s settings, by `section.key`
+/// (a feature section's rows carry theirs); `SettingsReference` writes them with what the table knows (the
+/// key, its default, its type and range, its option). A setting added to `Setting.core` needs its entry here
+/// (`SettingsReferenceTests` says which).
 extension Setting {
-    public var documentation: String? { Setting.documentation[section + "." + key] }
+    public var documentation: String? { words ?? Setting.documentation[section + "." + key] }
+
+    /// Words at the head of one of `scand run`'s tables, before its first setting.
+    static let introductions: [String: String] = [
+        "journal":
+            "The event journal (journal.sqlite in the state directory): every DEVICE, SCAN, UPDATE, LOST and STATS is written there before it is published, so a client that reconnects with ?WATCH={\"since\":…} (and `scand mqtt`) gets what it missed."
+    ]
 
     static let documentation: [String: String] = [
         "camera.device":
@@ -60,70 +67,6 @@ extension Setting {
         "journal.max_events":
             "Events kept at most, 1...10000000.",
         "journal.max_age":
-            "Seconds an event is kept at most, 0...31536000 (a year).",
-        "mqtt.host":
-            "The broker's host name or address.",
-        "mqtt.port":
-            "The broker's port, 0...65535; 0 = 8883 with TLS (ca_file set), 1883 without.",
-        "mqtt.kiosk_id":
-            "This kiosk's level in the topics scand/<kiosk-id>/...: 1...64 letters, digits, '.', '_' or '-'; \"\" = the host name.",
-        "mqtt.username":
-            "The user name the broker knows this kiosk by; \"\" = none.",
-        "mqtt.password_file":
-            "A file whose first line is the password (needs username), so that this file can stay world-readable; an absolute path, \"\" = none.",
-        "mqtt.ca_file":
-            "The CA that signed the broker's certificate: set, the bridge speaks TLS; an absolute path, \"\" = plain MQTT.",
-        "mqtt.cert_file":
-            "This kiosk's client certificate and its private key (both or neither; they need ca_file); \"\" = none.",
-        "mqtt.key_file":
-            "The client certificate's private key; \"\" = none.",
-        "mqtt.state_file":
-            "Where the last position the broker acknowledged is kept, to resume from after any outage: an absolute path; \"\" = position.json in systemd's $STATE_DIRECTORY (/var/lib/scand-mqtt), else /var/lib/scand-mqtt/position.json for root and scand-mqtt/position.json in $XDG_STATE_HOME (~/.local/state) for other users.",
-        "mqtt.classes":
-            "The event classes published, of DEVICE, JOURNAL, LOST, SCAN, STATS and UPDATE (those the journal keeps), or [\"all\"].",
-        "mqtt.formats":
-            "Formats of the SCAN, UPDATE and LOST events published, as a ?WATCH names them (e.g. [\"EAN-13\", \"QRCode\"]; or all, linear, matrix).",
-        "mqtt.topic_prefix":
-            "The topics' first levels: <prefix>/<kiosk-id>/events/<class> and <prefix>/<kiosk-id>/status.",
-        "mqtt.socket":
-            "The daemon's socket: an absolute path under 108 bytes; \"\" = [socket] path above.",
-        "mqtt.keepalive":
-            "Seconds between MQTT keepalive pings, 5...3600.",
-        "mqtt.max_in_flight":
-            "Events published and not yet acknowledged by the broker at once, 2...65535 (MQTT packet ids are 16 bits).",
-        "mqtt.start":
-            "Where a bridge without a state file starts: \"all\" (everything the daemon's journal keeps, then live) or \"now\" (live from the first event it takes).",
-        "wedge.layout":
-            "The kiosk session's keyboard layout, which turns the keys into characters: \"us\", \"uk\" (or \"gb\"), \"de\" or \"fr\". A code with a character the layout cannot type is not typed at all (logged).",
-        "wedge.prefix":
-            "Typed before each code; \"\" = nothing.",
-        "wedge.suffix":
-            "The key pressed after each code: \"enter\", \"tab\" or \"none\".",
-        "wedge.gs_replacement":
-            "Typed for each GS separator (FNC1) between the fields of a GS1 code; \"\" = left out.",
-        "wedge.digital_link":
-            "A GS1 Digital Link URI (a QR code's https://id.gs1.org/01/09506000134352/10/ABC?17=270101, or a brand's own domain) typed \"uri\" (as scanned) or \"element_string\": its GS1 element string (0109506000134352 10ABC, GS, 17270101: AIs and values, a GS after each value of no predefined length), as a till reading GS1-128 codes expects it, its GS typed as gs_replacement says.",
-        "wedge.key_delay_ms":
-            "Milliseconds after each key press and each key release, 0...1000, for applications that drop fast keys.",
-        "wedge.formats":
-            "Formats of the codes typed, as a ?WATCH names them (e.g. [\"EAN-13\", \"Code128\"]; or all, linear, matrix).",
-        "wedge.replay_max_age":
-            "Seconds, 0...86400: a scan replayed after a restart of the wedge or the daemon is typed only if it is younger than this (an old scan would land in whatever the kiosk shows now); 0 = every one.",
-        "wedge.device_name":
-            "The virtual keyboard's name, as the input stack shows it (libinput list-devices), 1...79 bytes.",
-        "wedge.socket":
-            "The daemon's socket: an absolute path under 108 bytes; \"\" = [socket] path above.",
-        "wedge.state_file":
-            "Where the position of the last SCAN typed is kept, to resume from without typing anything twice: an absolute path; \"\" = position.json in systemd's $STATE_DIRECTORY (/var/lib/scand-wedge), else /var/lib/scand-wedge/position.json.",
-        "web.listen":
-            "Where HTTP is served, HOST:PORT (\"[::1]:8088\" for IPv6), port 0...65535 (0: any free one). Anything but loopback also needs the unit's IPAddressAllow= (`systemctl edit scand-web`), and should have a token: without one there is no authentication beyond reaching the port.",
-        "web.socket":
-            "The daemon's socket: an absolute path under 108 bytes; \"\" = a [socket] path in this file, else /run/scand/scand.sock (where the packaged daemon listens).",
-        "web.hosts":
-            "Host names the page may be reached by besides IP addresses and localhost (others are refused, which stops DNS rebinding), e.g. [\"kiosk-7.local\"].",
-        "web.allowed_origins":
-            "Origins of other pages that may use the event stream (/events), the WebSocket (/ws) and the read-only /api routes, exactly as a browser sends them: scheme://host[:port], e.g. [\"http://localhost:3000\"] (a default port is dropped); they get CORS answers. Pages of any other origin stay refused (403); setting the rect of interest stays for scand web's own page.",
-        "web.token":
-            "The access token every request must carry, 16...256 letters, digits, '-', '_', '.' or '~' (make one with `openssl rand -hex 32`); \"\" = none. Sent as \"Authorization: Bearer TOKEN\", as the cookie scand_token (set by opening /?token=TOKEN once), or, where a browser cannot send a header (EventSource, WebSocket), as ?token=TOKEN on a GET. A missing or wrong token gets 401. Compared in constant time and never logged; keep this file unreadable to others (chmod 0640) when it holds one."
+            "Seconds an event is kept at most, 0...31536000 (a year)."
     ]
 }

@@ -1,7 +1,7 @@
-/// One setting, declared once (in `Setting.all`) for both the configuration file and the command line of
-/// the command that reads it: where it lives in the file, its flag, its type, its check, its help, and how
-/// it reads and writes `ScandConfig`. Both sides turn what they got into a `SettingValue` and call the same `apply`, so
-/// ranges and error messages cannot drift apart.
+/// One setting, declared once (in `Setting.core`, or beside a feature's `SettingsSection`) for both the
+/// configuration file and the command line of the command that reads it: where it lives in the file, its flag,
+/// its type, its check, its help, and how it reads and writes `ScandConfig`. Both sides turn what they got
+/// into a `SettingValue` and call the same `apply`, so ranges and error messages cannot drift apart.
 public struct Setting: Sendable {
     /// The TOML table and key: `[camera] fps`.
     public let section: String
@@ -20,6 +20,8 @@ public struct Setting: Sendable {
     public let read: @Sendable (ScandConfig) -> SettingValue
     /// Writes a value of the right kind within `bounds` into the configuration, refusing what else is wrong.
     let write: @Sendable (inout ScandConfig, SettingValue, Context) throws(Problem) -> Void
+    /// What the settings reference says of it, when a feature section gives it with the row.
+    let words: String?
 
     public enum Reload: Sendable, Equatable {
         /// The daemon applies a new value on SIGHUP.
@@ -38,12 +40,26 @@ public struct Setting: Sendable {
 
     init(
         section: String, key: String, flag: String?, kind: SettingValue.Kind, bounds: Bounds? = nil, valueName: String, help: String,
-        reload: Reload = .live,
+        reload: Reload = .live, words: String? = nil,
         read: @escaping @Sendable (ScandConfig) -> SettingValue,
         write: @escaping @Sendable (inout ScandConfig, SettingValue, Context) throws(Problem) -> Void
     ) {
         (self.section, self.key, self.flag, self.kind, self.bounds) = (section, key, flag, kind, bounds)
-        (self.valueName, self.help, self.reload, self.read, self.write) = (valueName, help, reload, read, write)
+        (self.valueName, self.help, self.reload, self.read, self.write, self.words) = (valueName, help, reload, read, write, words)
+    }
+
+    /// A row of the table `section` owns, read and written on its value in the configuration; `scand NAME`
+    /// reads it. `words`: what the settings reference says of it (the help when nil).
+    public init<S: SettingsSection>(
+        in section: S.Type, key: String, flag: String?, kind: SettingValue.Kind, bounds: Bounds? = nil, valueName: String, help: String,
+        words: String?, read: @escaping @Sendable (S) -> SettingValue,
+        write: @escaping @Sendable (inout S, SettingValue) throws(Problem) -> Void
+    ) {
+        self.init(
+            section: S.name, key: key, flag: flag, kind: kind, bounds: bounds, valueName: valueName, help: help,
+            reload: .otherCommand("scand \(S.name)"),
+            words: words, read: { read($0[section: S.self]) },
+            write: { c, v, _ throws(Problem) in try write(&c[section: S.self], v) })
     }
 
     /// Checks a value (its kind, its bounds, then what `write` checks) and writes it into `config`. The
@@ -108,7 +124,7 @@ public struct Setting: Sendable {
     /// The settings a reload from `running` to `new` changes but does not apply, as a log line names them:
     /// `[socket] max_clients 64 → 8`.
     public static func unappliedChanges(from running: ScandConfig, to new: ScandConfig) -> [String] {
-        all.filter { $0.reload == .restart && $0.read(running) != $0.read(new) }.map { s in
+        core.filter { $0.reload == .restart && $0.read(running) != $0.read(new) }.map { s in
             func text(_ v: SettingValue) -> String { v == .text("") ? "\"\"" : v.commandLineText }
             return "[\(s.section)] \(s.key) \(text(s.read(running))) → \(text(s.read(new)))"
         }

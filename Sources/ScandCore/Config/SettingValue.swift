@@ -107,32 +107,32 @@ public enum SettingValue: Sendable, Equatable {
 
     // The value of the kind a setting declared (`Setting.apply` has checked it).
 
-    func integer() throws(Setting.Problem) -> Int {
+    public func integer() throws(Setting.Problem) -> Int {
         guard case .integer(let n) = self else { throw Setting.Problem("must be an integer") }
         return n
     }
 
-    func number() throws(Setting.Problem) -> Double {
+    public func number() throws(Setting.Problem) -> Double {
         guard case .number(let d) = self else { throw Setting.Problem("must be a number") }
         return d
     }
 
-    func text() throws(Setting.Problem) -> String {
+    public func text() throws(Setting.Problem) -> String {
         guard case .text(let s) = self else { throw Setting.Problem("must be a string") }
         return s
     }
 
-    func texts() throws(Setting.Problem) -> [String] {
+    public func texts() throws(Setting.Problem) -> [String] {
         guard case .texts(let items) = self else { throw Setting.Problem("must be a list of strings") }
         return items
     }
 
-    func numbers() throws(Setting.Problem) -> [Double] {
+    public func numbers() throws(Setting.Problem) -> [Double] {
         guard case .numbers(let items) = self else { throw Setting.Problem("must be a list of numbers") }
         return items
     }
 
-    func boolean() throws(Setting.Problem) -> Bool {
+    public func boolean() throws(Setting.Problem) -> Bool {
         guard case .boolean(let b) = self else { throw Setting.Problem("must be true or false") }
         return b
     }

@@ -1,24 +1,29 @@
-/// The settings reference, written from `Setting.all` and `Setting.documentation`: the commented
+/// The settings reference, written from a `SettingsTable` and each setting's `documentation`: the commented
 /// config/scand.toml and config/web.toml (every setting set to its default, its words above it, the option of
 /// the command that reads it after them) and the entries of scand.toml(5) (key, type and range, default, option,
 /// words). `SettingsReferenceTests` fails when a file differs from what this writes; `scripts/settings-reference`
 /// writes them.
-public enum SettingsReference {
+public struct SettingsReference: Sendable {
+    public let table: SettingsTable
+
+    public init(_ table: SettingsTable) { self.table = table }
+
     /// The sections in the table's order.
-    public static var sections: [String] { Setting.all.reduce(into: []) { if !$0.contains($1.section) { $0.append($1.section) } } }
+    public var sections: [String] { table.tableNames }
 
     /// config/scand.toml: every section but `[web]`, which config/web.toml holds.
-    public static var scandTOML: String { toml(header: scandHeader, sections: sections.filter { $0 != "web" }) }
+    public var scandTOML: String { toml(header: Self.scandHeader, sections: sections.filter { $0 != "web" }) }
 
     /// config/web.toml.
-    public static var webTOML: String { toml(header: webHeader, sections: ["web"]) }
+    public var webTOML: String { toml(header: Self.webHeader, sections: ["web"]) }
 
-    static func toml(header: String, sections: [String]) -> String {
+    func toml(header: String, sections: [String]) -> String {
+        let comment = Self.comment
         var out = comment(header)
         for section in sections {
             out += (out.isEmpty ? "" : "\n") + "[\(section)]\n"
-            if let before = before[section] { out += comment(before) }
-            for setting in Setting.all where setting.section == section {
+            if let before = table.introduction(of: section) { out += comment(before) }
+            for setting in table.settings where setting.section == section {
                 var words = setting.documentation ?? setting.help
                 if let flag = setting.commandLineName {
                     if words.hasSuffix(".") { words.removeLast() }
@@ -26,17 +31,20 @@ public enum SettingsReference {
                 }
                 out += comment(words) + "\(setting.key) = \(setting.read(ScandConfig()).tomlText)\n"
             }
-            if let after = after[section] { out += after.split(separator: "\n", omittingEmptySubsequences: false).map { "# " + $0 + "\n" }.joined() }
+            if let after = Self.after[section] {
+                out += after.split(separator: "\n", omittingEmptySubsequences: false).map { "# " + $0 + "\n" }.joined()
+            }
         }
         return out
     }
 
     /// The entries of one section of scand.toml(5), between the page's marker lines.
-    public static func manualEntries(_ section: String) -> String {
-        Setting.all.filter { $0.section == section }.map { s in
-            var head = manualKind(s) + ", " + s.read(ScandConfig()).tomlText
+    public func manualEntries(_ section: String) -> String {
+        table.settings.filter { $0.section == section }.map { s in
+            var head = Self.manualKind(s) + ", " + s.read(ScandConfig()).tomlText
             if let flag = s.commandLineName { head += "; " + flag }
-            return ".TP\n.BR \(s.key) \" (\(roff(head).replacingOccurrences(of: "\"", with: "\\(dq")))\"\n" + roffLines(s.documentation ?? s.help)
+            return ".TP\n.BR \(s.key) \" (\(Self.roff(head).replacingOccurrences(of: "\"", with: "\\(dq")))\"\n"
+                + Self.roffLines(s.documentation ?? s.help)
         }.joined()
     }
 
@@ -46,10 +54,10 @@ public enum SettingsReference {
     public static func endMarker(_ section: String) -> String { #".\" end of [\#(section)]"# }
 
     /// `manual` with the text between each section's markers written anew; nil when a section's markers are missing.
-    public static func manual(updating manual: String) -> String? {
+    public func manual(updating manual: String) -> String? {
         var text = manual
         for section in sections {
-            let begin = beginMarker(section) + "\n", end = endMarker(section)
+            let begin = Self.beginMarker(section) + "\n", end = Self.endMarker(section)
             guard let b = text.range(of: begin), let e = text.range(of: end, range: b.upperBound..<text.endIndex) else { return nil }
             text.replaceSubrange(b.upperBound..<e.lowerBound, with: manualEntries(section))
         }
@@ -112,16 +120,6 @@ public enum SettingsReference {
         Every setting with its default; the command line's --listen and --socket override them. The file is read
         as config/scand.toml is (TOML 1.0, the same checks, refused with its line; exit status 78).
         """
-
-    /// Words at the head of a section, before its first setting.
-    static let before: [String: String] = [
-        "journal":
-            "The event journal (journal.sqlite in the state directory): every DEVICE, SCAN, UPDATE, LOST and STATS is written there before it is published, so a client that reconnects with ?WATCH={\"since\":…} (and `scand mqtt`) gets what it missed.",
-        "mqtt":
-            "`scand mqtt` (scand-mqtt.service reads this file) publishes the daemon's events to an MQTT broker (docs/fleet.md); `scand run` only checks this table. The options of `scand mqtt` named below override these. An empty string is the default the comment names.",
-        "wedge":
-            "`scand wedge` (scand-wedge.service reads this file) types each SCAN on a virtual keyboard (/dev/uinput), as a USB hand scanner in keyboard-wedge mode would (docs/wedge.md); `scand run` only checks this table. The options of `scand wedge` named below override these. Control characters in a code are never typed (they could be shortcuts): they are dropped, counted and logged."
-    ]
 
     /// Comment lines at the end of a section, kept as they are (an example table).
     static let after: [String: String] = [

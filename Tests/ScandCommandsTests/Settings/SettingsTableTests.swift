@@ -1,8 +1,11 @@
+import ScandCommands
 import ScandConfigFile
+import ScandMQTT
+import ScandWedge
 import Testing
 @testable import ScandCore
 
-/// The table of settings serves the file and the command line alike. These tests iterate `Setting.all`,
+/// The table of settings serves the file and the command line alike. These tests iterate `SettingsTable.scand.settings`,
 /// so a new setting is covered by adding it there (or they fail, saying which values they lack).
 @Suite struct SettingsTableTests {
     typealias Outcome = Result<ScandConfig, Refusal>
@@ -18,7 +21,8 @@ import Testing
     /// `[section] key = value` as a file, or the refusal, checked to be one line naming the key.
     static func fromFile(_ s: Setting, _ v: SettingValue) -> Outcome {
         do {
-            return .success(try ScandConfig().applying(toml: "# a comment\n[\(s.section)]\n\(s.key) = \(v.tomlText)\n", groupExists: groupExists))
+            return .success(
+                try ScandConfig().applying(toml: "# a comment\n[\(s.section)]\n\(s.key) = \(v.tomlText)\n", table: .scand, groupExists: groupExists))
         } catch {
             #expect(error.line == 3 && error.message.hasPrefix(s.key + " ") && !error.message.contains("\n"), "\(error)")
             return .failure(Refusal(predicate: String(error.message.dropFirst(s.key.count + 1))))
@@ -35,7 +39,9 @@ import Testing
         case .boolean(false): return nil  // a flag only switches on; false is the default
         default: args = [flag, v.commandLineText]
         }
-        do { return .success(try CommandLineSettings(args, command: s.command).applied(to: ScandConfig(), groupExists: groupExists)) } catch {
+        do {
+            return .success(try CommandLineSettings(args, command: s.command, table: .scand).applied(to: ScandConfig(), groupExists: groupExists))
+        } catch {
             #expect(error.description.hasPrefix(flag + ": ") && !error.description.contains("\n"), "\(error)")
             return .failure(Refusal(predicate: String(error.description.dropFirst(flag.count + 2))))
         }
@@ -73,7 +79,7 @@ import Testing
     }
 
     @Test func everyValueIsAcceptedOrRefusedAlikeByTheFileAndTheCommandLine() {
-        for setting in Setting.all {
+        for setting in SettingsTable.scand.settings {
             var accepted = 0, changed = 0, refused = 0
             for value in Self.candidates(setting) {
                 let file = Self.fromFile(setting, value)
@@ -98,7 +104,7 @@ import Testing
     }
 
     @Test func boundsAreEnforcedAtTheirEdgesOnBothSides() {
-        for setting in Setting.all {
+        for setting in SettingsTable.scand.settings {
             let inside: [SettingValue], outside: [SettingValue]
             switch setting.bounds {
             case .integers(let r)?:
@@ -125,7 +131,7 @@ import Testing
     /// command line, comes back the same from both.
     @Test func everySettingRoundTripsThroughTheFileAndTheCommandLine() throws {
         var custom = ScandConfig()
-        for setting in Setting.all {
+        for setting in SettingsTable.scand.settings {
             let value = Self.candidates(setting).first { v in
                 guard case .success(let c) = Self.fromFile(setting, v) else { return false }
                 return setting.read(c) != setting.read(ScandConfig())
@@ -133,47 +139,52 @@ import Testing
             try setting.apply(
                 #require(value, "a value other than the default for \(setting.key)"), to: &custom, context: .init(groupExists: Self.groupExists))
         }
-        for setting in Setting.all { #expect(setting.read(custom) != setting.read(ScandConfig()), "\(setting.key)") }
+        for setting in SettingsTable.scand.settings { #expect(setting.read(custom) != setting.read(ScandConfig()), "\(setting.key)") }
 
-        let sections = Setting.all.reduce(into: [String]()) { if !$0.contains($1.section) { $0.append($1.section) } }
+        let sections = SettingsTable.scand.settings.reduce(into: [String]()) { if !$0.contains($1.section) { $0.append($1.section) } }
         func file(_ settings: [Setting]) -> String {
             sections.map { section in
                 "[\(section)]\n" + settings.filter { $0.section == section }.map { "\($0.key) = \($0.read(custom).tomlText)\n" }.joined()
             }.joined()
         }
-        #expect(try ScandConfig().applying(toml: file(Setting.all), groupExists: Self.groupExists) == custom)
+        #expect(try ScandConfig().applying(toml: file(SettingsTable.scand.settings), table: .scand, groupExists: Self.groupExists) == custom)
 
         // Each command's options over the settings no option sets: every command's flags reach their own table.
-        var fromOptions = try ScandConfig().applying(toml: file(Setting.all.filter { $0.flag == nil }), groupExists: Self.groupExists)
-        for command in Set(Setting.all.map(\.command)) {
-            let args = Setting.all.filter { $0.command == command }.flatMap { s -> [String] in
+        var fromOptions = try ScandConfig().applying(
+            toml: file(SettingsTable.scand.settings.filter { $0.flag == nil }), table: .scand, groupExists: Self.groupExists)
+        for command in Set(SettingsTable.scand.settings.map(\.command)) {
+            let args = SettingsTable.scand.settings.filter { $0.command == command }.flatMap { s -> [String] in
                 guard let flag = s.commandLineName else { return [] }
                 let v = s.read(custom)
                 return v == .boolean(true) ? [flag] : ["\(flag)=\(v.commandLineText)"]
             }
-            fromOptions = try CommandLineSettings(args, command: command).applied(to: fromOptions)
+            fromOptions = try CommandLineSettings(args, command: command, table: .scand).applied(to: fromOptions)
         }
         #expect(fromOptions == custom)
     }
 
     @Test func theFileRefusesAValueOfTheWrongTypeWithTheKindItWants() {
-        for setting in Setting.all {
+        for setting in SettingsTable.scand.settings {
             let (literal, given) = setting.kind == .text ? ("1", "an integer") : ("\"1\"", "a string")
-            #expect { try ScandConfig().applying(toml: "[\(setting.section)]\n\(setting.key) = \(literal)") } throws: { e in
+            #expect { try ScandConfig().applying(toml: "[\(setting.section)]\n\(setting.key) = \(literal)", table: .scand) } throws: { e in
                 (e as! ScandConfig.Problem).message == "\(setting.key) must be \(setting.kind.expected), not \(given)"
             }
         }
     }
 
     @Test func theCommandLineReadsFlagsAsArgumentParserDid() throws {
-        let c = try CommandLineSettings([
-            "--fps=15", "--confirm", "ITF=5", "--mirror", "--confirm", "EAN-8=1", "--size", "640x480", "--size", "320x240"
-        ])
+        let c = try CommandLineSettings(
+            [
+                "--fps=15", "--confirm", "ITF=5", "--mirror", "--confirm", "EAN-8=1", "--size", "640x480", "--size", "320x240"
+            ], table: .scand
+        )
         .applied(to: ScandConfig())
         #expect(c.framesPerSecond == 15 && c.transform.mirrored && (c.width, c.height) == (320, 240))
         #expect(c.tracker.confirmations[.itf] == 5 && c.tracker.confirmations[.ean8] == 1 && c.tracker.confirmations[.codabar] == 3)
-        #expect(try CommandLineSettings(["--socket", "none"]).applied(to: ScandConfig()).socketPath == nil)
-        #expect(try CommandLineSettings(["--fps", "0"]).applied(to: ScandConfig().applying(toml: "[camera]\nfps = 30")).framesPerSecond == nil)
+        #expect(try CommandLineSettings(["--socket", "none"], table: .scand).applied(to: ScandConfig()).socketPath == nil)
+        #expect(
+            try CommandLineSettings(["--fps", "0"], table: .scand).applied(to: ScandConfig().applying(toml: "[camera]\nfps = 30", table: .scand))
+                .framesPerSecond == nil)
         for (args, message) in [
             (["--fps", "0x"], "--fps: must be an integer, got '0x'"), (["--fps", "1001"], "--fps: must be 0…1000, got 1001"),
             (["--fsp", "3"], "unknown option '--fsp'"), (["--fps"], "--fps: needs a value (N)"),
@@ -181,7 +192,7 @@ import Testing
             (["--socket", "./scand.sock"], "--socket: must be an absolute path (e.g. /run/scand/scand.sock) or none, got './scand.sock'"),
             (["--queue-limit", "5"], "unknown option '--queue-limit'"), (["--host", "broker"], "unknown option '--host'")
         ] {
-            #expect(throws: CommandLineSettings.Problem(description: message)) { try CommandLineSettings(args) }
+            #expect(throws: CommandLineSettings.Problem(description: message)) { try CommandLineSettings(args, table: .scand) }
         }
     }
 
@@ -189,15 +200,17 @@ import Testing
     /// client's own socket for the others; `--formats` the formats decoded, published or typed.
     @Test func aFlagSetsTheSettingOfItsCommand() throws {
         let socket = "/tmp/scand-flag.sock", qr = try BarcodeFormats.parse("qr")
-        let run = try CommandLineSettings(["--socket", socket, "--formats", "qr"]).applied(to: ScandConfig())
+        let run = try CommandLineSettings(["--socket", socket, "--formats", "qr"], table: .scand).applied(to: ScandConfig())
         #expect(run.socketPath == socket && run.formats == qr && run.mqtt == MQTTSettings() && run.wedge == WedgeSettings())
-        let mqtt = try CommandLineSettings(["--socket", socket, "--formats", "qr", "--port", "8884"], command: "scand mqtt").applied(
+        let mqtt = try CommandLineSettings(["--socket", socket, "--formats", "qr", "--port", "8884"], command: "scand mqtt", table: .scand).applied(
             to: ScandConfig())
         #expect(mqtt.mqtt.socketPath == socket && mqtt.mqtt.formats == qr && mqtt.mqtt.port == 8884)
         #expect(mqtt.socketPath == ScandConfig().socketPath && mqtt.formats == ScandConfig().formats && mqtt.wedge == WedgeSettings())
-        let wedge = try CommandLineSettings(["--socket=" + socket, "--layout", "de"], command: "scand wedge").applied(to: ScandConfig())
+        let wedge = try CommandLineSettings(["--socket=" + socket, "--layout", "de"], command: "scand wedge", table: .scand).applied(
+            to: ScandConfig())
         #expect(wedge.wedge.socketPath == socket && wedge.wedge.layout == .de && wedge.mqtt == MQTTSettings())
-        let web = try CommandLineSettings(["--socket", socket, "--listen", "127.0.0.1:9000"], command: "scand web").applied(to: ScandConfig())
+        let web = try CommandLineSettings(["--socket", socket, "--listen", "127.0.0.1:9000"], command: "scand web", table: .scand).applied(
+            to: ScandConfig())
         #expect(web.web.socket == socket && web.web.listen.description == "127.0.0.1:9000" && web.socketPath == ScandConfig().socketPath)
         for (command, args, message) in [
             ("scand mqtt", ["--host", ""], "--host: must be a host name or address, got ''"),
@@ -210,15 +223,15 @@ import Testing
             ),
             ("scand web", ["--host", "x"], "unknown option '--host'")
         ] {
-            #expect(throws: CommandLineSettings.Problem(description: message)) { try CommandLineSettings(args, command: command) }
+            #expect(throws: CommandLineSettings.Problem(description: message)) { try CommandLineSettings(args, command: command, table: .scand) }
         }
     }
 
     @Test func helpListsEveryFlagOfItsCommandWithItsFileKeyAndDefault() {
-        for command in Set(Setting.all.map(\.command)) {
-            let help = CommandLineSettings.help(command: command)
+        for command in Set(SettingsTable.scand.settings.map(\.command)) {
+            let help = CommandLineSettings.help(command: command, in: .scand)
             let words = help.split(whereSeparator: \.isWhitespace).joined(separator: " ")  // as wrapped
-            for setting in Setting.all {
+            for setting in SettingsTable.scand.settings {
                 guard let flag = setting.commandLineName else { continue }
                 // Another command's flag of the same name (--socket) is listed; its key is not.
                 let listed = help.contains("\n  \(flag) ") || help.hasPrefix("  \(flag) ") || help.contains("\n  \(flag)\n")
@@ -228,18 +241,18 @@ import Testing
             }
             #expect(help.split(separator: "\n").allSatisfy { $0.count < 80 }, "\(command)")
         }
-        #expect(CommandLineSettings.help().contains("default: 1280x720"))
+        #expect(CommandLineSettings.help(in: .scand).contains("default: 1280x720"))
     }
 
     /// config/scand.toml (config/web.toml for `[web]`, which scand-web.service reads) documents every
     /// setting the table has, set to its real default, with its range in the comment above it; scand.toml(5),
     /// scand(8) and the synopsis of docs/daemon.md name each.
     @Test func theDocumentationNamesEverySettingWithItsDefaultAndRange() throws {
-        let root = #filePath.replacingOccurrences(of: "Tests/ScandCoreTests/SettingsTableTests.swift", with: "")
+        let root = #filePath.replacingOccurrences(of: "Tests/ScandCommandsTests/Settings/SettingsTableTests.swift", with: "")
         func read(_ path: String) throws -> String { try String(contentsOfFile: root + path, encoding: .utf8) }
         let shipped = try read("config/scand.toml"), web = try read("config/web.toml"), manual = try read("packaging/man/scand.toml.5")
         let daemonManual = try read("packaging/man/scand.8"), readme = try read("docs/daemon.md")
-        for setting in Setting.all {
+        for setting in SettingsTable.scand.settings {
             let file = setting.section == "web" ? web : shipped
             let section = file.components(separatedBy: "\n[\(setting.section)]\n").dropFirst().first?.components(separatedBy: "\n[").first ?? ""
             let lines = section.split(separator: "\n", omittingEmptySubsequences: false)
@@ -248,7 +261,7 @@ import Testing
                 continue
             }
             let defaultValue = setting.read(ScandConfig())
-            let documented = try? ScandConfig().applying(toml: "[\(setting.section)]\n\(lines[at])")
+            let documented = try? ScandConfig().applying(toml: "[\(setting.section)]\n\(lines[at])", table: .scand)
             #expect(
                 documented.map(setting.read) == defaultValue,
                 "config: [\(setting.section)] \(lines[at]) should be set to its default \(defaultValue.tomlText)")

@@ -1,4 +1,7 @@
-/// The `[wedge]` table of the configuration file (read through `Setting.all`, as every table is): how
+import ScandCore
+
+/// The `[wedge]` table of the configuration file (its rows in WedgeSettings+Table.swift, registered with the
+/// settings table as every feature's are): how
 /// `scand wedge` types scans, modeled on a hand scanner's keyboard-wedge configuration.
 public struct WedgeSettings: Sendable, Equatable {
     /// The kiosk session's keyboard layout.

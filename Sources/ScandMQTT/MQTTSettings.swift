@@ -1,5 +1,7 @@
-/// The `[mqtt]` table of the configuration file (read through `Setting.all`, as every table is): where
-/// `scand mqtt` publishes and how it proves who it is.
+import ScandCore
+
+/// The `[mqtt]` table of the configuration file (its rows in MQTTSettings+Table.swift, registered with the
+/// settings table as every feature's are): where `scand mqtt` publishes and how it proves who it is.
 public struct MQTTSettings: Sendable, Equatable {
     public var host = "localhost"
     /// nil: 8883 with TLS (`ca_file` set), 1883 without.

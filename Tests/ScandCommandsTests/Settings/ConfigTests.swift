@@ -1,4 +1,6 @@
+import ScandCommands
 import ScandConfigFile
+import ScandMQTT
 import Testing
 @testable import ScandCore
 
@@ -6,7 +8,7 @@ import Testing
 @Suite struct ConfigTOMLTests {
     func problem(_ text: String) -> ScandConfig.Problem? {
         do {
-            _ = try ScandConfig().applying(toml: text)
+            _ = try ScandConfig().applying(toml: text, table: .scand)
             return nil
         } catch { return error }
     }
@@ -33,7 +35,7 @@ import Testing
                 confirm = [
                   'ITF=5',
                 ]
-                """#)
+                """#, table: .scand)
         #expect(c.framesPerSecond == 15 && c.maxClients == 8 && c.clientQueueLimit == 16 && c.stateDirectory == "/srv/scand")
         #expect(c.device == "/dev/v4l/by-id/usb-Acme" && (c.width, c.height) == (640, 480))
         #expect(c.formats == BarcodeFormats(.qrCode).union(BarcodeFormats(.ean13)) && c.tracker.confirmations[.itf] == 5)
@@ -86,32 +88,32 @@ import Testing
 @Suite struct ConfigFileEncodingTests {
     /// As Characters, "\r\n" is one grapheme: a CRLF file once parsed as one line, so a typo passed.
     @Test func crlfLineEndsAreLinesAndKeepTheirNumbers() throws {
-        let good = try ScandConfig().applying(toml: "[camera]\r\nfps = 15\r\n# note\r\nmirror = true\r\n")
+        let good = try ScandConfig().applying(toml: "[camera]\r\nfps = 15\r\n# note\r\nmirror = true\r\n", table: .scand)
         #expect(good.framesPerSecond == 15 && good.transform.mirrored)
-        #expect { try ScandConfig().applying(toml: "[camera]\r\nsize = \"640x480\"\r\nfsp = 30\r\n") } throws: { e in
+        #expect { try ScandConfig().applying(toml: "[camera]\r\nsize = \"640x480\"\r\nfsp = 30\r\n", table: .scand) } throws: { e in
             let p = e as! ScandConfig.Problem
             return p.line == 3 && p.message.contains("unknown key 'fsp' in [camera]")
         }
-        #expect(throws: ScandConfig.Problem.self) { try ScandConfig().applying(toml: "[camera]\rfps = 15\r") }
+        #expect(throws: ScandConfig.Problem.self) { try ScandConfig().applying(toml: "[camera]\rfps = 15\r", table: .scand) }
     }
 
     @Test func aByteOrderMarkInvalidUTF8OrANULByteIsRefusedWithItsLine() throws {
         for bytes in [[0xEF, 0xBB, 0xBF] + Array("[camera]\nfps = 15\n".utf8), Array("\u{FEFF}[camera]\n".utf8)] {
-            #expect { try ScandConfig().applying(file: bytes) } throws: { e in
+            #expect { try ScandConfig().applying(file: bytes, table: .scand) } throws: { e in
                 let p = e as! ScandConfig.Problem
                 return p.line == 1 && p.message.contains("byte-order mark")
             }
         }
-        #expect { try ScandConfig().applying(file: Array("[camera]\n\ndevice = \"/dev/vid".utf8) + [0xFF, 0x22, 0x0A]) } throws: { e in
+        #expect { try ScandConfig().applying(file: Array("[camera]\n\ndevice = \"/dev/vid".utf8) + [0xFF, 0x22, 0x0A], table: .scand) } throws: { e in
             let p = e as! ScandConfig.Problem
             return p.line == 3 && p.message.contains("not valid UTF-8")
         }
         // The C parser would stop at the NUL and never see the typo after it.
-        #expect { try ScandConfig().applying(file: Array("[camera]\nfps = 15\n".utf8) + [0] + Array("fsp = 1\n".utf8)) } throws: { e in
+        #expect { try ScandConfig().applying(file: Array("[camera]\nfps = 15\n".utf8) + [0] + Array("fsp = 1\n".utf8), table: .scand) } throws: { e in
             let p = e as! ScandConfig.Problem
             return p.line == 3 && p.message.contains("NUL byte")
         }
-        #expect(try ScandConfig().applying(file: Array("[camera]\r\nfps = 15".utf8)).framesPerSecond == 15)
+        #expect(try ScandConfig().applying(file: Array("[camera]\r\nfps = 15".utf8), table: .scand).framesPerSecond == 15)
     }
 
     @Test func theStateDirectoryIsTheSettingElseSystemdsFirst() {
@@ -129,35 +131,35 @@ import Testing
         let running = ScandConfig()
         let new = try running.applying(
             toml: "[camera]\nfps = 5\n[socket]\nmax_clients = 8\npath = \"/tmp/other.sock\"\n[journal]\nmax_events = 10\n"
-                + "[service]\nstate_directory = \"/srv/x\"\n[web]\nlisten = \"127.0.0.1:9\"\n")
+                + "[service]\nstate_directory = \"/srv/x\"\n[web]\nlisten = \"127.0.0.1:9\"\n", table: .scand)
         #expect(
             Setting.unappliedChanges(from: running, to: new) == [
                 "[socket] path /run/scand/scand.sock → /tmp/other.sock", "[socket] max_clients 64 → 8",
                 "[service] state_directory \"\" → /srv/x", "[journal] max_events 100000 → 10"
             ])
-        #expect(Setting.unappliedChanges(from: running, to: try running.applying(toml: "[camera]\nfps = 5\n")).isEmpty)
+        #expect(Setting.unappliedChanges(from: running, to: try running.applying(toml: "[camera]\nfps = 5\n", table: .scand)).isEmpty)
     }
 
     @Test func aSocketGroupThatDoesNotExistIsAConfigurationError() throws {
         let text = "[socket]\ngroup = \"kiosk\"\n"
-        #expect { try ScandConfig().applying(toml: text, groupExists: { $0 != "kiosk" }) } throws: { e in
+        #expect { try ScandConfig().applying(toml: text, table: .scand, groupExists: { $0 != "kiosk" }) } throws: { e in
             let p = e as! ScandConfig.Problem
             return p.line == 2 && p.message.contains("group 'kiosk' does not exist")
         }
-        #expect(try ScandConfig().applying(toml: text, groupExists: { $0 == "kiosk" }).socketGroup == "kiosk")
+        #expect(try ScandConfig().applying(toml: text, table: .scand, groupExists: { $0 == "kiosk" }).socketGroup == "kiosk")
     }
 
     @Test func socketLimitsAndTheRequestTimeout() throws {
-        let c = try ScandConfig().applying(toml: "[socket]\nrequest_timeout = 0.5\nmax_clients_per_uid = 3\n")
+        let c = try ScandConfig().applying(toml: "[socket]\nrequest_timeout = 0.5\nmax_clients_per_uid = 3\n", table: .scand)
         #expect(c.requestTimeout == .milliseconds(500) && c.maxClientsPerUID == 3)
-        #expect(throws: ScandConfig.Problem.self) { try ScandConfig().applying(toml: "[socket]\nrequest_timeout = 0\n") }
+        #expect(throws: ScandConfig.Problem.self) { try ScandConfig().applying(toml: "[socket]\nrequest_timeout = 0\n", table: .scand) }
     }
 
     @Test func onlyCameraSettingsRestartTheCamera() throws {
         let old = ScandConfig()
-        let decoding = try old.applying(toml: "[decoding]\nformats = [\"qr\"]\n[tracking]\nlost_after = 1\n[camera]\nrotation = 90\n")
+        let decoding = try old.applying(toml: "[decoding]\nformats = [\"qr\"]\n[tracking]\nlost_after = 1\n[camera]\nrotation = 90\n", table: .scand)
         #expect(decoding.cameraChanges(from: old).isEmpty)
-        let camera = try old.applying(toml: "[camera]\nsize = \"640x480\"\nfps = 15\n")
+        let camera = try old.applying(toml: "[camera]\nsize = \"640x480\"\nfps = 15\n", table: .scand)
         #expect(camera.cameraChanges(from: old) == ["size 1280x720 → 640x480", "fps highest → 15"])
     }
 }
@@ -165,9 +167,9 @@ import Testing
 @Suite struct ScandConfigTests {
     @Test func theShippedFileMatchesTheDefaults() throws {
         // config/scand.toml documents every setting at its default: applying it changes nothing.
-        let path = #filePath.replacingOccurrences(of: "Tests/ScandCoreTests/ConfigTests.swift", with: "config/scand.toml")
+        let path = #filePath.replacingOccurrences(of: "Tests/ScandCommandsTests/Settings/ConfigTests.swift", with: "config/scand.toml")
         let text = try String(contentsOfFile: path, encoding: .utf8)
-        #expect(try ScandConfig().applying(toml: text) == ScandConfig())
+        #expect(try ScandConfig().applying(toml: text, table: .scand) == ScandConfig())
     }
 
     @Test func appliesEverySection() throws {
@@ -190,7 +192,7 @@ import Testing
                 [socket]
                 path = "/tmp/x.sock"
                 queue_limit = 16
-                """)
+                """, table: .scand)
         #expect(c.device == "/dev/video2" && c.width == 640 && c.height == 480 && c.framesPerSecond == 15)
         #expect(c.transform == FrameTransform(rotation: .quarter, mirrored: true))
         #expect(c.formats == BarcodeFormats.linear.union(BarcodeFormats(.qrCode)))
@@ -226,7 +228,7 @@ import Testing
         ("[mqtt]\nmax_in_flight = 65536", 2, "max_in_flight must be 2…65535")
     ])
     func refusesWrongFilesWithLineAndReason(_ text: String, _ line: Int, _ reason: String) {
-        #expect { try ScandConfig().applying(toml: text) } throws: { e in
+        #expect { try ScandConfig().applying(toml: text, table: .scand) } throws: { e in
             let p = e as! ScandConfig.Problem
             return p.line == line && p.message.contains(reason)
         }
@@ -250,18 +252,18 @@ import Testing
                 cert_file = "/etc/scand/till.pem"
                 key_file = "/etc/scand/till.key"
                 max_in_flight = 500
-                """)
+                """, table: .scand)
         let s = c.mqtt
         #expect(s.host == "broker.example" && s.effectivePort == 8883 && s.kioskID == "till-07")
         #expect(s.socketPath == "" && c.socketPath == "/run/scand/other.sock" && s.maxInFlight == 500 && s.usesTLS)
-        #expect(try ScandConfig().applying(toml: "").mqtt.effectivePort == 1883)
-        #expect(try ScandConfig().applying(toml: "[mqtt]\nport = 0\nkiosk_id = \"\"").mqtt == MQTTSettings())
+        #expect(try ScandConfig().applying(toml: "", table: .scand).mqtt.effectivePort == 1883)
+        #expect(try ScandConfig().applying(toml: "[mqtt]\nport = 0\nkiosk_id = \"\"", table: .scand).mqtt == MQTTSettings())
         #expect(throws: MQTTSettings.Problem.self) { try c.mqtt.applying { $0.keyFile = nil }.validate() }
     }
 
     @Test func aNewBridgeStartsWithTheWholeJournalUnlessToldNow() throws {
-        #expect(try ScandConfig().applying(toml: "").mqtt.start == .all)
-        #expect(try ScandConfig().applying(toml: "[mqtt]\nstart = \"now\"").mqtt.start == .now)
+        #expect(try ScandConfig().applying(toml: "", table: .scand).mqtt.start == .all)
+        #expect(try ScandConfig().applying(toml: "[mqtt]\nstart = \"now\"", table: .scand).mqtt.start == .now)
     }
 }
 

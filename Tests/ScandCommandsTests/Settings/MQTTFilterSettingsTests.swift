@@ -1,11 +1,12 @@
+import ScandCommands
 import ScandConfigFile
+@testable import ScandMQTT
 import Testing
-
 @testable import ScandCore
 
 /// `[mqtt] classes`, `formats` and `topic_prefix` as the file gives them.
 @Suite struct MQTTFilterSettingsTests {
-    static func mqtt(_ toml: String) throws -> MQTTSettings { try ScandConfig().applying(toml: "[mqtt]\n" + toml).mqtt }
+    static func mqtt(_ toml: String) throws -> MQTTSettings { try ScandConfig().applying(toml: "[mqtt]\n" + toml, table: .scand).mqtt }
 
     static func refusal(_ toml: String) -> String? {
         do {
@@ -19,7 +20,8 @@ import Testing
         #expect(try Self.mqtt(#"classes = ["scan", "LOST"]"#).classes == ["SCAN", "LOST"])
         #expect(try Self.mqtt(#"classes = ["all"]"#).classes == Set(MQTTSettings.publishableClasses))
         #expect(
-            Setting.all.first { $0.section == "mqtt" && $0.key == "classes" }?.read(try ScandConfig().applying(toml: "[mqtt]\nclasses = [\"all\"]"))
+            SettingsTable.scand.settings.first { $0.section == "mqtt" && $0.key == "classes" }?.read(
+                try ScandConfig().applying(toml: "[mqtt]\nclasses = [\"all\"]", table: .scand))
                 == .texts(["all"]))
         for refused in [#"classes = []"#, #"classes = ["VERSION"]"#, #"classes = ["WATCH"]"#, #"classes = ["SCAN", "bogus"]"#] {
             #expect(

@@ -1,5 +1,8 @@
+import ScandCore
+
 /// `scand web`'s settings: the `[web]` table of the configuration (scand-web.service reads
-/// /etc/scand/web.toml), read through `Setting.all` like every other table, then the command line over it.
+/// /etc/scand/web.toml; its rows in WebSettings+Table.swift, registered with the settings table as every
+/// feature's are), then the command line over it.
 public struct WebSettings: Sendable, Equatable {
     /// Where HTTP is served.
     public var listen: ListenAddress = .default
@@ -14,7 +17,9 @@ public struct WebSettings: Sendable, Equatable {
     /// The access token every request must carry; "" for none.
     public var token: String = ""
 
-    public init(socket: String = "") {
+    public init() { socket = "" }
+
+    public init(socket: String) {
         self.socket = socket
     }
 
