@@ -70,17 +70,12 @@ extension MQTTSettings: SettingsSection {
             in: Self.self, "max_in_flight", 2...65535,
             help: "Publications awaiting the broker's acknowledgement at once (MQTT packet ids are 16 bits).",
             words: "Events published and not yet acknowledged by the broker at once, 2...65535 (MQTT packet ids are 16 bits).", \.maxInFlight),
-        .text(
-            in: Self.self, "start", help: "Where a bridge without a state file starts: all (everything the journal keeps, then live) or now.",
+        .choice(
+            in: Self.self, "start", flag: nil, value: "TEXT",
+            help: "Where a bridge without a state file starts: all (everything the journal keeps, then live) or now.",
             words:
                 "Where a bridge without a state file starts: \"all\" (everything the daemon's journal keeps, then live) or \"now\" (live from the first event it takes).",
-            { $0.start.rawValue },
-            { s, v throws(Setting.Problem) in
-                guard let start = MQTTSettings.Start(rawValue: v) else {
-                    throw Setting.Problem("must be \"all\" or \"now\", not \"\(v.escapingControlCharacters())\"")
-                }
-                s.start = start
-            }),
+            \.start),
         Setting(
             in: Self.self, key: "classes", flag: "classes", kind: .texts, valueName: "LIST",
             help: "The event classes published (\(MQTTSettings.publishableClasses.joined(separator: ", ")), or all).",

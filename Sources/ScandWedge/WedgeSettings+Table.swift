@@ -8,48 +8,30 @@ extension WedgeSettings: SettingsSection {
         "`scand wedge` (scand-wedge.service reads this file) types each SCAN on a virtual keyboard (/dev/uinput), as a USB hand scanner in keyboard-wedge mode would (docs/wedge.md); `scand run` only checks this table. The options of `scand wedge` named below override these. Control characters in a code are never typed (they could be shortcuts): they are dropped, counted and logged."
 
     public static let settings: [Setting] = [
-        .text(
+        .choice(
             in: Self.self, "layout", flag: "layout", value: "LAYOUT",
             help: "The kiosk session's keyboard layout: us, uk, de or fr (what the keys type there).",
             words:
                 "The kiosk session's keyboard layout, which turns the keys into characters: \"us\", \"uk\" (or \"gb\"), \"de\" or \"fr\". A code with a character the layout cannot type is not typed at all (logged).",
-            { $0.layout.rawValue },
-            { s, v throws(Setting.Problem) in
-                guard let layout = WedgeSettings.Layout(rawValue: v == "gb" ? "uk" : v) else {
-                    throw Setting.Problem("must be us, uk, de or fr, not \"\(v.escapingControlCharacters().prefix(32))\"")
-                }
-                s.layout = layout
-            }),
+            aliases: ["gb": .uk], \.layout),
         .text(
             in: Self.self, "prefix", flag: "prefix", help: "Typed before each code; empty: nothing.",
             words: "Typed before each code; \"\" = nothing.", { $0.prefix },
             { s, v in s.prefix = v }),
-        .text(
+        .choice(
             in: Self.self, "suffix", flag: "suffix", value: "KEY", help: "The key pressed after each code: enter, tab or none.",
-            words: "The key pressed after each code: \"enter\", \"tab\" or \"none\".", { $0.suffix.rawValue },
-            { s, v throws(Setting.Problem) in
-                guard let suffix = WedgeSettings.Suffix(rawValue: v) else {
-                    throw Setting.Problem("must be \"enter\", \"tab\" or \"none\", not \"\(v.escapingControlCharacters().prefix(32))\"")
-                }
-                s.suffix = suffix
-            }),
+            words: "The key pressed after each code: \"enter\", \"tab\" or \"none\".", \.suffix),
         .text(
             in: Self.self, "gs_replacement", flag: "gs-replacement", help: "Typed for each GS (FNC1) separator of a GS1 code; empty: left out.",
             words: "Typed for each GS separator (FNC1) between the fields of a GS1 code; \"\" = left out.", { $0.gsReplacement },
             { s, v in s.gsReplacement = v }),
-        .text(
+        .choice(
             in: Self.self, "digital_link", flag: "digital-link", value: "MODE",
             help: "How a GS1 Digital Link URI (a QR code's https://id.gs1.org/01/…) is typed: uri (as scanned) or element_string "
                 + "(its GS1 element string, as from a GS1-128 code, for a till that reads those).",
             words:
                 "A GS1 Digital Link URI (a QR code's https://id.gs1.org/01/09506000134352/10/ABC?17=270101, or a brand's own domain) typed \"uri\" (as scanned) or \"element_string\": its GS1 element string (0109506000134352 10ABC, GS, 17270101: AIs and values, a GS after each value of no predefined length), as a till reading GS1-128 codes expects it, its GS typed as gs_replacement says.",
-            { $0.digitalLink.rawValue },
-            { s, v throws(Setting.Problem) in
-                guard let mode = WedgeSettings.DigitalLink(rawValue: v) else {
-                    throw Setting.Problem("must be \"uri\" or \"element_string\", not \"\(v.escapingControlCharacters().prefix(32))\"")
-                }
-                s.digitalLink = mode
-            }),
+            \.digitalLink),
         .integer(
             in: Self.self, "key_delay_ms", flag: "key-delay-ms", 0...1000, valueName: "MS",
             help: "Milliseconds after each key press and release, for applications that drop fast keys.",

@@ -26,7 +26,7 @@ import Testing
             (["mqtt", "--port", "70000"], "--port: must be 0…65535, got 70000"),
             (["mqtt", "--kiosk-id", "a/b"], "--kiosk-id: must be 1…64 letters"),
             (["mqtt", "--state-file", "position.json"], "--state-file: must be an absolute path"),
-            (["wedge", "--dry-run", "--layout", "xx"], "--layout: must be us, uk, de or fr, not \"xx\""),
+            (["wedge", "--dry-run", "--layout", "xx"], "--layout: must be \"us\", \"uk\", \"de\" or \"fr\", not \"xx\""),
             (["wedge", "--dry-run", "--key-delay-ms", "-5"], "--key-delay-ms: must be 0…1000, got -5"),
             (["wedge", "--dry-run", "--socket", "./scand.sock"], "--socket: must be an absolute path")
         ]

@@ -170,7 +170,8 @@ import Testing
         let layout = try ScandBinary.run(["wedge", "--dry-run", "--layout", "dvorak", "--socket", socket, "--state-file", stateFile])
         // A bad option value is 64 (EX_USAGE), as for every command, and a prefix the layout cannot type given
         // as an option too; a configuration file's, 78.
-        #expect(layout.status == 64 && layout.stderr.contains("--layout: must be us, uk, de or fr, not \"dvorak\""), "\(layout.stderr)")
+        #expect(
+            layout.status == 64 && layout.stderr.contains("--layout: must be \"us\", \"uk\", \"de\" or \"fr\", not \"dvorak\""), "\(layout.stderr)")
         let prefix = try ScandBinary.run(["wedge", "--dry-run", "--prefix", "né", "--socket", socket, "--state-file", stateFile])
         #expect(prefix.status == 64 && prefix.stderr.contains("prefix: the us layout cannot type 'é' (U+00E9)"), "\(prefix.stderr)")
         let link = try ScandBinary.run(["wedge", "--dry-run", "--digital-link", "gs1", "--socket", socket, "--state-file", stateFile])

@@ -205,6 +205,21 @@ extension Setting {
             read: { .integer($0[keyPath: path]) }, write: { s, v throws(Problem) in s[keyPath: path] = try v.integer() })
     }
 
+    /// One of `E`'s raw values, of the table `section` owns, kept at `path`; `aliases`: other spellings of some.
+    public static func choice<S: SettingsSection, E: RawRepresentable<String> & CaseIterable & Sendable>(
+        in section: S.Type, _ key: String, flag: String?, value: String, help: String, words: String?, aliases: [String: E] = [:],
+        _ path: WritableKeyPath<S, E> & Sendable
+    ) -> Setting {
+        .text(in: section, key, flag: flag, value: value, help: help, words: words, { $0[keyPath: path].rawValue }) { s, v throws(Problem) in
+            guard let choice = E(rawValue: v) ?? aliases[v] else {
+                let names = E.allCases.map { "\"\($0.rawValue)\"" }
+                throw Problem(
+                    "must be \(names.dropLast().joined(separator: ", ")) or \(names.last ?? ""), not \"\(v.escapingControlCharacters().prefix(32))\"")
+            }
+            s[keyPath: path] = choice
+        }
+    }
+
     /// `formats` (`--formats`) of the table `section` owns: the formats a client passes on, as a ?WATCH names
     /// them; nil at `path` for all.
     public static func formats<S: SettingsSection>(
