@@ -31,7 +31,7 @@ public struct WedgeService: Service {
     public init(
         settings: WedgeSettings, typedUpTo: EventPosition?, sink: any KeySink, logger: Logger, backoff: Backoff = Backoff(),
         clock: @escaping @Sendable () -> Date = Date.init
-    ) throws(WedgeSettings.Problem) {
+    ) throws(KeystrokePlanner.Problem) {
         self.settings = settings
         self.sink = sink
         self.logger = logger

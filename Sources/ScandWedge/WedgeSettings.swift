@@ -1,8 +1,8 @@
 import ScandCore
 
 /// The `[wedge]` table of the configuration file (its rows in WedgeSettings+Table.swift, registered with the
-/// settings table as every feature's are): how
-/// `scand wedge` types scans, modeled on a hand scanner's keyboard-wedge configuration.
+/// settings table as every feature's are): how `scand wedge` types scans, modeled on a hand scanner's
+/// keyboard-wedge configuration.
 public struct WedgeSettings: Sendable, Equatable {
     /// The kiosk session's keyboard layout.
     public var layout = Layout.us
@@ -30,7 +30,7 @@ public struct WedgeSettings: Sendable, Equatable {
 
     public init() {}
 
-    /// The keyboard layouts the wedge types for (`KeyboardLayout` in ScandWedge holds their keys).
+    /// The keyboard layouts the wedge types for (`KeyboardLayout` holds their keys).
     public enum Layout: String, Sendable, CaseIterable {
         case us, uk, de, fr
     }
@@ -52,10 +52,4 @@ public struct WedgeSettings: Sendable, Equatable {
     public static let defaultStateFile = "/var/lib/scand-wedge/position.json"
     /// uinput's limit on a device name, less its NUL.
     public static let deviceNameLimit = 79
-
-    public struct Problem: Error, Equatable, CustomStringConvertible {
-        public var description: String
-
-        public init(description: String) { self.description = description }
-    }
 }

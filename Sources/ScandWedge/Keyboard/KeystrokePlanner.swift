@@ -94,11 +94,7 @@ extension WedgeSettings.Suffix {
 
 extension WedgeSettings {
     /// The planner these settings describe; refuses a prefix or GS replacement the layout cannot type.
-    public func planner() throws(Problem) -> KeystrokePlanner {
-        do {
-            return try KeystrokePlanner(layout: .named(layout), prefix: prefix, suffix: suffix, gsReplacement: gsReplacement)
-        } catch {
-            throw Problem(description: error.description)
-        }
+    public func planner() throws(KeystrokePlanner.Problem) -> KeystrokePlanner {
+        try KeystrokePlanner(layout: .named(layout), prefix: prefix, suffix: suffix, gsReplacement: gsReplacement)
     }
 }
