@@ -71,7 +71,7 @@ public struct CodeCandidates: Sendable {
             }
         }
         // Busy: well above the typical block (the median is background in a kiosk's view) and strong in itself.
-        let median = Float(energy.sorted()[energy.count / 2])
+        let median = Float(energy.element(atSortedRank: energy.count / 2))
         let samples = Float(((block + step - 1) / step) * ((block + step - 1) / step))
         let threshold = Int(max(aboveMedian * median, contrast * samples))
         var label = [Int](repeating: -1, count: energy.count)

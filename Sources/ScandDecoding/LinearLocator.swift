@@ -100,7 +100,7 @@ public struct LinearLocator: Sendable {
                 blocks[by * cols + bx] = Block(energy: trace / samples, coherence: (c * c + s * s).squareRoot() / trace, trace: trace, c: c, s: s)
             }
         }
-        let median = blocks.map(\.energy).sorted()[blocks.count / 2]
+        let median = blocks.map(\.energy).element(atSortedRank: blocks.count / 2)
         let threshold = max(minimumEnergy, aboveMedian * median)
         func barLike(_ b: Block) -> Bool { b.energy >= threshold && b.coherence >= minimumCoherence }
         func direction(_ b: Block) -> Double { Double(atan2(b.s, b.c)) / 2 }
