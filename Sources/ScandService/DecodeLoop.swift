@@ -31,6 +31,8 @@ actor DecodeLoop {
     /// picture and not decoded whole.
     private var jpeg: MJPEGDecoder?
     private var lastFound = false
+    /// The last MJPEG frame was decoded whole: the next is decoded whole before its scene is judged.
+    private var lastDecodedWhole = false
     /// Frames of a still scene with codes held since its last decode (`restingRecheck`).
     private var heldFrames = 0
     /// A still scene whose codes are all scanned is decoded again this often (frames: 2 s at 30 fps), in case it
@@ -113,13 +115,19 @@ actor DecodeLoop {
             write(tracker.tick(at: .microseconds(tick)), frame: nil)
         }
         // An MJPEG frame's scene is judged from its picture at an eighth of the size, before it is decoded
-        // whole: a still scene's frames (most of an idle kiosk's) are never decoded whole.
+        // whole: a still scene's frames (most of an idle kiosk's) are never decoded whole. After a frame that was
+        // decoded whole (a moving scene, a code being read), the next most likely is too: it is decoded whole at
+        // once and judged from that picture's block means, so its Huffman data is decoded once, not twice.
         var eighth = false, scene = SceneSignature(frame: taken)
+        var whole: Frame?
         if taken.format.isCompressed {
             let jpeg = self.jpeg ?? MJPEGDecoder()
             self.jpeg = jpeg
             let w = taken.format.width, h = taken.format.height
-            if let small = taken.withUnsafeBytes({ jpeg.eighth($0, width: w, height: h) }) {
+            if lastDecodedWhole {
+                guard let grey = handOff.decompress(taken, with: jpeg) else { return }
+                (whole, eighth, scene) = (grey, true, SceneSignature(eighthOf: grey))
+            } else if let small = taken.withUnsafeBytes({ jpeg.eighth($0, width: w, height: h) }) {
                 (eighth, scene) = (true, SceneSignature(grey: small.pixels, width: small.width, height: small.height))
             }
         }
@@ -133,8 +141,9 @@ actor DecodeLoop {
             !empty && skipStaticScenes && still && tracker.isSettled && decoder.hasTriedEveryPass && heldFrames < Self.restingRecheck
         // A resting MJPEG frame is decoded whole only for a snapshot someone waits for.
         var frame = taken
+        lastDecodedWhole = taken.format.isCompressed && !(empty || settled)
         if taken.format.isCompressed && (!(empty || settled) || snapshots.isWaiting) {
-            guard let jpeg, let grey = handOff.decompress(taken, with: jpeg) else { return }
+            guard let jpeg, let grey = whole ?? handOff.decompress(taken, with: jpeg) else { return }
             frame = grey
         }
         if !frame.format.isCompressed {

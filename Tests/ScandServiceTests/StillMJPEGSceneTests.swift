@@ -45,8 +45,10 @@ import ScandTestSupport
         let scans = lines.all.filter { $0.contains(#""class":"SCAN""#) }
         #expect(scans.count == 1 && scans[0].contains("left on the reader"), "\(scans)")
         #expect(c.decoded + c.skippedStatic == 100 && c.corrupt == 0, "\(c)")
-        // Decoded whole: the frames decoded, and no resting one (no snapshot was asked for).
-        #expect(whole == c.decoded, "\(whole) whole of \(c)")
+        // Decoded whole: the frames decoded, and of the resting ones only the first after a decoded one (decoded
+        // whole before it was judged, as the frame after a decoded one most often is decoded too: once as the
+        // ticket settles, once after the periodic recheck, once after the move); no snapshot was asked for.
+        #expect(whole >= c.decoded && whole <= c.decoded + 3, "\(whole) whole of \(c)")
         #expect(c.skippedStatic >= 60, "the held ticket rests under the noise: \(c)")
         // The move is a change: decoded at once, the code not lost.
         #expect(!lines.all.contains { $0.contains(#""class":"LOST""#) && $0.contains(#""frame":9"#) })
@@ -69,5 +71,33 @@ import ScandTestSupport
         #expect(worst <= 16, "each pixel the mean of its 8x8 block, within JPEG's losses: worst \(worst)")
         let wrongSize = frame.withUnsafeBytes { MJPEGDecoder().eighth($0, width: 320, height: 240) }
         #expect(wrongSize == nil, "not the stream's size")
+    }
+
+    /// A frame decoded whole is judged by its 8×8 block means: the same scene as its eighth-size decode, for a
+    /// noisy page, one with saturated glare and one of a width and height that are not multiples of 8; and a
+    /// code moved by a few modules is a change either way.
+    @Test func aWholeFramesBlockMeansJudgeItsSceneAsItsEighthDoes() throws {
+        let symbol = try SymbolWriter.render(.ean13, text: "5901234123457", moduleSize: 3)
+        for (width, height) in [(640, 480), (1280, 720), (645, 363)] {
+            var glare = Scene.page(width: width, height: height, background: 200, centred: [(symbol, x: width / 2, y: height / 2)])
+            for y in 0..<height / 3 { for x in 0..<width / 3 { glare[x, y] = 255 } }
+            let moved = Scene.page(width: width, height: height, background: 200, centred: [(symbol, x: width / 2 + 12, y: height / 2)])
+            let encoder = MJPEGEncoder(), handOff = FrameHandOff(), decoder = MJPEGDecoder()
+            func signatures(_ page: LumaImage) throws -> (eighth: SceneSignature, whole: SceneSignature) {
+                let frame = encoder.frame(page)
+                let small = try #require(frame.withUnsafeBytes { decoder.eighth($0, width: width, height: height) })
+                let grey = try #require(handOff.decompress(frame, with: decoder))
+                return (SceneSignature(grey: small.pixels, width: small.width, height: small.height), SceneSignature(eighthOf: grey))
+            }
+            let (eighth, whole) = try signatures(glare)
+            #expect(whole.cells.count == SceneSignature.columns * SceneSignature.rows)
+            let worst = zip(eighth.cells, whole.cells).map { abs(Int($0) - Int($1)) }.max() ?? 0
+            #expect(worst <= 2 && whole.isStatic(comparedTo: eighth) && eighth.isStatic(comparedTo: whole), "\(width)x\(height): worst cell \(worst)")
+            let (movedEighth, movedWhole) = try signatures(moved)
+            #expect(!movedWhole.isStatic(comparedTo: eighth) && !movedEighth.isStatic(comparedTo: whole), "\(width)x\(height)")
+            // A grey frame's block rows are read a word at a time, a YUYV frame's a pixel at a time: the same sums.
+            let grey = Frame(format: .packed(.grey, width: width, height: height), bytes: glare.pixels, sequence: 0, timestampMicroseconds: 0)
+            #expect(SceneSignature(eighthOf: grey) == SceneSignature(eighthOf: Frame.yuyv(glare)), "\(width)x\(height)")
+        }
     }
 }
