@@ -25,7 +25,8 @@ actor DecodeLoop {
     private let skipStaticScenes: Bool
     /// The last decoded frame's scene, and whether that decode found anything.
     private var lastScene: SceneSignature?
-    /// `lastScene` is of an MJPEG frame decoded at an eighth of its size (comparable only with such).
+    /// `lastScene` is of an MJPEG frame at an eighth of its size, decoded so or as its whole picture's 8×8 block
+    /// means (`SceneSignature(eighthOf:)`): comparable only with such.
     private var lastSceneOfEighth = false
     /// MJPEG frames are decoded here, made with the first: a still scene's frame is judged from its eighth-size
     /// picture and not decoded whole.
@@ -139,7 +140,8 @@ actor DecodeLoop {
         // (or the periodic recheck). A new code or a moved item changes the scene, and the next frame is decoded.
         let settled =
             !empty && skipStaticScenes && still && tracker.isSettled && decoder.hasTriedEveryPass && heldFrames < Self.restingRecheck
-        // A resting MJPEG frame is decoded whole only for a snapshot someone waits for.
+        // A resting MJPEG frame's whole picture is used only for a snapshot someone waits for (it is decoded whole
+        // only then, or when it followed a decoded frame and was judged from that picture).
         var frame = taken
         lastDecodedWhole = taken.format.isCompressed && !(empty || settled)
         if taken.format.isCompressed && (!(empty || settled) || snapshots.isWaiting) {
