@@ -33,6 +33,39 @@ import ScandTestSupport
         #expect(hit.corners.center.distance(to: Point(700, 380)) < 20, "\(hit.corners)")
     }
 
+    /// A GS1-128 most of a 720p frame wide, level or standing: its widest bars and spaces (4 modules) leave whole
+    /// columns of blocks without an edge, which once split it into pieces no band read (or, at 3 px modules, left
+    /// no piece at all).
+    @Test(arguments: [(0.0, 2), (0, 3), (0, 4), (-2, 4), (90, 2)])
+    func anUprightCodeAcrossMostOfTheFrameIsFoundWhole(degrees: Double, module: Int) throws {
+        let text = "0101234567890128172612311234L5678"
+        let symbol = Scene.symbol(.code128, text, module: module)
+        let image = Scene.page(width: 1280, height: 720, [(symbol, x: 640, y: 360, degrees: degrees)])
+        let found = located(image)
+        let c = try #require(found.first)
+        #expect(found.count == 1 && c.length > Double(symbol.width) * 0.85, "\(found) for a symbol \(symbol.width) px wide")
+        let passes = LinearLocator.passes(for: found, region: Scene.full(image), formats: .all, role: .locatedLinear, label: "band")
+        #expect(ZXingDecoder(isolated: false).decode(image, passes: passes).detections.map(\.text) == [text])
+    }
+
+    /// Blocks join across a gap in the bars' direction only: two codes one above the other, a few modules apart,
+    /// stay two candidates, each read from its own band (joined in every direction, the 2 px pair was one).
+    @Test(arguments: [(2, 4), (2, 12), (3, 12)])
+    func codesStackedAlongTheirBarsStayApart(module: Int, gapModules: Int) {
+        let ean = Scene.symbol(.ean13, "4006381333931", module: module), ticket = Scene.symbol(.code128, "TICKET-0042", module: module)
+        let gap = Double(gapModules * module)
+        let image = Scene.page(
+            width: 1280, height: 720,
+            [
+                (ean, x: 640, y: 360 - Double(ean.height) / 2 - gap / 2, degrees: 0),
+                (ticket, x: 640, y: 360 + Double(ticket.height) / 2 + gap / 2, degrees: 0)
+            ])
+        let found = located(image)
+        #expect(found.count == 2, "\(found)")
+        let passes = LinearLocator.passes(for: found, region: Scene.full(image), formats: .all, role: .locatedLinear, label: "band")
+        #expect(Set(ZXingDecoder(isolated: false).decode(image, passes: passes).detections.map(\.text)) == ["4006381333931", "TICKET-0042"])
+    }
+
     @Test func everyCodeOfAFrameIsFoundTogether() {
         let image = Scene.page(
             width: 1280, height: 720,
