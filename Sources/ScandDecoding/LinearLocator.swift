@@ -140,7 +140,7 @@ public struct LinearLocator: Sendable {
             else { continue }
             found.append((c, Double(members.count) * c.coherence))
         }
-        return found.sorted { $0.score > $1.score }.prefix(limit).map(\.candidate)
+        return Self.joiningCollinear(found).sorted { $0.score > $1.score }.prefix(limit).map(\.candidate)
     }
 
     /// The candidate a component of bar-like blocks makes, or nil when a line across it has too few edges.

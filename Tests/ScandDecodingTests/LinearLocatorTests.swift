@@ -48,6 +48,25 @@ import ScandTestSupport
         #expect(ZXingDecoder(isolated: false).decode(image, passes: passes).detections.map(\.text) == [text])
     }
 
+    /// An EAN with its add-on is one candidate, whose band reads both: a band around the main number alone read
+    /// it without the add-on every frame, and the whole-frame passes that would read both were then not needed.
+    @Test(arguments: [
+        (0.0, 3, BarcodeFormat.ean13, "4006381333931+51299"), (0, 2, .ean13, "4006381333931+12"), (-24, 3, .upcA, "036000291452+51299"),
+        (33, 2, .ean13, "4006381333931+51299")
+    ])
+    func anEANAndItsAddOnAreOneCandidate(degrees: Double, module: Int, format: BarcodeFormat, text: String) throws {
+        let symbol = try SymbolWriter.render(format, text: text, moduleSize: module)
+        // At 640x480 the blocks are 8 px: the 7–12 modules between the two are more blocks than a code's bars skip.
+        let image = Scene.page(width: 640, height: 480, [(symbol, x: 320, y: 240, degrees: degrees)])
+        let found = located(image)
+        #expect(found.count == 1, "\(found)")
+        let passes = LinearLocator.passes(for: found, region: Scene.full(image), formats: .all, role: .locatedLinear, label: "band")
+        // Scan lines of the band that miss the add-on read the main number alone (the tracker joins them).
+        let read = Set(ZXingDecoder(isolated: false).decode(image, passes: passes).detections.map(\.text))
+        let main = String(text.prefix { $0 != "+" }), whole = text.replacingOccurrences(of: "+", with: "")
+        #expect(read.contains(whole) && read.isSubset(of: [main, whole]), "\(read) from \(found)")
+    }
+
     /// Blocks join across a gap in the bars' direction only: two codes one above the other, a few modules apart,
     /// stay two candidates, each read from its own band (joined in every direction, the 2 px pair was one).
     @Test(arguments: [(2, 4), (2, 12), (3, 12)])
