@@ -63,6 +63,14 @@ public struct FrameDecoder: Sendable {
     /// (`SceneSignature.isStatic`). A still scene gets each expensive pass it has not had since it last moved,
     /// one a frame and whatever the budget, so that a code held still is read as `scand scan` reads it.
     public var sceneIsStill = false
+    /// Set by the caller before each frame: the scene is still and new (`DecodeLoop.unreadPatience`). Code-like
+    /// patches and located bands that read nothing are cropped again on every such frame instead of resting: a
+    /// defocused or glared code held still is readable in one frame in ten or twenty, as the sensor's noise
+    /// differs, and a rest of 8 or 15 frames missed those. A surface's patches rest again once the scene is old.
+    public var retriesUnreadPatches = false
+    /// The last frame held a code-like patch or located linear code that nothing read (resting or not): a still
+    /// scene showing it is worth decoding while `retriesUnreadPatches`.
+    public private(set) var hadUnreadPatches = false
     /// Whether every expensive pass that applies has run since the scene last moved: a still scene whose
     /// decodes found nothing may rest from then on.
     public var hasTriedEveryPass: Bool { schedule.triedEveryKind(formats: formats) }
@@ -110,20 +118,20 @@ public struct FrameDecoder: Sendable {
     }
 
     /// Bands along the linear codes the localizer finds (`LinearLocator`), but for those a pass read last frame
-    /// (`known`: the whole-frame passes read them again) and patches whose bands keep reading nothing.
+    /// (`known`: the whole-frame passes read them again) and patches whose bands keep reading nothing (unless
+    /// `retriesUnreadPatches`), with how many of those rest.
     private mutating func locatedLinearPasses(
         _ buffer: UnsafeRawBufferPointer, width: Int, height: Int, rowStride: Int, pixelStride: Int, region: PixelRect,
         known: [Detection], now: Int
-    ) -> [DecodePass] {
-        guard !formats.intersection(.linear).isEmpty else { return [] }
+    ) -> (passes: [DecodePass], resting: Int) {
+        guard !formats.intersection(.linear).isEmpty else { return ([], 0) }
         fruitlessBands.removeAll { $0.frame <= now - Self.bandRest }
-        let misses = fruitlessBands
-        let located = locator.find(in: buffer, width: width, height: height, rowStride: rowStride, pixelStride: pixelStride, region: region)
-            .filter { c in
-                !known.contains { c.bounds.contains($0.corners.center) }
-                    && misses.count { $0.crop.contains(Point(c.centerX, c.centerY)) } < Self.fruitlessBandsBeforeRest
-            }
-        return LinearLocator.passes(for: located, region: region, formats: formats, role: .locatedLinear, label: "live located linear")
+        let misses = retriesUnreadPatches ? [] : fruitlessBands
+        let unknown = locator.find(in: buffer, width: width, height: height, rowStride: rowStride, pixelStride: pixelStride, region: region)
+            .filter { c in !known.contains { c.bounds.contains($0.corners.center) } }
+        let located = unknown.filter { c in misses.count { $0.crop.contains(Point(c.centerX, c.centerY)) } < Self.fruitlessBandsBeforeRest }
+        let passes = LinearLocator.passes(for: located, region: region, formats: formats, role: .locatedLinear, label: "live located linear")
+        return (passes, unknown.count - located.count)
     }
 
     /// The cheap whole-frame passes of live frames (the fallback, see `wholeFrameEvery`), at full resolution, with neither zxing's rotation, pyramid,
@@ -201,7 +209,7 @@ public struct FrameDecoder: Sendable {
         let now = frameCount
         let wholeFrame = wholeFrameNeeded || (now - 1) % max(1, wholeFrameEvery) == 0
         fruitless.removeAll { $0.until <= now }
-        let known = readElsewhere, resting = fruitless.map(\.bounds), finder = candidateFinder
+        let known = readElsewhere, resting = retriesUnreadPatches ? [] : fruitless.map(\.bounds), finder = candidateFinder
         var patches: [PixelRect] = []
         var unread = 0
         let candidates =
@@ -216,7 +224,7 @@ public struct FrameDecoder: Sendable {
                     return resting.contains { $0.contains(bounds.center) }
                 })
         let candidatePasses = CodeCandidates.passes(for: candidates, region: region, formats: formats, label: "live upright crop")
-        let locatedPasses = locatedLinearPasses(
+        let (locatedPasses, restingBands) = locatedLinearPasses(
             buffer, width: width, height: height, rowStride: rowStride, pixelStride: pixelStride, region: region, known: readEveryFrame,
             now: now)
         // A code-like patch that was not in view last frame (a code being shown) may be one only an expensive pass
@@ -243,9 +251,14 @@ public struct FrameDecoder: Sendable {
         for c in candidates where !report.detections.contains(where: { c.bounds.contains($0.corners.center) }) {
             fruitless.append((c.bounds, now + Self.fruitlessRest))
         }
+        var unreadBands = restingBands
         for p in locatedPasses where !report.found.contains(where: { $0.role == .locatedLinear && p.crop.contains($0.detection.corners.center) }) {
             fruitlessBands.append((p.crop, now))
+            unreadBands += 1
         }
+        // Patches not cropped (resting, or past the limit) are unread as well as those whose crops read nothing.
+        let unreadCrops = candidates.count { c in !report.detections.contains { c.bounds.contains($0.corners.center) } }
+        hadUnreadPatches = unreadBands > 0 || unreadCrops > 0 || unread > candidates.count
         let wholeFrameRoles: Set<DecodePass.Role> = [.cheapMatrix, .linearBand]
         readElsewhere = report.found.filter { $0.role == .locatedLinear || $0.role.isTrackedCrop }.map(\.detection)
         readEveryFrame = report.found.filter(\.role.isTrackedCrop).map(\.detection)

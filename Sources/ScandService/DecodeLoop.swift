@@ -41,6 +41,14 @@ actor DecodeLoop {
     /// does (`scand bench frames`, 720p over 30 s: 2.6% of a core against the empty scene's 2.1%; with a
     /// recheck every second, about 1.5 times the empty scene's).
     static let restingRecheck = 60
+    /// Frames judged still in a row, resting ones included (0: the scene changed with this frame).
+    private var stillFrames = 0
+    /// A still scene where nothing is read but a code-like patch or located linear code shows is decoded every
+    /// frame, its patches cropped every frame (`FrameDecoder.retriesUnreadPatches`), for this many frames (3 s at
+    /// 30 fps: as long as a customer holds an item up) before it rests: a defocused code, or one under glare, is
+    /// readable in one frame in ten or twenty as the sensor's noise changes. A surface that only looks like a code
+    /// costs that much after each change of the scene, then rests.
+    static let unreadPatience = 90
     private var processes = DecoderProcessWatch()
     /// When the focus figure was last taken (frame time, µs): a few times a second is enough for a person.
     private var focusTakenAt: UInt64?
@@ -133,9 +141,14 @@ actor DecodeLoop {
             }
         }
         let still = lastScene.map { eighth == lastSceneOfEighth && scene.isStatic(comparedTo: $0) } ?? false
-        // A static scene rests once every expensive pass has had its turn on it: a code held still that only one
-        // of them reads (turned, tilted, small, …) is found first.
-        let empty = skipStaticScenes && still && !lastFound && tracker.visible.isEmpty && decoder.hasTriedEveryPass
+        stillFrames = still ? stillFrames &+ 1 : 0
+        let searching = skipStaticScenes && still && stillFrames < Self.unreadPatience && !lastFound && tracker.visible.isEmpty
+        // A static scene rests once every expensive pass has had its turn on it (a code held still that only one
+        // of them reads, turned, tilted, small, …, is found first), and once it is old if it shows a code nothing
+        // reads.
+        let empty =
+            skipStaticScenes && still && !lastFound && tracker.visible.isEmpty && decoder.hasTriedEveryPass
+            && !(searching && decoder.hadUnreadPatches)
         // A still scene whose codes are all scanned rests too: its codes stay in view, unread, until it changes
         // (or the periodic recheck). A new code or a moved item changes the scene, and the next frame is decoded.
         let settled =
@@ -168,6 +181,7 @@ actor DecodeLoop {
         lastScene = scene
         lastSceneOfEighth = eighth
         decoder.sceneIsStill = skipStaticScenes && still
+        decoder.retriesUnreadPatches = searching
         let started = Monotonic.microseconds()
         metrics.decodeStarted(at: started)
         defer { metrics.decodeEnded() }

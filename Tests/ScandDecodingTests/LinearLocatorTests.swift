@@ -147,25 +147,29 @@ import ScandTestSupport
         }
     }
 
-    /// Bars that are no code (a striped print): their band is read a few times, then rests.
+    /// Bars that are no code (a striped print): their band is read a few times, then rests; while the scene is
+    /// still and new (`retriesUnreadPatches`), every frame, as a defocused code held up might read in any one.
     @Test func aStripedSurfaceRestsFromItsBand() throws {
         var page = LumaImage(width: 1280, height: 720, fill: 225)
-        var x = 500, seed: UInt64 = 3
-        while x < 800 {
-            seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-            let bar = 2 + Int(seed >> 62), space = 2 + Int((seed >> 60) & 3)
-            for y in 250..<450 { for dx in 0..<bar { page[x + dx, y] = 40 } }
-            x += bar + space
-        }
+        Scene.stripes(on: &page, x: 500, y: 250, width: 300, height: 200)
         let frame = Frame.yuyv(page)
         var d = decoder()
         var bands: [Int] = []
         for _ in 0..<(FrameDecoder.bandRest + 2) {
             #expect(try d.decode(frame).detections.isEmpty)
+            #expect(d.hadUnreadPatches, "resting or not, the stripes are there")
             bands.append(d.lastPasses.count { $0.role == .locatedLinear })
         }
         #expect(bands.prefix(FrameDecoder.fruitlessBandsBeforeRest).allSatisfy { $0 == 1 }, "\(bands)")
         #expect(bands.reduce(0, +) < bands.count, "\(bands)")
+        d.retriesUnreadPatches = true
+        for _ in 0..<(FrameDecoder.bandRest + 2) {
+            #expect(try d.decode(frame).detections.isEmpty)
+            #expect(d.lastPasses.count { $0.role == .locatedLinear } == 1 && d.hadUnreadPatches)
+        }
+        let blank = Frame.yuyv(LumaImage(width: 1280, height: 720, fill: 225))
+        _ = try d.decode(blank)
+        #expect(!d.hadUnreadPatches)
     }
 }
 

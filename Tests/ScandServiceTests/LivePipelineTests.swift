@@ -154,6 +154,23 @@ import NIOConcurrencyHelpers
         #expect(c.decoded + c.skippedStatic == 20, "\(c)")
     }
 
+    /// A still scene where nothing is read but something looks like a code (here stripes, which no pass reads)
+    /// is decoded every frame for `DecodeLoop.unreadPatience` frames, its bands and crops not resting: a
+    /// defocused code held up, or one under glare, reads in one frame in ten or twenty. Then it rests.
+    @Test func aStillSceneShowingWhatLooksLikeACodeIsTriedForThreeSecondsThenRests() async throws {
+        var page = LumaImage(width: 640, height: 480, fill: 235)
+        Scene.stripes(on: &page, x: 220, y: 180, width: 200, height: 120)
+        let frames = DecodeLoop.unreadPatience + 40
+        let path = try Scene.record(
+            repeatElement(page, count: frames), to: NSTemporaryDirectory() + "scand-pipeline-\(getpid())-stripes.rec", gapMicroseconds: 33_333)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let (_, pipeline) = await run(path, pace: .lockstep)
+        let c = pipeline.counters
+        #expect(c.decoded + c.skippedStatic == frames && c.dropped == 0, "\(c)")
+        // Every frame until the scene is `unreadPatience` frames old (the first one included), none after.
+        #expect(c.decoded == DecodeLoop.unreadPatience && c.skippedStatic == frames - c.decoded, "\(c)")
+    }
+
     /// Issue 30, 5: a ticket left on the reader was decoded on every frame for ever (16.7% of a core). Once its
     /// code is scanned and every pass had its turn, the still scene rests too, decoded again every two seconds;
     /// the code stays in view (one SCAN, no LOST) and the scene's next change is decoded at once.

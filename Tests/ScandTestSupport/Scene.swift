@@ -37,6 +37,18 @@ public enum Scene {
         return path
     }
 
+    /// Bars that are no code (a striped print: bars and spaces of 2–5 px, seeded) from `x` for `width` px and
+    /// from `y` for `height`, dark on `page`: the linear localizer finds them, and no pass reads anything.
+    public static func stripes(on page: inout LumaImage, x: Int, y: Int, width: Int, height: Int) {
+        var x0 = x, seed: UInt64 = 3
+        while x0 < x + width {
+            seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            let bar = 2 + Int(seed >> 62), space = 2 + Int((seed >> 60) & 3)
+            for row in y..<(y + height) { for dx in 0..<bar { page[x0 + dx, row] = 40 } }
+            x0 += bar + space
+        }
+    }
+
     public static func full(_ image: LumaImage) -> PixelRect { PixelRect(x: 0, y: 0, width: image.width, height: image.height) }
 
     /// One plain pass: what zxing does without scand's handling (no pyramid, no inversion).
