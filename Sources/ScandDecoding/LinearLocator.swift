@@ -118,10 +118,16 @@ public struct LinearLocator: Sendable {
                     for dx in -2...2 {
                         let nx = bx + dx, ny = by + dy
                         guard nx >= 0, ny >= 0, nx < cols, ny < rows else { continue }
-                        // A block two away joins across the bars only (within a block of the line across): a wide bar
-                        // or space can leave a column of blocks without an edge in an upright code, which split it in
-                        // pieces no band read; codes stacked along their bars stay apart.
-                        if abs(dx) == 2 || abs(dy) == 2, abs(Double(dy) * cosA - Double(dx) * sinA) > 1 { continue }
+                        // A block two away joins across the bars only (within a block of the line across), over a
+                        // flat block: a wide bar or space can leave a column of blocks without an edge in an upright
+                        // code, which split it in pieces no band read. Codes stacked along their bars stay apart, and
+                        // so do patches of texture with busy, incoherent blocks between them (joined, the
+                        // false-positive photos gave three times the candidates).
+                        if abs(dx) == 2 || abs(dy) == 2 {
+                            guard abs(Double(dy) * cosA - Double(dx) * sinA) <= 1,
+                                blocks[(by + dy / 2) * cols + bx + dx / 2].energy < threshold / 4
+                            else { continue }
+                        }
                         let n = ny * cols + nx
                         guard label[n] < 0, barLike(blocks[n]) else { continue }
                         var d = abs(direction(blocks[n]) - a)

@@ -67,6 +67,27 @@ import ScandTestSupport
         #expect(read.contains(whole) && read.isSubset(of: [main, whole]), "\(read) from \(found)")
     }
 
+    /// Two pieces of bars, each too short to be a code, one block apart across the bars: over a flat gap (the
+    /// inside of a wide bar or space) they are one candidate; over busy texture (incoherent edges, as between
+    /// patches of a printed pattern) they stay two, and neither is a candidate.
+    @Test(arguments: [false, true])
+    func piecesOfBarsJoinOverAFlatGapOnly(textured: Bool) {
+        var page = LumaImage(width: 1280, height: 720, fill: 225)
+        Scene.stripes(on: &page, x: 500, y: 300, width: 40, height: 60)
+        Scene.stripes(on: &page, x: 562, y: 300, width: 40, height: 60)
+        if textured {
+            var seed: UInt64 = 7
+            for y in 300..<360 {
+                for x in 542..<560 {
+                    seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+                    page[x, y] = UInt8(40 + (seed >> 57))
+                }
+            }
+        }
+        let found = located(page)
+        #expect(found.count == (textured ? 0 : 1), "\(found)")
+    }
+
     /// Blocks join across a gap in the bars' direction only: two codes one above the other, a few modules apart,
     /// stay two candidates, each read from its own band (joined in every direction, the 2 px pair was one).
     @Test(arguments: [(2, 4), (2, 12), (3, 12)])
