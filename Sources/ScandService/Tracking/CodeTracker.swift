@@ -247,7 +247,7 @@ public struct CodeTracker: Sendable {
     /// duplicate filter is that code instead.
     private mutating func confirmIfReady(_ i: Int, at now: Duration, addOnMayCome: Bool = true) -> [TrackEvent] {
         let t = tracks[i]
-        guard !t.confirmed, !t.absorbed, t.lostAt == nil, t.reads >= settings.confirmationsNeeded(for: t.detection) else { return [] }
+        guard !t.confirmed, !t.absorbed, t.lostAt == nil, t.reads >= confirmationsNeeded(for: i) else { return [] }
         if t.detection.addOn == nil, addOnMayCome {
             let mayCarryAddOn = settings.addOnWait > .zero && (settings.waitsForAddOn(t.detection) || !t.addOnVotes.isEmpty)
             if mayCarryAddOn, now - t.firstSeen < settings.addOnWait { return [] }
@@ -269,6 +269,21 @@ public struct CodeTracker: Sendable {
         tracks[i].confirmed = true
         tracks[i].lastUpdate = now
         return [.scan(id: t.id, t.detection)]
+    }
+
+    /// The format's confirmations, and at least two for a linear number read on the bars of a scanned code of
+    /// its format: a second number on one code's bars is a misread far more often than a second code (a
+    /// located band read an EAN's own number on 71 lines and another valid one on 2 lines where its bars end).
+    private func confirmationsNeeded(for i: Int) -> Int {
+        let d = tracks[i].detection, n = settings.confirmationsNeeded(for: d)
+        guard d.format.isLinear, n < 2 else { return n }
+        let bars = BarsSpan(d.corners)
+        let onScannedBars = tracks.indices.contains { j in
+            let o = tracks[j]
+            return j != i && o.confirmed && !o.absorbed && o.lostAt == nil && o.detection.format == d.format
+                && o.detection.mainBytes != d.mainBytes && BarsSpan(o.detection.corners, axisOf: d.corners).sameBars(as: bars)
+        }
+        return onScannedBars ? 2 : n
     }
 
     private mutating func expire(at now: Duration) -> [TrackEvent] {

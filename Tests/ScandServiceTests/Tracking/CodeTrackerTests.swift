@@ -15,6 +15,23 @@ import Testing
         events.map { "\($0.kind) \($0.id) \($0.detection.text)" }
     }
 
+    /// Another valid EAN-13 read on a few lines where a scanned EAN-13's bars end (the till session's #51 at the
+    /// recorded pace: its own number on 71 lines, another product's on 2): one read is not enough, two are. A
+    /// second EAN-13 beside it, not on its bars, is scanned at its first read.
+    @Test func aSecondNumberOnAScannedCodesBarsNeedsASecondRead() {
+        func line(_ text: String, y: Double, x: Double = 100) -> Detection {
+            Detection(
+                format: .ean13, text: text, bytes: Array(text.utf8),
+                corners: Quadrilateral([Point(x, y), Point(x + 285, y), Point(x + 285, y + 1), Point(x, y + 1)]))
+        }
+        var t = CodeTracker()
+        #expect(summary(t.observe([line("6180244695584", y: 100)], at: ms(0))) == ["SCAN 1 6180244695584"])
+        #expect(summary(t.observe([line("6180244695584", y: 100), line("6780244695524", y: 140)], at: ms(33))).isEmpty)
+        #expect(summary(t.observe([line("6180244695584", y: 100)], at: ms(66))).isEmpty)
+        #expect(summary(t.observe([line("6180244695584", y: 100), line("6780244695524", y: 138)], at: ms(99))) == ["SCAN 2 6780244695524"])
+        #expect(summary(t.observe([line("6180244695584", y: 100), line("4006381333931", y: 100, x: 500)], at: ms(132))) == ["SCAN 3 4006381333931"])
+    }
+
     @Test func oneScanWhileInViewThenLost() {
         var t = CodeTracker()
         #expect(summary(t.observe([code("a", x: 10)], at: ms(0))) == ["SCAN 1 a"])
