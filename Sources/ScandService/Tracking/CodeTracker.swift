@@ -27,12 +27,17 @@ public struct CodeTracker: Sendable {
         var readInLastFrame = false
         /// The last read showed add-on-like bars after the code that it did not read (`Detection.addOnBarsBeside`).
         var addOnBarsBeside = false
+        /// Read on the bars of a scanned code of its format that the same frame read with another number: it needs
+        /// two reads (`confirmationsNeeded(for:)`).
+        var contested = false
     }
 
     public var settings: TrackerSettings
     private var tracks: [Track] = []
     private var nextID = 1
     private var sequences = SequenceAssembler()
+    /// The reads of the frame being observed (empty between frames).
+    private var frameReads: [Detection] = []
 
     public init(settings: TrackerSettings = TrackerSettings()) {
         self.settings = settings
@@ -48,7 +53,10 @@ public struct CodeTracker: Sendable {
         var events: [TrackEvent] = []
         var matched = Set<Int>()
         for i in tracks.indices { tracks[i].readInLastFrame = false }
-        for read in Self.oneReadPerCode(sequences.add(detections, at: now)) {
+        let reads = Self.oneReadPerCode(sequences.add(detections, at: now))
+        frameReads = reads.map(\.detection)
+        defer { frameReads = [] }
+        for read in reads {
             let d = read.detection
             if let i = match(d, excluding: matched) ?? twin(of: d, excluding: matched, at: now) ?? candidate(of: d, excluding: matched) {
                 matched.insert(i)
@@ -217,6 +225,7 @@ public struct CodeTracker: Sendable {
         tracks[i].readInLastFrame = true
         tracks[i].addOnBarsBeside = d.addOnBarsBeside
         tracks[i].reads += read.worth
+        if !tracks[i].confirmed && !tracks[i].contested { tracks[i].contested = onScannedBars(d) }
         if !tracks[i].confirmed { return confirmIfReady(i, at: now) }
         if wasLost { tracks[i].lastUpdate = now }
         guard let interval = settings.updateInterval, now - tracks[i].lastUpdate >= interval, !wasLost else { return [] }
@@ -271,19 +280,25 @@ public struct CodeTracker: Sendable {
         return [.scan(id: t.id, t.detection)]
     }
 
-    /// The format's confirmations, and at least two for a linear number read on the bars of a scanned code of
-    /// its format: a second number on one code's bars is a misread far more often than a second code (a
-    /// located band read an EAN's own number on 71 lines and another valid one on 2 lines where its bars end).
+    /// The format's confirmations, and at least two for a contested read: a second number on the bars of a
+    /// code scanned and read in the same frame is a misread far more often than a second code (a located band
+    /// read an EAN's own number on 71 lines and another valid one on 2 lines where its bars end). A new item
+    /// brought to where the last one was, which is no longer read, is not contested.
     private func confirmationsNeeded(for i: Int) -> Int {
-        let d = tracks[i].detection, n = settings.confirmationsNeeded(for: d)
-        guard d.format.isLinear, n < 2 else { return n }
+        let n = settings.confirmationsNeeded(for: tracks[i].detection)
+        return tracks[i].contested ? max(2, n) : n
+    }
+
+    /// Whether this frame read another number of `d`'s format on its bars, one of a scanned code in view.
+    private func onScannedBars(_ d: Detection) -> Bool {
+        guard d.format.isLinear else { return false }
         let bars = BarsSpan(d.corners)
-        let onScannedBars = tracks.indices.contains { j in
-            let o = tracks[j]
-            return j != i && o.confirmed && !o.absorbed && o.lostAt == nil && o.detection.format == d.format
-                && o.detection.mainBytes != d.mainBytes && BarsSpan(o.detection.corners, axisOf: d.corners).sameBars(as: bars)
+        return frameReads.contains { r in
+            r.format == d.format && r.mainBytes != d.mainBytes && BarsSpan(r.corners, axisOf: d.corners).sameBars(as: bars)
+                && tracks.contains {
+                    $0.confirmed && !$0.absorbed && $0.lostAt == nil && $0.detection.format == r.format && $0.detection.mainBytes == r.mainBytes
+                }
         }
-        return onScannedBars ? 2 : n
     }
 
     private mutating func expire(at now: Duration) -> [TrackEvent] {

@@ -15,9 +15,10 @@ import Testing
         events.map { "\($0.kind) \($0.id) \($0.detection.text)" }
     }
 
-    /// Another valid EAN-13 read on a few lines where a scanned EAN-13's bars end (the till session's #51 at the
-    /// recorded pace: its own number on 71 lines, another product's on 2): one read is not enough, two are. A
-    /// second EAN-13 beside it, not on its bars, is scanned at its first read.
+    /// Another valid EAN-13 read on a few lines where a scanned EAN-13's bars end, in a frame that read the
+    /// scanned one too (the till session's #51 at the recorded pace: its own number on 71 lines, another
+    /// product's on 2): one read is not enough, two are. A second EAN-13 beside it, not on its bars, is scanned at
+    /// its first read, and so is a new item brought where the last one was, which is no longer read.
     @Test func aSecondNumberOnAScannedCodesBarsNeedsASecondRead() {
         func line(_ text: String, y: Double, x: Double = 100) -> Detection {
             Detection(
@@ -30,6 +31,7 @@ import Testing
         #expect(summary(t.observe([line("6180244695584", y: 100)], at: ms(66))).isEmpty)
         #expect(summary(t.observe([line("6180244695584", y: 100), line("6780244695524", y: 138)], at: ms(99))) == ["SCAN 2 6780244695524"])
         #expect(summary(t.observe([line("6180244695584", y: 100), line("4006381333931", y: 100, x: 500)], at: ms(132))) == ["SCAN 3 4006381333931"])
+        #expect(summary(t.observe([line("5901234123457", y: 102)], at: ms(165))) == ["SCAN 4 5901234123457"])
     }
 
     @Test func oneScanWhileInViewThenLost() {
