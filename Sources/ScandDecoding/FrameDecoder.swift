@@ -248,17 +248,16 @@ public struct FrameDecoder: Sendable {
         let report = try decoder.decode(
             buffer: buffer, width: width, height: height, rowStride: rowStride, pixelStride: pixelStride,
             passes: passes)
+        // Patches not cropped (resting, or past the limit) are unread as well as those whose crops read nothing.
+        hadUnreadPatches = restingBands > 0 || unread > candidates.count
         for c in candidates where !report.detections.contains(where: { c.bounds.contains($0.corners.center) }) {
             fruitless.append((c.bounds, now + Self.fruitlessRest))
+            hadUnreadPatches = true
         }
-        var unreadBands = restingBands
         for p in locatedPasses where !report.found.contains(where: { $0.role == .locatedLinear && p.crop.contains($0.detection.corners.center) }) {
             fruitlessBands.append((p.crop, now))
-            unreadBands += 1
+            hadUnreadPatches = true
         }
-        // Patches not cropped (resting, or past the limit) are unread as well as those whose crops read nothing.
-        let unreadCrops = candidates.count { c in !report.detections.contains { c.bounds.contains($0.corners.center) } }
-        hadUnreadPatches = unreadBands > 0 || unreadCrops > 0 || unread > candidates.count
         let wholeFrameRoles: Set<DecodePass.Role> = [.cheapMatrix, .linearBand]
         readElsewhere = report.found.filter { $0.role == .locatedLinear || $0.role.isTrackedCrop }.map(\.detection)
         readEveryFrame = report.found.filter(\.role.isTrackedCrop).map(\.detection)

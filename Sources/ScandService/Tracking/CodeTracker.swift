@@ -36,8 +36,6 @@ public struct CodeTracker: Sendable {
     private var tracks: [Track] = []
     private var nextID = 1
     private var sequences = SequenceAssembler()
-    /// The reads of the frame being observed (empty between frames).
-    private var frameReads: [Detection] = []
 
     public init(settings: TrackerSettings = TrackerSettings()) {
         self.settings = settings
@@ -54,13 +52,11 @@ public struct CodeTracker: Sendable {
         var matched = Set<Int>()
         for i in tracks.indices { tracks[i].readInLastFrame = false }
         let reads = Self.oneReadPerCode(sequences.add(detections, at: now))
-        frameReads = reads.map(\.detection)
-        defer { frameReads = [] }
         for read in reads {
             let d = read.detection
             if let i = match(d, excluding: matched) ?? twin(of: d, excluding: matched, at: now) ?? candidate(of: d, excluding: matched) {
                 matched.insert(i)
-                events += seen(i, read, at: now)
+                events += seen(i, read, among: reads, at: now)
             } else if twin(of: d, excluding: [], at: now) != nil {
                 // A second code of a scanned code's format and text in this frame: the duplicate filter's.
                 continue
@@ -69,7 +65,7 @@ public struct CodeTracker: Sendable {
                 tracks.append(Track(id: nextID, detection: d, firstSeen: now, lastSeen: now, reads: 0, confirmed: false, lastUpdate: now))
                 nextID += 1
                 matched.insert(tracks.count - 1)
-                events += seen(tracks.count - 1, read, at: now)
+                events += seen(tracks.count - 1, read, among: reads, at: now)
             }
         }
         return events + expire(at: now)
@@ -215,7 +211,7 @@ public struct CodeTracker: Sendable {
         }
     }
 
-    private mutating func seen(_ i: Int, _ read: Read, at now: Duration) -> [TrackEvent] {
+    private mutating func seen(_ i: Int, _ read: Read, among frameReads: [Read], at now: Duration) -> [TrackEvent] {
         let d = read.detection
         let wasLost = tracks[i].lostAt != nil
         if let a = d.addOn { tracks[i].addOnVotes[a, default: 0] += max(1, read.addOnWorth) }
@@ -225,7 +221,7 @@ public struct CodeTracker: Sendable {
         tracks[i].readInLastFrame = true
         tracks[i].addOnBarsBeside = d.addOnBarsBeside
         tracks[i].reads += read.worth
-        if !tracks[i].confirmed && !tracks[i].contested { tracks[i].contested = onScannedBars(d) }
+        if !tracks[i].confirmed && !tracks[i].contested { tracks[i].contested = onScannedBars(d, among: frameReads) }
         if !tracks[i].confirmed { return confirmIfReady(i, at: now) }
         if wasLost { tracks[i].lastUpdate = now }
         guard let interval = settings.updateInterval, now - tracks[i].lastUpdate >= interval, !wasLost else { return [] }
@@ -289,11 +285,12 @@ public struct CodeTracker: Sendable {
         return tracks[i].contested ? max(2, n) : n
     }
 
-    /// Whether this frame read another number of `d`'s format on its bars, one of a scanned code in view.
-    private func onScannedBars(_ d: Detection) -> Bool {
+    /// Whether this frame (`frameReads`) read another number of `d`'s format on its bars, one of a scanned code in
+    /// view.
+    private func onScannedBars(_ d: Detection, among frameReads: [Read]) -> Bool {
         guard d.format.isLinear else { return false }
         let bars = BarsSpan(d.corners)
-        return frameReads.contains { r in
+        return frameReads.map(\.detection).contains { r in
             r.format == d.format && r.mainBytes != d.mainBytes && BarsSpan(r.corners, axisOf: d.corners).sameBars(as: bars)
                 && tracks.contains {
                     $0.confirmed && !$0.absorbed && $0.lostAt == nil && $0.detection.format == r.format && $0.detection.mainBytes == r.mainBytes
