@@ -20,11 +20,8 @@ public actor CaptureSession {
     public enum Delivery: Sendable {
         /// The newest frame, replacing one the decoder has not taken yet (a camera).
         case newest
-        /// Every frame: wait for the decoder to take each (replays for golden tests).
+        /// Every frame: wait for the decoder to take each (lockstep replays).
         case every
-        /// As a camera streaming at the frames' recorded stamps would, without the waiting (fast replays;
-        /// see `RecordedClockPacer`).
-        case onRecordedClock
     }
 
     /// When the session last made progress (a poll returned, an open was tried), when a frame last arrived,
@@ -48,8 +45,6 @@ public actor CaptureSession {
     private var frames = 0
     /// Where frames go: the decoder takes them from there.
     public nonisolated let handOff = FrameHandOff()
-    /// The recorded clock of `Delivery.onRecordedClock`.
-    private var pacer = RecordedClockPacer()
     /// Set from any thread by `stop`; the first stop's reason is the one the DEVICE event gives.
     private let stopRequest = NIOLockedValueBox<String?>(nil)
     private let activityNow = NIOLockedValueBox(Activity())
@@ -154,25 +149,7 @@ public actor CaptureSession {
             actions = next
         }
         serveControlRequests(ended: true)
-        // The last frame left waiting on the recorded clock is taken when the decoder is done.
-        if let waiting = pacer.finish() { handOff.put(waiting) }
         handOff.finish()
-    }
-
-    /// Offers `frame` as `pacer` says: dropped, left waiting, or handed over (after the one left waiting) once
-    /// the decoder is free, its time on each told back to the pacer.
-    private func offerOnRecordedClock(_ frame: Frame) async {
-        while true {
-            switch pacer.arrive(frame) {
-            case .wait(let dropped):
-                if let dropped { handOff.dropUnoffered(dropped) }
-                return
-            case .handOver(let offered, let startsAt, let again):
-                handOff.put(offered)
-                pacer.done(startedAt: startsAt, busyMicroseconds: await handOff.consumerDone())
-                if !again { return }
-            }
-        }
     }
 
     /// Moves frames into the hand-off until the stream fails, ends, or a stop or the frame limit arrives.
@@ -200,7 +177,6 @@ public actor CaptureSession {
                 switch options.delivery {
                 case .newest: handOff.put(frame)
                 case .every: await handOff.putWhenTaken(frame)
-                case .onRecordedClock: await offerOnRecordedClock(frame)
                 }
                 frames += 1
                 if let max = options.maxFrames, frames >= max { stop() }

@@ -30,14 +30,6 @@ public final class FrameHandOff: Sendable {
         /// A lossless producer waiting for the consumer to take the frame before the next.
         var producer: CheckedContinuation<Void, Never>?
         var terminated = false
-        /// The consumer waits for a frame: it is done with the one it took last.
-        var idle = false
-        /// When the consumer took its current frame, by `clock`; nil while idle.
-        var tookAt: UInt64?
-        /// How long the consumer spent on the last frame it was done with (µs, by `clock`).
-        var lastBusy: UInt64 = 0
-        /// A producer waiting for the consumer to be done with every frame offered (`consumerDone`).
-        var doneWaiter: CheckedContinuation<UInt64, Never>?
     }
 
     private let stream: AsyncStream<Frame>
@@ -46,11 +38,7 @@ public final class FrameHandOff: Sendable {
     /// Where decoded compressed frames go (the decoder's shared memory); nil: into arrays.
     private let decodedMemory = NIOLockedValueBox<FrameMemoryAllocator?>(nil)
 
-    /// The wall clock the consumer's work is measured by (µs, `consumerDone`).
-    private let clock: @Sendable () -> UInt64
-
-    public init(clock: @escaping @Sendable () -> UInt64 = Monotonic.microseconds) {
-        self.clock = clock
+    public init() {
         (stream, continuation) = AsyncStream.makeStream(of: Frame.self, bufferingPolicy: .bufferingNewest(1))
         // A consumer that goes away must not leave a lossless producer waiting for it.
         continuation.onTermination = { [weak self] _ in self?.terminated() }
@@ -95,27 +83,6 @@ public final class FrameHandOff: Sendable {
             }
         }
         put(frame)
-    }
-
-    /// Returns once the consumer has taken every frame offered and is done with them (waits for the next),
-    /// or has gone away: how long it spent on the last one it took (µs, by the clock the hand-off was given).
-    /// For a producer that offers a frame only when the consumer is free (`RecordedClockPacer`).
-    public func consumerDone() async -> UInt64 {
-        await withCheckedContinuation { (producer: CheckedContinuation<UInt64, Never>) in
-            state.withLockedValue { s in
-                if (s.idle && s.waiting == 0) || s.terminated { producer.resume(returning: s.lastBusy) } else { s.doneWaiter = producer }
-            }
-        }
-    }
-
-    /// A frame the producer lets go without offering it (one a camera would have replaced while the decoder
-    /// was busy: `RecordedClockPacer`): counted as captured and dropped.
-    public func dropUnoffered(_ frame: consuming Frame) {
-        state.withLockedValue { s in
-            s.counters.captured += 1
-            s.counters.dropped += 1
-        }
-        _ = consume frame
     }
 
     /// Decodes compressed frames into memory from `allocate` (the decoder's shared memory, which its
@@ -169,7 +136,6 @@ public final class FrameHandOff: Sendable {
         /// The next frame, compressed ones decoded to grey here, in the consumer's isolation (its thread).
         public mutating func next(isolation actor: isolated (any Actor)?) async -> Frame? {
             while true {
-                handOff.waitsForFrame()
                 guard let frame = await base.next(isolation: actor) else { break }
                 handOff.took()
                 guard frame.format.isCompressed, decodesCompressed else { return frame }
@@ -190,31 +156,12 @@ public final class FrameHandOff: Sendable {
     private func decompressed() { state.withLockedValue { $0.counters.decompressed += 1 } }
 
     private func took() {
-        let now = clock()
         state.withLockedValue { s in
             s.counters.taken += 1
             s.waiting -= 1
             if s.waiting == 0, let producer = s.producer {
                 s.producer = nil
                 producer.resume()
-            }
-            s.idle = false
-            s.tookAt = now
-        }
-    }
-
-    /// The consumer is done with its frame (if it had one) and waits for the next.
-    private func waitsForFrame() {
-        let now = clock()
-        state.withLockedValue { s in
-            if let took = s.tookAt {
-                s.lastBusy = now >= took ? now - took : 0
-                s.tookAt = nil
-            }
-            s.idle = true
-            if s.waiting == 0, let producer = s.doneWaiter {
-                s.doneWaiter = nil
-                producer.resume(returning: s.lastBusy)
             }
         }
     }
@@ -224,8 +171,6 @@ public final class FrameHandOff: Sendable {
             s.terminated = true
             s.producer?.resume()
             s.producer = nil
-            s.doneWaiter?.resume(returning: s.lastBusy)
-            s.doneWaiter = nil
         }
     }
 }

@@ -4,15 +4,11 @@ import ScandCore
 /// ticks on while no frame comes), or a replay's recorded stamps alone.
 public struct PipelineClock: Sendable {
     /// Now, on the clock of frame stamps (CLOCK_MONOTONIC), for LOST events while no frame arrives; nil: no
-    /// time passes but with frames (replays that keep the recorded stamps: lockstep, fast).
+    /// time passes but with frames (a lockstep replay, which keeps the recorded stamps).
     public var now: @Sendable () -> Duration?
-    /// On recorded stamps, the decoder's own time passes on the recorded clock too (fast replays: it was busy
-    /// while the frames it dropped arrived); in lockstep it takes none.
-    public var decoderTakesRecordedTime: Bool
 
-    public init(now: @escaping @Sendable () -> Duration?, decoderTakesRecordedTime: Bool = false) {
+    public init(now: @escaping @Sendable () -> Duration?) {
         self.now = now
-        self.decoderTakesRecordedTime = decoderTakesRecordedTime
     }
 
     /// A camera's.

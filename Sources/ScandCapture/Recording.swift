@@ -100,9 +100,6 @@ public final class ReplaySource: FrameSource {
     public enum Pace: Sendable {
         /// As captured, stamped with the replay's own clock.
         case recorded
-        /// As fast as the decoder works, with the recorded stamps, dropping the frames a camera streaming
-        /// at the recorded pace would have made it drop on this machine: `recorded` without the waiting.
-        case fast
         /// As fast as the decoder takes them, none dropped, with the recorded stamps: the same events on
         /// every run (golden tests).
         case lockstep
@@ -114,17 +111,16 @@ public final class ReplaySource: FrameSource {
         public var delivery: CaptureSession.Delivery {
             switch self {
             case .recorded, .flood: .newest
-            case .fast: .onRecordedClock
             case .lockstep: .every
             }
         }
 
         /// The frames keep their recorded stamps: the pipeline's time is theirs, and it has no clock of its own.
-        public var keepsRecordedStamps: Bool { self == .fast || self == .lockstep }
+        public var keepsRecordedStamps: Bool { self == .lockstep }
 
         /// The pipeline's clock at this pace: none but the recorded stamps when the frames keep them.
         public var clock: PipelineClock {
-            keepsRecordedStamps ? PipelineClock(now: { nil }, decoderTakesRecordedTime: self == .fast) : .monotonic
+            keepsRecordedStamps ? PipelineClock(now: { nil }) : .monotonic
         }
     }
 

@@ -41,7 +41,7 @@ struct RunCommand: AsyncParsableCommand {
     @Option(
         name: .long,
         help:
-            "Replay pace: recorded (as captured), fast (recorded without the waiting: recorded timestamps, the frames dropped that the decoder would drop live on this machine) or lockstep (every frame decoded, recorded timestamps: the same events on every run)."
+            "Replay pace: recorded (as captured) or lockstep (every frame decoded as fast as the decoder works, recorded timestamps: the same events on every run)."
     )
     var replayPace: ReplayPace = .recorded
 
@@ -54,12 +54,11 @@ struct RunCommand: AsyncParsableCommand {
     var settings: [String] = []
 
     enum ReplayPace: String, ExpressibleByArgument {
-        case recorded, fast, lockstep
+        case recorded, lockstep
 
         var replaySourcePace: ReplaySource.Pace {
             switch self {
             case .recorded: .recorded
-            case .fast: .fast
             case .lockstep: .lockstep
             }
         }

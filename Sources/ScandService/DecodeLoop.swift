@@ -56,7 +56,7 @@ actor DecodeLoop {
     private var lastFrameDone = ContinuousClock.now
     static let idleTick = Duration.milliseconds(100)
     /// Without a clock, a stretch without frames shows only in the stamps.
-    private var replayTicks: ReplayIdleTicks
+    private var replayTicks = ReplayIdleTicks()
 
     init(
         decoder: FrameDecoder, tracker: TrackerSettings, device: String, output: OutputSink, metrics: DecodeMetrics,
@@ -72,7 +72,6 @@ actor DecodeLoop {
         self.daemonMetrics = daemonMetrics
         self.skipStaticScenes = skipStaticScenes
         self.clock = clock
-        replayTicks = ReplayIdleTicks(decoderTakesRecordedTime: clock.decoderTakesRecordedTime)
     }
 
     /// Decodes frames until the hand-off is finished and drained, then ends the decoder processes.
@@ -114,11 +113,7 @@ actor DecodeLoop {
     }
 
     private func process(_ taken: Frame, from handOff: FrameHandOff) {
-        let began = Monotonic.microseconds()
-        defer {
-            lastFrameDone = .now
-            replayTicks.done(busyMicroseconds: Monotonic.microseconds() &- began)
-        }
+        defer { lastFrameDone = .now }
         let stamp = taken.timestampMicroseconds
         if let tick = replayTicks.take(stamp: stamp, idleTick: Self.idleTick), clock.now() == nil {
             write(tracker.tick(at: .microseconds(tick)), frame: nil)

@@ -110,29 +110,4 @@ import NIOConcurrencyHelpers
         #expect(sequences == Array(0..<20))
         #expect(handOff.counters.dropped == 0 && handOff.counters.taken == 20)
     }
-
-    /// `consumerDone` returns once the consumer is done with every frame offered, with the time it spent on
-    /// the last by the hand-off's clock (here moved by the consumer itself).
-    @Test func aProducerLearnsWhenTheConsumerIsDoneAndHowLongItTook() async {
-        let now = NIOLockedValueBox<UInt64>(1_000_000)
-        let handOff = FrameHandOff(clock: { now.withLockedValue { $0 } })
-        let producer = Task {
-            var busy: [UInt64] = []
-            for n in 0..<3 {
-                handOff.put(frame(UInt64(n)))
-                busy.append(await handOff.consumerDone())
-            }
-            handOff.dropUnoffered(frame(3))
-            handOff.finish()
-            return busy
-        }
-        var taken: [UInt64] = []
-        for await f in handOff.frames {
-            taken.append(f.sequence)
-            now.withLockedValue { $0 += 1000 * (f.sequence + 1) }  // 1, 2 and 3 ms
-        }
-        #expect(await producer.value == [1000, 2000, 3000])
-        #expect(taken == [0, 1, 2])
-        #expect(handOff.counters.captured == 4 && handOff.counters.dropped == 1 && handOff.counters.taken == 3)
-    }
 }

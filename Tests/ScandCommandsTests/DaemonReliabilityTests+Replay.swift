@@ -7,7 +7,7 @@ extension DaemonReliabilityTests {
         let path = try e2e.recording(seconds: 2, name: "cut.rec")
         let size = try #require(try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int)
         #expect(truncate(path, off_t(size - 1000)) == 0)
-        let daemon = try DaemonProcess(["run", "--socket", "none", "--replay-pace", "fast", "--source", "replay:" + path])
+        let daemon = try DaemonProcess(["run", "--socket", "none", "--replay-pace", "lockstep", "--source", "replay:" + path])
         #expect(daemon.finish(seconds: 20) == 65)
         let lines = daemon.stderr.filter { $0.contains("breaks off") }
         #expect(lines.count == 1 && lines[0].contains("cut.rec: the recording breaks off in frame 60 at byte"), "\(daemon.stderr)")
@@ -37,7 +37,7 @@ extension DaemonReliabilityTests {
         #expect(daemon.stderr.contains { $0.contains("bpl.rec") && $0.contains("malformed SCANDREC1 or SCANDREC2 header") }, "\(daemon.stderr)")
     }
 
-    @Test(arguments: ["fast", "lockstep", "recorded"])
+    @Test(arguments: ["lockstep", "recorded"])
     func framesStampedNearTwoToTheSixtyFourEndTheReplayWithOneLine(pace: String) throws {
         let path = hostileRecording("stamps-\(pace).rec", stamp: UInt64.max - 1)
         let daemon = try DaemonProcess(["run", "--socket", "none", "--replay-pace", pace, "--source", "replay:" + path])
@@ -55,7 +55,7 @@ extension DaemonReliabilityTests {
         bytes += [UInt8](repeating: 0xFF, count: 1000)
         FileManager.default.createFile(atPath: path, contents: Data(bytes))
         let daemon = try DaemonProcess(
-            ["--data=400000000", ScandBinary.path, "run", "--socket", "none", "--replay-pace", "fast", "--source", "replay:" + path],
+            ["--data=400000000", ScandBinary.path, "run", "--socket", "none", "--replay-pace", "lockstep", "--source", "replay:" + path],
             executable: "/usr/bin/prlimit")
         #expect(daemon.finish(seconds: 20) == 65, "\(daemon.stderr)")
         #expect(

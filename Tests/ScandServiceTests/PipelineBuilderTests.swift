@@ -30,7 +30,7 @@ import ScandTestSupport
         let config = ScandConfig()
         #expect(PipelineBuilder(source: .replay(path: "x", pace: .lockstep)).frameDecoder(for: config).extraPassBudgetMilliseconds == .infinity)
         for builder in [
-            PipelineBuilder(), PipelineBuilder(source: .replay(path: "x", pace: .recorded)), PipelineBuilder(source: .replay(path: "x", pace: .fast))
+            PipelineBuilder(), PipelineBuilder(source: .replay(path: "x", pace: .recorded)), PipelineBuilder(source: .replay(path: "x", pace: .flood))
         ] {
             #expect(builder.frameDecoder(for: config).extraPassBudgetMilliseconds == FrameDecoder().extraPassBudgetMilliseconds)
         }
