@@ -24,6 +24,9 @@ public struct DecodePass: Sendable, Hashable {
     /// two are too fine for zxing's DataMatrix detector.
     public var upscale = 1
     public var invert = false
+    /// Undoes a motion smear this many pixels of the pass's image long along its rows (0: none; 2…64): a
+    /// located band, whose rows run across the bars, of a code swiped across them within the exposure.
+    public var unsmear = 0
     public var formats: BarcodeFormats
     public var tryHarder = true
     public var tryRotate = true
@@ -93,6 +96,7 @@ public struct DecodePass: Sendable, Hashable {
         p.max_symbols = Int32(maxSymbols)
         p.is_pure = 0
         p.inject_fault = injectedFault.rawValue
+        p.unsmear = Int32(clamping: unsmear)
         let g = geometry
         if g.resampled {
             p.resample = 1

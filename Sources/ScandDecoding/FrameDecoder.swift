@@ -59,6 +59,11 @@ public struct FrameDecoder: Sendable {
     /// …until this many frames have passed since the first: a code being shown is read within a few frames of
     /// its first, and a stripy surface costs a band every few frames.
     static let bandRest = 8
+    /// Bands whose own read found nothing last frame (whether an unsmeared read did or not): a swiped code's
+    /// band there this frame is read unsmeared too (`LinearLocator.unsmeared`), while the scene moves.
+    private var smearedBands: [PixelRect] = []
+    /// At most this many bands a frame are read unsmeared: each costs six reads.
+    static let unsmearedBandsPerFrame = 2
     /// Set by the caller before each frame: whether the scene is the one the last decoded frame showed
     /// (`SceneSignature.isStatic`). A still scene gets each expensive pass it has not had since it last moved,
     /// one a frame and whatever the budget, so that a code held still is read as `scand scan` reads it.
@@ -123,15 +128,25 @@ public struct FrameDecoder: Sendable {
     private mutating func locatedLinearPasses(
         _ buffer: UnsafeRawBufferPointer, width: Int, height: Int, rowStride: Int, pixelStride: Int, region: PixelRect,
         known: [Detection], now: Int
-    ) -> (passes: [DecodePass], resting: Int) {
-        guard !formats.intersection(.linear).isEmpty else { return ([], 0) }
+    ) -> (passes: [DecodePass], unsmeared: [DecodePass], resting: Int) {
+        guard !formats.intersection(.linear).isEmpty else { return ([], [], 0) }
         fruitlessBands.removeAll { $0.frame <= now - Self.bandRest }
         let misses = retriesUnreadPatches ? [] : fruitlessBands
         let unknown = locator.find(in: buffer, width: width, height: height, rowStride: rowStride, pixelStride: pixelStride, region: region)
             .filter { c in !known.contains { c.bounds.contains($0.corners.center) } }
         let located = unknown.filter { c in misses.count { $0.crop.contains(Point(c.centerX, c.centerY)) } < Self.fruitlessBandsBeforeRest }
         let passes = LinearLocator.passes(for: located, region: region, formats: formats, role: .locatedLinear, label: "live located linear")
-        return (passes, unknown.count - located.count)
+        // A band near one that read nothing last frame, in a moving scene: perhaps a code swiped across its bars.
+        let smeared = sceneIsStill ? [] : smearedBands
+        let unsmeared = passes.filter { p in smeared.contains { Self.near(p.crop, $0) } }.prefix(Self.unsmearedBandsPerFrame)
+        return (passes, unsmeared.flatMap(LinearLocator.unsmeared), unknown.count - located.count)
+    }
+
+    /// Whether two bands' centres lie within the longer one's length: a code swiped 100 px a frame is still near
+    /// where its band was.
+    static func near(_ a: PixelRect, _ b: PixelRect) -> Bool {
+        let reach = max(a.width, b.width)
+        return abs(a.center.x - b.center.x) <= Double(reach) && abs(a.center.y - b.center.y) <= Double(reach)
     }
 
     /// The cheap whole-frame passes of live frames (the fallback, see `wholeFrameEvery`), at full resolution, with neither zxing's rotation, pyramid,
@@ -224,7 +239,7 @@ public struct FrameDecoder: Sendable {
                     return resting.contains { $0.contains(bounds.center) }
                 })
         let candidatePasses = CodeCandidates.passes(for: candidates, region: region, formats: formats, label: "live upright crop")
-        let (locatedPasses, restingBands) = locatedLinearPasses(
+        let (locatedPasses, unsmearedPasses, restingBands) = locatedLinearPasses(
             buffer, width: width, height: height, rowStride: rowStride, pixelStride: pixelStride, region: region, known: readEveryFrame,
             now: now)
         // A code-like patch that was not in view last frame (a code being shown) may be one only an expensive pass
@@ -242,24 +257,39 @@ public struct FrameDecoder: Sendable {
             }, budget: extraPassBudgetMilliseconds, still: sceneIsStill)
         lastExtras = kinds
         let passes =
-            (wholeFrame ? Self.passes(region: region, formats: formats) : []) + locatedPasses + candidatePasses + tracked.passes(region: region)
+            (wholeFrame ? Self.passes(region: region, formats: formats) : []) + locatedPasses + unsmearedPasses + candidatePasses
+            + tracked.passes(region: region)
             + extras.map(\.pass)
         lastPasses = passes
-        let report = try decoder.decode(
+        var report = try decoder.decode(
             buffer: buffer, width: width, height: height, rowStride: rowStride, pixelStride: pixelStride,
             passes: passes)
+        // An unsmeared band's rows share one guess at the smear: its scan lines are no independent opinions, and
+        // a code another pass read in this frame needed no unsmearing (its read would count as a second opinion).
+        let plain = report.found.filter { $0.role != .unsmearedLinear }.map(\.detection)
+        report.found = report.found.compactMap { f in
+            guard f.role == .unsmearedLinear else { return f }
+            if plain.contains(where: { $0.format == f.detection.format && $0.corners.overlaps(f.detection.corners) }) { return nil }
+            var one = f
+            one.detection.lineCount = min(one.detection.lineCount, 1)
+            return one
+        }
         // Patches not cropped (resting, or past the limit) are unread as well as those whose crops read nothing.
         hadUnreadPatches = restingBands > 0 || unread > candidates.count
         for c in candidates where !report.detections.contains(where: { c.bounds.contains($0.corners.center) }) {
             fruitless.append((c.bounds, now + Self.fruitlessRest))
             hadUnreadPatches = true
         }
-        for p in locatedPasses where !report.found.contains(where: { $0.role == .locatedLinear && p.crop.contains($0.detection.corners.center) }) {
+        let readOwn = { (p: DecodePass, roles: Set<DecodePass.Role>) in
+            report.found.contains { roles.contains($0.role) && p.crop.contains($0.detection.corners.center) }
+        }
+        smearedBands = locatedPasses.filter { !readOwn($0, [.locatedLinear]) }.map(\.crop)
+        for p in locatedPasses where !readOwn(p, [.locatedLinear, .unsmearedLinear]) {
             fruitlessBands.append((p.crop, now))
             hadUnreadPatches = true
         }
         let wholeFrameRoles: Set<DecodePass.Role> = [.cheapMatrix, .linearBand]
-        readElsewhere = report.found.filter { $0.role == .locatedLinear || $0.role.isTrackedCrop }.map(\.detection)
+        readElsewhere = report.found.filter { $0.role == .locatedLinear || $0.role == .unsmearedLinear || $0.role.isTrackedCrop }.map(\.detection)
         readEveryFrame = report.found.filter(\.role.isTrackedCrop).map(\.detection)
         if wholeFrame {
             // What the passes of every frame read (bands, crops, tracked crops; not an expensive pass's turn).

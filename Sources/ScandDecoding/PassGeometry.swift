@@ -52,6 +52,7 @@ struct PassGeometry: Equatable {
         if pass.upscale > 1 && pass.crop.width * pass.crop.height * pass.upscale * pass.upscale > 1 << 24 {
             return "upscaled crop over 16 megapixels"
         }
+        if pass.unsmear != 0 && !(2...64).contains(pass.unsmear) { return "unsmear must be 0 or 2...64" }
         return nil
     }
 }

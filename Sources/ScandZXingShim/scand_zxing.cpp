@@ -87,6 +87,8 @@ const char *PassProblem(const szx_image *image, const szx_pass &p)
         return "ean_add_on must be 0...2";
     if (p.max_symbols < 0 || p.max_symbols > 255)
         return "max_symbols must be 0...255";
+    if (p.unsmear != 0 && (p.unsmear < 2 || p.unsmear > 64))
+        return "unsmear must be 0 or 2...64";
     if (p.resample) {
         if (p.resample_width < 1 || p.resample_height < 1)
             return "empty resampled pass";
@@ -159,8 +161,12 @@ PassImage PrepareResampled(const szx_image *image, const szx_pass &p)
     return out;
 }
 
+PassImage PrepareUnsmeared(const szx_image *image, const szx_pass &p);
+
 PassImage Prepare(const szx_image *image, const szx_pass &p)
 {
+    if (p.unsmear)
+        return PrepareUnsmeared(image, p);
     if (p.resample)
         return PrepareResampled(image, p);
     PassImage out;
@@ -197,6 +203,24 @@ PassImage Prepare(const szx_image *image, const szx_pass &p)
             out.storage[(size_t)y * w + (p.mirror ? w - 1 - x : x)] = (uint8_t)(p.invert ? 255 - v : v);
         }
     }
+    out.view = ImageView(out.storage.data(), w, h, ImageFormat::Lum);
+    return out;
+}
+
+// The pass's pixels as a dense copy of their own, with the smear along their rows undone.
+PassImage PrepareUnsmeared(const szx_image *image, const szx_pass &p)
+{
+    szx_pass plain = p;
+    plain.unsmear = 0;
+    PassImage out = Prepare(image, plain);
+    int w = out.view.width(), h = out.view.height();
+    if (out.storage.empty()) {
+        out.storage.resize((size_t)w * h);
+        for (int y = 0; y < h; ++y)
+            for (int x = 0; x < w; ++x)
+                out.storage[(size_t)y * w + x] = *out.view.data(x, y);
+    }
+    szx_internal::UndoRowSmear(out.storage.data(), w, h, p.unsmear);
     out.view = ImageView(out.storage.data(), w, h, ImageFormat::Lum);
     return out;
 }

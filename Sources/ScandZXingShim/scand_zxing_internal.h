@@ -26,6 +26,9 @@ struct Spelled {
     std::string addOn;
 };
 
+// Undoes a smear `length` pixels long along each row of `pixels` (dense, `width` a row; scand_motion_smear.cpp).
+void UndoRowSmear(uint8_t *pixels, int width, int height, int length);
+
 // What zxing is asked for, for a set of scand format bits (0 = all).
 ZXing::BarcodeFormats ZXingFormats(int bits);
 // The zxing format the writer draws for one scand format bit (None for an unknown bit).

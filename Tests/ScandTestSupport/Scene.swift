@@ -49,6 +49,22 @@ public enum Scene {
         }
     }
 
+    /// `image` as a webcam sees it moving `length` px along its rows within the exposure (each pixel the mean
+    /// of the `length` along its row, centred), with seeded sensor noise of ±6 levels on top.
+    public static func smeared(_ image: LumaImage, length: Int, seed: UInt32 = 7) -> LumaImage {
+        var out = image
+        var rng = seed
+        for y in 0..<image.height {
+            for x in 0..<image.width {
+                var sum = 0
+                for i in 0..<length { sum += Int(image[min(max(x + i - length / 2, 0), image.width - 1), y]) }
+                rng = rng &* 1_103_515_245 &+ 12345
+                out[x, y] = UInt8(clamping: (sum + length / 2) / length - 6 + Int(rng >> 16) % 13)
+            }
+        }
+        return out
+    }
+
     public static func full(_ image: LumaImage) -> PixelRect { PixelRect(x: 0, y: 0, width: image.width, height: image.height) }
 
     /// One plain pass: what zxing does without scand's handling (no pyramid, no inversion).

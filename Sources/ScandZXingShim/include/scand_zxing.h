@@ -62,6 +62,7 @@ typedef struct szx_pass {
     int resample_width;            // sampled at (sample[0] x + sample[1] y + sample[2], sample[3] x + sample[4] y
     int resample_height;           // + sample[5]) in the image, bilinearly, clamped to it (a crop turned upright,
     double sample[6];              // enlarged); scale and mirror are then ignored
+    int unsmear;                   // 0, or 2...64: undoes a motion smear this many pass pixels long along its rows
 } szx_pass;
 
 enum szx_content_type {
