@@ -18,12 +18,18 @@ enum AddOnBars {
     }
 
     /// `detections` with `addOnBarsBeside` set where the frame shows an add-on's bars after a read without one.
+    /// Each is probed along the outline of its read with the most scan lines among `raw` (the frame's reads
+    /// before they were merged): a merged read keeps its first read's outline, which for a tilted code may be a
+    /// whole-frame band's horizontal scan line across it, along which no add-on lies.
     static func mark(
-        _ detections: [Detection], in buffer: UnsafeRawBufferPointer, width: Int, height: Int, rowStride: Int, pixelStride: Int
+        _ detections: [Detection], raw: [Detection] = [], in buffer: UnsafeRawBufferPointer, width: Int, height: Int, rowStride: Int,
+        pixelStride: Int
     ) -> [Detection] {
         detections.map { d in
             var d = d
-            d.addOnBarsBeside = beside(d, width: width, height: height) { x, y in
+            var probe = d
+            if let best = raw.filter({ $0.isSameSymbol(as: d) }).max(by: { $0.lineCount < $1.lineCount }) { probe.corners = best.corners }
+            d.addOnBarsBeside = beside(probe, width: width, height: height) { x, y in
                 let i = y * rowStride + x * pixelStride
                 return i < buffer.count ? buffer[i] : 255
             }

@@ -313,7 +313,8 @@ public struct FrameDecoder: Sendable {
         // An EAN/UPC read without its add-on may have the add-on's bars beside it: the tracker waits for them.
         // A UPC-E read inside an EAN-13's bars (its left half) is no code of its own.
         let own = QuietZone.keep(merged, in: buffer, width: width, height: height, rowStride: rowStride, pixelStride: pixelStride)
-        let marked = AddOnBars.mark(own, in: buffer, width: width, height: height, rowStride: rowStride, pixelStride: pixelStride)
+        let marked = AddOnBars.mark(
+            own, raw: report.detections, in: buffer, width: width, height: height, rowStride: rowStride, pixelStride: pixelStride)
         return Result(detections: marked, failures: report.failures, width: width, height: height)
     }
 }

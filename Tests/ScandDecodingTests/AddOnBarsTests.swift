@@ -22,6 +22,40 @@ import ScandTestSupport
         #expect(small.map(\.text) == ["036000291452"] && small.allSatisfy(\.addOnBarsBeside), "\(small)")
     }
 
+    /// A code turned by 26° is read by a whole-frame band (a horizontal scan line across it, which comes first
+    /// and gives the merged read its outline) and by its located band: the add-on was probed along the horizontal
+    /// line, found nowhere, and the code scanned without it (the till's #25). The probe now follows the outline
+    /// of the read with the most scan lines.
+    @Test func aMergedReadIsProbedAlongItsBestReadsOutline() throws {
+        let page = Scene.page(
+            width: 640, height: 480, [(try AddOnScene.brokenAddOn(.ean13, "4006381333931+51299", module: 3), x: 320, y: 240, degrees: 26)])
+        var frameDecoder = FrameDecoder(formats: BarcodeFormats([.ean13]))
+        frameDecoder.extraPassBudgetMilliseconds = 0
+        let merged = try #require(try frameDecoder.decode(Frame.yuyv(page)).detections.first)
+        #expect(merged.text == "4006381333931" && merged.addOnBarsBeside, "\(merged)")
+
+        let region = Scene.full(page)
+        let found = page.pixels.withUnsafeBytes {
+            LinearLocator().find(in: $0, width: page.width, height: page.height, rowStride: page.width, pixelStride: 1, region: region)
+        }
+        let bands = LinearLocator.passes(for: found, region: region, formats: BarcodeFormats([.ean13]), role: .locatedLinear, label: "band")
+        let band = try #require(ZXingDecoder(isolated: false).decode(page, passes: bands).detections.first)
+        var line = band
+        let c = band.corners.center
+        line.corners = Quadrilateral(
+            topLeft: Point(c.x - 160, c.y), topRight: Point(c.x + 160, c.y), bottomRight: Point(c.x + 160, c.y + 7),
+            bottomLeft: Point(c.x - 160, c.y + 7))
+        line.lineCount = 2
+        let mark = { (raw: [Detection]) in
+            page.pixels.withUnsafeBytes {
+                AddOnBars.mark([line], raw: raw, in: $0, width: page.width, height: page.height, rowStride: page.width, pixelStride: 1)
+            }
+        }
+        #expect(mark([]).map(\.addOnBarsBeside) == [false], "along the scan line across the bars: nothing beside")
+        #expect(mark([line, band]).map(\.addOnBarsBeside) == [true])
+        #expect(mark([line, band]).map(\.corners) == [line.corners], "the read keeps its outline")
+    }
+
     @Test func aCodeWithoutAnAddOnOrWithItReadHasNoneBeside() throws {
         let plain = try read(Scene.symbol(.ean13, "4006381333931", module: 3))
         #expect(plain.map(\.text) == ["4006381333931"] && !plain.contains(where: \.addOnBarsBeside), "\(plain)")
