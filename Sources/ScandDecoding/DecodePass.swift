@@ -27,6 +27,9 @@ public struct DecodePass: Sendable, Hashable {
     /// Undoes a motion smear this many pixels of the pass's image long along its rows (0: none; 2…64): a
     /// located band, whose rows run across the bars, of a code swiped across them within the exposure.
     public var unsmear = 0
+    /// Undoes a defocus, a Gaussian blur of this sigma in pixels of the pass's image, along its rows (0: none;
+    /// 0.5…20), as `unsmear` does a smear (with it, both).
+    public var defocus = 0.0
     public var formats: BarcodeFormats
     public var tryHarder = true
     public var tryRotate = true
@@ -97,6 +100,8 @@ public struct DecodePass: Sendable, Hashable {
         p.is_pure = 0
         p.inject_fault = injectedFault.rawValue
         p.unsmear = Int32(clamping: unsmear)
+        // Tenths of a pixel; `PassGeometry.problem` has checked the range, and the shim checks it again.
+        p.defocus = defocus.isFinite ? Int32(min(max((defocus * 10).rounded(), -1), 1000)) : -1
         let g = geometry
         if g.resampled {
             p.resample = 1

@@ -16,9 +16,10 @@ extension DecodePass {
         case linearBand
         /// A band along a linear code the localizer found, turned so that its bars stand upright (`LinearLocator`).
         case locatedLinear
-        /// A located band that read nothing last frame, read again with a swipe's smear undone
-        /// (`LinearLocator.unsmeared`): what it reads counts as one scan line, whatever zxing's count.
-        case unsmearedLinear
+        /// A band that read nothing last frame, or a faint one too smeared to count as found, read again with a
+        /// swipe's smear or a defocus undone (`LinearLocator.deblurred`): what it reads counts as one scan line,
+        /// whatever zxing's count.
+        case deblurredLinear
         /// A live expensive pass of this kind (`ExtraPassSchedule`).
         case extra(ExtraPassSchedule.Kind)
         /// The crop around the tracked code at this index (`TrackedCrops`).

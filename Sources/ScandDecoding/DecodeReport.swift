@@ -5,6 +5,14 @@ public struct DecodeReport: Sendable {
     public struct Found: Sendable {
         public var detection: Detection
         public var role: DecodePass.Role
+        /// Which of the decode's passes read it (its index), when known.
+        public var pass: Int?
+
+        public init(detection: Detection, role: DecodePass.Role, pass: Int? = nil) {
+            self.detection = detection
+            self.role = role
+            self.pass = pass
+        }
     }
 
     /// Every symbol read, in the order the passes ran, each with the role of the pass that read it.

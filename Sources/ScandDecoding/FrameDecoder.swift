@@ -59,11 +59,11 @@ public struct FrameDecoder: Sendable {
     /// …until this many frames have passed since the first: a code being shown is read within a few frames of
     /// its first, and a stripy surface costs a band every few frames.
     static let bandRest = 8
-    /// Bands whose own read found nothing last frame (whether an unsmeared read did or not): a swiped code's
-    /// band there this frame is read unsmeared too (`LinearLocator.unsmeared`), while the scene moves.
-    private var smearedBands: [PixelRect] = []
-    /// At most this many bands a frame are read unsmeared: each costs six reads.
-    static let unsmearedBandsPerFrame = 2
+    /// Bands whose own read found nothing last frame (whether a deblurred read did or not), and faint bands: a
+    /// swiped or defocused code's band there this frame is read deblurred too (`LinearLocator.deblurred`).
+    private var blurredBands: [PixelRect] = []
+    /// At most this many bands a frame are read deblurred: each costs three reads, nine while the scene moves.
+    static let deblurredBandsPerFrame = 2
     /// Set by the caller before each frame: whether the scene is the one the last decoded frame showed
     /// (`SceneSignature.isStatic`). A still scene gets each expensive pass it has not had since it last moved,
     /// one a frame and whatever the budget, so that a code held still is read as `scand scan` reads it.
@@ -124,22 +124,58 @@ public struct FrameDecoder: Sendable {
 
     /// Bands along the linear codes the localizer finds (`LinearLocator`), but for those a pass read last frame
     /// (`known`: the whole-frame passes read them again) and patches whose bands keep reading nothing (unless
-    /// `retriesUnreadPatches`), with how many of those rest.
+    /// `retriesUnreadPatches`), with how many of those rest; and the bands read deblurred: those near a band
+    /// that read nothing last frame, then, while the scene moves, faint ones (`LinearLocator.Candidate.isFaint`),
+    /// which are read deblurred only.
     private mutating func locatedLinearPasses(
         _ buffer: UnsafeRawBufferPointer, width: Int, height: Int, rowStride: Int, pixelStride: Int, region: PixelRect,
         known: [Detection], now: Int
-    ) -> (passes: [DecodePass], unsmeared: [DecodePass], resting: Int) {
-        guard !formats.intersection(.linear).isEmpty else { return ([], [], 0) }
+    ) -> (passes: [DecodePass], deblurSources: [DecodePass], deblurred: [DecodePass], resting: Int) {
+        guard !formats.intersection(.linear).isEmpty else { return ([], [], [], 0) }
         fruitlessBands.removeAll { $0.frame <= now - Self.bandRest }
         let misses = retriesUnreadPatches ? [] : fruitlessBands
-        let unknown = locator.find(in: buffer, width: width, height: height, rowStride: rowStride, pixelStride: pixelStride, region: region)
-            .filter { c in !known.contains { c.bounds.contains($0.corners.center) } }
-        let located = unknown.filter { c in misses.count { $0.crop.contains(Point(c.centerX, c.centerY)) } < Self.fruitlessBandsBeforeRest }
-        let passes = LinearLocator.passes(for: located, region: region, formats: formats, role: .locatedLinear, label: "live located linear")
-        // A band near one that read nothing last frame, in a moving scene: perhaps a code swiped across its bars.
-        let smeared = sceneIsStill ? [] : smearedBands
-        let unsmeared = passes.filter { p in smeared.contains { Self.near(p.crop, $0) } }.prefix(Self.unsmearedBandsPerFrame)
-        return (passes, unsmeared.flatMap(LinearLocator.unsmeared), unknown.count - located.count)
+        let found = locator.find(
+            in: buffer, width: width, height: height, rowStride: rowStride, pixelStride: pixelStride, region: region,
+            includingFaint: !sceneIsStill
+        ).filter { c in !known.contains { c.bounds.contains($0.corners.center) } }
+        let located = found.filter { c in misses.count { $0.crop.contains(Point(c.centerX, c.centerY)) } < Self.fruitlessBandsBeforeRest }
+        let passes = LinearLocator.passes(
+            for: located.filter { !$0.isFaint }, region: region, formats: formats, role: .locatedLinear, label: "live located linear")
+        // A faint component inside a found code's band is part of that code (its add-on, a glared half).
+        let faint = LinearLocator.passes(
+            for: located.filter { c in c.isFaint && !passes.contains { $0.crop.contains(Point(c.centerX, c.centerY)) } }, region: region,
+            formats: formats, role: .locatedLinear, label: "live faint linear")
+        let blurred = blurredBands
+        let sources = Array((passes.filter { p in blurred.contains { Self.near(p.crop, $0) } } + faint).prefix(Self.deblurredBandsPerFrame))
+        let deblurred = sources.flatMap { LinearLocator.deblurred($0, moving: !sceneIsStill) }
+        return (passes, sources, deblurred, found.count { !$0.isFaint } - located.count { !$0.isFaint })
+    }
+
+    /// `found` with its deblurred reads weighed. A wrong guess at a defocus can restore bars that are not there:
+    /// on a code wrapped round a can, single guesses read EAN-8s that pass the check digit, each guess another.
+    /// Where the bars are truly restored, neighbouring guesses read the same, so a read with a defocus undone
+    /// stands only where another guess of the same band (an overlapping outline) reads the same main number. A
+    /// smear's guesses read alone: a swipe's smear is near one length, and its reads (none wrong in the till
+    /// session) come from one guess in two frames. A band's rows and its guesses share one image, though: what
+    /// stands counts as one scan line, and a code another pass read in this frame needed no deblurring (its
+    /// read would count as a second opinion).
+    static func deblurredReadsWeighed(_ found: [DecodeReport.Found], passes: [DecodePass]) -> [DecodeReport.Found] {
+        let plain = found.filter { $0.role != .deblurredLinear }.map(\.detection)
+        let deblurred = found.indices.filter { found[$0].role == .deblurredLinear }
+        func agree(_ a: Detection, _ b: Detection) -> Bool {
+            // With an add-on or without: one guess may read the add-on, a neighbouring one not.
+            a.format == b.format && (a.text.hasPrefix(b.text) || b.text.hasPrefix(a.text)) && a.corners.overlaps(b.corners)
+        }
+        return found.indices.compactMap { i in
+            let f = found[i]
+            guard f.role == .deblurredLinear else { return f }
+            if plain.contains(where: { $0.format == f.detection.format && $0.corners.overlaps(f.detection.corners) }) { return nil }
+            let defocused = f.pass.map { passes.indices.contains($0) && passes[$0].defocus > 0 } ?? true
+            if defocused && !deblurred.contains(where: { found[$0].pass != f.pass && agree(found[$0].detection, f.detection) }) { return nil }
+            var one = f
+            one.detection.lineCount = min(one.detection.lineCount, 1)
+            return one
+        }
     }
 
     /// Whether two bands' centres lie within the longer one's length: a code swiped 100 px a frame is still near
@@ -239,7 +275,7 @@ public struct FrameDecoder: Sendable {
                     return resting.contains { $0.contains(bounds.center) }
                 })
         let candidatePasses = CodeCandidates.passes(for: candidates, region: region, formats: formats, label: "live upright crop")
-        let (locatedPasses, unsmearedPasses, restingBands) = locatedLinearPasses(
+        let (locatedPasses, deblurSources, deblurredPasses, restingBands) = locatedLinearPasses(
             buffer, width: width, height: height, rowStride: rowStride, pixelStride: pixelStride, region: region, known: readEveryFrame,
             now: now)
         // A code-like patch that was not in view last frame (a code being shown) may be one only an expensive pass
@@ -257,23 +293,14 @@ public struct FrameDecoder: Sendable {
             }, budget: extraPassBudgetMilliseconds, still: sceneIsStill)
         lastExtras = kinds
         let passes =
-            (wholeFrame ? Self.passes(region: region, formats: formats) : []) + locatedPasses + unsmearedPasses + candidatePasses
+            (wholeFrame ? Self.passes(region: region, formats: formats) : []) + locatedPasses + deblurredPasses + candidatePasses
             + tracked.passes(region: region)
             + extras.map(\.pass)
         lastPasses = passes
         var report = try decoder.decode(
             buffer: buffer, width: width, height: height, rowStride: rowStride, pixelStride: pixelStride,
             passes: passes)
-        // An unsmeared band's rows share one guess at the smear: its scan lines are no independent opinions, and
-        // a code another pass read in this frame needed no unsmearing (its read would count as a second opinion).
-        let plain = report.found.filter { $0.role != .unsmearedLinear }.map(\.detection)
-        report.found = report.found.compactMap { f in
-            guard f.role == .unsmearedLinear else { return f }
-            if plain.contains(where: { $0.format == f.detection.format && $0.corners.overlaps(f.detection.corners) }) { return nil }
-            var one = f
-            one.detection.lineCount = min(one.detection.lineCount, 1)
-            return one
-        }
+        report.found = Self.deblurredReadsWeighed(report.found, passes: passes)
         // Patches not cropped (resting, or past the limit) are unread as well as those whose crops read nothing.
         hadUnreadPatches = restingBands > 0 || unread > candidates.count
         for c in candidates where !report.detections.contains(where: { c.bounds.contains($0.corners.center) }) {
@@ -283,13 +310,17 @@ public struct FrameDecoder: Sendable {
         let readOwn = { (p: DecodePass, roles: Set<DecodePass.Role>) in
             report.found.contains { roles.contains($0.role) && p.crop.contains($0.detection.corners.center) }
         }
-        smearedBands = locatedPasses.filter { !readOwn($0, [.locatedLinear]) }.map(\.crop)
-        for p in locatedPasses where !readOwn(p, [.locatedLinear, .unsmearedLinear]) {
+        let faintSources = deblurSources.filter { s in !locatedPasses.contains { $0.crop == s.crop } }
+        blurredBands = (locatedPasses + faintSources).filter { !readOwn($0, [.locatedLinear]) }.map(\.crop)
+        for p in locatedPasses where !readOwn(p, [.locatedLinear, .deblurredLinear]) {
             fruitlessBands.append((p.crop, now))
             hadUnreadPatches = true
         }
+        // A faint band tried in vain rests as a located one does (a stripy surface in a moving scene), but does not
+        // keep a still scene awake: it is found only while the scene moves.
+        for p in faintSources where !readOwn(p, [.deblurredLinear]) { fruitlessBands.append((p.crop, now)) }
         let wholeFrameRoles: Set<DecodePass.Role> = [.cheapMatrix, .linearBand]
-        readElsewhere = report.found.filter { $0.role == .locatedLinear || $0.role == .unsmearedLinear || $0.role.isTrackedCrop }.map(\.detection)
+        readElsewhere = report.found.filter { $0.role == .locatedLinear || $0.role == .deblurredLinear || $0.role.isTrackedCrop }.map(\.detection)
         readEveryFrame = report.found.filter(\.role.isTrackedCrop).map(\.detection)
         if wholeFrame {
             // What the passes of every frame read (bands, crops, tracked crops; not an expensive pass's turn).

@@ -29,6 +29,9 @@ public struct LinearLocator: Sendable {
         public var coherence: Double
         /// Axis-aligned bounds of the busy blocks, image pixels.
         public var bounds: PixelRect
+        /// Bar-like blocks in one direction, but too few edges across them to count as a code (`faintEdges`):
+        /// perhaps a code swiped past, its fine bars smeared into grey, which only a deblurred read tells.
+        public var isFaint = false
     }
 
     /// Block side for a region 1280 px wide; smaller regions use proportionally smaller blocks (at least 8).
@@ -47,6 +50,14 @@ public struct LinearLocator: Sendable {
     public var maximumTurn: Double = 18
     /// A line across a code crosses at least this many edges (EAN-8 has 43, the shortest Code 128 over 30).
     public var minimumEdges = 20
+    /// A faint candidate (`Candidate.isFaint`) has at least this many edges across (a smeared EAN-8 keeps its
+    /// few wide bars)…
+    public var faintEdges = 6
+    /// …blocks that agree on the direction at least this much (a code's bars, not the lines of a label's
+    /// print, which reach 0.85)…
+    public var faintCoherence = 0.9
+    /// …and at most this many are found, after the others.
+    public var faintLimit = 2
 
     public init() {}
 
@@ -60,9 +71,10 @@ public struct LinearLocator: Sendable {
         var s: Float = 0
     }
 
-    /// Candidates in `region`, best first.
+    /// Candidates in `region`, best first, then (`includingFaint`) faint ones, best first.
     public func find(
-        in buffer: UnsafeRawBufferPointer, width: Int, height: Int, rowStride: Int, pixelStride: Int, region: PixelRect
+        in buffer: UnsafeRawBufferPointer, width: Int, height: Int, rowStride: Int, pixelStride: Int, region: PixelRect,
+        includingFaint: Bool = false
     ) -> [Candidate] {
         let r = region.intersection(PixelRect(x: 1, y: 1, width: width - 2, height: height - 2))
         let block = max(8, min(self.block, self.block * r.width / 1280 / 2 * 2))
@@ -106,7 +118,7 @@ public struct LinearLocator: Sendable {
         func direction(_ b: Block) -> Double { Double(atan2(b.s, b.c)) / 2 }
         let turn = maximumTurn * .pi / 180
         var label = [Int](repeating: -1, count: blocks.count)
-        var found: [(candidate: Candidate, score: Double)] = []
+        var found: [(candidate: Candidate, score: Double)] = [], faint: [(candidate: Candidate, score: Double)] = []
         var component = 0
         for start in blocks.indices where label[start] < 0 && barLike(blocks[start]) {
             var stack = [start], members: [Int] = []
@@ -142,17 +154,24 @@ public struct LinearLocator: Sendable {
             component += 1
             guard members.count >= minimumBlocks,
                 let c = candidate(
-                    members, blocks: blocks, cols: cols, block: block, region: r, base: base, rowStride: rowStride, pixelStride: pixelStride)
+                    members, blocks: blocks, cols: cols, block: block, region: r, base: base, rowStride: rowStride, pixelStride: pixelStride,
+                    minimumEdges: includingFaint ? min(faintEdges, minimumEdges) : minimumEdges)
             else { continue }
-            found.append((c, Double(members.count) * c.coherence))
+            if c.isFaint {
+                if c.coherence >= faintCoherence { faint.append((c, Double(members.count) * c.coherence)) }
+            } else {
+                found.append((c, Double(members.count) * c.coherence))
+            }
         }
         return Self.joiningCollinear(found).sorted { $0.score > $1.score }.prefix(limit).map(\.candidate)
+            + faint.sorted { $0.score > $1.score }.prefix(faintLimit).map(\.candidate)
     }
 
-    /// The candidate a component of bar-like blocks makes, or nil when a line across it has too few edges.
+    /// The candidate a component of bar-like blocks makes, or nil when a line across it has fewer than
+    /// `minimumEdges` edges (faint under `self.minimumEdges`).
     private func candidate(
         _ members: [Int], blocks: [Block], cols: Int, block: Int, region r: PixelRect, base: UnsafePointer<UInt8>, rowStride: Int,
-        pixelStride: Int
+        pixelStride: Int, minimumEdges: Int
     ) -> Candidate? {
         var c: Float = 0, s: Float = 0, trace: Float = 0
         for i in members {
@@ -202,7 +221,7 @@ public struct LinearLocator: Sendable {
         let bounds = PixelRect(x: r.x + minX * block, y: r.y + minY * block, width: (maxX - minX + 1) * block, height: (maxY - minY + 1) * block)
         return Candidate(
             centerX: a.centerX, centerY: a.centerY, degrees: angle * 180 / .pi, length: a.length, thickness: a.thickness, module: a.module,
-            edges: a.edges, coherence: coherence, bounds: bounds)
+            edges: a.edges, coherence: coherence, bounds: bounds, isFaint: a.edges < self.minimumEdges)
     }
 
     /// The direction across the bars (radians, -π/2…π/2) from Sobel gradients at every other pixel of the blocks
@@ -308,6 +327,9 @@ extension LinearLocator {
         return candidates.compactMap { c in
             let a = c.degrees * .pi / 180, cosA = cos(a), sinA = sin(a)
             var length = c.length + 2 * (margin * c.module + 4)
+            // A faint candidate's blocks are its wide bars', which may lie to one side (a glare spot can hide the
+            // rest): three times as long.
+            if c.isFaint { length = max(length, 3 * c.length) }
             var thickness = min(max(c.thickness * 0.75, 20), 96)
             func inside() -> Bool {
                 [(-1.0, -1.0), (1, -1), (1, 1), (-1, 1)].allSatisfy { (su, sv) in

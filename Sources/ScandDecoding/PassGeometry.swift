@@ -53,6 +53,7 @@ struct PassGeometry: Equatable {
             return "upscaled crop over 16 megapixels"
         }
         if pass.unsmear != 0 && !(2...64).contains(pass.unsmear) { return "unsmear must be 0 or 2...64" }
+        if pass.defocus != 0 && !(0.5...20).contains(pass.defocus) { return "defocus must be 0 or 0.5...20 pixels" }
         return nil
     }
 }

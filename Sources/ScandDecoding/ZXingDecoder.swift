@@ -101,8 +101,8 @@ public struct ZXingDecoder: Sendable {
         var found: [DecodeReport.Found] = []
         for i in 0..<Int(count) {
             guard let r = results?[i], let format = BarcodeFormat(rawValue: Int(r.format)), sent.indices.contains(Int(r.pass)) else { continue }
-            let pass = passes[sent[Int(r.pass)]]
-            found.append(DecodeReport.Found(detection: Self.detection(r, format: format, pass: pass), role: pass.role))
+            let index = sent[Int(r.pass)], pass = passes[index]
+            found.append(DecodeReport.Found(detection: Self.detection(r, format: format, pass: pass), role: pass.role, pass: index))
         }
         let outcome = Dictionary(uniqueKeysWithValues: zip(sent, outcomes))
         var failures: [(DecodePass, PassFailure)] = []

@@ -89,6 +89,8 @@ const char *PassProblem(const szx_image *image, const szx_pass &p)
         return "max_symbols must be 0...255";
     if (p.unsmear != 0 && (p.unsmear < 2 || p.unsmear > 64))
         return "unsmear must be 0 or 2...64";
+    if (p.defocus != 0 && (p.defocus < 5 || p.defocus > 200))
+        return "defocus must be 0 or 5...200";
     if (p.resample) {
         if (p.resample_width < 1 || p.resample_height < 1)
             return "empty resampled pass";
@@ -165,7 +167,7 @@ PassImage PrepareUnsmeared(const szx_image *image, const szx_pass &p);
 
 PassImage Prepare(const szx_image *image, const szx_pass &p)
 {
-    if (p.unsmear)
+    if (p.unsmear || p.defocus)
         return PrepareUnsmeared(image, p);
     if (p.resample)
         return PrepareResampled(image, p);
@@ -207,11 +209,12 @@ PassImage Prepare(const szx_image *image, const szx_pass &p)
     return out;
 }
 
-// The pass's pixels as a dense copy of their own, with the smear along their rows undone.
+// The pass's pixels as a dense copy of their own, with the smear or defocus along their rows undone.
 PassImage PrepareUnsmeared(const szx_image *image, const szx_pass &p)
 {
     szx_pass plain = p;
     plain.unsmear = 0;
+    plain.defocus = 0;
     PassImage out = Prepare(image, plain);
     int w = out.view.width(), h = out.view.height();
     if (out.storage.empty()) {
@@ -220,7 +223,7 @@ PassImage PrepareUnsmeared(const szx_image *image, const szx_pass &p)
             for (int x = 0; x < w; ++x)
                 out.storage[(size_t)y * w + x] = *out.view.data(x, y);
     }
-    szx_internal::UndoRowSmear(out.storage.data(), w, h, p.unsmear);
+    szx_internal::UndoRowBlur(out.storage.data(), w, h, p.unsmear, p.defocus / 10.0);
     out.view = ImageView(out.storage.data(), w, h, ImageFormat::Lum);
     return out;
 }

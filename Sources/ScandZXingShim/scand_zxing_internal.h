@@ -26,8 +26,9 @@ struct Spelled {
     std::string addOn;
 };
 
-// Undoes a smear `length` pixels long along each row of `pixels` (dense, `width` a row; scand_motion_smear.cpp).
-void UndoRowSmear(uint8_t *pixels, int width, int height, int length);
+// Undoes a smear `length` pixels long (0: none) and a Gaussian blur of `sigma` pixels (0: none) along each row
+// of `pixels` (dense, `width` a row; scand_row_blur.cpp).
+void UndoRowBlur(uint8_t *pixels, int width, int height, int length, double sigma);
 
 // What zxing is asked for, for a set of scand format bits (0 = all).
 ZXing::BarcodeFormats ZXingFormats(int bits);

@@ -70,13 +70,13 @@ import NIOConcurrencyHelpers
         #expect(lines.scans.count == 1 && lines.scans.allSatisfy { $0.contains(#""text":"400638133393151299""#) }, "\(lines.all)")
     }
 
-    /// A swipe in a webcam's exposure: an EAN-13 of 2 px modules moving 50 px a frame, each frame smeared 7 px
-    /// across its bars, which no frame reads as it is. Its bands are read unsmeared from its second frame, one
+    /// A swipe in a webcam's exposure: an EAN-13 of 2 px modules moving 50 px a frame, each frame smeared 5.5 px
+    /// across its bars, which no frame reads as it is. Its bands are read deblurred from its second frame, one
     /// scan line's worth a frame: one SCAN, with its text.
     @Test func aCodeSmearedAcrossItsBarsBySwipingIsScannedOnce() async throws {
         let code = try SymbolWriter.render(.ean13, text: "2284368540608", moduleSize: 2)
         let empty = page([])
-        let swipe = (0..<6).map { Scene.smeared(page([(code, x: 170 + 50 * $0, y: 240)]), length: 7, seed: UInt32(3 + $0)) }
+        let swipe = (0..<6).map { Scene.smeared(page([(code, x: 170 + 50 * $0, y: 240)]), length: 5.5, seed: UInt32(3 + $0)) }
         let lines = try await run([empty, empty] + swipe + [empty, empty, empty], name: "smeared")
         #expect(lines.scans.count == 1 && lines.scans.allSatisfy { $0.contains(#""text":"2284368540608""#) }, "\(lines.all)")
     }

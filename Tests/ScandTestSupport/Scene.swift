@@ -1,3 +1,4 @@
+import Foundation
 import ScandCapture
 import ScandCore
 import ScandDecoding
@@ -50,16 +51,69 @@ public enum Scene {
     }
 
     /// `image` as a webcam sees it moving `length` px along its rows within the exposure (each pixel the mean
-    /// of the `length` along its row, centred), with seeded sensor noise of ±6 levels on top.
-    public static func smeared(_ image: LumaImage, length: Int, seed: UInt32 = 7) -> LumaImage {
+    /// of the `length` along its row, centred, the pixels at either end weighed by the fraction they are
+    /// passed: a motion is rarely a whole number of pixels), with seeded sensor noise of ±6 levels on top.
+    public static func smeared(_ image: LumaImage, length: Double, seed: UInt32 = 7) -> LumaImage {
+        // The box's weights over offsets -reach...reach: 1 inside, the fraction at the two ends.
+        let reach = Int(((length - 1) / 2).rounded(.up))
+        let weights = (-reach...reach).map { i in min(1, max(0, (length + 1) / 2 - Double(abs(i)))) }
+        let total = weights.reduce(0, +)
         var out = image
         var rng = seed
         for y in 0..<image.height {
             for x in 0..<image.width {
-                var sum = 0
-                for i in 0..<length { sum += Int(image[min(max(x + i - length / 2, 0), image.width - 1), y]) }
+                var sum = 0.0
+                for (k, w) in weights.enumerated() where w > 0 {
+                    sum += w * Double(image[min(max(x + k - reach, 0), image.width - 1), y])
+                }
                 rng = rng &* 1_103_515_245 &+ 12345
-                out[x, y] = UInt8(clamping: (sum + length / 2) / length - 6 + Int(rng >> 16) % 13)
+                out[x, y] = UInt8(clamping: Int((sum / total).rounded()) - 6 + Int(rng >> 16) % 13)
+            }
+        }
+        return out
+    }
+
+    /// `image` out of focus: blurred by a Gaussian of `sigma` px (rows, then columns, edges clamped), with
+    /// seeded sensor noise of ±6 levels on top.
+    public static func defocused(_ image: LumaImage, sigma: Double, seed: UInt32 = 7) -> LumaImage {
+        let reach = Int((3 * sigma).rounded(.up))
+        let weights = (-reach...reach).map { exp(-Double($0 * $0) / (2 * sigma * sigma)) }
+        let total = weights.reduce(0, +)
+        func pass(_ source: [Double], along rows: Bool) -> [Double] {
+            var out = source
+            for y in 0..<image.height {
+                for x in 0..<image.width {
+                    var sum = 0.0
+                    for (i, w) in weights.enumerated() {
+                        let (sx, sy) =
+                            rows
+                            ? (min(max(x + i - reach, 0), image.width - 1), y) : (x, min(max(y + i - reach, 0), image.height - 1))
+                        sum += w * source[sy * image.width + sx]
+                    }
+                    out[y * image.width + x] = sum / total
+                }
+            }
+            return out
+        }
+        let blurred = pass(pass(image.pixels.map(Double.init), along: true), along: false)
+        var out = image
+        var rng = seed
+        for i in blurred.indices {
+            rng = rng &* 1_103_515_245 &+ 12345
+            out.pixels[i] = UInt8(clamping: Int(blurred[i].rounded()) - 6 + Int(rng >> 16) % 13)
+        }
+        return out
+    }
+
+    /// `image` under a glare spot at (`x`, `y`): each pixel lifted towards white by `strength` times a
+    /// Gaussian of `radius` px, as a lamp's reflection on a glossy label.
+    public static func glared(_ image: LumaImage, x cx: Double, y cy: Double, radius: Double, strength: Double) -> LumaImage {
+        var out = image
+        for y in 0..<image.height {
+            for x in 0..<image.width {
+                let d2 = ((Double(x) - cx) * (Double(x) - cx) + (Double(y) - cy) * (Double(y) - cy)) / (radius * radius)
+                let g = strength * exp(-d2 / 2)
+                out[x, y] = UInt8(clamping: Int((Double(image[x, y]) + (250 - Double(image[x, y])) * g).rounded()))
             }
         }
         return out

@@ -63,6 +63,8 @@ typedef struct szx_pass {
     int resample_height;           // + sample[5]) in the image, bilinearly, clamped to it (a crop turned upright,
     double sample[6];              // enlarged); scale and mirror are then ignored
     int unsmear;                   // 0, or 2...64: undoes a motion smear this many pass pixels long along its rows
+    int defocus;                   // 0, or 5...200: undoes a defocus, a Gaussian of this many tenths of a pass
+                                   // pixel (sigma), along its rows
 } szx_pass;
 
 enum szx_content_type {
