@@ -127,7 +127,8 @@ void UndoRowBlur(uint8_t *pixels, int width, int height, int length, double sigm
             return std::pair<double, double>(lowValue, middle[high]);
         };
         const bool local = length < 2;
-        const long half = std::clamp(width / 32, 8, 128);
+        // At most the mirrored margin: a row narrower than the window reads only its own mirror images.
+        const long half = std::min<long>(std::clamp(width / 32, 8, 128), (long)pad);
         auto write = [&](uint8_t *row, bool imaginary) {
             const auto [low, high] = levels(imaginary);
             const double mid = (low + high) / 2, spread = high - low;

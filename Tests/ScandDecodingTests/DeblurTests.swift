@@ -103,6 +103,20 @@ import ScandTestSupport
         #expect(ZXingDecoder(isolated: false).decode(image, passes: [p]).failures.map(\.message) == ["unsmear must be 0 or 2...64"])
     }
 
+    /// A band a few pixels wide, narrower than the threshold's window: read, nothing found, nothing failed.
+    @Test(arguments: [2, 3, 5, 9, 17])
+    func aNarrowBandIsDeblurredWithinItsOwnPixels(_ width: Int) {
+        let image = Self.defocused()
+        var p = DecodePass(label: "narrow", crop: PixelRect(x: 300, y: 100, width: width, height: 24), formats: .linear)
+        p.binarizer = .fixedThreshold
+        for (length, sigma) in [(0, 0.5), (0, 20.0), (64, 0.0), (2, 3.0)] {
+            p.unsmear = length
+            p.defocus = sigma
+            let report = ZXingDecoder().decode(image, passes: [p])
+            #expect(report.failures.isEmpty && report.detections.isEmpty, "\(report.failures)")
+        }
+    }
+
     @Test(arguments: [0.4, -1, 20.5, .nan, .infinity, 1e300])
     func aDefocusOutOfRangeIsABadArgument(_ sigma: Double) {
         let image = LumaImage(width: 64, height: 64, fill: 200)
