@@ -221,7 +221,7 @@ struct SupervisorService: Service {
 
     func run() async throws {
         // The first DEVICE status (streaming or waiting) arrives within a moment of start.
-        for _ in 0..<50 where controller.current.deviceStatus == nil { try? await Task.sleep(for: .milliseconds(20)) }
+        await controller.current.firstDeviceStatus(within: .seconds(1))
         Systemd.ready(status: StatusSummary.line(controller.current, hub: hub))
         let watchdog = Systemd.watchdogInterval()
         // Set, under the lock, when STOPPING=1 is sent: no WATCHDOG=1 or STATUS= may follow it (cancelling the

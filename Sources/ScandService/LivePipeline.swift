@@ -38,6 +38,7 @@ public final class LivePipeline: Sendable {
                 // hold nothing of the camera, started by exec); new ones start with frames.
                 if status.state == .lost { worker?.retire() }
                 lastStatus.status.withLockedValue { $0 = status }
+                lastStatus.first.finish()
                 output.event(.device(status))
                 if let reason = status.reason, status.state != .streaming {
                     output.logger(reason, status.failed ? .error : status.state == .stopped ? .notice : .warning)
@@ -107,6 +108,23 @@ public final class LivePipeline: Sendable {
     /// The camera's last reported state.
     public var deviceStatus: DeviceStatus? { lastStatus.status.withLockedValue { $0 } }
 
+    /// Returns once the camera has reported its first state (streaming, waiting for the device, failed), or
+    /// after `timeout`.
+    public func firstDeviceStatus(within timeout: Duration) async {
+        let first = lastStatus.first
+        await withTaskGroup(of: Void.self) { tasks in
+            tasks.addTask { await first.reached() }
+            // The wait ends at the timeout for every waiter: a camera that says nothing for that long is not
+            // waited for again.
+            tasks.addTask {
+                try? await Task.sleep(for: timeout)
+                first.finish()
+            }
+            await tasks.next()
+            tasks.cancelAll()
+        }
+    }
+
     /// Healthy when the capture session made progress within `interval`, frames arrived within it while
     /// streaming, and the decoder has not spent longer than it on one frame: when the service watchdog may
     /// be pinged.
@@ -121,4 +139,6 @@ public final class LivePipeline: Sendable {
 /// The last DEVICE status, set by the capture session and read by STATUS requests.
 final class DeviceBox: Sendable {
     let status = NIOLockedValueBox<DeviceStatus?>(nil)
+    /// Reached with the first status.
+    let first = Completion()
 }

@@ -36,6 +36,23 @@ import ScandTestSupport
         }
     }
 
+    /// The daemon says READY once the camera has reported its first state: the wait returns with it, and a
+    /// pipeline that never reports (never started) is waited for no longer than the timeout.
+    @Test func theFirstDeviceStatusIsAwaitedUpToATimeout() async throws {
+        var config = ScandConfig()
+        config.device = "/dev/scand-test-no-such-camera"
+        let lines = LivePipelineTests.Lines()
+        let pipeline = PipelineBuilder().pipeline(for: config, output: lines.sink)
+        let idle = PipelineBuilder().pipeline(for: config, output: lines.sink)
+        await idle.firstDeviceStatus(within: .milliseconds(50))
+        #expect(idle.deviceStatus == nil)
+        pipeline.start()
+        await pipeline.firstDeviceStatus(within: .seconds(60))
+        #expect(pipeline.deviceStatus?.state == .waiting)
+        pipeline.stop()
+        await pipeline.finished()
+    }
+
     @Test func theCameraIsTheConfiguredDevice() async throws {
         var config = ScandConfig()
         config.device = "/dev/scand-test-no-such-camera"
