@@ -16,8 +16,15 @@ namespace {
 
 using Complex = std::complex<double>;
 
-// In place, radix 2; `inverse` without the 1/n.
-void Transform(std::vector<Complex> &a, bool inverse)
+// A product without std::complex's checks for infinities and NaNs (a call per product, most of a transform's
+// time); the values here are pixel levels and a kernel's spectrum, always finite.
+inline Complex Times(Complex a, Complex b)
+{
+    return Complex(a.real() * b.real() - a.imag() * b.imag(), a.real() * b.imag() + a.imag() * b.real());
+}
+
+// In place, radix 2; `inverse` without the 1/n. `roots` holds exp(-2πik/n) for k < n/2.
+void Transform(std::vector<Complex> &a, const std::vector<Complex> &roots, bool inverse)
 {
     const size_t n = a.size();
     for (size_t i = 1, j = 0; i < n; ++i) {
@@ -29,15 +36,13 @@ void Transform(std::vector<Complex> &a, bool inverse)
             std::swap(a[i], a[j]);
     }
     for (size_t len = 2; len <= n; len <<= 1) {
-        double angle = 2 * M_PI / (double)len * (inverse ? 1 : -1);
-        Complex step(std::cos(angle), std::sin(angle));
+        const size_t stride = n / len;
         for (size_t i = 0; i < n; i += len) {
-            Complex w(1);
             for (size_t k = 0; k < len / 2; ++k) {
-                Complex u = a[i + k], v = a[i + k + len / 2] * w;
+                const Complex w = inverse ? std::conj(roots[k * stride]) : roots[k * stride];
+                const Complex u = a[i + k], v = Times(a[i + k + len / 2], w);
                 a[i + k] = u + v;
                 a[i + k + len / 2] = u - v;
-                w *= step;
             }
         }
     }
@@ -80,7 +85,10 @@ void UndoRowBlur(uint8_t *pixels, int width, int height, int length, double sigm
     std::vector<Complex> filter(n, 0);
     for (int i = 0; i < length; ++i)
         filter[(size_t)((i - length / 2 + (long)n) % (long)n)] = 1.0 / length;
-    Transform(filter, false);
+    std::vector<Complex> roots(n / 2);
+    for (size_t k = 0; k < n / 2; ++k)
+        roots[k] = std::polar(1.0, -2 * M_PI * (double)k / (double)n);
+    Transform(filter, roots, false);
     const double k = 0.01;
     for (size_t i = 0; i < n; ++i) {
         const double f = (double)std::min(i, n - i) / (double)n;
@@ -100,10 +108,10 @@ void UndoRowBlur(uint8_t *pixels, int width, int height, int length, double sigm
             im.assign(n, 0);
         for (size_t i = 0; i < n; ++i)
             a[i] = Complex(re[i], im[i]);
-        Transform(a, false);
+        Transform(a, roots, false);
         for (size_t i = 0; i < n; ++i)
-            a[i] *= filter[i];
-        Transform(a, true);
+            a[i] = Times(a[i], filter[i]);
+        Transform(a, roots, true);
         // Each row is shifted so that the middle of its bars' and spaces' levels is 128, and the pass reads
         // with that fixed threshold: zxing's binarizers take theirs from the margins and the ringing around the
         // bars as well, and miss the restored bars. The levels are the 5th and 95th percentiles of the row's
