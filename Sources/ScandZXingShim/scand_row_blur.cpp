@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cmath>
 #include <complex>
+#include <deque>
 #include <vector>
 
 namespace szx_internal {
@@ -99,6 +100,7 @@ void UndoRowBlur(uint8_t *pixels, int width, int height, int length, double sigm
     // so each comes back in its own part.
     std::vector<Complex> a(n);
     std::vector<double> re, im, middle;
+    std::deque<size_t> lows, highs;
     for (int y = 0; y < height; y += 2) {
         uint8_t *first = pixels + (size_t)y * width, *second = y + 1 < height ? first + width : nullptr;
         Load(first, width, pad, n, re);
@@ -141,20 +143,44 @@ void UndoRowBlur(uint8_t *pixels, int width, int height, int length, double sigm
             const auto [low, high] = levels(imaginary);
             const double mid = (low + high) / 2, spread = high - low;
             auto value = [&](size_t i) { return (imaginary ? a[i].imag() : a[i].real()) / (double)n; };
+            if (!local) {
+                for (int x = 0; x < width; ++x)
+                    row[x] = (uint8_t)std::clamp(std::lround(value(pad + (size_t)x) - mid + 128), 0L, 255L);
+                return;
+            }
+            // The window slides: a running sum, and the indices of its candidates for least and most (each
+            // entry larger, or smaller, than the ones before it), so a row costs its length, not that times
+            // the window's.
+            const size_t reach = (size_t)half, first = pad - reach;
+            double sum = 0;
+            lows.clear();
+            highs.clear();
+            size_t next = first;
+            auto admit = [&](size_t i) {
+                const double v = value(i);
+                sum += v;
+                while (!lows.empty() && value(lows.back()) >= v)
+                    lows.pop_back();
+                lows.push_back(i);
+                while (!highs.empty() && value(highs.back()) <= v)
+                    highs.pop_back();
+                highs.push_back(i);
+            };
+            for (; next < pad + reach; ++next)
+                admit(next);
             for (int x = 0; x < width; ++x) {
                 const size_t at = pad + (size_t)x;
-                double threshold = mid;
-                if (local) {
-                    double sum = 0, lo = 1e300, hi = -1e300;
-                    for (size_t i = at - (size_t)half; i <= at + (size_t)half; ++i) {
-                        const double v = value(i);
-                        sum += v;
-                        lo = std::min(lo, v);
-                        hi = std::max(hi, v);
-                    }
-                    const double mean = sum / (double)(2 * half + 1);
-                    threshold = hi - lo >= spread / 4 ? mean : mean < mid ? mean + spread / 2 : mean - spread / 2;
+                admit(next++);
+                if (at > first + reach) {
+                    const size_t gone = at - reach - 1;
+                    sum -= value(gone);
+                    if (lows.front() == gone)
+                        lows.pop_front();
+                    if (highs.front() == gone)
+                        highs.pop_front();
                 }
+                const double mean = sum / (double)(2 * reach + 1), range = value(highs.front()) - value(lows.front());
+                const double threshold = range >= spread / 4 ? mean : mean < mid ? mean + spread / 2 : mean - spread / 2;
                 row[x] = (uint8_t)std::clamp(std::lround(value(at) - threshold + 128), 0L, 255L);
             }
         };
