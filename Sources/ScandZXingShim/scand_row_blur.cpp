@@ -101,6 +101,10 @@ void UndoRowBlur(uint8_t *pixels, int width, int height, int length, double sigm
     std::vector<Complex> a(n);
     std::vector<double> re, im, middle;
     std::deque<size_t> lows, highs;
+    // A defocus is thresholded locally (below), over a window of 2 reach + 1 values: at most the mirrored
+    // margin, so a row narrower than the window reads only its own mirror images.
+    const bool local = length < 2;
+    const size_t reach = std::min((size_t)std::clamp(width / 32, 8, 128), pad);
     for (int y = 0; y < height; y += 2) {
         uint8_t *first = pixels + (size_t)y * width, *second = y + 1 < height ? first + width : nullptr;
         Load(first, width, pad, n, re);
@@ -136,9 +140,6 @@ void UndoRowBlur(uint8_t *pixels, int width, int height, int length, double sigm
             std::nth_element(middle.begin(), middle.begin() + (long)high, middle.end());
             return std::pair<double, double>(lowValue, middle[high]);
         };
-        const bool local = length < 2;
-        // At most the mirrored margin: a row narrower than the window reads only its own mirror images.
-        const long half = std::min<long>(std::clamp(width / 32, 8, 128), (long)pad);
         auto write = [&](uint8_t *row, bool imaginary) {
             const auto [low, high] = levels(imaginary);
             const double mid = (low + high) / 2, spread = high - low;
@@ -151,11 +152,10 @@ void UndoRowBlur(uint8_t *pixels, int width, int height, int length, double sigm
             // The window slides: a running sum, and the indices of its candidates for least and most (each
             // entry larger, or smaller, than the ones before it), so a row costs its length, not that times
             // the window's.
-            const size_t reach = (size_t)half, first = pad - reach;
             double sum = 0;
             lows.clear();
             highs.clear();
-            size_t next = first;
+            size_t next = pad - reach;
             auto admit = [&](size_t i) {
                 const double v = value(i);
                 sum += v;
@@ -171,7 +171,7 @@ void UndoRowBlur(uint8_t *pixels, int width, int height, int length, double sigm
             for (int x = 0; x < width; ++x) {
                 const size_t at = pad + (size_t)x;
                 admit(next++);
-                if (at > first + reach) {
+                if (x > 0) {
                     const size_t gone = at - reach - 1;
                     sum -= value(gone);
                     if (lows.front() == gone)
