@@ -163,7 +163,9 @@ let package = Package(
         // Generated scenes and recordings, the built binaries, and a real mosquitto broker on loopback
         // owned by the test (with certificates and a subscriber), for the test targets only.
         .target(
-            name: "ScandTestSupport", dependencies: ["ScandCore", "ScandProtocol", "ScandDecoding", "ScandCapture"], path: "Tests/ScandTestSupport"),
+            name: "ScandTestSupport",
+            dependencies: ["ScandCore", "ScandProtocol", "ScandDecoding", "ScandCapture", .product(name: "NIOPosix", package: "swift-nio")],
+            path: "Tests/ScandTestSupport"),
 
         .testTarget(name: "ScandCoreTests", dependencies: ["ScandCore", "ScandProtocol", "ScandConfigFile", "ScandTestSupport"]),
         .testTarget(name: "ScandProtocolTests", dependencies: ["ScandProtocol", "ScandCore", "ScandTestSupport"]),

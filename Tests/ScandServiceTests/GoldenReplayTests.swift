@@ -30,7 +30,7 @@ import ScandTestSupport
         return frames
     }()
 
-    func record() throws -> String {
+    static func record() throws -> String {
         var cache: [String: LumaImage] = [:]
         let pages = try Self.script.map { codes in
             try Scene.page(
@@ -68,7 +68,7 @@ import ScandTestSupport
     }
 
     @Test func eventStreamIsExactlyAsExpected() async throws {
-        let path = try record()
+        let path = try await OffPool.run { try Self.record() }
         defer { try? FileManager.default.removeItem(atPath: path) }
         let (events, c) = await Self.replay(path)
         #expect(
@@ -135,7 +135,7 @@ extension GoldenReplayTests {
     }
 
     @Test func anEAN8ReadOnTwoScanLinesIsOneScan() async throws {
-        let path = try Self.ean8OnTwoScanLines()
+        let path = try await OffPool.run { try Self.ean8OnTwoScanLines() }
         defer { try? FileManager.default.removeItem(atPath: path) }
         let (events, _) = await Self.replay(path)
         // EAN-8 needs two agreeing reads; the frame's many agreeing lines above and below the glare are worth
@@ -158,7 +158,7 @@ extension GoldenReplayTests {
     }
 
     @Test func anISBNWithItsAddOnMissedOnOneLineIsOneScan() async throws {
-        let path = try Self.isbnWithItsAddOnMissedOnOneLine()
+        let path = try await OffPool.run { try Self.isbnWithItsAddOnMissedOnOneLine() }
         defer { try? FileManager.default.removeItem(atPath: path) }
         let (events, _) = await Self.replay(path)
         // The add-on agreed by the first frame's many lines: SCAN with it at once; reads without it are the same
@@ -174,8 +174,11 @@ extension GoldenReplayTests {
     @Test func theIssuesItemsAreOneScanAtThePaceThatDrops() async throws {
         let pace = ReplaySource.Pace.recorded
         let paths = [
-            (try Self.ean8OnTwoScanLines("ean8-\(pace)", frames: 60, gapMicroseconds: 100_000), "96385074"),
-            (try Self.isbnWithItsAddOnMissedOnOneLine("isbn-\(pace)", frames: 60, gapMicroseconds: 100_000), "978030640615751299")
+            (try await OffPool.run { try Self.ean8OnTwoScanLines("ean8-\(pace)", frames: 60, gapMicroseconds: 100_000) }, "96385074"),
+            (
+                try await OffPool.run { try Self.isbnWithItsAddOnMissedOnOneLine("isbn-\(pace)", frames: 60, gapMicroseconds: 100_000) },
+                "978030640615751299"
+            )
         ]
         for (path, text) in paths {
             defer { try? FileManager.default.removeItem(atPath: path) }

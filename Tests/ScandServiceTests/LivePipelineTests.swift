@@ -21,15 +21,22 @@ import NIOConcurrencyHelpers
         var sink: OutputSink { OutputSink(event: { self.event($0.line) }, log: { self.log($0) }) }
     }
 
-    func recording(_ items: [(BarcodeFormat, String, Int, Int)], frames: Int, name: String, gapMicroseconds: UInt64 = 33_333) throws -> String {
-        let page = Scene.page(
-            width: 640, height: 480, background: 235,
-            centred: try items.map { f, text, x, y in
-                (try SymbolWriter.render(f, text: text, moduleSize: 3), x: x, y: y)
-            })
-        return try Scene.record(
-            repeatElement(page, count: frames), to: NSTemporaryDirectory() + "scand-pipeline-\(getpid())-\(name).rec",
-            gapMicroseconds: gapMicroseconds)
+    /// `frames` frames of `items` (format, text, centre), drawn and recorded off the cooperative pool (`OffPool`).
+    func recording(
+        _ items: [(BarcodeFormat, String, Int, Int)], frames: Int, name: String, gapMicroseconds: UInt64 = 33_333
+    ) async throws
+        -> String
+    {
+        try await OffPool.run {
+            let page = Scene.page(
+                width: 640, height: 480, background: 235,
+                centred: try items.map { f, text, x, y in
+                    (try SymbolWriter.render(f, text: text, moduleSize: 3), x: x, y: y)
+                })
+            return try Scene.record(
+                repeatElement(page, count: frames), to: NSTemporaryDirectory() + "scand-pipeline-\(getpid())-\(name).rec",
+                gapMicroseconds: gapMicroseconds)
+        }
     }
 
     func run(_ path: String, pace: ReplaySource.Pace, decoder: FrameDecoder = FrameDecoder()) async -> (Lines, LivePipeline) {
@@ -46,7 +53,7 @@ import NIOConcurrencyHelpers
     }
 
     @Test func everyFrameAtTheRecordedPaceIsDecoded() async throws {
-        let path = try recording([(.qrCode, "paced", 320, 240)], frames: 10, name: "paced")
+        let path = try await recording([(.qrCode, "paced", 320, 240)], frames: 10, name: "paced")
         let (lines, pipeline) = await run(path, pace: .recorded)
         let c = pipeline.counters
         #expect(c.captured == 10 && c.decoded + c.dropped == 10)
@@ -61,14 +68,14 @@ import NIOConcurrencyHelpers
     /// A recording that ends 66 ms after a book's EAN-13 came into view, before its add-on wait is over: the
     /// code is scanned at the end, without an add-on, not lost with the frames.
     @Test func aCodeWaitingForItsAddOnWhenTheRecordingEndsIsScanned() async throws {
-        let path = try recording([(.ean13, "9780306406157", 320, 240)], frames: 3, name: "add-on-at-end")
+        let path = try await recording([(.ean13, "9780306406157", 320, 240)], frames: 3, name: "add-on-at-end")
         let (lines, _) = await run(path, pace: .lockstep)
         let scans = lines.all.filter { $0.contains(#""class":"SCAN""#) }
         #expect(scans.count == 1 && scans.allSatisfy { $0.contains(#""text":"9780306406157""#) }, "\(lines.all)")
     }
 
     @Test func framesGoFromTheSourceIntoTheDecodersSharedMemory() async throws {
-        let path = try recording([(.qrCode, "shared", 320, 240)], frames: 8, name: "shared")
+        let path = try await recording([(.qrCode, "shared", 320, 240)], frames: 8, name: "shared")
         let worker = try #require(DecoderWorker())
         let (_, pipeline) = await run(path, pace: .recorded, decoder: FrameDecoder(decoder: ZXingDecoder(worker: worker)))
         let c = pipeline.counters
@@ -116,7 +123,7 @@ import NIOConcurrencyHelpers
     }
 
     @Test func framesArrivingWhileTheDecoderIsBusyAreDroppedAndCounted() async throws {
-        let path = try recording([(.qrCode, "fast", 320, 240)], frames: 30, name: "fast")
+        let path = try await recording([(.qrCode, "fast", 320, 240)], frames: 30, name: "fast")
         let (_, pipeline) = await run(path, pace: .flood)
         let c = pipeline.counters
         #expect(c.captured == 30)
@@ -128,7 +135,7 @@ import NIOConcurrencyHelpers
     @Test func aLockstepReplayKeepsTheRecordedStampsWithoutWaitingForThem() async throws {
         // Four frames a thousand seconds apart: a recorded-pace replay takes fifty minutes, a lockstep one the
         // decoding's time (seconds; minutes under ThreadSanitizer beside the other suites, far from fifty).
-        let path = try recording([(.qrCode, "fast", 320, 240)], frames: 4, name: "lockstep-paced", gapMicroseconds: 1_000_000_000)
+        let path = try await recording([(.qrCode, "fast", 320, 240)], frames: 4, name: "lockstep-paced", gapMicroseconds: 1_000_000_000)
         let started = ContinuousClock.now
         let (lines, pipeline) = await run(path, pace: .lockstep)
         #expect(ContinuousClock.now - started < .seconds(1000), "the recorded fifty minutes were not waited for")
@@ -143,7 +150,7 @@ import NIOConcurrencyHelpers
     }
 
     @Test func aStaticSceneWithoutCodesRestsOnceEveryPassHadItsTurn() async throws {
-        let empty = try recording([], frames: 20, name: "empty")
+        let empty = try await recording([], frames: 20, name: "empty")
         // In lockstep, each frame once the decoder is ready: none dropped, however slow the machine (or
         // ThreadSanitizer) makes a decode.
         let (_, idle) = await run(empty, pace: .lockstep)
@@ -158,11 +165,13 @@ import NIOConcurrencyHelpers
     /// is decoded every frame for `DecodeLoop.unreadPatience` frames, its bands and crops not resting: a
     /// defocused code held up, or one under glare, reads in one frame in ten or twenty. Then it rests.
     @Test func aStillSceneShowingWhatLooksLikeACodeIsTriedForThreeSecondsThenRests() async throws {
-        var page = LumaImage(width: 640, height: 480, fill: 235)
-        Scene.stripes(on: &page, x: 220, y: 180, width: 200, height: 120)
         let frames = DecodeLoop.unreadPatience + 40
-        let path = try Scene.record(
-            repeatElement(page, count: frames), to: NSTemporaryDirectory() + "scand-pipeline-\(getpid())-stripes.rec", gapMicroseconds: 33_333)
+        let path = try await OffPool.run {
+            var page = LumaImage(width: 640, height: 480, fill: 235)
+            Scene.stripes(on: &page, x: 220, y: 180, width: 200, height: 120)
+            return try Scene.record(
+                repeatElement(page, count: frames), to: NSTemporaryDirectory() + "scand-pipeline-\(getpid())-stripes.rec", gapMicroseconds: 33_333)
+        }
         defer { try? FileManager.default.removeItem(atPath: path) }
         let (_, pipeline) = await run(path, pace: .lockstep)
         let c = pipeline.counters
@@ -175,21 +184,21 @@ import NIOConcurrencyHelpers
     /// code is scanned and every pass had its turn, the still scene rests too, decoded again every two seconds;
     /// the code stays in view (one SCAN, no LOST) and the scene's next change is decoded at once.
     @Test func aStaticSceneHoldingAScannedCodeRestsWithoutLosingIt() async throws {
-        let held = try recording([(.qrCode, "left lying", 320, 240)], frames: 45, name: "held")
+        let held = try await recording([(.qrCode, "left lying", 320, 240)], frames: 45, name: "held")
         let (lines, pipeline) = await run(held, pace: .lockstep)
         let c = pipeline.counters
         #expect(c.decoded + c.skippedStatic == 45 && c.decoded <= 8 + 45 / DecodeLoop.restingRecheck + 1, "\(c)")
         let events = lines.all.filter { $0.contains(#""class":"SCAN""#) || $0.contains(#""class":"LOST""#) }
         #expect(events.count == 1 && events[0].contains(#""class":"SCAN""#) && events[0].contains("left lying"), "\(events)")
         // Moving scenes are decoded frame after frame, at every pace.
-        let moving = try recording([(.qrCode, "seen", 320, 240)], frames: 10, name: "moving")
+        let moving = try await recording([(.qrCode, "seen", 320, 240)], frames: 10, name: "moving")
         let (_, reading) = await run(moving, pace: .recorded)
         #expect(reading.counters.decoded + reading.counters.dropped + reading.counters.skippedStatic == 10, "\(reading.counters)")
     }
 
     @Test func rotationMirrorAndRegionApplyToTheOrientedFrame() async throws {
         // Left code at x=160 and right code at x=480; rotated by 180° the left one lands on the right.
-        let path = try recording([(.qrCode, "left", 160, 240), (.qrCode, "right", 480, 240)], frames: 3, name: "rot")
+        let path = try await recording([(.qrCode, "left", 160, 240), (.qrCode, "right", 480, 240)], frames: 3, name: "rot")
         let roi = try NormalizedRect(x: 0.5, y: 0, width: 0.5, height: 1)
         let decoder = FrameDecoder(
             formats: BarcodeFormats(.qrCode), regionOfInterest: roi, transform: FrameTransform(rotation: .half, mirrored: false))
@@ -205,7 +214,7 @@ import NIOConcurrencyHelpers
 /// A finished pipeline is freed, and with it its decoder worker process: a reload must not leak either.
 @Suite struct PipelineLifetimeTests {
     @Test func aFinishedPipelineIsReleased() async throws {
-        let path = try LivePipelineTests().recording([(.qrCode, "bye", 320, 240)], frames: 3, name: "lifetime")
+        let path = try await LivePipelineTests().recording([(.qrCode, "bye", 320, 240)], frames: 3, name: "lifetime")
         weak var released: LivePipeline?
         do {
             let pipeline = LivePipeline(

@@ -19,8 +19,11 @@ import NIOConcurrencyHelpers
         var sink: OutputSink { OutputSink(event: { e in self.events.withLockedValue { $0.append(e.line) } }, log: { _ in }) }
     }
 
-    func run(_ pages: [LumaImage], name: String) async throws -> Lines {
-        let path = try Scene.record(pages, to: NSTemporaryDirectory() + "scand-swipe-\(getpid())-\(name).rec", gapMicroseconds: 33_333)
+    /// The pages `draw` makes (drawn off the cooperative pool: `OffPool`), recorded and replayed in lockstep.
+    func run(name: String, _ draw: @escaping @Sendable () throws -> [LumaImage]) async throws -> Lines {
+        let path = try await OffPool.run {
+            try Scene.record(draw(), to: NSTemporaryDirectory() + "scand-swipe-\(getpid())-\(name).rec", gapMicroseconds: 33_333)
+        }
         defer { try? FileManager.default.removeItem(atPath: path) }
         let lines = Lines()
         var options = CaptureSession.Options()
@@ -33,40 +36,44 @@ import NIOConcurrencyHelpers
         return lines
     }
 
-    func page(_ items: [(LumaImage, x: Int, y: Int)]) -> LumaImage {
+    static func page(_ items: [(LumaImage, x: Int, y: Int)]) -> LumaImage {
         Scene.page(width: 640, height: 480, background: 235, centred: items)
     }
 
     @Test func aSwipeOfThreeFramesIsScannedOnce() async throws {
         // An EAN-8 with short bars (a frame reads it on lines too close together to count twice), 230 px a frame:
         // further than a track follows.
-        let code = try SymbolWriter.render(.ean8, text: "96385074", moduleSize: 2, barHeight: 6)
-        let swipe = [100, 330, 560].map { page([(code, x: $0, y: 240)]) }
-        let empty = page([])
-        let lines = try await run([empty, empty] + swipe + [empty, empty, empty], name: "swipe")
+        let lines = try await run(name: "swipe") {
+            let code = try SymbolWriter.render(.ean8, text: "96385074", moduleSize: 2, barHeight: 6)
+            let swipe = [100, 330, 560].map { Self.page([(code, x: $0, y: 240)]) }
+            let empty = Self.page([])
+            return [empty, empty] + swipe + [empty, empty, empty]
+        }
         #expect(lines.scans.count == 1 && lines.scans.allSatisfy { $0.contains(#""text":"96385074""#) }, "\(lines.all)")
     }
 
     @Test func aMisreadInOneFrameIsNeverScanned() async throws {
         // One frame holds another valid EAN-8 on a strip of its rows, as a scan line through a defect reads.
-        let right = try SymbolWriter.render(.ean8, text: "96385074", moduleSize: 3)
-        let wrong = try SymbolWriter.render(.ean8, text: "96385081", moduleSize: 3)
-        var misread = right
-        for y in (right.height / 2 - 6)..<(right.height / 2 + 6) {
-            for x in 0..<right.width { misread[x, y] = wrong[x, y] }
+        let lines = try await run(name: "misread") {
+            let right = try SymbolWriter.render(.ean8, text: "96385074", moduleSize: 3)
+            let wrong = try SymbolWriter.render(.ean8, text: "96385081", moduleSize: 3)
+            var misread = right
+            for y in (right.height / 2 - 6)..<(right.height / 2 + 6) {
+                for x in 0..<right.width { misread[x, y] = wrong[x, y] }
+            }
+            return (0..<10).map { Self.page([(($0 == 4 ? misread : right), x: 300 + $0, y: 240)]) }
         }
-        let pages = (0..<10).map { page([(($0 == 4 ? misread : right), x: 300 + $0, y: 240)]) }
-        let lines = try await run(pages, name: "misread")
         #expect(!lines.all.contains { $0.contains("96385081") }, "\(lines.all)")
         #expect(lines.scans.count == 1 && lines.scans.allSatisfy { $0.contains(#""text":"96385074""#) }, "\(lines.all)")
     }
 
     @Test func anAddOnReadInOneFrameOfTwentyIsReportedOnceWithIt() async throws {
         // Not a book or periodical (no prefix wait): without the bars beside it, scanned at once without them.
-        let broken = try AddOnScene.brokenAddOn(.ean13, "4006381333931+51299", module: 3)
-        let clean = try SymbolWriter.render(.ean13, text: "4006381333931+51299", moduleSize: 3)
-        let pages = (0..<20).map { page([($0 == 5 ? clean : broken, x: 300 + $0, y: 240)]) }
-        let lines = try await run(pages, name: "addon")
+        let lines = try await run(name: "addon") {
+            let broken = try AddOnScene.brokenAddOn(.ean13, "4006381333931+51299", module: 3)
+            let clean = try SymbolWriter.render(.ean13, text: "4006381333931+51299", moduleSize: 3)
+            return (0..<20).map { Self.page([($0 == 5 ? clean : broken, x: 300 + $0, y: 240)]) }
+        }
         #expect(lines.scans.count == 1 && lines.scans.allSatisfy { $0.contains(#""text":"400638133393151299""#) }, "\(lines.all)")
     }
 
@@ -74,10 +81,12 @@ import NIOConcurrencyHelpers
     /// across its bars, which no frame reads as it is. Its bands are read deblurred from its second frame, one
     /// scan line's worth a frame: one SCAN, with its text.
     @Test func aCodeSmearedAcrossItsBarsBySwipingIsScannedOnce() async throws {
-        let code = try SymbolWriter.render(.ean13, text: "2284368540608", moduleSize: 2)
-        let empty = page([])
-        let swipe = (0..<6).map { Scene.smeared(page([(code, x: 170 + 50 * $0, y: 240)]), length: 5.5, seed: UInt32(3 + $0)) }
-        let lines = try await run([empty, empty] + swipe + [empty, empty, empty], name: "smeared")
+        let lines = try await run(name: "smeared") {
+            let code = try SymbolWriter.render(.ean13, text: "2284368540608", moduleSize: 2)
+            let empty = Self.page([])
+            let swipe = (0..<6).map { Scene.smeared(Self.page([(code, x: 170 + 50 * $0, y: 240)]), length: 5.5, seed: UInt32(3 + $0)) }
+            return [empty, empty] + swipe + [empty, empty, empty]
+        }
         #expect(lines.scans.count == 1 && lines.scans.allSatisfy { $0.contains(#""text":"2284368540608""#) }, "\(lines.all)")
     }
 }

@@ -9,7 +9,7 @@ import ScandTestSupport
 /// `scand run`'s pipelines, built from a configuration as the command builds them.
 @Suite struct PipelineBuilderTests {
     @Test func aLockstepReplayDecodesEveryFrameUpToTheLimit() async throws {
-        let path = try LivePipelineTests().recording([(.qrCode, "built", 320, 240)], frames: 6, name: "built")
+        let path = try await LivePipelineTests().recording([(.qrCode, "built", 320, 240)], frames: 6, name: "built")
         let lines = LivePipelineTests.Lines()
         var config = ScandConfig()
         config.formats = BarcodeFormats(.qrCode)

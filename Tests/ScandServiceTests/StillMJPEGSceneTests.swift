@@ -24,14 +24,16 @@ import ScandTestSupport
     }
 
     @Test func aStillTicketIsNotDecodedWholeAndAMovedOneIs() async throws {
-        let symbol = try SymbolWriter.render(.qrCode, text: "left on the reader", moduleSize: 4)
-        let held = Scene.page(width: 640, height: 480, background: 230, centred: [(symbol, x: 320, y: 240)])
-        let moved = Scene.page(width: 640, height: 480, background: 230, centred: [(symbol, x: 200, y: 200)])
         let path = TestFiles.directory("scand-still-mjpeg") + "/still.rec"
-        let writer = try Recording.Writer(path: path, format: .compressed(.mjpeg, width: 640, height: 480, maxBytes: 640 * 480 * 2))
-        try Self.noisy(held, frames: 0..<90, seed: 1, into: writer)
-        try Self.noisy(moved, frames: 90..<100, seed: 2, into: writer)
-        try writer.finish()
+        try await OffPool.run {
+            let symbol = try SymbolWriter.render(.qrCode, text: "left on the reader", moduleSize: 4)
+            let held = Scene.page(width: 640, height: 480, background: 230, centred: [(symbol, x: 320, y: 240)])
+            let moved = Scene.page(width: 640, height: 480, background: 230, centred: [(symbol, x: 200, y: 200)])
+            let writer = try Recording.Writer(path: path, format: .compressed(.mjpeg, width: 640, height: 480, maxBytes: 640 * 480 * 2))
+            try Self.noisy(held, frames: 0..<90, seed: 1, into: writer)
+            try Self.noisy(moved, frames: 90..<100, seed: 2, into: writer)
+            try writer.finish()
+        }
 
         var options = CaptureSession.Options()
         options.delivery = ReplaySource.Pace.lockstep.delivery

@@ -22,9 +22,11 @@ import Testing
     }
 
     @Test func aRecordingHasNoControlsToSetOrKeep() async throws {
-        let page = Scene.page(width: 320, height: 240, background: 200, centred: [])
         // A frame a second for two minutes at the recorded pace: still playing however slow the test runs (TSan).
-        let path = try Scene.record(repeatElement(page, count: 120), to: ScandBinary.temporaryDirectory() + "/still.rec", gapMicroseconds: 1_000_000)
+        let path = try await OffPool.run {
+            let page = Scene.page(width: 320, height: 240, background: 200, centred: [])
+            return try Scene.record(repeatElement(page, count: 120), to: ScandBinary.temporaryDirectory() + "/still.rec", gapMicroseconds: 1_000_000)
+        }
         let running = pipeline(ReplaySource(path: path))
         running.start()
         defer { running.stop() }

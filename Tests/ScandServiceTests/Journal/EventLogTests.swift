@@ -125,26 +125,29 @@ import Testing
         #expect(again.stamp(Self.scan(11), now: 1002).first?.seq == 13)
     }
 
-    @Test func aDamagedJournalIsSetAsideAtOpenAndANewOneStarted() throws {
+    @Test func aDamagedJournalIsSetAsideAtOpenAndANewOneStarted() async throws {
         let state = dir + "/damaged"
-        var boot = ""
-        do {
-            let log = eventLog(state)
-            boot = log.boot
-            for i in 0..<300 { _ = log.stamp(Self.scan(i), now: 1000) }
+        // Commits and the damage off the cooperative pool (`OffPool`): slow under ThreadSanitizer.
+        let (boot, log) = try await OffPool.run { [self] in
+            let boot: String
+            do {
+                let first = eventLog(state)
+                boot = first.boot
+                for i in 0..<300 { _ = first.stamp(Self.scan(i), now: 1000) }
+            }
+            let path = state + "/journal.sqlite"
+            // Pages overwritten after the first one, in the file and any WAL left.
+            for file in [path, path + "-wal"] {
+                guard let handle = FileHandle(forUpdatingAtPath: file) else { continue }
+                let size = handle.seekToEndOfFile()
+                guard size > 8192 else { continue }
+                handle.seek(toFileOffset: 4096)
+                var random = SeededRandom(seed: 25)
+                handle.write(Data((0..<Int(size) - 4096).map { _ in UInt8(truncatingIfNeeded: random.next()) }))
+                handle.closeFile()
+            }
+            return (boot, eventLog(state))
         }
-        let path = state + "/journal.sqlite"
-        // Pages overwritten after the first one, in the file and any WAL left.
-        for file in [path, path + "-wal"] {
-            guard let handle = FileHandle(forUpdatingAtPath: file) else { continue }
-            let size = handle.seekToEndOfFile()
-            guard size > 8192 else { continue }
-            handle.seek(toFileOffset: 4096)
-            var random = SeededRandom(seed: 25)
-            handle.write(Data((0..<Int(size) - 4096).map { _ in UInt8(truncatingIfNeeded: random.next()) }))
-            handle.closeFile()
-        }
-        let log = eventLog(state)
         let aside = try FileManager.default.contentsOfDirectory(atPath: state).filter { $0.hasPrefix("journal.sqlite.bad-") }
         #expect(aside.contains { !$0.hasSuffix("-wal") && !$0.hasSuffix("-shm") }, "kept: \(aside)")
         let lines = logged.withLockedValue { $0 }
@@ -164,13 +167,13 @@ import Testing
     /// page cache holds. The replay that reads it (as a `since` would) fails with one line, the next upkeep
     /// takes the journal out of use, sets it aside and starts a new one, and a `since` from the old one is
     /// answered "not in the journal" rather than failing for ever.
-    @Test func aWALOverwrittenWhileRunningIsNoticedAtTheNextReadAndReplaced() throws {
+    @Test func aWALOverwrittenWhileRunningIsNoticedAtTheNextReadAndReplaced() async throws {
         let state = dir + "/wal-overwritten"
         let log = eventLog(state)
         let boot = log.boot
         // About 8 MB of events: more than the 2 MB page cache, and a WAL that is never checkpointed away
         // entirely (it restarts at its start after each checkpoint).
-        for i in 0..<18_000 { _ = log.stamp(Self.scan(i), now: 1000) }
+        try await OffPool.run { for i in 0..<18_000 { _ = log.stamp(Self.scan(i), now: 1000) } }
         let old = try #require(journalID(log.status(now: 1000)))
         let wal = state + "/journal.sqlite-wal"
         let handle = try #require(FileHandle(forUpdatingAtPath: wal))
@@ -182,16 +185,16 @@ import Testing
         handle.closeFile()
         // A replay of everything, batch by batch, as SubscriberReplay reads it.
         let journal = try log.journal.get()
-        var after = 0
-        var failure: JournalError?
-        while true {
-            do {
-                let batch = try journal.events(after: after, limit: 256)
-                guard let last = batch.last else { break }
-                after = last.seq
-            } catch {
-                failure = error
-                break
+        let (after, failure) = try await OffPool.run { () -> (Int, JournalError?) in
+            var after = 0
+            while true {
+                do throws(JournalError) {
+                    let batch = try journal.events(after: after, limit: 256)
+                    guard let last = batch.last else { return (after, nil) }
+                    after = last.seq
+                } catch {
+                    return (after, error)
+                }
             }
         }
         let error = try #require(failure, "read every event up to \(after) from an overwritten WAL")
