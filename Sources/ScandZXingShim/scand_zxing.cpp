@@ -129,8 +129,8 @@ PassImage PrepareResampled(const szx_image *image, const szx_pass &p)
         *dst = (uint8_t)(p.invert ? 255 - iv : iv);
     };
     // Most rows of a crop lie inside the image with a pixel to spare: sampled there without the clamps and
-    // floor (truncation is floor for positive coordinates), by the same arithmetic, so to the same values. The
-    // map is affine in x, so a row's two ends bound it; the spare pixel absorbs rounding between them.
+    // floor (truncation is floor for positive coordinates). The map is affine in x, so a row's two ends bound
+    // it; the spare pixel absorbs rounding between them.
     const double innerRight = image->width - 2.0, innerBottom = image->height - 2.0;
     for (int y = 0; y < h; ++y) {
         uint8_t *row = out.storage.data() + (size_t)y * w;
@@ -138,14 +138,18 @@ PassImage PrepareResampled(const szx_image *image, const szx_pass &p)
         bool inside = std::min(ends[0], ends[1]) >= 1.0 && std::max(ends[0], ends[1]) <= innerRight - 1.0
                       && std::min(ends[2], ends[3]) >= 1.0 && std::max(ends[2], ends[3]) <= innerBottom - 1.0;
         if (inside) {
-            for (int x = 0; x < w; ++x) {
-                double sx = m[0] * x + m[1] * y + m[2];
-                double sy = m[3] * x + m[4] * y + m[5];
-                int x0 = (int)sx, y0 = (int)sy;
-                double fx = sx - x0, fy = sy - y0;
+            // In 16.16 fixed point, stepped along the row, with weights in 256ths: within a grey level of the
+            // doubles below, for less of the live pipeline's largest single cost.
+            int64_t sx = std::llround((m[1] * y + m[2]) * 65536.0), sy = std::llround((m[4] * y + m[5]) * 65536.0);
+            const int64_t dx = std::llround(m[0] * 65536.0), dy = std::llround(m[3] * 65536.0);
+            const uint8_t flip = p.invert ? 255 : 0;  // 255 - v is v ^ 255 for a byte
+            for (int x = 0; x < w; ++x, sx += dx, sy += dy) {
+                const int x0 = (int)(sx >> 16), y0 = (int)(sy >> 16);
+                const int fx = (int)((sx >> 8) & 0xFF), fy = (int)((sy >> 8) & 0xFF);
                 const uint8_t *a = data + (size_t)y0 * rowStride + (size_t)x0 * pixStride, *b = a + rowStride;
-                double v = (a[0] * (1 - fx) + a[pixStride] * fx) * (1 - fy) + (b[0] * (1 - fx) + b[pixStride] * fx) * fy;
-                put(row + x, v);
+                const int top = a[0] * (256 - fx) + a[pixStride] * fx, bottom = b[0] * (256 - fx) + b[pixStride] * fx;
+                const int v = (top * (256 - fy) + bottom * fy + (1 << 15)) >> 16;
+                row[x] = (uint8_t)v ^ flip;
             }
             continue;
         }
@@ -181,28 +185,40 @@ PassImage Prepare(const szx_image *image, const szx_pass &p)
     out.storage.resize((size_t)w * h);
     if (p.scale == 1) {
         // Inverted or mirrored at full size (the inverted expensive pass over the whole frame): a copy, without
-        // the box filter's sums and divisions, which cost a fifth of a till session's CPU.
+        // the box filter's sums and divisions, which cost a fifth of a till session's CPU. The pass's options
+        // are in locals here and below: read through `p`, they were loaded again for every pixel (the stores
+        // might alias them), which made this copy 5% of a till session's CPU.
+        const size_t rowStride = (size_t)image->row_stride, pixStride = (size_t)image->pix_stride;
+        const uint8_t flip = p.invert ? 255 : 0;  // 255 - v is v ^ 255 for a byte
+        const bool mirror = p.mirror;
         for (int y = 0; y < h; ++y) {
-            const uint8_t *row = origin + (size_t)y * image->row_stride;
+            const uint8_t *row = origin + (size_t)y * rowStride;
             uint8_t *dst = out.storage.data() + (size_t)y * w;
-            for (int x = 0; x < w; ++x) {
-                uint8_t v = row[(size_t)x * image->pix_stride];
-                dst[p.mirror ? w - 1 - x : x] = p.invert ? (uint8_t)(255 - v) : v;
+            if (mirror) {
+                for (int x = 0; x < w; ++x)
+                    dst[w - 1 - x] = row[(size_t)x * pixStride] ^ flip;
+            } else {
+                for (int x = 0; x < w; ++x)
+                    dst[x] = row[(size_t)x * pixStride] ^ flip;
             }
         }
         out.view = ImageView(out.storage.data(), w, h, ImageFormat::Lum);
         return out;
     }
+    const int scale = p.scale;
+    const size_t rowStride = (size_t)image->row_stride, pixStride = (size_t)image->pix_stride;
+    const uint8_t flip = p.invert ? 255 : 0;
+    const bool mirror = p.mirror;
     for (int y = 0; y < h; ++y) {
+        uint8_t *dst = out.storage.data() + (size_t)y * w;
         for (int x = 0; x < w; ++x) {
             int sum = 0;
-            for (int dy = 0; dy < p.scale; ++dy) {
-                const uint8_t *row = origin + (size_t)(y * p.scale + dy) * image->row_stride;
-                for (int dx = 0; dx < p.scale; ++dx)
-                    sum += row[(size_t)(x * p.scale + dx) * image->pix_stride];
+            for (int dy = 0; dy < scale; ++dy) {
+                const uint8_t *row = origin + (size_t)(y * scale + dy) * rowStride;
+                for (int dx = 0; dx < scale; ++dx)
+                    sum += row[(size_t)(x * scale + dx) * pixStride];
             }
-            int v = (sum + area / 2) / area;
-            out.storage[(size_t)y * w + (p.mirror ? w - 1 - x : x)] = (uint8_t)(p.invert ? 255 - v : v);
+            dst[mirror ? w - 1 - x : x] = (uint8_t)((sum + area / 2) / area) ^ flip;
         }
     }
     out.view = ImageView(out.storage.data(), w, h, ImageFormat::Lum);
