@@ -137,11 +137,13 @@ PassImage PrepareResampled(const szx_image *image, const szx_pass &p)
         double ends[4] = {m[1] * y + m[2], m[0] * (w - 1) + m[1] * y + m[2], m[4] * y + m[5], m[3] * (w - 1) + m[4] * y + m[5]};
         bool inside = std::min(ends[0], ends[1]) >= 1.0 && std::max(ends[0], ends[1]) <= innerRight - 1.0
                       && std::min(ends[2], ends[3]) >= 1.0 && std::max(ends[2], ends[3]) <= innerBottom - 1.0;
-        if (inside) {
-            // In 16.16 fixed point, stepped along the row, with weights in 256ths: within a grey level of the
-            // doubles below, for less of the live pipeline's largest single cost.
+        // In 16.16 fixed point, stepped along the row, with weights in 256ths: within a grey level of the
+        // doubles below, for less of the live pipeline's largest single cost. The steps' rounding adds up to
+        // under half a pixel along a row of at most 65536, which the spare pixel absorbs; a row of one pixel
+        // takes no step (its slope is not bounded by the check above).
+        if (inside && w <= 65536) {
             int64_t sx = std::llround((m[1] * y + m[2]) * 65536.0), sy = std::llround((m[4] * y + m[5]) * 65536.0);
-            const int64_t dx = std::llround(m[0] * 65536.0), dy = std::llround(m[3] * 65536.0);
+            const int64_t dx = w > 1 ? std::llround(m[0] * 65536.0) : 0, dy = w > 1 ? std::llround(m[3] * 65536.0) : 0;
             const uint8_t flip = p.invert ? 255 : 0;  // 255 - v is v ^ 255 for a byte
             for (int x = 0; x < w; ++x, sx += dx, sy += dy) {
                 const int x0 = (int)(sx >> 16), y0 = (int)(sy >> 16);
