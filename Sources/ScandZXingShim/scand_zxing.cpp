@@ -124,10 +124,8 @@ PassImage PrepareResampled(const szx_image *image, const szx_pass &p)
         y = std::clamp(y, 0, image->height - 1);
         return data[(size_t)y * rowStride + (size_t)x * pixStride];
     };
-    auto put = [&](uint8_t *dst, double v) {
-        int iv = (int)(v + 0.5);
-        *dst = (uint8_t)(p.invert ? 255 - iv : iv);
-    };
+    const uint8_t flip = p.invert ? 255 : 0;  // 255 - v is v ^ 255 for a byte
+    auto put = [&](uint8_t *dst, double v) { *dst = (uint8_t)(int)(v + 0.5) ^ flip; };
     // Most rows of a crop lie inside the image with a pixel to spare: sampled there without the clamps and
     // floor (truncation is floor for positive coordinates). The map is affine in x, so a row's two ends bound
     // it; the spare pixel absorbs rounding between them.
@@ -144,7 +142,6 @@ PassImage PrepareResampled(const szx_image *image, const szx_pass &p)
         if (inside && w <= 65536) {
             int64_t sx = std::llround((m[1] * y + m[2]) * 65536.0), sy = std::llround((m[4] * y + m[5]) * 65536.0);
             const int64_t dx = w > 1 ? std::llround(m[0] * 65536.0) : 0, dy = w > 1 ? std::llround(m[3] * 65536.0) : 0;
-            const uint8_t flip = p.invert ? 255 : 0;  // 255 - v is v ^ 255 for a byte
             for (int x = 0; x < w; ++x, sx += dx, sy += dy) {
                 const int x0 = (int)(sx >> 16), y0 = (int)(sy >> 16);
                 const int fx = (int)((sx >> 8) & 0xFF), fy = (int)((sy >> 8) & 0xFF);
@@ -185,14 +182,15 @@ PassImage Prepare(const szx_image *image, const szx_pass &p)
     }
     int w = p.width / p.scale, h = p.height / p.scale, area = p.scale * p.scale;
     out.storage.resize((size_t)w * h);
-    if (p.scale == 1) {
+    // The pass's options in locals: read through `p` in the loops, they were loaded again for every pixel (the
+    // stores might alias them), which made the full-size copy 5% of a till session's CPU.
+    const int scale = p.scale;
+    const size_t rowStride = (size_t)image->row_stride, pixStride = (size_t)image->pix_stride;
+    const uint8_t flip = p.invert ? 255 : 0;  // 255 - v is v ^ 255 for a byte
+    const bool mirror = p.mirror;
+    if (scale == 1) {
         // Inverted or mirrored at full size (the inverted expensive pass over the whole frame): a copy, without
-        // the box filter's sums and divisions, which cost a fifth of a till session's CPU. The pass's options
-        // are in locals here and below: read through `p`, they were loaded again for every pixel (the stores
-        // might alias them), which made this copy 5% of a till session's CPU.
-        const size_t rowStride = (size_t)image->row_stride, pixStride = (size_t)image->pix_stride;
-        const uint8_t flip = p.invert ? 255 : 0;  // 255 - v is v ^ 255 for a byte
-        const bool mirror = p.mirror;
+        // the box filter's sums and divisions, which cost a fifth of a till session's CPU.
         for (int y = 0; y < h; ++y) {
             const uint8_t *row = origin + (size_t)y * rowStride;
             uint8_t *dst = out.storage.data() + (size_t)y * w;
@@ -207,10 +205,6 @@ PassImage Prepare(const szx_image *image, const szx_pass &p)
         out.view = ImageView(out.storage.data(), w, h, ImageFormat::Lum);
         return out;
     }
-    const int scale = p.scale;
-    const size_t rowStride = (size_t)image->row_stride, pixStride = (size_t)image->pix_stride;
-    const uint8_t flip = p.invert ? 255 : 0;
-    const bool mirror = p.mirror;
     for (int y = 0; y < h; ++y) {
         uint8_t *dst = out.storage.data() + (size_t)y * w;
         for (int x = 0; x < w; ++x) {
