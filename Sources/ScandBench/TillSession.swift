@@ -72,11 +72,17 @@ struct TillSession {
     }
 
     /// Brought in over 4 frames from a side, held (drifting a little with the hand, or shaken), taken away over 4.
+    /// Held where the whole code, quiet zones included, is in view throughout, wherever it fits: a cashier aims
+    /// the code at the camera, and a long GS1-128 held half out of view is a code no reader can read.
     static func hold(_ item: TillItem, _ rng: inout Xorshift) -> [Pose] {
         func uniform(_ r: ClosedRange<Double>) -> Double { TillMix.uniform(r, &rng) }
-        let hx = uniform(420...860), hy = uniform(260...460)
+        var hx = uniform(420...860), hy = uniform(260...460)
         let exposure = uniform(0.1...0.25)  // of the frame interval: 3–8 ms in room light
         let jitter = item.shaken ? 12.0 : 1.5, wobble = item.shaken ? 2.5 : 0.8
+        if let symbol = try? TillLabel.symbol(item) {
+            (hx, hy) = inView(
+                symbol: (Double(symbol.width), Double(symbol.height)), degrees: item.degrees, wobble: wobble, at: (hx, hy), slack: jitter + 8)
+        }
         let into = uniform(0...(2 * Double.pi)), away = uniform(0...(2 * Double.pi)), phase = uniform(0...(2 * Double.pi))
         var centres: [(Double, Double, Double)] = []
         for k in 0..<4 {
@@ -93,6 +99,21 @@ struct TillSession {
             centres.append((hx + d * cos(away), hy + d * sin(away), item.degrees + uniform(-wobble...wobble)))
         }
         return poses(centres, exposure: exposure)
+    }
+
+    /// `centre` moved the least that keeps a symbol of `size` turned by `degrees` (± `wobble`) and moved by up to
+    /// `slack` px inside the frame; along an axis where it cannot fit, the frame's middle.
+    static func inView(symbol size: (Double, Double), degrees: Double, wobble: Double, at centre: (Double, Double), slack: Double) -> (Double, Double)
+    {
+        let a = abs(degrees) * Double.pi / 180, turn = wobble * Double.pi / 180
+        let (c, s) = (cos(a), sin(a)), (w, h) = size
+        // Half the turned symbol's bounding box, grown by what the hand's wobble turns its ends through.
+        let halfX = (w * c + h * s) / 2 + w / 2 * sin(turn) + slack
+        let halfY = (w * s + h * c) / 2 + w / 2 * sin(turn) + slack
+        func fit(_ v: Double, half: Double, in extent: Int) -> Double {
+            2 * half <= Double(extent) ? min(max(v, half), Double(extent) - half) : Double(extent) / 2
+        }
+        return (fit(centre.0, half: halfX, in: width), fit(centre.1, half: halfY, in: height))
     }
 
     /// Through the camera's view in a straight line, 10–15 frames from edge to edge, in a short exposure.

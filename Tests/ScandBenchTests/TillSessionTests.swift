@@ -51,6 +51,39 @@ import Testing
         }
     }
 
+    /// A held code, quiet zones included, is in view in every frame of its hold where it fits in the frame (a
+    /// long GS1-128 held half out of view was a code no reader could read), its centre still in the middle of
+    /// the frame where the hold puts it.
+    @Test func aHeldCodeIsInViewThroughoutItsHold() throws {
+        let session = TillSession(items: 100, seed: 30)
+        var cut: [String] = []
+        for a in session.appearances where !session.items[a.item].swiped {
+            let item = session.items[a.item]
+            let symbol = try TillLabel.symbol(item)
+            let (w, h) = (Double(symbol.width), Double(symbol.height))
+            for pose in a.poses[4..<(a.poses.count - 4)] {
+                let r = pose.degrees * Double.pi / 180
+                let corners = [(-w, -h), (w, -h), (w, h), (-w, h)].map { (dx, dy) in
+                    (pose.x + (dx * cos(r) - dy * sin(r)) / 2, pose.y + (dx * sin(r) + dy * cos(r)) / 2)
+                }
+                let inside = corners.allSatisfy { (0...Double(TillSession.width)).contains($0.0) && (0...Double(TillSession.height)).contains($0.1) }
+                let fits =
+                    corners.map(\.0).max()! - corners.map(\.0).min()! < Double(TillSession.width) - 40
+                    && corners.map(\.1).max()! - corners.map(\.1).min()! < Double(TillSession.height) - 40
+                if fits && !inside {
+                    cut.append("#\(a.item) \(item.kind) \(item.moduleSize) px at \(Int(pose.x)),\(Int(pose.y))")
+                    break
+                }
+            }
+        }
+        #expect(cut.isEmpty, "\(cut)")
+        // Where it is centred: every held item still in the hold's region of the frame.
+        for a in session.appearances where !session.items[a.item].swiped {
+            let held = a.poses[a.poses.count / 2]
+            #expect((300...980).contains(held.x) && (150...570).contains(held.y), "#\(a.item) at \(held.x),\(held.y)")
+        }
+    }
+
     /// Payloads are valid for their format: the writer takes each (with its check digit) and scand's still decoder
     /// reads the clean label back as the item's expected text.
     @Test func everyKindIsWrittenAndReadBackFromACleanLabel() throws {
