@@ -164,7 +164,10 @@ let package = Package(
         // owned by the test (with certificates and a subscriber), for the test targets only.
         .target(
             name: "ScandTestSupport",
-            dependencies: ["ScandCore", "ScandProtocol", "ScandDecoding", "ScandCapture", .product(name: "NIOPosix", package: "swift-nio")],
+            dependencies: [
+                "ScandCore", "ScandProtocol", "ScandDecoding", "ScandCapture", .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio")
+            ],
             path: "Tests/ScandTestSupport"),
 
         .testTarget(name: "ScandCoreTests", dependencies: ["ScandCore", "ScandProtocol", "ScandConfigFile", "ScandTestSupport"]),

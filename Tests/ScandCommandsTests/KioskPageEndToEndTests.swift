@@ -1,7 +1,7 @@
 import Foundation
 import ScandCore
 import ScandTestSupport
-import Synchronization
+import NIOConcurrencyHelpers
 import Testing
 
 /// docs/examples/kiosk.html in headless Chromium, served from a second loopback origin, with the real
@@ -66,8 +66,8 @@ import Testing
             web.wait { web.stderr.contains { $0.contains("serving \(url)") } }
             return web
         }
-        let web = Mutex(try startWeb())
-        try #require(web.withLock { $0.stderr.contains { $0.contains("serving \(url)") } }, "scand web did not say it serves")
+        let web = NIOLockedValueBox(try startWeb())
+        try #require(web.withLockedValue { $0.stderr.contains { $0.contains("serving \(url)") } }, "scand web did not say it serves")
         let artifacts = try WebEndToEndTests.artifacts()
         let screenshot = artifacts + "/kiosk-page.png"
         let browser = try SpawnedProcess(
@@ -80,25 +80,25 @@ import Testing
                 ]))
         // The script asks for scand web to go away under the page and come back, once: on a thread of its
         // own, on cue, however busy the cooperative pool is with other suites.
-        let restarts = Mutex<[Int32]>([])
+        let restarts = NIOLockedValueBox<[Int32]>([])
         Thread.detachNewThread {
             Eventually.wait(seconds: 240, poll: .milliseconds(50)) { !browser.isRunning || browser.stdout.contains("restart scand web") }
             guard browser.stdout.contains("restart scand web") else { return }
-            let old = web.withLock { $0 }
+            let old = web.withLockedValue { $0 }
             old.signal(SIGTERM)
             let status = old.finish()
             guard let new = try? startWeb() else { return }
-            web.withLock { $0 = new }
-            restarts.withLock { $0.append(status) }
+            web.withLockedValue { $0 = new }
+            restarts.withLockedValue { $0.append(status) }
         }
         _ = await Eventually.check(seconds: 240, poll: .milliseconds(100)) { !browser.isRunning }
         let status = browser.wait()
         print("browser test:\n\(browser.stdout.joined(separator: "\n"))\n\(browser.stderr.joined(separator: "\n"))")
-        let last = web.withLock { $0 }
+        let last = web.withLockedValue { $0 }
         last.signal(SIGTERM)
         let webStatus = last.finish()
         try #require(status != 77, "skipped: \(browser.stdout)")
-        #expect(restarts.withLock { $0 } == [0], "scand web stops cleanly on SIGTERM with an event stream open")
+        #expect(restarts.withLockedValue { $0 } == [0], "scand web stops cleanly on SIGTERM with an event stream open")
         #expect(status == 0, "\(browser.stdout)\(browser.stderr)\nscand web: \(last.stderr.suffix(20))\nscand: \(daemon.stderr.suffix(20))")
         #expect(webStatus == 0, "scand web stops cleanly on SIGTERM with event streams open: \(last.stderr.suffix(10))")
     }

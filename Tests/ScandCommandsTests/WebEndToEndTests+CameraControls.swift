@@ -1,7 +1,7 @@
 import Foundation
 import ScandCore
 import ScandProtocol
-import Synchronization
+import NIOConcurrencyHelpers
 import Testing
 import ScandTestSupport
 
@@ -16,7 +16,7 @@ extension WebEndToEndTests {
             var set: [CameraControlSetting] = []
             var kept: [CameraControlSetting] = []
         }
-        private let state = Mutex(State())
+        private let state = NIOLockedValueBox(State())
 
         private func report(_ s: State) -> CameraControlsReport {
             let v = s.values
@@ -47,9 +47,9 @@ extension WebEndToEndTests {
                         device: DeviceStatus(device: "/dev/video0", state: .streaming, format: FrameFormat.packed(.yuyv, width: 1280, height: 720)),
                         counters: FrameCounters(), clients: ClientCounters(), stdoutDropped: 0, regionOfInterest: .full))
             case .cameraControls:
-                return .cameraControls(state.withLock { report($0) })
+                return .cameraControls(state.withLockedValue { report($0) })
             case .setCameraControls(let change):
-                return state.withLock { s in
+                return state.withLockedValue { s in
                     let controls = report(s).controls
                     let resolved: [(CameraControl, Int)]
                     do { resolved = try CameraControl.resolve(change.settings, among: controls) } catch { return .error("/dev/video0: \(error)") }

@@ -1,14 +1,14 @@
 import Foundation
 import ScandTestSupport
-import Synchronization
+import NIOConcurrencyHelpers
 import Testing
 @testable import ScandMQTT
 
 /// What a connection reported, for a test to wait on.
 final class EventLog: Sendable {
-    private let events = Mutex<[MQTTEvent]>([])
-    var all: [MQTTEvent] { events.withLock { $0 } }
-    func append(_ e: MQTTEvent) { events.withLock { $0.append(e) } }
+    private let events = NIOLockedValueBox<[MQTTEvent]>([])
+    var all: [MQTTEvent] { events.withLockedValue { $0 } }
+    func append(_ e: MQTTEvent) { events.withLockedValue { $0.append(e) } }
 
     var delivered: Set<Int32> { Set(all.compactMap { if case .delivered(let mid) = $0 { mid } else { nil } }) }
     var connections: Int { all.filter { $0 == .connected }.count }

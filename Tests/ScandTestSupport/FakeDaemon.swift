@@ -1,7 +1,7 @@
 import Foundation
 import ScandCore
 import ScandProtocol
-import Synchronization
+import NIOConcurrencyHelpers
 
 /// A daemon's socket served by the test itself, for what the real daemon cannot be made to do on cue (a
 /// restart between two events, an old daemon's unnumbered lines, a refusal): VERSION on connect, one answer
@@ -22,7 +22,7 @@ public final class FakeDaemon: Sendable {
         var watchers: Set<Int32> = []
         var stopped = false
     }
-    private let state = Mutex(State())
+    private let state = NIOLockedValueBox(State())
 
     /// - Parameter answer: the answer to a request other than WATCH.
     public init(path: String, numbered: Bool = true, answer: @escaping @Sendable (ClientRequest) -> Event = { _ in .error("unknown request") }) throws
@@ -46,11 +46,11 @@ public final class FakeDaemon: Sendable {
     }
 
     /// The request lines received, in order.
-    public var requests: [String] { state.withLock { $0.requests } }
-    public var watcherCount: Int { state.withLock { $0.watchers.count } }
+    public var requests: [String] { state.withLockedValue { $0.requests } }
+    public var watcherCount: Int { state.withLockedValue { $0.watchers.count } }
     /// Bytes sent to the clients that they have not read yet (each socket's send queue, SIOCOUTQ).
     public var unreadByClients: Int {
-        state.withLock { s in
+        state.withLockedValue { s in
             s.connections.reduce(0) { total, fd in
                 var queued: Int32 = 0
                 return ioctl(fd, UInt(0x5411) /* SIOCOUTQ */, &queued) == 0 ? total + Int(queued) : total
@@ -58,7 +58,7 @@ public final class FakeDaemon: Sendable {
         }
     }
     /// Events published so far.
-    public var count: Int { state.withLock { $0.events.count } }
+    public var count: Int { state.withLockedValue { $0.events.count } }
 
     /// The SCAN numbered `seq` (with the boot when `numbered`).
     public func line(_ seq: Int) -> String {
@@ -67,7 +67,7 @@ public final class FakeDaemon: Sendable {
 
     /// Publishes `n` more events to the watchers.
     public func publish(_ n: Int) {
-        state.withLock { s in
+        state.withLockedValue { s in
             for _ in 0..<n {
                 let line = line(s.events.count + 1)
                 s.events.append(line)
@@ -78,12 +78,12 @@ public final class FakeDaemon: Sendable {
 
     /// Sends `line` to every watcher (not kept for replays).
     public func push(_ line: String) {
-        for fd in state.withLock({ $0.watchers }) { _ = Self.write(fd, line) }
+        for fd in state.withLockedValue({ $0.watchers }) { _ = Self.write(fd, line) }
     }
 
     /// Drops the watchers, as a daemon restart does; the socket stays served.
     public func dropClient() {
-        state.withLock { s in
+        state.withLockedValue { s in
             for fd in s.watchers { shutdown(fd, Int32(SHUT_RDWR)) }
             s.watchers = []
         }
@@ -91,7 +91,7 @@ public final class FakeDaemon: Sendable {
 
     /// Stops listening and closes every connection, as a daemon that exits.
     public func stop() {
-        let fds = state.withLock { s in
+        let fds = state.withLockedValue { s in
             s.stopped = true
             defer { (s.connections, s.watchers) = ([], []) }
             return s.connections
@@ -105,7 +105,7 @@ public final class FakeDaemon: Sendable {
         while true {
             let fd = accept(listener, nil, nil)
             guard fd >= 0 else { return }
-            let added = state.withLock { s in
+            let added = state.withLockedValue { s in
                 guard !s.stopped else { return false }
                 s.connections.insert(fd)
                 return true
@@ -130,7 +130,7 @@ public final class FakeDaemon: Sendable {
                 respond(to: line, on: fd)
             }
         }
-        state.withLock { s in
+        state.withLockedValue { s in
             s.connections.remove(fd)
             s.watchers.remove(fd)
         }
@@ -138,7 +138,7 @@ public final class FakeDaemon: Sendable {
     }
 
     private func respond(to line: String, on fd: Int32) {
-        state.withLock { s in
+        state.withLockedValue { s in
             s.requests.append(line)
             let request: ClientRequest
             do { request = try ClientRequest.parse(line) } catch {

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import NIOConcurrencyHelpers
 
 /// A broker that misbehaves on purpose, on 127.0.0.1: a small MQTT 3.1.1 server speaking CONNECT/CONNACK,
 /// PUBLISH/PUBACK, PINGREQ/PINGRESP and DISCONNECT, that may never acknowledge a PUBLISH and may drop the
@@ -21,10 +21,10 @@ public final class FakeMQTTBroker: Sendable {
         public var publishes: [Publish] = []
         var live: Int32?
     }
-    private let state: Mutex<State>
+    private let state: NIOLockedValueBox<State>
 
     public init(acknowledges: Bool, dropAfter: Double?) throws {
-        state = Mutex(State(acknowledges: acknowledges, dropAfter: dropAfter))
+        state = NIOLockedValueBox(State(acknowledges: acknowledges, dropAfter: dropAfter))
         port = try MosquittoBroker.freePort()
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         var one: Int32 = 1
@@ -51,12 +51,12 @@ public final class FakeMQTTBroker: Sendable {
         dropConnection()
     }
 
-    public var connections: Int { state.withLock { $0.connections } }
-    public var publishes: [Publish] { state.withLock { $0.publishes } }
+    public var connections: Int { state.withLockedValue { $0.connections } }
+    public var publishes: [Publish] { state.withLockedValue { $0.publishes } }
 
     /// From now on: PUBACK or not, and drop each link `dropAfter` seconds after its CONNACK (nil: never).
     public func behave(acknowledges: Bool, dropAfter: Double?) {
-        state.withLock {
+        state.withLockedValue {
             $0.acknowledges = acknowledges
             $0.dropAfter = dropAfter
         }
@@ -64,7 +64,7 @@ public final class FakeMQTTBroker: Sendable {
 
     /// Breaks the current link, as a broker restart does.
     public func dropConnection() {
-        state.withLock { s in
+        state.withLockedValue { s in
             if let fd = s.live { shutdown(fd, Int32(SHUT_RDWR)) }
         }
     }
@@ -73,7 +73,7 @@ public final class FakeMQTTBroker: Sendable {
         while true {
             let fd = accept(listener, nil, nil)
             guard fd >= 0 else { return }
-            let number = state.withLock { s in
+            let number = state.withLockedValue { s in
                 if let old = s.live { shutdown(old, Int32(SHUT_RDWR)) }
                 s.live = fd
                 s.connections += 1
@@ -85,7 +85,7 @@ public final class FakeMQTTBroker: Sendable {
 
     private func serve(_ fd: Int32, _ number: Int) {
         defer {
-            state.withLock { if $0.live == fd { $0.live = nil } }
+            state.withLockedValue { if $0.live == fd { $0.live = nil } }
             close(fd)
         }
         var connackedAt: Date?
@@ -93,7 +93,7 @@ public final class FakeMQTTBroker: Sendable {
             // Wake up at least every 50 ms to drop the link on time.
             var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
             let ready = poll(&p, 1, 50)
-            let dropAfter = state.withLock { $0.dropAfter }
+            let dropAfter = state.withLockedValue { $0.dropAfter }
             if let at = connackedAt, let dropAfter, Date().timeIntervalSince(at) >= dropAfter { return }
             if ready == 0 { continue }
             guard let (type, flags, body) = readPacket(fd) else { return }
@@ -114,7 +114,7 @@ public final class FakeMQTTBroker: Sendable {
                     at += 2
                 }
                 let payload = String(decoding: body[at...], as: UTF8.self)
-                let acknowledges = state.withLock { s in
+                let acknowledges = state.withLockedValue { s in
                     s.publishes.append(Publish(connection: number, topic: topic, payload: payload, dup: flags & 0x08 != 0))
                     return s.acknowledges
                 }

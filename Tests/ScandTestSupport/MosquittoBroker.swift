@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import NIOConcurrencyHelpers
 
 /// Debian's mosquitto on 127.0.0.1 with a free port and a configuration of its own in a temporary
 /// directory, owned by the test: stopped (SIGTERM, which saves its persistence file) and started again on
@@ -10,7 +10,7 @@ public final class MosquittoBroker: Sendable {
 
     public let port: Int
     public let directory: String
-    private let process = Mutex<SpawnedProcess?>(nil)
+    private let process = NIOLockedValueBox<SpawnedProcess?>(nil)
 
     public struct TLS: Sendable {
         public var caFile: String
@@ -48,7 +48,7 @@ public final class MosquittoBroker: Sendable {
     }
 
     deinit {
-        process.withLock { p in
+        process.withLockedValue { p in
             p?.signal(SIGKILL)
             p?.wait()
         }
@@ -58,14 +58,14 @@ public final class MosquittoBroker: Sendable {
     /// Starts the broker and waits until it accepts connections.
     public func start() throws {
         let p = try SpawnedProcess(Self.executable, ["-c", directory + "/mosquitto.conf"])
-        process.withLock { $0 = p }
+        process.withLockedValue { $0 = p }
         if Eventually.wait(seconds: 20, until: { Self.accepts(port: port) || !p.isRunning }), Self.accepts(port: port) { return }
         throw BrokerError("mosquitto did not start on port \(port): \(log.suffix(2000))")
     }
 
     /// SIGTERM and wait: the broker saves its sessions and queued messages first.
     public func stop() {
-        guard let p = process.withLock({ $0 }) else { return }
+        guard let p = process.withLockedValue({ $0 }) else { return }
         p.signal(SIGTERM)
         p.wait()
     }

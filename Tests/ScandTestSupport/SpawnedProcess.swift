@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import NIOConcurrencyHelpers
 
 /// A child process started with posix_spawn and an empty signal mask. Foundation's Process passes on the
 /// mask of the thread that starts it, and the test runner's threads block SIGTERM: a mosquitto or a
@@ -7,16 +7,16 @@ import Synchronization
 public final class SpawnedProcess: Sendable {
     public let pid: pid_t
     final class Lines: Sendable {
-        let lines = Mutex<[String]>([])
+        let lines = NIOLockedValueBox<[String]>([])
         /// Everything read, as the child wrote it.
-        let bytes = Mutex<[UInt8]>([])
+        let bytes = NIOLockedValueBox<[UInt8]>([])
     }
     private let out = Lines()
     private let err = Lines()
-    private let status = Mutex<Int32?>(nil)
+    private let status = NIOLockedValueBox<Int32?>(nil)
     /// Output readers still reading (each ends when its pipe's last writer is gone).
     final class Readers: Sendable {
-        let count = Mutex(0)
+        let count = NIOLockedValueBox(0)
     }
     private let reading = Readers()
     /// With `stdoutUnread`: the read end of the stdout pipe nobody reads, open for the child's life.
@@ -82,11 +82,11 @@ public final class SpawnedProcess: Sendable {
         pid = child
         unreadStdout = stdoutUnread ? outPipe[0] : nil
         let readers = stdoutUnread ? [(errPipe[0], err)] : [(outPipe[0], out), (errPipe[0], err)]
-        reading.count.withLock { $0 = readers.count }
+        reading.count.withLockedValue { $0 = readers.count }
         for (fd, sink) in readers {
             Thread.detachNewThread { [reading] in
                 Self.readLines(fd, into: sink)
-                reading.count.withLock { $0 -= 1 }
+                reading.count.withLockedValue { $0 -= 1 }
             }
         }
     }
@@ -105,16 +105,16 @@ public final class SpawnedProcess: Sendable {
         if let unreadStdout { close(unreadStdout) }
     }
 
-    public var stdout: [String] { out.lines.withLock { $0 } }
-    public var stderr: [String] { err.lines.withLock { $0 } }
+    public var stdout: [String] { out.lines.withLockedValue { $0 } }
+    public var stderr: [String] { err.lines.withLockedValue { $0 } }
     /// Everything written so far, byte for byte (a last line without its newline too).
-    public var stdoutText: String { String(decoding: out.bytes.withLock { $0 }, as: UTF8.self) }
-    public var stderrText: String { String(decoding: err.bytes.withLock { $0 }, as: UTF8.self) }
+    public var stdoutText: String { String(decoding: out.bytes.withLockedValue { $0 }, as: UTF8.self) }
+    public var stderrText: String { String(decoding: err.bytes.withLockedValue { $0 }, as: UTF8.self) }
 
     public func signal(_ sig: Int32) { kill(pid, sig) }
 
     public var isRunning: Bool {
-        status.withLock { s in
+        status.withLockedValue { s in
             guard s == nil else { return false }
             var raw: Int32 = 0
             guard waitpid(pid, &raw, WNOHANG) == pid else { return true }
@@ -126,7 +126,7 @@ public final class SpawnedProcess: Sendable {
     /// Waits for the exit: the exit status, or 128 + the signal that ended it.
     @discardableResult
     public func wait() -> Int32 {
-        status.withLock { s in
+        status.withLockedValue { s in
             if let s { return s }
             var raw: Int32 = 0
             while waitpid(pid, &raw, 0) < 0 && errno == EINTR {}
@@ -149,7 +149,7 @@ public final class SpawnedProcess: Sendable {
     public func finish(seconds: Double = 20) -> Int32 {
         if !Eventually.wait(seconds: seconds, until: { !isRunning }) { kill(pid, SIGKILL) }
         let status = wait()
-        Eventually.wait(seconds: 5) { reading.count.withLock { $0 == 0 } }
+        Eventually.wait(seconds: 5) { reading.count.withLockedValue { $0 == 0 } }
         return status
     }
 
@@ -171,11 +171,11 @@ public final class SpawnedProcess: Sendable {
             let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
             if n < 0 && errno == EINTR { continue }
             if n <= 0 { break }
-            sink.bytes.withLock { $0 += chunk[..<n] }
+            sink.bytes.withLockedValue { $0 += chunk[..<n] }
             buffer += chunk[..<n]
             while let nl = buffer.firstIndex(of: 10) {
                 let line = String(decoding: buffer[..<nl], as: UTF8.self)
-                sink.lines.withLock { $0.append(line) }
+                sink.lines.withLockedValue { $0.append(line) }
                 buffer.removeSubrange(...nl)
             }
         }

@@ -7,7 +7,7 @@ import NIOCore
 import ScandClient
 import ScandProtocol
 import ScandTestSupport
-import Synchronization
+import NIOConcurrencyHelpers
 import Testing
 
 @testable import ScandWeb
@@ -68,13 +68,13 @@ import Testing
 
     /// The first `count` text messages a page receives.
     static func receive(_ client: some TestClientProtocol, count: Int) async throws -> [String] {
-        let received = Mutex<[String]>([])
+        let received = NIOLockedValueBox<[String]>([])
         try await client.ws("/ws") { inbound, _, _ in
             for try await message in inbound.messages(maxSize: 1 << 20) {
-                if case .text(let text) = message { received.withLock { $0.append(text) } }
-                if received.withLock({ $0.count }) == count { break }
+                if case .text(let text) = message { received.withLockedValue { $0.append(text) } }
+                if received.withLockedValue({ $0.count }) == count { break }
             }
         }
-        return received.withLock { $0 }
+        return received.withLockedValue { $0 }
     }
 }
