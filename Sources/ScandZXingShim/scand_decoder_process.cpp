@@ -198,13 +198,9 @@ bool DecoderProcess::spawn(const std::vector<SharedMapping> &shared, std::string
     argv.push_back(nullptr);
     char *noEnvironment[] = {nullptr};
     pid_t child = -1;
+    // A failure (ETXTBSY included: an executable still open for writing somewhere) fails this read only;
+    // the next read starts another process.
     int failed = posix_spawn(&child, path.c_str(), &actions, &attributes, argv.data(), noEnvironment);
-    // ETXTBSY: the executable was just written (an install, a test's copy) and another process started at
-    // that moment still holds it open for writing until its own exec; that passes within milliseconds.
-    for (int i = 0; i < 25 && failed == ETXTBSY; ++i) {
-        usleep(20000);
-        failed = posix_spawn(&child, path.c_str(), &actions, &attributes, argv.data(), noEnvironment);
-    }
     posix_spawn_file_actions_destroy(&actions);
     posix_spawnattr_destroy(&attributes);
     close(req[1]);

@@ -111,7 +111,9 @@ extension DaemonReliabilityTests {
         }
         let libexec = dir + "/install/libexec/scand"
         try FileManager.default.createDirectory(atPath: libexec, withIntermediateDirectories: true)
-        try FileManager.default.copyItem(atPath: ScandBinary.decoderPath, toPath: libexec + "/scand-decoder")
+        // A link, not a copy: an executable just written may be open for writing in a process another test
+        // is starting at that moment, and starting it would fail (ETXTBSY).
+        try FileManager.default.createSymbolicLink(atPath: libexec + "/scand-decoder", withDestinationPath: ScandBinary.decoderPath)
         let scan = try ScandBinary.runTool(bin + "/scand", ["scan", image])
         #expect(scan.status == 0 && scan.stdout.contains(#""text":"found in libexec""#), "\(scan.stdout)\(scan.stderr)")
     }
