@@ -514,59 +514,79 @@ std::string LastLine(const std::string &text)
     return line;
 }
 
-Collected Collect(pid_t pid, int out, int err, int from, int timeoutMs, szx_outcome *outcomes, std::vector<Found> &found)
+Collector::Collector(pid_t pid, int out, int err, int from, int timeoutMs)
+    : pid(pid), out(out), err(err), timeoutMs(timeoutMs), passStarted(NowMs())
 {
-    Collected c;
     c.lastDone = from - 1;
-    std::string buf;
-    long long passStarted = NowMs();
-    bool outOpen = true, errOpen = true;
-    while (outOpen) {
-        pollfd fds[2] = {{out, POLLIN, 0}, {errOpen ? err : -1, POLLIN, 0}};
-        int wait = -1;
-        if (timeoutMs > 0) {
-            long long left = passStarted + timeoutMs - NowMs();
-            wait = left > 0 ? (int)left : 0;
-        }
-        int n = poll(fds, 2, wait);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n < 0) {
-            c.broken = true;
-            break;
-        }
-        if (n == 0) {
-            c.timedOut = true;
-            kill(pid, SIGKILL);
-            break;
-        }
-        char chunk[65536];
-        if (fds[0].revents & (POLLIN | POLLHUP | POLLERR)) {
-            ssize_t r = read(out, chunk, sizeof chunk);
-            if (r > 0) {
-                buf.append(chunk, (size_t)r);
-                if (!Consume(buf, c.current, c.lastDone, outcomes, found, passStarted, c.batchDone, c.images)) {
-                    c.broken = true;
-                    kill(pid, SIGKILL);
-                    break;
-                }
-                if (c.batchDone)
-                    return c;  // the process lives on
-            } else if (r == 0 || errno != EINTR) {
+}
+
+int Collector::watch(pollfd *fds) const
+{
+    fds[0] = {outOpen ? out : -1, POLLIN, 0};
+    fds[1] = {outOpen && errOpen ? err : -1, POLLIN, 0};
+    return 2;
+}
+
+long long Collector::deadline() const
+{
+    return timeoutMs > 0 ? passStarted + timeoutMs : -1;
+}
+
+void Collector::abandon()
+{
+    stop(c.broken);
+}
+
+void Collector::stop(bool &flag)
+{
+    flag = true;
+    kill(pid, SIGKILL);
+    outOpen = false;
+}
+
+bool Collector::step(const pollfd *fds, long long now, szx_outcome *outcomes, std::vector<Found> &found)
+{
+    if (!outOpen)
+        return true;
+    bool heard = false;
+    char chunk[65536];
+    if (fds[0].revents & (POLLIN | POLLHUP | POLLERR)) {
+        heard = true;
+        ssize_t r = read(out, chunk, sizeof chunk);
+        if (r > 0) {
+            buf.append(chunk, (size_t)r);
+            if (!Consume(buf, c.current, c.lastDone, outcomes, found, passStarted, c.batchDone, c.images)) {
+                stop(c.broken);
+                return true;
+            }
+            if (c.batchDone) {
                 outOpen = false;
+                return true;  // the process lives on
             }
-        }
-        if (errOpen && (fds[1].revents & (POLLIN | POLLHUP | POLLERR))) {
-            ssize_t r = read(err, chunk, sizeof chunk);
-            if (r > 0) {
-                c.stderrText.append(chunk, (size_t)r);
-                if (c.stderrText.size() > 8192)
-                    c.stderrText.erase(0, c.stderrText.size() - 4096);
-            } else if (r == 0 || errno != EINTR) {
-                errOpen = false;
-            }
+        } else if (r == 0 || errno != EINTR) {
+            outOpen = false;
         }
     }
+    if (errOpen && (fds[1].revents & (POLLIN | POLLHUP | POLLERR))) {
+        heard = true;
+        ssize_t r = read(err, chunk, sizeof chunk);
+        if (r > 0) {
+            c.stderrText.append(chunk, (size_t)r);
+            if (c.stderrText.size() > 8192)
+                c.stderrText.erase(0, c.stderrText.size() - 4096);
+        } else if (r == 0 || errno != EINTR) {
+            errOpen = false;
+        }
+    }
+    if (outOpen && !heard && deadline() >= 0 && now >= deadline())
+        stop(c.timedOut);
+    return !outOpen;
+}
+
+Collected Collector::finish()
+{
+    if (c.batchDone)
+        return std::move(c);
     // Drain what the child printed before it died (the assert line comes right before SIGABRT).
     int flags = fcntl(err, F_GETFL);
     fcntl(err, F_SETFL, flags | O_NONBLOCK);
@@ -578,7 +598,7 @@ Collected Collect(pid_t pid, int out, int err, int from, int timeoutMs, szx_outc
         c.stderrText.append(chunk, (size_t)r);
     }
     fcntl(err, F_SETFL, flags);
-    return c;
+    return std::move(c);
 }
 
 int Settle(const Collected &c, int status, int count, int timeoutMs, szx_outcome *outcomes)

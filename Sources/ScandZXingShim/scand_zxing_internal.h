@@ -7,6 +7,7 @@
 #include <cerrno>
 #include <cstdint>
 #include <string>
+#include <poll.h>
 #include <sys/types.h>
 #include <vector>
 
@@ -163,8 +164,32 @@ struct DecoderProcess {
 };
 
 // Reads a decoder process's records for a request that started at item `from`, until it says the batch is done,
-// dies, or overruns `timeoutMs` on one item (then it is killed).
-Collected Collect(pid_t pid, int out, int err, int from, int timeoutMs, szx_outcome *outcomes, std::vector<Found> &found);
+// dies, or overruns `timeoutMs` on one item (then it is killed). It never blocks: the caller polls the
+// descriptors it `watch`es, with several processes' at once, and hands each poll's result to `step`.
+class Collector {
+public:
+    Collector(pid_t pid, int out, int err, int from, int timeoutMs);
+    // Fills fds[0] and fds[1] (a descriptor of -1 where there is nothing to watch); returns 2.
+    int watch(pollfd *fds) const;
+    // When the pass in progress overruns (NowMs() clock), or -1 for never.
+    long long deadline() const;
+    // After a poll of `watch`'s descriptors: true once done (then `finish`).
+    bool step(const pollfd *fds, long long now, szx_outcome *outcomes, std::vector<Found> &found);
+    // The poll itself failed: the process is killed and counts as broken.
+    void abandon();
+    Collected finish();
+
+private:
+    void stop(bool &flag);
+
+    pid_t pid;
+    int out, err, timeoutMs;
+    long long passStarted;
+    bool outOpen = true, errOpen = true;
+    std::string buf;
+    Collected c;
+};
+long long NowMs();
 // In a decoder process of its own, started for this call and ended with it: szx_read's isolation, and the
 // image files' decoding (kImage records into `images`).
 int ReadInDecoderProcess(const szx_image *image, const szx_pass *passes, int count, int timeoutMs,

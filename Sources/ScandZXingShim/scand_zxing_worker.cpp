@@ -8,18 +8,16 @@
 #include <algorithm>
 #include <atomic>
 #include <cerrno>
-#include <condition_variable>
-#include <functional>
 #include <csignal>
 #include <cstring>
 #include <fcntl.h>
 #include <mutex>
 #include <memory>
+#include <optional>
 #include <new>
 #include <sys/mman.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
-#include <thread>
 #include <unistd.h>
 
 using namespace szx_internal;
@@ -38,58 +36,18 @@ bool SendAll(int fd, const void *data, size_t size)
     return MoveAll(size, [&](size_t done) { return send(fd, p + done, size - done, MSG_NOSIGNAL); });
 }
 
-/// A thread that runs one lane's share of each read. It lives as long as the worker, because a decoder
-/// process dies with the thread that started it (PR_SET_PDEATHSIG follows the thread, not the process).
-class LaneThread {
-public:
-    LaneThread() : thread([this] { loop(); }) {}
-
-    ~LaneThread()
-    {
-        {
-            std::lock_guard<std::mutex> g(lock);
-            quit = true;
-        }
-        wake.notify_all();
-        thread.join();
-    }
-
-    void post(std::function<void()> work)
-    {
-        {
-            std::lock_guard<std::mutex> g(lock);
-            job = std::move(work);
-        }
-        wake.notify_all();
-    }
-
-    void wait()
-    {
-        std::unique_lock<std::mutex> g(lock);
-        wake.wait(g, [this] { return !job; });
-    }
-
-private:
-    void loop()
-    {
-        std::unique_lock<std::mutex> g(lock);
-        for (;;) {
-            wake.wait(g, [this] { return quit || job; });
-            if (quit)
-                return;
-            g.unlock();
-            job();
-            g.lock();
-            job = nullptr;
-            wake.notify_all();
-        }
-    }
-
-    std::mutex lock;
-    std::condition_variable wake;
-    std::function<void()> job;
-    bool quit = false;
-    std::thread thread;  // last: started once the rest is ready
+/// One process's share of a request: its items, where their outcomes and symbols go, and how far it has come.
+struct LaneJob {
+    DecoderProcess *process;
+    Request request;
+    const void *items;
+    size_t itemSize;
+    int count;
+    szx_outcome *outcomes;
+    std::vector<Found> *found;
+    std::vector<Blob> *images;  // image files' decoding only
+    int next = 0, attempts = 0;
+    std::optional<Collector> collecting;
 };
 
 /// A shared buffer frames are captured into (or copied into, once, when they were not): a memfd, given to
@@ -111,9 +69,11 @@ struct Buffer {
 } // namespace
 
 struct szx_worker {
+    // Every lane's process is started and driven from the reader's thread, all at once (one poll): a process
+    // dies with the thread that started it (PR_SET_PDEATHSIG follows the thread), so the daemon reads from
+    // a thread that lives as long as the worker (the decode loop's event loop); one started from a thread
+    // that ended is found dead at the next request and replaced.
     std::vector<DecoderProcess> lanes;
-    // Lane k > 0 runs on threads[k - 1]; lane 0 on the reader's thread. Made on first use.
-    std::vector<std::unique_ptr<LaneThread>> threads;
     std::atomic<int> generation{0};
     std::atomic<long long> copies{0};
     std::mutex lock;  // guards buffers and stale; taken briefly by the capture thread too
@@ -128,7 +88,6 @@ struct szx_worker {
     ~szx_worker()
     {
         retire();
-        threads.clear();
         for (Buffer &b : buffers)
             b.unmap();
     }
@@ -223,54 +182,109 @@ struct szx_worker {
         }
     }
 
-    /// Runs one request's `count` items (a lane's share of a read's passes, or image files) on one process,
-    /// replacing it after a crash or overrun and going on from the item after the one that cost it.
-    void run(DecoderProcess &w, Request r, const void *items, size_t itemSize,
-             int count, int timeout_ms, szx_outcome *outcomes, std::vector<Found> &found, std::vector<Blob> *images = nullptr)
+    /// Sends the job's next request to its process, starting a process where it has none; false when the
+    /// job is over (every item done, or no process could be started).
+    bool begin(LaneJob &j, int timeout_ms)
     {
-        int next = 0, attempts = 0;
-        while (next < count) {
+        DecoderProcess &w = *j.process;
+        while (j.next < j.count) {
             if (w.pid < 0) {
                 std::string why;
                 SharedMappings given;
                 descriptorsForSpawn(given);
                 if (!w.spawn(given.list, why)) {
-                    for (int k = next; k < count; ++k) {
-                        outcomes[k].status = SZX_SYSTEM;
-                        CopyString(outcomes[k].message, sizeof outcomes[k].message, why);
+                    for (int k = j.next; k < j.count; ++k) {
+                        j.outcomes[k].status = SZX_SYSTEM;
+                        CopyString(j.outcomes[k].message, sizeof j.outcomes[k].message, why);
                     }
-                    break;
+                    return false;
                 }
                 ++generation;
             }
-            r.from = next;
-            r.count = count;
-            if (!SendAll(w.requests, &r, sizeof r) || !SendAll(w.requests, items, itemSize * (size_t)count)) {
+            j.request.from = j.next;
+            j.request.count = j.count;
+            if (!SendAll(w.requests, &j.request, sizeof j.request) || !SendAll(w.requests, j.items, j.itemSize * (size_t)j.count)) {
                 // The process died between frames: start another and try once more.
                 w.stop();
-                if (++attempts > 1) {
-                    outcomes[next].status = SZX_SYSTEM;
-                    CopyString(outcomes[next].message, sizeof outcomes[next].message, "decoder worker does not take requests");
-                    ++next;
+                if (++j.attempts > 1) {
+                    j.outcomes[j.next].status = SZX_SYSTEM;
+                    CopyString(j.outcomes[j.next].message, sizeof j.outcomes[j.next].message, "decoder worker does not take requests");
+                    ++j.next;
                 }
                 continue;
             }
-            Collected c = Collect(w.pid, w.out, w.err, next, timeout_ms, outcomes, found);
-            if (images)
-                for (Blob &b : c.images)
-                    images->push_back(std::move(b));
-            if (c.batchDone)
-                break;
-            int status = 0;
-            pid_t pid = w.pid;
-            w.pid = -1;
-            if (!c.timedOut && !c.broken)
-                kill(pid, SIGKILL);  // EOF without a crash: make sure it is gone before reaping
-            while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-            }
-            w.stop(false);
-            next = Settle(c, status, count, timeout_ms, outcomes);
+            j.collecting.emplace(w.pid, w.out, w.err, j.next, timeout_ms);
+            return true;
         }
+        return false;
+    }
+
+    /// The job's request ended: the batch is done, or its process died (crash, overrun), is reaped and the
+    /// job goes on from the item after the one that cost it. False when the job is over.
+    bool collected(LaneJob &j, int timeout_ms)
+    {
+        Collected c = j.collecting->finish();
+        j.collecting.reset();
+        if (j.images)
+            for (Blob &b : c.images)
+                j.images->push_back(std::move(b));
+        if (c.batchDone)
+            return false;
+        DecoderProcess &w = *j.process;
+        int status = 0;
+        pid_t pid = w.pid;
+        w.pid = -1;
+        if (!c.timedOut && !c.broken)
+            kill(pid, SIGKILL);  // EOF without a crash: make sure it is gone before reaping
+        while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+        }
+        w.stop(false);
+        j.next = Settle(c, status, j.count, timeout_ms, j.outcomes);
+        return begin(j, timeout_ms);
+    }
+
+    /// Runs every job to its end, their processes side by side, from this one thread: one poll over all
+    /// their pipes, each process's overrun timed from its own pass's start.
+    void run(std::vector<LaneJob> &jobs, int timeout_ms)
+    {
+        std::vector<LaneJob *> active;
+        for (LaneJob &j : jobs)
+            if (begin(j, timeout_ms))
+                active.push_back(&j);
+        std::vector<pollfd> fds;
+        while (!active.empty()) {
+            fds.resize(active.size() * 2);
+            long long until = -1;
+            for (size_t i = 0; i < active.size(); ++i) {
+                active[i]->collecting->watch(&fds[2 * i]);
+                long long d = active[i]->collecting->deadline();
+                if (d >= 0 && (until < 0 || d < until))
+                    until = d;
+            }
+            int wait = until < 0 ? -1 : (int)std::max(0LL, until - NowMs());
+            if (poll(fds.data(), fds.size(), wait) < 0) {
+                if (errno == EINTR)
+                    continue;
+                for (LaneJob *j : active)
+                    j->collecting->abandon();
+            }
+            long long now = NowMs();
+            std::vector<LaneJob *> going;
+            for (size_t i = 0; i < active.size(); ++i) {
+                LaneJob *j = active[i];
+                if (!j->collecting->step(&fds[2 * i], now, j->outcomes, *j->found) || collected(*j, timeout_ms))
+                    going.push_back(j);
+            }
+            active.swap(going);
+        }
+    }
+
+    /// One request's `count` items on one process (image files).
+    void run(DecoderProcess &w, Request r, const void *items, size_t itemSize, int count, int timeout_ms,
+             szx_outcome *outcomes, std::vector<Found> &found, std::vector<Blob> *images)
+    {
+        std::vector<LaneJob> jobs(1, LaneJob{&w, r, items, itemSize, count, outcomes, &found, images});
+        run(jobs, timeout_ms);
     }
 };
 
@@ -380,28 +394,19 @@ int szx_worker_read(szx_worker *w, const szx_image *image, const szx_pass *passe
             notRun.status = SZX_NOT_RUN;
             laneOutcomes[l].assign(indices[l].size(), notRun);
         }
-        auto runLane = [&](size_t l) {
-            try {
-                w->run(w->lanes[l], request, lanePasses[l].data(), sizeof(szx_pass), (int)lanePasses[l].size(),
-                       timeout_ms, laneOutcomes[l].data(), laneFound[l]);
-            } catch (...) {
-                for (szx_outcome &o : laneOutcomes[l])
+        std::vector<LaneJob> jobs;
+        for (size_t l = 0; l < n; ++l)
+            if (!indices[l].empty())
+                jobs.push_back(LaneJob{&w->lanes[l], request, lanePasses[l].data(), sizeof(szx_pass), (int)lanePasses[l].size(),
+                                       laneOutcomes[l].data(), &laneFound[l], nullptr});
+        try {
+            w->run(jobs, timeout_ms);
+        } catch (...) {
+            for (std::vector<szx_outcome> &lane : laneOutcomes)
+                for (szx_outcome &o : lane)
                     if (o.status == SZX_NOT_RUN)
                         o.status = SZX_SYSTEM;
-            }
-        };
-        // Lane 0 runs on this thread, the others on their own threads at the same time.
-        if (w->threads.empty())
-            for (size_t l = 1; l < n; ++l)
-                w->threads.push_back(std::make_unique<LaneThread>());
-        for (size_t l = 1; l < n; ++l)
-            if (!indices[l].empty())
-                w->threads[l - 1]->post([&runLane, l] { runLane(l); });
-        if (!indices[0].empty())
-            runLane(0);
-        for (size_t l = 1; l < n; ++l)
-            if (!indices[l].empty())
-                w->threads[l - 1]->wait();
+        }
         std::vector<Found> found;
         for (size_t l = 0; l < n; ++l) {
             for (size_t i = 0; i < indices[l].size(); ++i)

@@ -113,6 +113,22 @@ import ScandTestSupport
         #expect(Set(worker.processIDs).count == lanes, "one process per lane, each its own")
     }
 
+    /// Both lanes' processes hang in the same read, driven from one thread: each pass is an overrun of its
+    /// own (timed from its own start), each hung process is replaced, and the next read answers in full.
+    @Test func passesHangingOnBothLanesAtOnceAreEachAnOverrun() throws {
+        let (image, passes) = page
+        let worker = try #require(DecoderWorker(lanes: 2))
+        let decoder = ZXingDecoder(isolated: true, passTimeoutMilliseconds: 500, worker: worker)
+        var hanging = passes
+        for k in hanging.indices { hanging[k].injectedFault = .hang }
+        let report = decoder.decode(image, passes: hanging)
+        #expect(report.detections.isEmpty)
+        #expect(report.failures.map(\.kind) == Array(repeating: .timeout, count: passes.count), "\(report.failures)")
+        #expect(decoder.decode(image, passes: passes).detections.count == 3)
+        #expect(worker.generation == 2 + passes.count, "a process for each lane, and one after each overrun")
+        #expect(Set(worker.processIDs).count == 2)
+    }
+
     /// Issue 31, 9: a decoder stopped (SIGSTOP) before it took the pass is replaced at the deadline; that was
     /// reported as a system error, so the daemon's restart count stayed 0. It is an overrun, as a hang is.
     @Test func aStoppedDecoderIsAnOverrunAndIsReplaced() throws {

@@ -121,8 +121,9 @@ void szx_free_results(szx_result *results, int count);
 
 /// Persistent decoder processes for the live path: started once, fed through shared memory, replaced
 /// when one dies or overruns a pass's deadline. Saves a process start per frame. With several lanes, the passes
-/// of one read run on that many processes at once (each pass on the lane it names). One reader at a time;
-/// buffers may be acquired and released from any thread.
+/// of one read run on that many processes at once (each pass on the lane it names), all driven from the
+/// reader's thread. One reader at a time, best always the same thread (a process dies with the thread that
+/// started it, and is replaced at the next read); buffers may be acquired and released from any thread.
 typedef struct szx_worker szx_worker;
 
 szx_worker *szx_worker_create(int lanes);
