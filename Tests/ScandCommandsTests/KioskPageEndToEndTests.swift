@@ -2,6 +2,7 @@ import Foundation
 import ScandCore
 import ScandTestSupport
 import NIOConcurrencyHelpers
+import NIOPosix
 import Testing
 
 /// docs/examples/kiosk.html in headless Chromium, served from a second loopback origin, with the real
@@ -79,9 +80,11 @@ import Testing
                     "--port", "\(pagePort)", "--screenshot", screenshot
                 ]))
         // The script asks for scand web to go away under the page and come back, once: on a thread of its
-        // own, on cue, however busy the cooperative pool is with other suites.
+        // own (a pool of one), on cue, however busy the cooperative pool is with other suites.
         let restarts = NIOLockedValueBox<[Int32]>([])
-        Thread.detachNewThread {
+        let restarter = NIOThreadPool(numberOfThreads: 1)
+        restarter.start()
+        restarter.submit { _ in
             Eventually.wait(seconds: 240, poll: .milliseconds(50)) { !browser.isRunning || browser.stdout.contains("restart scand web") }
             guard browser.stdout.contains("restart scand web") else { return }
             let old = web.withLockedValue { $0 }
@@ -93,6 +96,7 @@ import Testing
         }
         _ = await Eventually.check(seconds: 240, poll: .milliseconds(100)) { !browser.isRunning }
         let status = browser.wait()
+        try? await restarter.shutdownGracefully()  // after its one restart, or its cue never came
         print("browser test:\n\(browser.stdout.joined(separator: "\n"))\n\(browser.stderr.joined(separator: "\n"))")
         let last = web.withLockedValue { $0 }
         last.signal(SIGTERM)
