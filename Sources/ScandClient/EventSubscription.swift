@@ -92,7 +92,7 @@ public final class EventSubscription: Service, AsyncSequence, Sendable {
         switch source.yield(element) {
         case .produceMore: return true
         case .stopProducing:
-            await demand.wait()
+            await demand.untilAsked()
             return true
         case .dropped: return false
         }
@@ -145,7 +145,7 @@ extension EventSubscription {
         public func produceMore() { go() }
         public func didTerminate() { go() }
 
-        func wait() async {
+        func untilAsked() async {
             await withTaskCancellationHandler {
                 await withCheckedContinuation { (waiter: CheckedContinuation<Void, Never>) in
                     let now = state.withLockedValue { s -> Bool in
