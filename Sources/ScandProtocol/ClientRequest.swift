@@ -106,9 +106,10 @@ public enum ClientRequest: Sendable, Equatable {
     /// Longest request line `parse` reads (the daemon's `max_request_bytes` may set a lower one).
     public static let maxLength = 1 << 20
 
-    /// The text cut to `quoteLimit` characters, with "…" when it was longer.
+    /// The text cut to `quoteLimit` characters, with "…" when it was longer, its control characters escaped: a
+    /// JSON string in a request may carry a newline (`{"\\nable":…}`), and an error is one line.
     static func shortened(_ text: some StringProtocol) -> String {
-        text.count > quoteLimit ? "\(text.prefix(quoteLimit))…" : String(text)
+        (text.count > quoteLimit ? "\(text.prefix(quoteLimit))…" : String(text)).escapingControlCharacters()
     }
 
     static func quoted(_ text: some StringProtocol) -> String { "'\(shortened(text))'" }

@@ -74,6 +74,20 @@ import ScandCore
         }
     }
 
+    /// fuzz-socket-request found `?WATCH={"\nable":false};`: a JSON escape put a newline into the field name
+    /// the ERROR quotes. Every quoted piece of a request has its control characters escaped: one line.
+    @Test(arguments: [
+        #"?WATCH={"\nable":false};"#, #"?WATCH={"formats":["qr\r\nx"]};"#, #"?ROI={"\u2028x":0};"#,
+        #"?CONTROLS={"se\u001bt":[]};"#, #"?WATCH={"enable":true,"\u0085":1};"#
+    ])
+    func problemsAreOneLineWhateverTheRequestCarries(_ line: String) {
+        #expect { try ClientRequest.parse(line) } throws: { e in
+            let message = (e as! ClientRequest.Problem).description
+            let escaped = message.contains("\\u00") || message.contains("\\u2028")
+            return escaped && !message.unicodeScalars.contains { $0.isUnsafeOnATerminal }
+        }
+    }
+
     @Test func survivesRandomInput() {
         var rng = SeededRandom(seed: 7)  // the fuzz tests' seeded SplitMix64
         let alphabet = Array(#"?WATCH={}[]",:truefalsn0123456789 \"#.unicodeScalars) + ["\u{0}", "\u{1b}", "é", "\u{FFFF}"]
