@@ -54,6 +54,10 @@ import ScandConfigFile
         #expect(
             refusal("focus_absolut", .integer(1))
                 == "camera control 'focus_absolut' is not one of this camera's (gain, auto_exposure, focus_automatic_continuous, zoom_absolute)")
+        // A client's JSON may carry control characters in a name or a menu item: the refusal stays one line.
+        #expect(refusal("focus\nabsolute", .integer(1)).hasPrefix(#"camera control 'focus\u000aabsolute' is not one"#))
+        #expect(refusal("auto_exposure", .text("Manual\u{1b}[2J")).contains(#"'Manual\u001b[2J' is none of its menu items"#))
+        #expect(refusal("gain", .text("high\r")).contains(#"'high\u000d' is not a value of it"#))
     }
 
     @Test func theFileHoldsControlsInItsOrder() throws {

@@ -76,7 +76,7 @@ public struct CameraControl: Sendable, Equatable {
         case (.boolean, .integer(let n)) where n == 0 || n == 1: return n
         case (.menu(let items), .text(let text)):
             guard let index = items.first(where: { $0.value.lowercased() == text.lowercased() })?.key else {
-                throw refuse("'\(text)' is none of its menu items")
+                throw refuse("'\(text.escapingControlCharacters())' is none of its menu items")
             }
             return index
         case (.menu(let items), .integer(let n)):
@@ -102,7 +102,7 @@ public enum CameraControlValue: Sendable, Equatable, CustomStringConvertible {
         switch self {
         case .integer(let n): String(n)
         case .boolean(let b): String(b)
-        case .text(let s): "'\(s)'"
+        case .text(let s): "'\(s.escapingControlCharacters())'"  // from a client or a file: one line
         }
     }
 }
@@ -149,7 +149,8 @@ extension CameraControl {
         for s in settings {
             guard let control = controls.first(where: { $0.name == s.name }) else {
                 let names = controls.filter { $0.kind != .other }.map(\.name).joined(separator: ", ")
-                throw CameraControlError("camera control '\(s.name)' is not one of this camera's (\(names.isEmpty ? "it has none" : names))")
+                let name = s.name.escapingControlCharacters()
+                throw CameraControlError("camera control '\(name)' is not one of this camera's (\(names.isEmpty ? "it has none" : names))")
             }
             out.append((control, try control.number(for: s.value)))
         }
