@@ -165,8 +165,8 @@ let package = Package(
         .target(
             name: "ScandTestSupport",
             dependencies: [
-                "ScandCore", "ScandProtocol", "ScandDecoding", "ScandCapture", .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "NIOConcurrencyHelpers", package: "swift-nio")
+                "ScandCore", "ScandProtocol", "ScandDecoding", "ScandCapture", .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"), .product(name: "NIOConcurrencyHelpers", package: "swift-nio")
             ],
             path: "Tests/ScandTestSupport"),
 
