@@ -1,5 +1,7 @@
 import Foundation
 import NIOConcurrencyHelpers
+import NIOCore
+import NIOPosix
 
 /// A child process started with posix_spawn and an empty signal mask. Foundation's Process passes on the
 /// mask of the thread that starts it, and the test runner's threads block SIGTERM: a mosquitto or a
@@ -84,9 +86,17 @@ public final class SpawnedProcess: Sendable {
         let readers = stdoutUnread ? [(errPipe[0], err)] : [(outPipe[0], out), (errPipe[0], err)]
         reading.count.withLockedValue { $0 = readers.count }
         for (fd, sink) in readers {
-            Thread.detachNewThread { [reading] in
-                Self.readLines(fd, into: sink)
+            // Read on NIO's shared event loops; the channel owns the descriptor and closes it at the end.
+            let reader = NIOPipeBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+                .channelInitializer { [reading] channel in
+                    channel.eventLoop.makeCompletedFuture {
+                        try channel.pipeline.syncOperations.addHandler(OutputReader(sink) { reading.count.withLockedValue { $0 -= 1 } })
+                    }
+                }
+                .takingOwnershipOfDescriptor(input: fd)
+            do { _ = try reader.wait() } catch {
                 reading.count.withLockedValue { $0 -= 1 }
+                throw MosquittoBroker.BrokerError("reading the output of \(executable): \(error)")
             }
         }
     }
@@ -164,22 +174,37 @@ public final class SpawnedProcess: Sendable {
         return signal == 0 ? (raw >> 8) & 0xFF : 128 + signal
     }
 
-    static func readLines(_ fd: Int32, into sink: Lines) {
-        var buffer = [UInt8]()
-        var chunk = [UInt8](repeating: 0, count: 65536)
-        while true {
-            let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if n < 0 && errno == EINTR { continue }
-            if n <= 0 { break }
-            sink.bytes.withLockedValue { $0 += chunk[..<n] }
-            buffer += chunk[..<n]
-            while let nl = buffer.firstIndex(of: 10) {
-                let line = String(decoding: buffer[..<nl], as: UTF8.self)
+    /// One output pipe read to its end: every byte kept, and each line once its newline came.
+    final class OutputReader: ChannelInboundHandler {
+        typealias InboundIn = ByteBuffer
+        let sink: Lines
+        let ended: @Sendable () -> Void
+        var partial: [UInt8] = []
+
+        init(_ sink: Lines, ended: @escaping @Sendable () -> Void) {
+            self.sink = sink
+            self.ended = ended
+        }
+
+        func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+            let bytes = Array(buffer: unwrapInboundIn(data))
+            sink.bytes.withLockedValue { $0 += bytes }
+            partial += bytes
+            while let nl = partial.firstIndex(of: 10) {
+                let line = String(decoding: partial[..<nl], as: UTF8.self)
                 sink.lines.withLockedValue { $0.append(line) }
-                buffer.removeSubrange(...nl)
+                partial.removeSubrange(...nl)
             }
         }
-        close(fd)
+
+        func channelInactive(context: ChannelHandlerContext) {
+            ended()
+            context.fireChannelInactive()
+        }
+
+        func errorCaught(context: ChannelHandlerContext, error: any Error) {
+            context.close(promise: nil)
+        }
     }
 
     static func error(_ what: String, _ code: Int32 = errno) -> MosquittoBroker.BrokerError {
