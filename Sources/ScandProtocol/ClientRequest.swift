@@ -107,7 +107,7 @@ public enum ClientRequest: Sendable, Equatable {
     public static let maxLength = 1 << 20
 
     /// The text cut to `quoteLimit` characters, with "…" when it was longer, its control characters escaped: a
-    /// JSON string in a request may carry a newline (`{"\\nable":…}`), and an error is one line.
+    /// JSON string in a request may carry a newline (`{"\nable":…}`), and an error is one line.
     static func shortened(_ text: some StringProtocol) -> String {
         (text.count > quoteLimit ? "\(text.prefix(quoteLimit))…" : String(text)).escapingControlCharacters()
     }
