@@ -76,7 +76,7 @@ public struct CameraControl: Sendable, Equatable {
         case (.boolean, .integer(let n)) where n == 0 || n == 1: return n
         case (.menu(let items), .text(let text)):
             guard let index = items.first(where: { $0.value.lowercased() == text.lowercased() })?.key else {
-                throw refuse("'\(text.escapingControlCharacters())' is none of its menu items")
+                throw refuse("\(value) is none of its menu items")  // quoted and escaped by its description
             }
             return index
         case (.menu(let items), .integer(let n)):
