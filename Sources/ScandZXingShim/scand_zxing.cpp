@@ -520,11 +520,10 @@ Collector::Collector(pid_t pid, int out, int err, int from, int timeoutMs)
     c.lastDone = from - 1;
 }
 
-int Collector::watch(pollfd *fds) const
+void Collector::watch(pollfd *fds) const
 {
     fds[0] = {outOpen ? out : -1, POLLIN, 0};
     fds[1] = {outOpen && errOpen ? err : -1, POLLIN, 0};
-    return 2;
 }
 
 long long Collector::deadline() const

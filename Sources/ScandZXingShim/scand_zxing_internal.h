@@ -169,8 +169,8 @@ struct DecoderProcess {
 class Collector {
 public:
     Collector(pid_t pid, int out, int err, int from, int timeoutMs);
-    // Fills fds[0] and fds[1] (a descriptor of -1 where there is nothing to watch); returns 2.
-    int watch(pollfd *fds) const;
+    // Fills fds[0] and fds[1] (a descriptor of -1 where there is nothing to watch).
+    void watch(pollfd *fds) const;
     // When the pass in progress overruns (NowMs() clock), or -1 for never.
     long long deadline() const;
     // After a poll of `watch`'s descriptors: true once done (then `finish`).
