@@ -3,7 +3,7 @@ import ScandCore
 import ScandZXingShim
 
 /// One zxing read over part of an image: which pixels (crop, scale, mirror, invert), which formats,
-/// which hints. A strategy is a list of these; see `StillImageStrategy`.
+/// which hints. A strategy is a list of these; see `StillImageDecoder`.
 public struct DecodePass: Sendable, Hashable {
     public enum Binarizer: Int32, Sendable { case localAverage = 0, globalHistogram = 1, fixedThreshold = 2, boolCast = 3 }
 

@@ -7,7 +7,7 @@ extension DecodePass {
         /// zxing-cpp's defaults over the whole image: the benchmarks' baseline.
         case zxingDefaults
         /// One of the still-image strategy's passes.
-        case still(StillImageStrategy.Step)
+        case still(StillImageDecoder.Step)
         /// A crop turned upright around a patch that looks like a matrix code (`CodeCandidates`).
         case candidateCrop
         /// The live cheap pass for the matrix formats.

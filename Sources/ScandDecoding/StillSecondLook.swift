@@ -10,7 +10,7 @@ import ScandCore
 enum StillSecondLook {
     /// Formats whose check lets a misread through: EAN/UPC (one mod-10 digit; UPC-E's hides in a parity
     /// pattern) and the formats without a check that zxing verifies.
-    static let weak = StillImageStrategy.retail.union(StillImageStrategy.unchecked)
+    static let weak = StillImageDecoder.retail.union(StillImageDecoder.unchecked)
 
     /// Codes this long or shorter (image pixels along the bars) are read enlarged twice in a second look: an
     /// EAN's 95 modules then span about 3 px or less each, where zxing's edge finding starts to fail once the
@@ -30,7 +30,7 @@ enum StillSecondLook {
     static func wantsOpinion(_ f: DecodeReport.Found, among found: [DecodeReport.Found]) -> Bool {
         let d = f.detection
         guard isResampled(f.role), weak.contains(d.format) else { return false }
-        if StillImageStrategy.retail.contains(d.format), ScanLineEvidence.readsWorth(d) >= 2 { return false }
+        if StillImageDecoder.retail.contains(d.format), ScanLineEvidence.readsWorth(d) >= 2 { return false }
         return !found.contains { g in
             g.detection.format == d.format && g.detection.mainBytes == d.mainBytes
                 && (g.role != f.role || g.detection.corners != d.corners)
@@ -64,7 +64,7 @@ enum StillSecondLook {
             + merged.compactMap { f in
                 let d = f.detection
                 guard d.format.isLinear else { return nil }
-                let retail = StillImageStrategy.retail.contains(d.format) && d.addOn == nil
+                let retail = StillImageDecoder.retail.contains(d.format) && d.addOn == nil
                 guard retail || wantsOpinion(f, among: raw) else { return nil }
                 let bars = BarsSpan.measured(d.corners, in: image)
                 guard bars.length >= 8 else { return nil }

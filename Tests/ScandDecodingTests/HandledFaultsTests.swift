@@ -33,7 +33,7 @@ import ScandTestSupport
     }
 
     @Test func zxingsOwnInversionLeavesOutLinearCodesAndPDF417() throws {
-        // Why the still strategy keeps an inverted pass for these formats (StillImageStrategy.notSelfInverting).
+        // Why the still strategy keeps an inverted pass for these formats (StillImageDecoder.notSelfInverting).
         for format in [BarcodeFormat.pdf417, .code128, .ean13, .qrCode] {
             let text = try #require(Scene.samplePayloads[format])
             let image = Scene.page(
@@ -42,7 +42,7 @@ import ScandTestSupport
             var own = Scene.plainPass(image, BarcodeFormats(format))
             own.tryInvert = true
             let read = !decoder.decode(image, passes: [own]).detections.isEmpty
-            #expect(read == !StillImageStrategy.notSelfInverting.contains(format), "\(format.name)")
+            #expect(read == !StillImageDecoder.notSelfInverting.contains(format), "\(format.name)")
         }
     }
 

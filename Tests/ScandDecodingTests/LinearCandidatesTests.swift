@@ -47,10 +47,10 @@ import ScandTestSupport
         }
         let once = [found(.codabar, "A123B", .still(.uprightLinear)), found(.ean13, "4006381333931", .still(.uprightLinear))]
         // An EAN's one check digit is no second opinion either (`StillSecondLookTests`).
-        #expect(StillImageStrategy.confirmed(once).isEmpty)
+        #expect(StillSecondLook.confirmed(once).isEmpty)
         let twice = [found(.codabar, "A123B", .still(.uprightLinear)), found(.codabar, "A123B", .still(.enlargedLinear))]
-        #expect(StillImageStrategy.confirmed(twice).count == 2)
-        #expect(StillImageStrategy.confirmed([found(.codabar, "A123B", .still(.defaults))]).count == 1)
+        #expect(StillSecondLook.confirmed(twice).count == 2)
+        #expect(StillSecondLook.confirmed([found(.codabar, "A123B", .still(.defaults))]).count == 1)
     }
 }
 

@@ -16,7 +16,7 @@ import ScandTestSupport
     /// The scene's read of `text`, and the same read moved `dy` pixels across its bars with another number.
     func reads(_ text: String, lines: Int, other: String, otherLines: Int, dy: Double) throws -> (Detection, Detection) {
         var first = try #require(
-            ZXingDecoder(isolated: false).decode(Self.image, passes: [StillImageStrategy().firstPass(region: Scene.full(Self.image))]).detections
+            ZXingDecoder(isolated: false).decode(Self.image, passes: [StillImageDecoder().firstPass(region: Scene.full(Self.image))]).detections
                 .first { $0.text == text })
         first.lineCount = lines
         // One group of scan lines, 6 px across, near the top of the bars.

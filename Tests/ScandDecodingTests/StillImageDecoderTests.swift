@@ -47,20 +47,20 @@ import ScandTestSupport
 
     @Test func passesOnlyAskForRequestedFormats() {
         let region = PixelRect(x: 0, y: 0, width: 10, height: 10)
-        let strategy = StillImageStrategy(formats: BarcodeFormats(.ean13))
-        let first = strategy.firstPass(region: region)
+        let still = StillImageDecoder(formats: BarcodeFormats(.ean13))
+        let first = still.firstPass(region: region)
         #expect(first.formats == BarcodeFormats(.ean13) && first.tryInvert && first.tryRotate && first.tryDownscale && first.eanAddOn == .read)
-        let followUps = strategy.followUps(region: region, found: [])
+        let followUps = still.followUps(region: region, found: [])
         #expect(followUps.map(\.label) == ["still inverted", "still enlarged"])
         #expect(followUps.allSatisfy { $0.formats == BarcodeFormats(.ean13) })
         #expect(followUps[0].invert && followUps[1].upscale == 2)
-        let large = strategy.followUps(region: PixelRect(x: 0, y: 0, width: 1920, height: 1080), found: [])
+        let large = still.followUps(region: PixelRect(x: 0, y: 0, width: 1920, height: 1080), found: [])
         #expect(large.map(\.label) == ["still inverted"], "a large image's bars are wide enough")
         let qr = Detection(
             format: .qrCode, text: "x", bytes: Array("x".utf8),
             corners: Quadrilateral([Point(0, 0), Point(5, 0), Point(5, 5), Point(0, 5)]))
-        #expect(strategy.followUps(region: region, found: [qr]).map(\.label) == ["still inverted"], "enlarged only where nothing was read")
-        let qrOnly = StillImageStrategy(formats: BarcodeFormats(.qrCode)).followUps(region: region, found: [])
+        #expect(still.followUps(region: region, found: [qr]).map(\.label) == ["still inverted"], "enlarged only where nothing was read")
+        let qrOnly = StillImageDecoder(formats: BarcodeFormats(.qrCode)).followUps(region: region, found: [])
         #expect(qrOnly.isEmpty, "zxing inverts QR codes itself")
     }
 }

@@ -20,18 +20,18 @@ import ScandTestSupport
 
     @Test func anEANReadOnlyEnlargedNeedsASecondOpinion() {
         let once = found(.ean13, "4006381333931", .still(.enlarged))
-        #expect(StillImageStrategy.confirmed([once]).isEmpty)
-        #expect(StillImageStrategy.confirmed([found(.ean13, "4006381333931", .still(.uprightLinear))]).isEmpty)
+        #expect(StillSecondLook.confirmed([once]).isEmpty)
+        #expect(StillSecondLook.confirmed([found(.ean13, "4006381333931", .still(.uprightLinear))]).isEmpty)
         // Another crop's read, its own scan lines spread over the bars, or zxing's defaults vouch for it.
         let crop = found(.ean13, "4006381333931", .still(.uprightLinear), at: 3)
-        #expect(StillImageStrategy.confirmed([once, crop]).count == 2)
-        #expect(StillImageStrategy.confirmed([found(.ean13, "4006381333931", .still(.enlarged), lines: 12, across: 30)]).count == 1)
-        #expect(StillImageStrategy.confirmed([found(.ean13, "4006381333931", .still(.defaults))]).count == 1)
+        #expect(StillSecondLook.confirmed([once, crop]).count == 2)
+        #expect(StillSecondLook.confirmed([found(.ean13, "4006381333931", .still(.enlarged), lines: 12, across: 30)]).count == 1)
+        #expect(StillSecondLook.confirmed([found(.ean13, "4006381333931", .still(.defaults))]).count == 1)
         // The same read twice from one pass is one opinion; another main number is none.
-        #expect(StillImageStrategy.confirmed([once, once]).isEmpty)
-        #expect(StillImageStrategy.confirmed([once, found(.ean13, "4006381333948", .still(.defaults), at: 3)]).count == 1)
+        #expect(StillSecondLook.confirmed([once, once]).isEmpty)
+        #expect(StillSecondLook.confirmed([once, found(.ean13, "4006381333948", .still(.defaults), at: 3)]).count == 1)
         // A check-digitless format's scan lines vouch for nothing (a striped surface reads alike on every line).
-        #expect(StillImageStrategy.confirmed([found(.codabar, "A123B", .still(.secondLook), lines: 40, across: 30)]).isEmpty)
+        #expect(StillSecondLook.confirmed([found(.codabar, "A123B", .still(.secondLook), lines: 40, across: 30)]).isEmpty)
     }
 
     @Test func anEANTiltedBesideItsAddOnIsReadWithIt() throws {
