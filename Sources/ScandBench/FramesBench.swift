@@ -41,15 +41,9 @@ struct FramesBench: AsyncParsableCommand {
     struct Row {
         var size: String
         var scene: String
-        var counters: FrameCounters
-        var seconds: Double
-        /// CPU time of scand and its decoder children over wall time: 100 = one core busy.
-        var cpuPercent: Double
-        /// That CPU time per decoded frame, milliseconds.
-        var cpuMsPerDecode: Double
-        /// Resident memory of scand before and after the run, MiB.
-        var rssBefore: Double
-        var rssAfter: Double
+        var run: PipelineRun
+        /// The run's CPU time per decoded frame, milliseconds.
+        var cpuMsPerDecode: Double { run.cpuSeconds * 1000 / Double(max(1, run.counters.decoded)) }
     }
 
     func run() async throws { try await report().emit(json: json) }
@@ -72,38 +66,28 @@ struct FramesBench: AsyncParsableCommand {
                     case "qr50": [try Self.qrGrid(50, width: w, height: h)]
                     default: [Frame.yuyv(LumaImage(width: w, height: h, fill: 180))]
                     }
-                let source = SyntheticSource(frames: frames, count: fps * seconds, framesPerSecond: fps)
-                let rssBefore = Self.residentMiB(), cpuBefore = Self.cpuSeconds(), start = Date()
-                var decoder = FrameDecoder()
-                if let wholeFrameEvery {
-                    guard (1...1000).contains(wholeFrameEvery) else { throw ValidationError("--whole-frame-every must be 1–1000") }
-                    decoder.wholeFrameEvery = wholeFrameEvery
+                if let wholeFrameEvery, !(1...1000).contains(wholeFrameEvery) { throw ValidationError("--whole-frame-every must be 1–1000") }
+                let run = await PipelineRun {
+                    var decoder = FrameDecoder()
+                    decoder.wholeFrameEvery = wholeFrameEvery ?? decoder.wholeFrameEvery
+                    return LivePipeline(
+                        source: SyntheticSource(frames: frames, count: fps * seconds, framesPerSecond: fps), decoder: decoder,
+                        output: OutputSink(event: { _ in }, log: { _ in }))
                 }
-                var pipeline: LivePipeline? = LivePipeline(
-                    source: source, decoder: decoder, output: OutputSink(event: { _ in }, log: { _ in }))
-                pipeline!.start()
-                await pipeline!.finished()
-                let wall = Date().timeIntervalSince(start)
-                let counters = pipeline!.counters, rssAfter = Self.residentMiB()
-                pipeline = nil  // ends the decoder worker, whose CPU time then counts among this process's children
-                let cpu = Self.cpuSeconds() - cpuBefore
-                rows.append(
-                    Row(
-                        size: String(size), scene: scene, counters: counters, seconds: wall, cpuPercent: 100 * cpu / wall,
-                        cpuMsPerDecode: cpu * 1000 / Double(max(1, counters.decoded)), rssBefore: rssBefore, rssAfter: rssAfter))
+                rows.append(Row(size: String(size), scene: scene, run: run))
             }
         }
         let value = JSONValue.array(
             rows.map { r in
-                let c = r.counters
+                let c = r.run.counters
                 var fields: [(String, JSONValue)] = [
                     ("scene", .string(r.scene)), ("size", .string(r.size)), ("fps", .int(fps)), ("captured", .int(c.captured)),
                     ("dropped", .int(c.dropped)), ("decoded", .int(c.decoded)), ("skippedStatic", .int(c.skippedStatic)),
-                    ("decodedPerSecond", JSONValue.number(Double(c.decoded) / r.seconds, places: 1)),
+                    ("decodedPerSecond", JSONValue.number(Double(c.decoded) / r.run.seconds, places: 1)),
                     ("msPerDecode", JSONValue.number(c.decodeMillisecondsMean, places: 1)),
-                    ("codes", .int(c.codes)), ("cpuPercentOfACore", JSONValue.number(r.cpuPercent, places: 1)),
+                    ("codes", .int(c.codes)), ("cpuPercentOfACore", JSONValue.number(r.run.cpuPercent, places: 1)),
                     ("cpuMsPerDecode", JSONValue.number(r.cpuMsPerDecode, places: 1)),
-                    ("rssStartMiB", JSONValue.number(r.rssBefore, places: 1)), ("rssEndMiB", JSONValue.number(r.rssAfter, places: 1))
+                    ("rssStartMiB", JSONValue.number(r.run.rssBefore, places: 1)), ("rssEndMiB", JSONValue.number(r.run.rssAfter, places: 1))
                 ]
                 if let p = c.latencyP50Milliseconds { fields.append(("latencyP50Ms", JSONValue.number(p, places: 1))) }
                 if let p = c.latencyP99Milliseconds { fields.append(("latencyP99Ms", JSONValue.number(p, places: 1))) }
@@ -196,14 +180,15 @@ struct FramesBench: AsyncParsableCommand {
             "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
         ]
         for r in rows {
-            let c = r.counters
+            let c = r.run.counters
             let perFrame = Double(c.codes) / Double(max(1, c.decoded))
             let latency = [c.latencyP50Milliseconds, c.latencyP99Milliseconds].map { $0.map { String(format: "%.0f", $0) } ?? "-" }.joined(
                 separator: " / ")
             lines.append(
                 "| \(r.scene) | \(r.size) | \(fps) | \(c.captured) | \(c.decoded) | \(c.skippedStatic) | \(c.dropped) | "
-                    + String(format: "%.1f | %.1f | %.2f", Double(c.decoded) / r.seconds, c.decodeMillisecondsMean, perFrame)
-                    + " | \(latency) | " + String(format: "%.1f | %.1f | %.0f / %.0f", r.cpuPercent, r.cpuMsPerDecode, r.rssBefore, r.rssAfter) + " |"
+                    + String(format: "%.1f | %.1f | %.2f", Double(c.decoded) / r.run.seconds, c.decodeMillisecondsMean, perFrame)
+                    + " | \(latency) | "
+                    + String(format: "%.1f | %.1f | %.0f / %.0f", r.run.cpuPercent, r.cpuMsPerDecode, r.run.rssBefore, r.run.rssAfter) + " |"
             )
         }
         return lines.joined(separator: "\n")

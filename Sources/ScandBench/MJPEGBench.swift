@@ -28,17 +28,6 @@ struct MJPEGBench: AsyncParsableCommand {
     @Option(name: .long, help: "Also write the table as JSON to this file.")
     var json: String?
 
-    struct Run {
-        var path: String
-        var counters: FrameCounters
-        /// Compressed frames decoded whole (scand: those its decoder took and did not judge still from their
-        /// eighth-size picture).
-        var decompressed = 0
-        var seconds: Double
-        var cpuSeconds: Double
-        var cpuPercent: Double { 100 * cpuSeconds / seconds }
-    }
-
     struct Converter {
         var name: String
         var frames: Int
@@ -67,8 +56,8 @@ struct MJPEGBench: AsyncParsableCommand {
         }
         try writer.finish()
 
-        let native = await Self.pipelineRun("scand: MJPEG natively (libjpeg-turbo, grey)", source: ReplaySource(path: path))
-        let converted = await Self.pipelineRun("libv4lconvert: every frame to YU12", source: ConvertingReplay(path: path))
+        let native = await Self.pipelineRun { ReplaySource(path: path) }
+        let converted = await Self.pipelineRun { ConvertingReplay(path: path) }
         let converters = Self.converters(jpegs.map(\.bytes), width: w, height: h)
         return BenchReport(
             name: "mjpeg", table: table(native: native, converted: converted, converters: converters, width: w, height: h),
@@ -88,15 +77,12 @@ struct MJPEGBench: AsyncParsableCommand {
         }
     }
 
-    static func pipelineRun(_ name: String, source: sending FrameSource) async -> Run {
-        let cpuBefore = FramesBench.cpuSeconds(), start = Date()
-        var pipeline: LivePipeline? = LivePipeline(source: source, decoder: FrameDecoder(), output: OutputSink(event: { _ in }, log: { _ in }))
-        pipeline!.start()
-        await pipeline!.finished()
-        let wall = Date().timeIntervalSince(start), counters = pipeline!.counters, decompressed = pipeline!.captureCounters.decompressed
-        pipeline = nil  // ends the decoder processes, whose CPU then counts among this process's children
-        return Run(
-            path: name, counters: counters, decompressed: decompressed, seconds: wall, cpuSeconds: FramesBench.cpuSeconds() - cpuBefore)
+    /// The two pipelines, scand's and libv4lconvert's.
+    static let paths = ["scand: MJPEG natively (libjpeg-turbo, grey)", "libv4lconvert: every frame to YU12"]
+
+    /// Its `decompressed`, scand's: the frames its decoder took and did not judge still from their eighth-size picture.
+    static func pipelineRun(_ source: () -> FrameSource) async -> PipelineRun {
+        await PipelineRun { LivePipeline(source: source(), decoder: FrameDecoder(), output: OutputSink(event: { _ in }, log: { _ in })) }
     }
 
     /// Each converter alone over the same JPEG frames, on this thread: its CPU per frame.
@@ -125,21 +111,21 @@ struct MJPEGBench: AsyncParsableCommand {
         return Double(t.tv_sec) + Double(t.tv_nsec) / 1e9
     }
 
-    func table(native: Run, converted: Run, converters: [Converter], width: Int, height: Int) -> String {
+    func table(native: PipelineRun, converted: PipelineRun, converters: [Converter], width: Int, height: Int) -> String {
         var lines = [
             "| path | frame size | camera fps | frames | decoded | dropped | corrupt | codes | scans | CPU, % of a core | JPEG frames converted | conversion, % of a core |",
             "|---|---|---|---|---|---|---|---|---|---|---|---|"
         ]
         // What each pipeline converted: scand the frames its decoder decoded whole, libv4lconvert every frame.
         let conversion = [
-            (native, native.decompressed, converters[0]),
-            (converted, converted.counters.captured, converters[1])
+            (Self.paths[0], native, native.decompressed, converters[0]),
+            (Self.paths[1], converted, converted.counters.captured, converters[1])
         ]
-        for (run, frames, converter) in conversion {
+        for (path, run, frames, converter) in conversion {
             let c = run.counters
             let share = Double(frames) * converter.milliseconds / 10 / run.seconds
             lines.append(
-                "| \(run.path) | \(width)x\(height) | \(fps) | \(c.captured) | \(c.decoded) | \(c.dropped) | \(c.corrupt) | \(c.codes) | \(c.scans) | "
+                "| \(path) | \(width)x\(height) | \(fps) | \(c.captured) | \(c.decoded) | \(c.dropped) | \(c.corrupt) | \(c.codes) | \(c.scans) | "
                     + String(format: "%.1f", run.cpuPercent) + " | \(frames) | " + String(format: "%.1f", share) + " |")
         }
         lines += ["", "| converter, alone on the same JPEG frames | frames | frames per second of one core | CPU ms per frame |", "|---|---|---|---|"]
@@ -152,18 +138,18 @@ struct MJPEGBench: AsyncParsableCommand {
                 + "; of the conversion alone: "
                 + String(
                     format: "%.2fx",
-                    Double(conversion[1].1) * converters[1].milliseconds / max(Double(conversion[0].1) * converters[0].milliseconds, 0.001)))
+                    Double(conversion[1].2) * converters[1].milliseconds / max(Double(conversion[0].2) * converters[0].milliseconds, 0.001)))
         return lines.joined(separator: "\n")
     }
 
-    func json(native: Run, converted: Run, converters: [Converter]) -> JSONValue {
+    func json(native: PipelineRun, converted: PipelineRun, converters: [Converter]) -> JSONValue {
         .object([
             (
                 "pipelines",
                 .array(
-                    [native, converted].map { r in
+                    zip(Self.paths, [native, converted]).map { path, r in
                         .object([
-                            ("path", .string(r.path)), ("size", .string(size)), ("fps", .int(fps)), ("captured", .int(r.counters.captured)),
+                            ("path", .string(path)), ("size", .string(size)), ("fps", .int(fps)), ("captured", .int(r.counters.captured)),
                             ("decoded", .int(r.counters.decoded)), ("dropped", .int(r.counters.dropped)), ("corrupt", .int(r.counters.corrupt)),
                             ("codes", .int(r.counters.codes)), ("scans", .int(r.counters.scans)),
                             ("cpuPercentOfACore", .number(r.cpuPercent, places: 1))

@@ -81,40 +81,30 @@ struct PreviewBench: AsyncParsableCommand {
     /// One run: CPU of this process and its decoder children over wall time (100 = one core busy), and the
     /// snapshots asked for, answered and their bytes.
     private func run(_ frame: Frame, snapshots: Bool) async -> (cpu: Double, asked: Int, answered: Int, bytes: Int) {
-        let source = SyntheticSource(frames: [frame], count: fps * seconds, framesPerSecond: fps)
-        let cpuBefore = FramesBench.cpuSeconds(), start = Date()
-        var pipeline: LivePipeline? = LivePipeline(source: source, decoder: FrameDecoder(), output: OutputSink(event: { _ in }, log: { _ in }))
-        pipeline!.start()
-        let answers = NIOLockedValueBox((count: 0, bytes: 0))
-        var asked = 0
-        if snapshots, let p = pipeline {
+        let tally = NIOLockedValueBox((asked: 0, answered: 0, bytes: 0))
+        let run = await PipelineRun {
+            LivePipeline(
+                source: SyntheticSource(frames: [frame], count: fps * seconds, framesPerSecond: fps), decoder: FrameDecoder(),
+                output: OutputSink(event: { _ in }, log: { _ in }))
+        } beside: { p in
+            guard snapshots else { return nil }
             // The page's client: one request every 1/rate s, as a socket client's would come, until the run ends.
             let interval = Duration.milliseconds(Int64(1000 / rate))
-            let client = Task {
-                var asked = 0
+            return Task {
                 while !Task.isCancelled {
-                    asked += 1
+                    tally.withLockedValue { $0.asked += 1 }
                     p.snapshot(isWanted: { true }) { line in
                         // What the socket sends: JSON with the JPEG in base64.
-                        answers.withLockedValue {
-                            $0.count += 1; $0.bytes += line.utf8.count
+                        tally.withLockedValue {
+                            $0.answered += 1; $0.bytes += line.utf8.count
                         }
                     }
                     try? await Task.sleep(for: interval)
                 }
-                return asked
             }
-            await p.finished()
-            client.cancel()
-            asked = await client.value
-        } else {
-            await pipeline!.finished()
         }
-        let wall = Date().timeIntervalSince(start)
-        pipeline = nil  // ends the decoder worker, whose CPU time then counts among this process's children
-        let cpu = FramesBench.cpuSeconds() - cpuBefore
-        let a = answers.withLockedValue { $0 }
-        return (100 * cpu / wall, asked, a.count, a.bytes)
+        let t = tally.withLockedValue { $0 }
+        return (run.cpuPercent, t.asked, t.answered, t.bytes)
     }
 
     private func table(_ rows: [Row]) -> String {

@@ -58,22 +58,19 @@ struct TillBench: AsyncParsableCommand {
         let identical = lockstep[0].scans == lockstep[1].scans
 
         var rows: [Row] = []
-        for (name, run) in [
+        for (name, replay) in [
             ("scand, lockstep", lockstep[0]), ("scand, lockstep again", lockstep[1]), ("scand, recorded pace", recorded),
             ("scand, recorded pace, whole frame every frame", everyFrame)
         ] {
-            let reports = run.scans.map { TillScore.Report(frame: Int($0.frame ?? 0), text: $0.detection.text) }
+            let reports = replay.scans.map { TillScore.Report(frame: Int($0.frame ?? 0), text: $0.detection.text) }
             var row = Row(score: TillScore(reader: name, reports: reports, truths: truths))
-            row.framesToReport = Self.framesToReport(row.score, firstReadable: perFrame.firstReadable)
-            if name.contains("recorded pace") { (row.cpuPercent, row.seconds) = (100 * run.cpuSeconds / run.seconds, run.seconds) }
+            if name.contains("recorded pace") { (row.cpuPercent, row.seconds) = (replay.run.cpuPercent, replay.run.seconds) }
             rows.append(row)
         }
         rows.append(Row(score: TillScore(reader: "libzbar 0.23, every frame", reports: perFrame.zbar, truths: truths)))
         rows.append(
             Row(score: TillScore(reader: "zxing-cpp \(ZXingDecoder.libraryVersion) defaults, every frame", reports: perFrame.zxing, truths: truths)))
-        for i in rows.indices where !rows[i].score.reader.hasPrefix("scand") {
-            rows[i].framesToReport = Self.framesToReport(rows[i].score, firstReadable: perFrame.firstReadable)
-        }
+        for i in rows.indices { rows[i].framesToReport = Self.framesToReport(rows[i].score, firstReadable: perFrame.firstReadable) }
         return BenchReport(
             name: "till", table: Self.table(session, rows: rows, identical: identical, firstReadable: perFrame.firstReadable),
             rows: Self.json(session, rows: rows, identical: identical))
@@ -122,35 +119,18 @@ struct TillBench: AsyncParsableCommand {
 
     /// One replay of the recording through the live pipeline with the default settings, as `scand run --source
     /// replay:FILE --replay-pace PACE` runs it: its SCANs (times and latencies zeroed, so two replays compare
-    /// as their SCAN lines but for times), and the CPU this process and its decoder processes spent on it.
-    struct Replay {
-        var scans: [TrackedCode]
-        var seconds: Double
-        var cpuSeconds: Double
-    }
-
-    static func replay(_ path: String, pace: ReplaySource.Pace, wholeFrameEvery: Int? = nil) async -> Replay {
-        let cpuBefore = FramesBench.cpuSeconds(), started = ContinuousClock.now
-        let scans = await run(path, pace: pace, wholeFrameEvery: wholeFrameEvery)
-        // The pipeline is gone: its decoder processes have exited and been reaped, so their CPU counts among
-        // this process's children.
-        return Replay(
-            scans: scans, seconds: (ContinuousClock.now - started).inSeconds, cpuSeconds: FramesBench.cpuSeconds() - cpuBefore)
-    }
-
-    private static func run(_ path: String, pace: ReplaySource.Pace, wholeFrameEvery: Int?) async -> [TrackedCode] {
+    /// as their SCAN lines but for times), and what it cost.
+    static func replay(_ path: String, pace: ReplaySource.Pace, wholeFrameEvery: Int? = nil) async -> (scans: [TrackedCode], run: PipelineRun) {
         let scans = ScanLog()
         var builder = PipelineBuilder(source: .replay(path: path, pace: pace))
         builder.wholeFrameEvery = wholeFrameEvery
-        let pipeline = builder.pipeline(
-            for: ScandConfig(), output: OutputSink(event: { scans.add($0) }, log: { _ in }))
-        pipeline.start()
-        await pipeline.finished()
-        return scans.all.map { code in
+        let run = await PipelineRun { builder.pipeline(for: ScandConfig(), output: OutputSink(event: { scans.add($0) }, log: { _ in })) }
+        let zeroed = scans.all.map { code in
             var c = code
             (c.time, c.latencyMilliseconds) = (Date(timeIntervalSince1970: 0), nil)
             return c
         }
+        return (zeroed, run)
     }
 }
 
