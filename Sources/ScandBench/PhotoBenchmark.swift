@@ -216,7 +216,7 @@ public struct PhotoBenchmark: Sendable {
                 event: { e in
                     if case .scan(let code) = e { scans.withLockedValue { $0.append(code.detection) } }
                 }, log: { _ in }),
-            captureOptions: options, clock: ReplaySource.Pace.lockstep.clock)
+            captureOptions: options, keepsRecordedStamps: true)
         pipeline.start()
         await pipeline.finished()
         return scans.withLockedValue { $0 }

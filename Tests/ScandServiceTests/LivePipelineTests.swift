@@ -46,7 +46,7 @@ import NIOConcurrencyHelpers
         options.delivery = pace.delivery
         let pipeline = LivePipeline(
             source: ReplaySource(path: path, pace: pace), decoder: decoder, output: lines.sink, captureOptions: options,
-            clock: pace.clock)
+            keepsRecordedStamps: pace.keepsRecordedStamps)
         pipeline.start()
         await pipeline.finished()
         return (lines, pipeline)

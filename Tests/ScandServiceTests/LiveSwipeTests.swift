@@ -30,7 +30,7 @@ import NIOConcurrencyHelpers
         options.delivery = ReplaySource.Pace.lockstep.delivery
         let pipeline = LivePipeline(
             source: ReplaySource(path: path, pace: .lockstep), decoder: FrameDecoder(), output: lines.sink, captureOptions: options,
-            clock: ReplaySource.Pace.lockstep.clock)
+            keepsRecordedStamps: true)
         pipeline.start()
         await pipeline.finished()
         return lines
