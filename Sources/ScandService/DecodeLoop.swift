@@ -99,9 +99,15 @@ actor DecodeLoop {
     }
 
     /// Decodes and tracks with the formats, rect of interest, orientation, ITF lengths and tracker settings of
-    /// `config` from the next frame on; the codes being tracked and the counters go on.
+    /// `config` from the next frame on, through the same decoder processes; the codes being tracked and the
+    /// counters go on, what the decoder learnt about earlier frames starts over.
     func reconfigure(_ config: ScandConfig) {
-        decoder = decoder.reconfigured(config)
+        let old = decoder
+        decoder = FrameDecoder(
+            formats: config.formats, regionOfInterest: config.regionOfInterest, transform: config.transform,
+            itfLengths: config.itfLengths, decoder: old.decoder)
+        decoder.extraPassBudgetMilliseconds = old.extraPassBudgetMilliseconds
+        decoder.merger = old.merger
         tracker.settings = config.tracker
         lastScene = nil  // the new settings may read what the old ones did not
     }

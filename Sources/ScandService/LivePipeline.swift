@@ -52,6 +52,9 @@ public final class LivePipeline: Sendable {
 
     public var counters: FrameCounters { metrics.counters(capture: capture.handOff.counters) }
 
+    /// A STATS event with the counters.
+    public func statsEvent() -> Event { .stats(device: device, counters: counters) }
+
     /// The capture side's own counters (MJPEG frames decoded whole among them), for benchmarks and tests.
     public var captureCounters: CaptureCounters { capture.handOff.counters }
 
@@ -129,7 +132,12 @@ public final class LivePipeline: Sendable {
     /// streaming, and the decoder has not spent longer than it on one frame: when the service watchdog may
     /// be pinged.
     public func isHealthy(within interval: Duration) -> Bool {
-        PipelineHealth.isHealthy(capture: capture.activity, decodingSince: metrics.decodingSince, now: Monotonic.microseconds(), within: interval)
+        // Monotonic microseconds, now read last: no time read before it is later than it.
+        let activity = capture.activity, decodingSince = metrics.decodingSince, now = Monotonic.microseconds()
+        let limit = UInt64(interval.components.seconds) * 1_000_000 + UInt64(interval.components.attoseconds / 1_000_000_000_000)
+        guard now &- activity.loop <= limit else { return false }
+        if activity.streaming && now &- activity.frame > limit { return false }
+        return decodingSince == 0 || now &- decodingSince <= limit
     }
 
     /// Why the source could not be used at all (a missing or malformed recording); nil otherwise.
