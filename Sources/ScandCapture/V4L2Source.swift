@@ -38,9 +38,6 @@ public final class V4L2Source: FrameSource {
     private var buffers: [(start: UnsafeMutableRawPointer, length: Int)] = []
     private var format: FrameFormat?
     private var lumaMemory: FrameMemoryAllocator?
-    public private(set) var framesPerSecond: Double?
-    /// The pixel format chosen at the last open, and why.
-    public private(set) var choice: PixelFormatChoice?
 
     public init(path: String, request: Request = Request()) {
         self.name = path
@@ -57,7 +54,7 @@ public final class V4L2Source: FrameSource {
         do {
             try checkCapabilities()
             let f = try negotiateFormat()
-            framesPerSecond = try? negotiateRate()
+            try? negotiateRate()
             try V4L2Controls.apply(request.controls, fd: fd, path: name)
             try startStreaming(f)
             format = f
@@ -88,11 +85,10 @@ public final class V4L2Source: FrameSource {
         // A frame the driver marked bad (or cut short) is not worth decoding, nor copying.
         let usable = buf.flags & UInt32(V4L2_BUF_FLAG_ERROR) == 0 && format.isComplete(used) && stamp != nil
         var frame: Frame?
-        if usable, format.isCompressed {
-            frame = Frame(format: format, bytes: Array(driver), sequence: UInt64(buf.sequence), timestampMicroseconds: stamp ?? 0)
-        } else if usable, let allocate = lumaMemory, let memory = allocate(format.width * format.height) {
+        if usable, !format.isCompressed, let allocate = lumaMemory, let memory = allocate(format.width * format.height) {
             frame = Frame.capturingLuma(of: driver, format: format, into: memory, sequence: UInt64(buf.sequence), timestampMicroseconds: stamp ?? 0)
         }
+        // An MJPEG frame, or luma without shared memory for it: an array copy.
         if usable, frame == nil {
             frame = Frame(format: format, bytes: Array(driver), sequence: UInt64(buf.sequence), timestampMicroseconds: stamp ?? 0)
         }
@@ -159,7 +155,6 @@ public final class V4L2Source: FrameSource {
             }
             throw CaptureError(.noUsableFormat, path: name, detail: "offers \(offered)")
         }
-        self.choice = picked
         let choice = picked.fourcc
         var fmt = v4l2_format()
         fmt.type = V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue
@@ -197,7 +192,7 @@ public final class V4L2Source: FrameSource {
     }
 
     /// Sets the requested rate, or the highest the camera offers at this size.
-    private func negotiateRate() throws(CaptureError) -> Double {
+    private func negotiateRate() throws(CaptureError) {
         var parm = v4l2_streamparm()
         parm.type = V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue
         var r = scand_v4l2_ioctl(fd, SCAND_VIDIOC_G_PARM, &parm)
@@ -215,8 +210,6 @@ public final class V4L2Source: FrameSource {
                 if r < 0 { throw CaptureError.from(errno: -r, path: name, during: "VIDIOC_S_PARM") }
             }
         }
-        let tpf = parm.parm.capture.timeperframe
-        return tpf.numerator > 0 ? Double(tpf.denominator) / Double(tpf.numerator) : 0
     }
 
     private func currentFormat() throws(CaptureError) -> FrameFormat {
