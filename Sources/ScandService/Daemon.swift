@@ -16,24 +16,17 @@ public struct Daemon: Sendable {
     public var reload: @Sendable () throws -> ScandConfig
     /// nil: no socket (`--socket none`).
     public var listener: SocketServer.Listener?
-    public var makePipeline: @Sendable (ScandConfig, OutputSink, DaemonMetrics) -> LivePipeline
+    /// Builds the pipeline, and a new one for a reload that needs it.
+    public var pipelines: PipelineBuilder
 
     public init(
         config: ScandConfig, reload: @escaping @Sendable () throws -> ScandConfig, listener: SocketServer.Listener?,
-        makePipeline: @escaping @Sendable (ScandConfig, OutputSink, DaemonMetrics) -> LivePipeline
+        pipelines: PipelineBuilder
     ) {
         self.config = config
         self.reload = reload
         self.listener = listener
-        self.makePipeline = makePipeline
-    }
-
-    /// `scand run`'s daemon: pipelines from `builder`.
-    public init(
-        config: ScandConfig, reload: @escaping @Sendable () throws -> ScandConfig, listener: SocketServer.Listener?,
-        pipelines builder: PipelineBuilder
-    ) {
-        self.init(config: config, reload: reload, listener: listener, makePipeline: builder.pipeline(for:output:metrics:))
+        self.pipelines = pipelines
     }
 
     /// The start-up line that says where what outlives a restart is kept, or that nothing is and why.
@@ -95,23 +88,23 @@ public struct Daemon: Sendable {
         output.event(.version(VersionInfo.banner))
         // Trap SIGHUP before anything runs: its default action would end the daemon.
         let hangups = await UnixSignalsSequence(trapping: .sighup)
-        let make = makePipeline
+        let pipelines = self.pipelines
         let metrics = DaemonMetrics()
         let roi = RegionOfInterestOverride(store: stateDirectory.map(RegionOfInterestStore.init(directory:)), log: output.logger)
         let cameraControls = CameraControlOverride(store: stateDirectory.map(CameraControlStore.init(directory:)), log: output.logger)
         // What was set over the socket, on top of a configuration read now or on SIGHUP.
         let overridden: @Sendable (ScandConfig) -> ScandConfig = { cameraControls.applied(to: roi.applied(to: $0)) }
-        let controller = PipelineController(config: overridden(config)) { make($0, output, metrics) }
+        let controller = PipelineController(config: overridden(config)) { pipelines.pipeline(for: $0, output: output, metrics: metrics) }
         // The journal's upkeep while no event comes (a removed or damaged file replaced, a full disk retried):
         // first in the group, so the last to stop.
         var services: [ServiceGroupConfiguration.ServiceConfiguration] = [.init(service: JournalUpkeep { stage.upkeep() })]
         if let listener {
             var controls = DaemonControls(
                 status: {
-                    var report = StatusSummary.report(controller, hub: hub, stdoutDropped: console.dropped)
-                    report.regionOfInterest = roi.applied(to: controller.config).regionOfInterest
-                    report.journal = events.status
-                    return report
+                    let p = controller.current
+                    return StatusReport(
+                        device: p.deviceStatus, counters: p.counters, clients: hub.counters, stdoutDropped: console.dropped,
+                        regionOfInterest: roi.applied(to: controller.config).regionOfInterest, journal: events.status)
                 },
                 metrics: {
                     let p = controller.current
@@ -271,16 +264,8 @@ struct SupervisorService: Service {
     }
 }
 
-/// Where the daemon stands: STATUS for clients, one line for systemd.
+/// Where the daemon stands in one line, for systemd.
 public enum StatusSummary {
-    /// STATUS: where the camera stands, frame counters, decode timing, subscribers.
-    public static func report(_ controller: PipelineController, hub: EventHub, stdoutDropped: Int = 0) -> StatusReport {
-        let p = controller.current
-        return StatusReport(
-            device: p.deviceStatus, counters: p.counters, clients: hub.counters, stdoutDropped: stdoutDropped,
-            regionOfInterest: controller.config.regionOfInterest)
-    }
-
     /// One line for systemctl status.
     public static func line(_ p: LivePipeline, hub: EventHub) -> String {
         let c = p.counters
