@@ -42,7 +42,7 @@ public struct Daemon: Sendable {
         case .off(let reason, _, _, _): kept = "event journal off (\(reason))"
         }
         return
-            "state directory \(directory): \(kept); a rect of interest set over the socket is kept in \(RegionOfInterestStore(directory: directory).path)"
+            "state directory \(directory): \(kept); a rect of interest set over the socket is kept in \(RegionOfInterestOverride.path(in: directory))"
     }
 
     /// Runs until SIGTERM/SIGINT or until the source ends. Returns a failure to report, if any.
@@ -90,7 +90,7 @@ public struct Daemon: Sendable {
         let hangups = await UnixSignalsSequence(trapping: .sighup)
         let pipelines = self.pipelines
         let metrics = DaemonMetrics()
-        let roi = RegionOfInterestOverride(store: stateDirectory.map(RegionOfInterestStore.init(directory:)), log: output.logger)
+        let roi = RegionOfInterestOverride(directory: stateDirectory, log: output.logger)
         let cameraControls = CameraControlOverride(store: stateDirectory.map(CameraControlStore.init(directory:)), log: output.logger)
         // What was set over the socket, on top of a configuration read now or on SIGHUP.
         let overridden: @Sendable (ScandConfig) -> ScandConfig = { cameraControls.applied(to: roi.applied(to: $0)) }
