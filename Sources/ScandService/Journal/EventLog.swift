@@ -166,7 +166,7 @@ public final class EventLog: Sendable {
         if let notice = state.withLockedValue({ s in
             defer { s.notice = nil }; return s.notice
         }) {
-            out.append(number(.journal(notice), now: now, journaled: true))
+            out.append(number(.journal(notice), now: now))
         }
         checkFile(now: now)
         if let back = retry(now: now) { out.append(back) }
@@ -203,62 +203,60 @@ public final class EventLog: Sendable {
         // caller serializes them.
         var s = state.withLockedValue { $0 }
         defer { state.withLockedValue { $0 = s } }
-        do {
-            guard var outage = s.outage, outage.isDue(now) else { return nil }
-            var replaced: String?
-            let journal: EventJournal
-            do {
-                if let kept = s.journal {
-                    journal = kept
-                } else {
-                    let opened = try Self.open(path, limits: limits, state: &s, now: now, log: log)
-                    journal = opened.0
-                    replaced = opened.1
-                    s.seq = max(s.seq, try journal.lastSeq())
-                }
-            } catch {
-                outage.failed(error.description, now: now)
-                s.outage = outage
-                log("event journal still off: \(error.description); next attempt in \(Int(outage.retryIn(now) ?? 0)) s", .warning)
-                return nil
-            }
-            let seq = s.seq + 1
-            var message = replaced ?? "event journal \(journal.id) on again"
-            if replaced == nil, let previous = s.journalID, previous != journal.id {
-                message =
-                    "new event journal \(journal.id) started after seq \(journal.base): \(outage.reason); since positions from journal \(previous) are not in it"
-            }
-            if let gap = outage.missed {
-                message += "; seq \(gap.first)…\(gap.last) (\(gap.events) events) were published live only and are not in it"
-            }
-            let notice = JournalNotice(state: .on, journal: journal.id, notJournaled: outage.missed, message: message)
-            let line = EventEncoder.line(.journal(notice), stamp: EventStamp(boot: boot, seq: seq))
-            do {
-                try journal.append(seq: seq, boot: boot, eventClass: Event.Class.journal.rawValue, line: line, at: now)
-            } catch {
-                s.journal = journal
-                if error.kind == .corrupt {
-                    // Damaged as soon as opened: set it aside at the next attempt.
-                    journal.close()
-                    s.journal = nil
-                    s.setAside = true
-                }
-                outage.failed(error.description, now: now)
-                s.outage = outage
-                log("event journal still off: \(error.description); next attempt in \(Int(outage.retryIn(now) ?? 0)) s", .warning)
-                return nil
-            }
-            s.seq = seq
-            record(seq)
-            s.journal = journal
-            s.journalID = journal.id
-            s.outage = nil
-            s.lastGap = outage.missed
-            s.span = try? journal.span()
-            s.appendsSinceSpan = 0
-            log(message, .notice)
-            return PublishedEvent(event: .journal(notice), line: line, seq: seq, journaled: true)
+        guard var outage = s.outage, outage.isDue(now) else { return nil }
+        func stillOff(_ reason: String) -> PublishedEvent? {
+            outage.failed(reason, now: now)
+            s.outage = outage
+            log("event journal still off: \(reason); next attempt in \(Int(outage.retryIn(now) ?? 0)) s", .warning)
+            return nil
         }
+        var replaced: String?
+        let journal: EventJournal
+        do {
+            if let kept = s.journal {
+                journal = kept
+            } else {
+                let opened = try Self.open(path, limits: limits, state: &s, now: now, log: log)
+                journal = opened.0
+                replaced = opened.1
+                s.seq = max(s.seq, try journal.lastSeq())
+            }
+        } catch {
+            return stillOff(error.description)
+        }
+        let seq = s.seq + 1
+        var message = replaced ?? "event journal \(journal.id) on again"
+        if replaced == nil, let previous = s.journalID, previous != journal.id {
+            message =
+                "new event journal \(journal.id) started after seq \(journal.base): \(outage.reason); since positions from journal \(previous) are not in it"
+        }
+        if let gap = outage.missed {
+            message += "; seq \(gap.first)…\(gap.last) (\(gap.events) events) were published live only and are not in it"
+        }
+        let notice = JournalNotice(state: .on, journal: journal.id, notJournaled: outage.missed, message: message)
+        let line = EventEncoder.line(.journal(notice), stamp: EventStamp(boot: boot, seq: seq))
+        do {
+            try journal.append(seq: seq, boot: boot, eventClass: Event.Class.journal.rawValue, line: line, at: now)
+        } catch {
+            s.journal = journal
+            if error.kind == .corrupt {
+                // Damaged as soon as opened: set it aside at the next attempt.
+                journal.close()
+                s.journal = nil
+                s.setAside = true
+            }
+            return stillOff(error.description)
+        }
+        s.seq = seq
+        record(seq)
+        s.journal = journal
+        s.journalID = journal.id
+        s.outage = nil
+        s.lastGap = outage.missed
+        s.span = try? journal.span()
+        s.appendsSinceSpan = 0
+        log(message, .notice)
+        return PublishedEvent(event: .journal(notice), line: line, seq: seq, journaled: true)
     }
 
     /// Keeps `seq` as the last published, before the event goes out.
@@ -274,37 +272,30 @@ public final class EventLog: Sendable {
         if due { log("cannot write \(published.path) (\(String(cString: strerror(error)))): a crash now may go unnoticed", .warning) }
     }
 
-    /// Numbers `event` (the next seq) without journaling it (`journaled: false`), or with it already
-    /// journaled elsewhere.
-    private func number(_ event: Event, now: Double, journaled: Bool) -> PublishedEvent {
-        let seq = state.withLockedValue { s in
-            s.seq += 1
-            return s.seq
-        }
-        let line = EventEncoder.line(event, stamp: EventStamp(boot: boot, seq: seq))
-        // Kept after the journal's commit and before the event goes out: a seq in the file was published.
-        defer { record(seq) }
-        guard journaled else { return PublishedEvent(event: event, line: line, seq: seq) }
-        return append(event, seq: seq, line: line, now: now)
-    }
-
-    /// Numbers and journals one event (or counts it as missed while the journal is off).
-    private func append(_ event: Event, now: Double) -> [PublishedEvent] {
+    /// Numbers `event` (the next seq) and journals it (or counts it as missed while the journal is off).
+    private func number(_ event: Event, now: Double) -> PublishedEvent {
         let seq = state.withLockedValue { s in
             s.seq += 1
             return s.seq
         }
         let line = EventEncoder.line(event, stamp: EventStamp(boot: boot, seq: seq))
         let published = append(event, seq: seq, line: line, now: now)
+        // Kept after the journal's commit and before the event goes out: a seq in the file was published.
         record(seq)
-        guard !published.journaled, let outage = state.withLockedValue({ $0.outage }), outage.missed == JournalGap(first: seq, last: seq),
-            outage.retries
+        return published
+    }
+
+    /// Numbers and journals one event, then a JOURNAL event if the journal just went off with it.
+    private func append(_ event: Event, now: Double) -> [PublishedEvent] {
+        let published = number(event, now: now)
+        guard !published.journaled, let seq = published.seq, let outage = state.withLockedValue({ $0.outage }),
+            outage.missed == JournalGap(first: seq, last: seq), outage.retries
         else { return [published] }
         // The journal just went off: say so to everyone watching, live (this event is not journaled either).
         let retryIn = Int(outage.retryIn(now) ?? 0)
         let notice = JournalNotice(
             state: .off, message: "event journal off from seq \(seq): \(outage.reason); events are published live only; next attempt in \(retryIn) s")
-        return [published, number(.journal(notice), now: now, journaled: true)]
+        return [published, number(.journal(notice), now: now)]
     }
 
     /// Journals `line` (numbered `seq`) unless the journal is off; a failure switches it off.
