@@ -1,3 +1,4 @@
+import Foundation
 import Glibc
 import ScandCore
 import ScandProtocol
@@ -6,20 +7,16 @@ import ScandV4L2Shim
 /// What a camera offers: formats, sizes and frame rates (like `v4l2-ctl --list-formats-ext`), and the
 /// stable /dev/v4l/by-id names of the cameras on this machine.
 public enum V4L2Inventory {
-    public typealias DeviceInfo = CameraInfo
-    public typealias FormatInfo = CameraInfo.Format
-    public typealias SizeInfo = CameraInfo.Size
-
     /// Every /dev/video* node, with its stable names and, when it can be opened, what it offers.
     /// - Parameters: request: the size and rate to say which pixel format scand would choose for; controls:
     ///   whether to list each camera's controls too.
-    public static func devices(devRoot: String = "/dev", request: V4L2Source.Request = .init(), controls: Bool = false) -> [DeviceInfo] {
-        let nodes = listDirectory(devRoot).filter { $0.hasPrefix("video") }.sorted { a, b in
+    public static func devices(devRoot: String = "/dev", request: V4L2Source.Request = .init(), controls: Bool = false) -> [CameraInfo] {
+        let nodes = ((try? FileManager.default.contentsOfDirectory(atPath: devRoot)) ?? []).filter { $0.hasPrefix("video") }.sorted { a, b in
             (Int(a.dropFirst(5)) ?? 0, a) < (Int(b.dropFirst(5)) ?? 0, b)
         }
         var links: [String: [String]] = [:]
         for dir in ["\(devRoot)/v4l/by-id", "\(devRoot)/v4l/by-path"] {
-            for link in listDirectory(dir) {
+            for link in (try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? [] {
                 let full = dir + "/" + link
                 if let target = resolve(full) { links[target, default: []].append(full) }
             }
@@ -37,8 +34,8 @@ public enum V4L2Inventory {
         return String(cString: p)
     }
 
-    static func inspect(path: String, stableNames: [String], request: V4L2Source.Request, controls: Bool) -> DeviceInfo {
-        var info = DeviceInfo(path: path, stableNames: stableNames, driver: "", card: "", busInfo: "", isCapture: false, formats: [])
+    static func inspect(path: String, stableNames: [String], request: V4L2Source.Request, controls: Bool) -> CameraInfo {
+        var info = CameraInfo(path: path, stableNames: stableNames, driver: "", card: "", busInfo: "", isCapture: false, formats: [])
         let fd = scand_v4l2_open(path, 1)
         guard fd >= 0 else {
             info.problem = CaptureError.from(errno: -fd, path: path, during: "open").description
@@ -64,7 +61,7 @@ public enum V4L2Inventory {
     }
 
     /// What `V4L2Source` captures in for `request`, from the formats a camera lists.
-    public static func choice(among formats: [FormatInfo], for request: V4L2Source.Request) -> PixelFormatChoice? {
+    public static func choice(among formats: [CameraInfo.Format], for request: V4L2Source.Request) -> PixelFormatChoice? {
         let offers = formats.map { f in
             PixelFormatChoice.Offer(
                 fourcc: f.fourcc, emulated: f.emulated,
@@ -75,8 +72,8 @@ public enum V4L2Inventory {
             override: request.pixelFormat)
     }
 
-    static func formats(fd: Int32) -> [FormatInfo] {
-        var out: [FormatInfo] = []
+    static func formats(fd: Int32) -> [CameraInfo.Format] {
+        var out: [CameraInfo.Format] = []
         for index in 0..<64 {
             var desc = v4l2_fmtdesc()
             desc.index = UInt32(index)
@@ -84,15 +81,15 @@ public enum V4L2Inventory {
             guard scand_v4l2_ioctl(fd, SCAND_VIDIOC_ENUM_FMT, &desc) == 0 else { break }
             let fourcc = FourCC(rawValue: desc.pixelformat)
             out.append(
-                FormatInfo(
+                CameraInfo.Format(
                     fourcc: fourcc, description: String(fixedCString: desc.description),
                     emulated: desc.flags & UInt32(V4L2_FMT_FLAG_EMULATED) != 0, sizes: sizes(fd: fd, fourcc: fourcc)))
         }
         return out
     }
 
-    static func sizes(fd: Int32, fourcc: FourCC) -> [SizeInfo] {
-        var out: [SizeInfo] = []
+    static func sizes(fd: Int32, fourcc: FourCC) -> [CameraInfo.Size] {
+        var out: [CameraInfo.Size] = []
         for index in 0..<256 {
             var s = v4l2_frmsizeenum()
             s.index = UInt32(index)
@@ -100,11 +97,12 @@ public enum V4L2Inventory {
             guard scand_v4l2_ioctl(fd, SCAND_VIDIOC_ENUM_FRAMESIZES, &s) == 0 else { break }
             if s.type == V4L2_FRMSIZE_TYPE_DISCRETE.rawValue {
                 let w = Int(s.discrete.width), h = Int(s.discrete.height)
-                out.append(SizeInfo(width: w, height: h, framesPerSecond: rates(fd: fd, fourcc: fourcc, width: w, height: h)))
+                out.append(CameraInfo.Size(width: w, height: h, framesPerSecond: rates(fd: fd, fourcc: fourcc, width: w, height: h)))
             } else {
                 // Stepwise or continuous: report the bounds; any size in between is accepted.
                 for (w, h) in [(s.stepwise.min_width, s.stepwise.min_height), (s.stepwise.max_width, s.stepwise.max_height)] {
-                    out.append(SizeInfo(width: Int(w), height: Int(h), framesPerSecond: rates(fd: fd, fourcc: fourcc, width: Int(w), height: Int(h))))
+                    out.append(
+                        CameraInfo.Size(width: Int(w), height: Int(h), framesPerSecond: rates(fd: fd, fourcc: fourcc, width: Int(w), height: Int(h))))
                 }
                 break
             }
@@ -133,16 +131,5 @@ public enum V4L2Inventory {
 
     static func rates(fd: Int32, fourcc: FourCC, width: Int, height: Int) -> [Double] {
         intervals(fd: fd, fourcc: fourcc, width: width, height: height).map { Double($0.den) / Double($0.num) }
-    }
-
-    static func listDirectory(_ path: String) -> [String] {
-        guard let dir = opendir(path) else { return [] }
-        defer { closedir(dir) }
-        var names: [String] = []
-        while let entry = readdir(dir) {
-            let name = String(fixedCString: entry.pointee.d_name)
-            if name != "." && name != ".." { names.append(name) }
-        }
-        return names
     }
 }

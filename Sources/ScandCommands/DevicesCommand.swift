@@ -36,7 +36,7 @@ struct DevicesCommand: ParsableCommand {
         for d in devices { print(Self.text(d)) }
     }
 
-    static func text(_ d: V4L2Inventory.DeviceInfo) -> String {
+    static func text(_ d: CameraInfo) -> String {
         var lines = [
             "\(d.path)" + (d.card.isEmpty ? "" : "  \(d.card)") + (d.driver.isEmpty ? "" : "  driver \(d.driver)")
                 + (d.busInfo.isEmpty ? "" : "  \(d.busInfo)") + (d.problem == nil ? (d.isCapture ? "  capture" : "  not a capture device") : "")
