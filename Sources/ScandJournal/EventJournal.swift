@@ -64,18 +64,20 @@ public final class EventJournal: Sendable {
             // Commits reach the WAL file at once and are synced at checkpoints (see the type's comment).
             try db.execute(sql: "PRAGMA synchronous = NORMAL")
         }
+        // The journal's own errors (a check that failed) as they are; GRDB's and SQLite's in one line.
+        func failure(_ error: any Error, while what: String) -> JournalError {
+            error as? JournalError ?? JournalError(error, path: path, while: what)
+        }
         let queue: DatabaseQueue
-        do { queue = try DatabaseQueue(path: path, configuration: config) } catch { throw JournalError(error, path: path, while: "opening") }
+        do { queue = try DatabaseQueue(path: path, configuration: config) } catch { throw failure(error, while: "opening") }
         do {
             let check = try queue.read { db in try String.fetchAll(db, sql: "PRAGMA quick_check") }
             guard check == ["ok"] else {
                 throw JournalError(
                     kind: .corrupt, description: "journal \(path) failed its integrity check (\(check.first?.prefix(120) ?? "no answer"))")
             }
-        } catch let error as JournalError {
-            throw error
         } catch {
-            throw JournalError(error, path: path, while: "checking it")
+            throw failure(error, while: "checking it")
         }
         let meta: (id: String, base: Int)
         do {
@@ -118,10 +120,8 @@ public final class EventJournal: Sendable {
                 }
                 return (id, base)
             }
-        } catch let error as JournalError {
-            throw error
         } catch {
-            throw JournalError(error, path: path, while: "opening")
+            throw failure(error, while: "opening")
         }
         return EventJournal(path: path, limits: limits, db: queue, id: meta.id, base: meta.base)
     }
@@ -202,10 +202,6 @@ public final class EventJournal: Sendable {
         } catch {
             throw failure(error, while: "appending seq \(seq)")
         }
-    }
-
-    public func append(_ event: JournaledEvent) throws(JournalError) {
-        try append(seq: event.seq, boot: event.boot, eventClass: event.eventClass, line: event.line, at: event.time)
     }
 
     /// At most `limit` events with seq > `seq`, in seq order: one page of a replay.
