@@ -20,8 +20,10 @@ public final class DaemonMetrics: Sendable {
 
     public init() {
         let registry = self.registry
-        func counter(_ name: String, _ help: String) -> Counter {
-            registry.makeCounter(descriptor: MetricNameDescriptor(namespace: "scand", metricName: name, unitName: "total", helpText: help))
+        func counter(_ name: String, _ help: String) -> Counter { registry.makeCounter(descriptor: Self.name(name, "total", help)) }
+        func gauge(_ name: String, _ help: String) -> Gauge { registry.makeGauge(descriptor: Self.name(name, "", help)) }
+        func histogram(_ name: String, _ help: String, _ buckets: [Duration]) -> DurationHistogram {
+            registry.makeDurationHistogram(descriptor: Self.name(name, "seconds", help), buckets: buckets)
         }
         captured = counter("frames_captured", "Frames taken from the camera.")
         dropped = counter("frames_dropped", "Frames replaced by a newer one while the decoder was busy.")
@@ -30,27 +32,15 @@ public final class DaemonMetrics: Sendable {
         restarts = counter("decoder_restarts", "Decoder processes replaced after they crashed, hung or ended.")
         corrupt = counter("frames_corrupt", "MJPEG frames that were corrupt or cut short, skipped.")
         let milliseconds = [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000].map { Duration.milliseconds($0) }
-        decodeDuration = registry.makeDurationHistogram(
-            descriptor: MetricNameDescriptor(
-                namespace: "scand", metricName: "decode_duration", unitName: "seconds",
-                helpText: "Time the decoder spent on one frame."), buckets: milliseconds)
-        scanLatency = registry.makeDurationHistogram(
-            descriptor: MetricNameDescriptor(
-                namespace: "scand", metricName: "scan_latency", unitName: "seconds",
-                helpText: "From the capture of a frame to the SCAN event of a code in it."),
-            buckets: Array(milliseconds.dropFirst(2)))
-        cameraUp = registry.makeGauge(
-            descriptor: MetricNameDescriptor(
-                namespace: "scand", metricName: "camera_up", unitName: "",
-                helpText: "1 while the camera streams, 0 otherwise."))
-        focus = registry.makeGauge(
-            descriptor: MetricNameDescriptor(
-                namespace: "scand", metricName: "focus_sharpness", unitName: "",
-                helpText: "Sharpness of the rect of interest (mean gradient energy of its luma): higher is sharper."))
-        subscribers = registry.makeGauge(
-            descriptor: MetricNameDescriptor(
-                namespace: "scand", metricName: "subscribers", unitName: "",
-                helpText: "Socket clients watching events."))
+        decodeDuration = histogram("decode_duration", "Time the decoder spent on one frame.", milliseconds)
+        scanLatency = histogram("scan_latency", "From the capture of a frame to the SCAN event of a code in it.", Array(milliseconds.dropFirst(2)))
+        cameraUp = gauge("camera_up", "1 while the camera streams, 0 otherwise.")
+        focus = gauge("focus_sharpness", "Sharpness of the rect of interest (mean gradient energy of its luma): higher is sharper.")
+        subscribers = gauge("subscribers", "Socket clients watching events.")
+    }
+
+    private static func name(_ metric: String, _ unit: String, _ help: String) -> MetricNameDescriptor {
+        MetricNameDescriptor(namespace: "scand", metricName: metric, unitName: unit, helpText: help)
     }
 
     /// One frame decoded in `seconds`.
@@ -60,12 +50,8 @@ public final class DaemonMetrics: Sendable {
 
     /// One SCAN: counted by format, its capture-to-event latency recorded when known.
     public func recordScan(format: BarcodeFormat, latencyMilliseconds: Double?) {
-        registry.makeCounter(
-            descriptor: MetricNameDescriptor(
-                namespace: "scand", metricName: "scans", unitName: "total",
-                helpText: "Codes scanned (SCAN events), by format."),
-            labels: [("format", format.name)]
-        ).increment()
+        registry.makeCounter(descriptor: Self.name("scans", "total", "Codes scanned (SCAN events), by format."), labels: [("format", format.name)])
+            .increment()
         if let ms = latencyMilliseconds { scanLatency.record(.nanoseconds(Int64(ms * 1e6))) }
     }
 
