@@ -111,12 +111,11 @@ public final class FrameHandOff: Sendable {
     /// when set; nil, and counted corrupt, when it does not decode.
     public func decompress(_ frame: Frame, with decoder: MJPEGDecoder) -> Frame? {
         guard frame.format.isCompressed else { return frame }
-        if let grey = FrameDecompression.grey(of: frame, with: decoder, into: decodedMemory.withLockedValue { $0 }) {
-            decompressed()
-            return grey
+        let grey = FrameDecompression.grey(of: frame, with: decoder, into: decodedMemory.withLockedValue { $0 })
+        state.withLockedValue { s in
+            if grey == nil { s.counters.corrupt += 1 } else { s.counters.decompressed += 1 }
         }
-        corrupted()
-        return nil
+        return grey
     }
 
     public struct Frames: AsyncSequence, AsyncIteratorProtocol {
@@ -141,19 +140,11 @@ public final class FrameHandOff: Sendable {
                 guard frame.format.isCompressed, decodesCompressed else { return frame }
                 let decoder = jpeg ?? MJPEGDecoder()
                 jpeg = decoder
-                if let grey = FrameDecompression.grey(of: frame, with: decoder, into: handOff.decodedMemory.withLockedValue { $0 }) {
-                    handOff.decompressed()
-                    return grey
-                }
-                handOff.corrupted()
+                if let grey = handOff.decompress(frame, with: decoder) { return grey }
             }
             return nil
         }
     }
-
-    private func corrupted() { state.withLockedValue { $0.counters.corrupt += 1 } }
-
-    private func decompressed() { state.withLockedValue { $0.counters.decompressed += 1 } }
 
     private func took() {
         state.withLockedValue { s in
