@@ -105,9 +105,6 @@ public final class LivePipeline: Sendable {
         capture.cameraControls(set: settings, answer: answer)
     }
 
-    /// Snapshots made so far (one per frame, shared by every client that waited for it).
-    var snapshotsMade: Int { snapshots.made }
-
     /// The camera's last reported state.
     public var deviceStatus: DeviceStatus? { lastStatus.status.withLockedValue { $0 } }
 

@@ -35,11 +35,11 @@ final class SnapshotRequests: Sendable {
     /// Snapshots made so far.
     var made: Int { state.withLockedValue { $0.made } }
 
-    /// Hands `frame` over to be made into a snapshot for everyone waiting, if anyone still wants one and no
-    /// snapshot is being made; the caller (the decode loop) goes on at once.
     /// Someone waits for a snapshot of the next frame (which must then be decoded, still scene or not).
     var isWaiting: Bool { state.withLockedValue { !$0.making && !$0.waiting.isEmpty } }
 
+    /// Hands `frame` over to be made into a snapshot for everyone waiting, if anyone still wants one and no
+    /// snapshot is being made; the caller (the decode loop) goes on at once.
     func offer(_ frame: Frame, transform: FrameTransform) {
         let waiters: [Waiter]? = state.withLockedValue { s in
             guard !s.making, !s.waiting.isEmpty else { return nil }

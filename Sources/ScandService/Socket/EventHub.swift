@@ -87,23 +87,18 @@ public final class EventHub: Sendable {
         for client in targets { client.deliver(event, position: event.seq == nil ? nil : position) }
     }
 
-    /// The numbering the published events carry: their `boot`, and the position of the last event numbered
-    /// before this daemon's first one (the journal's last, if it keeps any). Set before the first publish.
-    public func numbering(boot: String, after last: EventPosition?) {
-        state.withLockedValue { s in
-            s.boot = boot
-            s.last = last
-        }
-    }
-
-    /// The numbering of `events`: its boot, and its journal's last event (none when the journal is off or
-    /// empty, or cannot be read: a client then holds no position until its first event).
+    /// The numbering the published events carry: `events`' boot, and the position of the last event numbered
+    /// before this daemon's first one, its journal's last (none when the journal is off or empty, or cannot be
+    /// read: a client then holds no position until its first event). Set before the first publish.
     public func numbering(of events: EventLog) {
         var last: EventPosition?
         if case .success(let journal) = events.journal, let span = try? journal.span(), let boot = try? journal.boot(at: span.last) {
             last = EventPosition(boot: boot, seq: span.last)
         }
-        numbering(boot: events.boot, after: last)
+        state.withLockedValue { s in
+            s.boot = events.boot
+            s.last = last
+        }
     }
 
     /// An event outside the daemon's numbering.

@@ -30,6 +30,11 @@ public struct CodeTracker: Sendable {
         /// Read on the bars of a scanned code of its format that the same frame read with another number: it needs
         /// two reads (`confirmationsNeeded(for:)`).
         var contested = false
+
+        /// Neither lost nor joined into another track.
+        var inView: Bool { !absorbed && lostAt == nil }
+        /// Of `d`'s format and main number.
+        func isSameCode(as d: Detection) -> Bool { detection.format == d.format && detection.mainBytes == d.mainBytes }
     }
 
     public var settings: TrackerSettings
@@ -87,7 +92,7 @@ public struct CodeTracker: Sendable {
     /// Whether every code in view is scanned, was read in the last decoded frame, and nothing is waiting for
     /// confirmation: a still scene in this state may rest (`hold`) until it changes.
     public var isSettled: Bool {
-        let inView = tracks.filter { !$0.absorbed && $0.lostAt == nil }
+        let inView = tracks.filter(\.inView)
         return !inView.isEmpty && inView.allSatisfy { $0.confirmed && $0.readInLastFrame }
     }
 
@@ -95,7 +100,7 @@ public struct CodeTracker: Sendable {
     /// (no LOST, and UPDATE at its interval as if read) without the cost of reading them again.
     public mutating func hold(at now: Duration) -> [TrackEvent] {
         var events: [TrackEvent] = []
-        for i in tracks.indices where tracks[i].confirmed && !tracks[i].absorbed && tracks[i].lostAt == nil {
+        for i in tracks.indices where tracks[i].confirmed && tracks[i].inView {
             tracks[i].lastSeen = now
             guard let interval = settings.updateInterval, now - tracks[i].lastUpdate >= interval else { continue }
             tracks[i].lastUpdate = now
@@ -158,8 +163,7 @@ public struct CodeTracker: Sendable {
     /// where it was, a linear code whose bars cover about the same extent along it.
     private func match(_ d: Detection, excluding used: Set<Int>) -> Int? {
         var best: (Int, Double)?
-        for (i, t) in tracks.enumerated()
-        where !used.contains(i) && !t.absorbed && t.lostAt == nil && t.detection.format == d.format && t.detection.mainBytes == d.mainBytes {
+        for (i, t) in tracks.enumerated() where !used.contains(i) && t.inView && t.isSameCode(as: d) {
             let distance: Double
             if d.format.isLinear {
                 let was = BarsSpan(t.detection.corners, axisOf: t.detection.corners)
@@ -183,8 +187,7 @@ public struct CodeTracker: Sendable {
     private func candidate(of d: Detection, excluding used: Set<Int>) -> Int? {
         tracks.indices.first { i in
             let t = tracks[i]
-            return !used.contains(i) && !t.confirmed && !t.absorbed && t.lostAt == nil && t.detection.format == d.format
-                && t.detection.mainBytes == d.mainBytes
+            return !used.contains(i) && !t.confirmed && t.inView && t.isSameCode(as: d)
         }
     }
 
@@ -193,9 +196,7 @@ public struct CodeTracker: Sendable {
     private func twin(of d: Detection, excluding used: Set<Int>, at now: Duration) -> Int? {
         tracks.indices.first { i in
             let t = tracks[i]
-            guard !used.contains(i), t.confirmed, !t.absorbed, t.detection.format == d.format, t.detection.mainBytes == d.mainBytes else {
-                return false
-            }
+            guard !used.contains(i), t.confirmed, !t.absorbed, t.isSameCode(as: d) else { return false }
             return t.lostAt.map { now - $0 < settings.forgetAfter } == true || now - t.lastSeen < settings.duplicateFilter
         }
     }
@@ -252,7 +253,7 @@ public struct CodeTracker: Sendable {
     /// duplicate filter is that code instead.
     private mutating func confirmIfReady(_ i: Int, at now: Duration, addOnMayCome: Bool = true) -> [TrackEvent] {
         let t = tracks[i]
-        guard !t.confirmed, !t.absorbed, t.lostAt == nil, t.reads >= confirmationsNeeded(for: i) else { return [] }
+        guard !t.confirmed, t.inView, t.reads >= confirmationsNeeded(for: i) else { return [] }
         if t.detection.addOn == nil, addOnMayCome {
             let mayCarryAddOn = settings.addOnWait > .zero && (settings.waitsForAddOn(t.detection) || !t.addOnVotes.isEmpty)
             if mayCarryAddOn, now - t.firstSeen < settings.addOnWait { return [] }
@@ -292,9 +293,7 @@ public struct CodeTracker: Sendable {
         let bars = BarsSpan(d.corners)
         return frameReads.map(\.detection).contains { r in
             r.format == d.format && r.mainBytes != d.mainBytes && BarsSpan(r.corners, axisOf: d.corners).sameBars(as: bars)
-                && tracks.contains {
-                    $0.confirmed && !$0.absorbed && $0.lostAt == nil && $0.detection.format == r.format && $0.detection.mainBytes == r.mainBytes
-                }
+                && tracks.contains { $0.confirmed && $0.inView && $0.isSameCode(as: r) }
         }
     }
 
