@@ -39,8 +39,7 @@ actor DecodeLoop {
     private var heldFrames = 0
     /// A still scene whose codes are all scanned is decoded again this often (frames: 2 s at 30 fps), in case it
     /// changed in a way its signature does not show: a ticket left on the reader costs about what an idle one
-    /// does (`scand bench frames`, 720p over 30 s: 2.6% of a core against the empty scene's 2.1%; with a
-    /// recheck every second, about 1.5 times the empty scene's).
+    /// does (docs/performance.md; a recheck every second cost about 1.5 times the empty scene's).
     static let restingRecheck = 60
     /// Frames judged still in a row, resting ones included (0: the scene changed with this frame).
     private var stillFrames = 0
