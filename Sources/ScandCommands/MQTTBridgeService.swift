@@ -55,7 +55,6 @@ struct MQTTBridgeService: Service {
                 post.yield(.log("broker connection lost: \(why)", .warning))
             case .delivered(let mid): post.yield(.bridge(.acknowledged(mid: mid)))
             case .problem(let text): post.yield(.log("broker \(brokerName): \(text)", .error))
-            case .message: break
             }
         }
         let from: String

@@ -48,12 +48,6 @@ public final class MQTTConnection: @unchecked Sendable {
         mosquitto_publish_callback_set(handle) { _, context, mid in
             Unmanaged<Callbacks>.fromOpaque(context!).takeUnretainedValue().handler(.delivered(mid: mid))
         }
-        mosquitto_message_callback_set(handle) { _, context, message in
-            guard let m = message?.pointee else { return }
-            let payload = m.payloadlen > 0 ? Array(UnsafeRawBufferPointer(start: m.payload, count: Int(m.payloadlen))) : []
-            Unmanaged<Callbacks>.fromOpaque(context!).takeUnretainedValue()
-                .handler(.message(topic: String(cString: m.topic), payload: payload, retained: m.retain))
-        }
         mosquitto_log_callback_set(handle) { _, context, level, text in
             guard level & Int32(MOSQ_LOG_ERR | MOSQ_LOG_WARNING) != 0, let text else { return }
             Unmanaged<Callbacks>.fromOpaque(context!).takeUnretainedValue().handler(.problem(String(cString: text)))
@@ -120,10 +114,6 @@ public final class MQTTConnection: @unchecked Sendable {
         if rc == MOSQ_ERR_NO_CONN.rawValue && qos > 0 { return mid }
         try check(rc, "publishing to \(topic)")
         return mid
-    }
-
-    public func subscribe(_ pattern: String, qos: Int32 = 1) throws(MQTTError) {
-        try check(mosquitto_subscribe(handle, nil, pattern, qos), "subscribing to \(pattern)")
     }
 
     /// Sends DISCONNECT (the broker does not publish the will) and stops the thread once it is out.

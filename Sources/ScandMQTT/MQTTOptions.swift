@@ -50,8 +50,6 @@ public enum MQTTEvent: Sendable, Equatable {
     case disconnected(String)
     /// The broker acknowledged this QoS 1 message (PUBACK).
     case delivered(mid: Int32)
-    /// A message on a subscribed topic.
-    case message(topic: String, payload: [UInt8], retained: Bool)
     /// An error or warning libmosquitto logged (a TLS failure says why here, and nowhere else).
     case problem(String)
 }
