@@ -103,7 +103,7 @@ extension MQTTSettings: SettingsSection {
             words: "The topics' first levels: <prefix>/<kiosk-id>/events/<class> and <prefix>/<kiosk-id>/status.",
             { $0.topicPrefix },
             { s, v throws(Setting.Problem) in
-                do throws(MQTTSettings.Problem) { s.topicPrefix = try MQTTSettings.topicPrefix(v) } catch { throw Setting.Problem(error.message) }
+                do throws(MQTTSettings.Problem) { s.topicPrefix = try MQTTSettings.topicPrefix(v) } catch { throw Setting.Problem(error.description) }
             })
     ]
 

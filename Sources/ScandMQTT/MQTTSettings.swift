@@ -57,19 +57,19 @@ public struct MQTTSettings: Sendable, Equatable {
         while prefix.hasSuffix("/") { prefix.removeLast() }
         let shown = String(prefix.prefix(64)).escapingControlCharacters()
         guard !prefix.isEmpty else {
-            throw Problem(line: 0, message: "must be one topic level or more (e.g. scand, or site/berlin/scand), got '\(text)'")
+            throw Problem(description: "must be one topic level or more (e.g. scand, or site/berlin/scand), got '\(text)'")
         }
         // Wildcards belong to subscriptions, `$` topics to the broker ($SYS); NUL is no topic's (MQTT 3.1.1,
         // 4.7), nor are other controls here.
         guard !prefix.contains(where: { $0 == "+" || $0 == "#" }) else {
-            throw Problem(line: 0, message: "must not hold the wildcards + or #, got '\(shown)'")
+            throw Problem(description: "must not hold the wildcards + or #, got '\(shown)'")
         }
-        guard !prefix.hasPrefix("$") else { throw Problem(line: 0, message: "must not start with $ (the broker's own topics), got '\(shown)'") }
+        guard !prefix.hasPrefix("$") else { throw Problem(description: "must not start with $ (the broker's own topics), got '\(shown)'") }
         guard !prefix.unicodeScalars.contains(where: { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }) else {
-            throw Problem(line: 0, message: "must hold no control characters, got '\(shown)'")
+            throw Problem(description: "must hold no control characters, got '\(shown)'")
         }
         guard prefix.utf8.count <= topicPrefixLimit else {
-            throw Problem(line: 0, message: "must be at most \(topicPrefixLimit) bytes (a topic is at most 65535), got \(prefix.utf8.count)")
+            throw Problem(description: "must be at most \(topicPrefixLimit) bytes (a topic is at most 65535), got \(prefix.utf8.count)")
         }
         return String(prefix)
     }
@@ -78,9 +78,7 @@ public struct MQTTSettings: Sendable, Equatable {
     public var effectivePort: Int { port ?? (usesTLS ? 8883 : 1883) }
 
     public struct Problem: Error, Equatable, CustomStringConvertible {
-        public var line: Int
-        public var message: String
-        public var description: String { line > 0 ? "line \(line): \(message)" : message }
+        public var description: String
     }
 
     /// A kiosk id is one topic level: letters, digits, `.`, `_`, `-`, at most 64 (no `/`, `+`, `#`).
@@ -92,15 +90,15 @@ public struct MQTTSettings: Sendable, Equatable {
     }
 
     /// What no single key can check: a client certificate needs its key, and both need TLS.
-    public func validate(line: Int = 0) throws(Problem) {
+    public func validate() throws(Problem) {
         if (certFile == nil) != (keyFile == nil) {
-            throw Problem(line: line, message: "cert_file and key_file go together (the client certificate and its private key)")
+            throw Problem(description: "cert_file and key_file go together (the client certificate and its private key)")
         }
         if certFile != nil && caFile == nil {
-            throw Problem(line: line, message: "a client certificate needs TLS: set ca_file to the CA that signed the broker's certificate")
+            throw Problem(description: "a client certificate needs TLS: set ca_file to the CA that signed the broker's certificate")
         }
         if passwordFile != nil && username == nil {
-            throw Problem(line: line, message: "password_file needs username")
+            throw Problem(description: "password_file needs username")
         }
     }
 }

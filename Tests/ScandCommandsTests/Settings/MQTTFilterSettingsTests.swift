@@ -60,7 +60,7 @@ import Testing
             #expect(refusal?.hasPrefix("topic_prefix " + message) == true && refusal?.contains("\n") == false, "\(toml): \(refusal ?? "accepted")")
         }
         // The file refuses controls in any string; the command line's --topic-prefix comes here.
-        #expect(throws: MQTTSettings.Problem(line: 0, message: "must hold no control characters, got 'a\\u0000b'")) {
+        #expect(throws: MQTTSettings.Problem(description: "must hold no control characters, got 'a\\u0000b'")) {
             try MQTTSettings.topicPrefix("a\u{0}b")
         }
     }
