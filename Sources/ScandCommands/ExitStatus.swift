@@ -17,8 +17,6 @@ enum ExitStatus {
     static let osError: Int32 = 71
     /// EX_OSFILE: a program scand needs (scand-decoder, scand-bench) is missing.
     static let missingFile: Int32 = 72
-    /// EX_CANTCREAT: an output file cannot be created.
-    static let cannotCreate: Int32 = 73
     /// EX_IOERR: reading or writing failed, a socket or a port cannot be served.
     static let ioError: Int32 = 74
     /// EX_TEMPFAIL: try again later (the daemon refused the connection: too many clients).

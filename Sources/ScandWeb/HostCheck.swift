@@ -50,12 +50,6 @@ struct HostCheck<Context: RequestContext>: RouterMiddleware {
         }
     }
 
-    /// Whether a page at `origin` may ask anything: this server's own page, or an origin of `origins`.
-    static func sameSite(origin: String, authority: String, origins: Set<String> = []) -> Bool {
-        if let normalized = WebSettings.origin(origin), OriginPolicy(allowed: origins).allowed.contains(normalized) { return true }
-        return OriginPolicy.sameSite(origin: origin, authority: authority)
-    }
-
     /// Whether a request naming `authority` (`host[:port]`) is served: an IPv4 address, a bracketed IPv6
     /// address, `localhost` or a name of `hosts`, with at most a numeric port. None at all (an HTTP/1.0
     /// client) is: browsers always send one.

@@ -18,6 +18,4 @@ final class Slots: Sendable {
     }
 
     func giveBack() { taken.withLockedValue { $0 -= 1 } }
-
-    var inUse: Int { taken.withLockedValue { $0 } }
 }

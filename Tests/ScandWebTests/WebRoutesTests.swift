@@ -210,10 +210,10 @@ import Testing
         for host in ["evil.example:8088", "evil.example", "127.0.0.1.evil.example", "[::1.evil]:80", "1.2.3:80"] {
             #expect(!HostCheck<WebApp.Context>.allowed(authority: host, hosts: ["kiosk.local"]), "\(host)")
         }
-        #expect(HostCheck<WebApp.Context>.sameSite(origin: "http://127.0.0.1:8088", authority: "127.0.0.1:8088"))
-        #expect(!HostCheck<WebApp.Context>.sameSite(origin: "ws://localhost", authority: "localhost:8088"), "no page's origin")
-        #expect(!HostCheck<WebApp.Context>.sameSite(origin: "http://127.0.0.1:3000", authority: "127.0.0.1:8088"))
-        #expect(!HostCheck<WebApp.Context>.sameSite(origin: "null", authority: "127.0.0.1:8088"))
+        #expect(OriginPolicy.sameSite(origin: "http://127.0.0.1:8088", authority: "127.0.0.1:8088"))
+        #expect(!OriginPolicy.sameSite(origin: "ws://localhost", authority: "localhost:8088"), "no page's origin")
+        #expect(!OriginPolicy.sameSite(origin: "http://127.0.0.1:3000", authority: "127.0.0.1:8088"))
+        #expect(!OriginPolicy.sameSite(origin: "null", authority: "127.0.0.1:8088"))
         let daemon = try FakeDaemon(path: Contract.temporarySocket(), answer: Contract.answer)
         defer { daemon.stop() }
         try await Self.app(socket: daemon.path).test(.router) { client in
@@ -234,12 +234,14 @@ import Testing
         for origin in [
             "chrome-extension://abcdef", "moz-extension://x", "file://", "app://evil", "ws://localhost:8088", "null", "http://localhost:8088.evil"
         ] {
-            #expect(!HostCheck<WebApp.Context>.sameSite(origin: origin, authority: "localhost:8088"), "\(origin)")
+            #expect(!OriginPolicy.sameSite(origin: origin, authority: "localhost:8088"), "\(origin)")
         }
-        #expect(HostCheck<WebApp.Context>.sameSite(origin: "HTTPS://LOCALHOST:8088", authority: "localhost:8088"))
-        #expect(!HostCheck<WebApp.Context>.sameSite(origin: "http://localhost", authority: ""))
+        #expect(OriginPolicy.sameSite(origin: "HTTPS://LOCALHOST:8088", authority: "localhost:8088"))
+        #expect(!OriginPolicy.sameSite(origin: "http://localhost", authority: ""))
         #expect(
-            HostCheck<WebApp.Context>.sameSite(origin: "https://office.example", authority: "localhost:8088", origins: ["https://office.example"]))
+            OriginPolicy(allowed: ["https://office.example"]).verdict(
+                method: .get, path: "/events", origin: "https://office.example", authority: "localhost:8088")
+                == .crossOrigin("https://office.example"))
         for host in [
             "[::1]evil.com", "[]", "[::1", "localhost:evil", "localhost:8088:1", "localhost:123456", "127.0.0.1:99999", "[::1]:x", "01234.0.0.1"
         ] {
