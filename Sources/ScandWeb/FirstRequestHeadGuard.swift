@@ -68,13 +68,7 @@ final class FirstRequestHeadGuard: ChannelInboundHandler, RemovableChannelHandle
     }
 
     /// The count of bytes up to and including the first CRLF CRLF in `bytes`.
-    static func endOfHead(in bytes: [UInt8]) -> Int? {
-        guard bytes.count >= 4 else { return nil }
-        for i in 0...(bytes.count - 4) where bytes[i] == 13 && bytes[i + 1] == 10 && bytes[i + 2] == 13 && bytes[i + 3] == 10 {
-            return i + 4
-        }
-        return nil
-    }
+    static func endOfHead(in bytes: [UInt8]) -> Int? { bytes.firstRange(of: [13, 10, 13, 10])?.upperBound }
 
     private func startClock(_ context: ChannelHandlerContext) {
         guard deadline == nil else { return }
