@@ -6,13 +6,11 @@ import ServiceLifecycle
 
 /// A subscription to the daemon's events (`?WATCH=`), as an `AsyncSequence` read at its reader's pace; `run`
 /// (a service) keeps it: it connects, takes the VERSION banner, sends the WATCH, and passes on every line.
-/// Backpressure: past `bufferLimit` lines not taken, the socket is not read until the reader has taken half
-/// of them (the daemon drops a connection once its queue for it is full; its journal keeps the rest). With
-/// `reconnect`, a daemon that stops, restarts or drops the connection is connected to again after the
-/// `Backoff`'s wait, and the WATCH asks `since` the last journaled event passed on, so nothing the journal kept
-/// is missed or repeated. Before any event came, that is where the first subscription started: the daemon's
-/// answer to a WATCH without a since carries it (`"since"`). Without `reconnect`, the sequence ends when the
-/// daemon closes the connection, and throws the `DaemonError` that ended it otherwise.
+/// Past `bufferLimit` lines not taken the socket is not read until half are. With `reconnect`, it connects
+/// again after the `Backoff`'s wait and asks `since` the last journaled event passed on (before any, the
+/// `"since"` of the daemon's answer to the first WATCH), so nothing the journal kept is missed or repeated;
+/// without, the sequence ends when the daemon closes the connection, and throws the `DaemonError` that
+/// ended it otherwise.
 public final class EventSubscription: Service, AsyncSequence, Sendable {
     public enum Element: Sendable, Equatable {
         /// A line of the daemon: the VERSION banner, the WATCH that confirms the subscription, the events.

@@ -1,13 +1,10 @@
 import ScandCapture
 import ScandCore
 
-/// `scand run --source demo`: scand at work without a camera. A QR code, an EAN-13, a Code 128 and a
-/// DataMatrix come into view one after another, each for 2 s with half a second between them, a 10 s loop
-/// played for ever on a 640x480 page at 10 frames a second, stamped live. The frames go through the whole
-/// pipeline (decoder processes, tracker, events): each showing is one SCAN and one LOST (a code is away
-/// 7.5 s, longer than it takes to be lost and forgotten), so a client that connects at any time sees scans
-/// within seconds. Each picture is drawn once and its frames share it: the demo costs what decoding
-/// 640x480 at 10 frames a second costs, and nothing while the page is empty (a still scene is not decoded).
+/// `scand run --source demo`: scand at work without a camera (docs/daemon.md), each code shown 2 s with half
+/// a second between them, stamped live. Each showing is one SCAN and one LOST (a code is away 7.5 s, longer
+/// than it takes to be lost and forgotten). Each picture is drawn once and its frames share it: the demo
+/// costs what decoding 640x480 at 10 frames a second costs, and nothing while the page is empty.
 enum DemoSource {
     static let width = 640
     static let height = 480

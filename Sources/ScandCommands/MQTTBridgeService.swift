@@ -7,11 +7,9 @@ import ScandProtocol
 import ScandService
 import ServiceLifecycle
 
-/// `scand mqtt` running, a service of its command's `ServiceGroup`: carries out `MQTTBridge`'s actions.
-/// One loop takes, in arrival order, what the daemon's `EventSubscription`, libmosquitto's thread and the
-/// clock report; a PUBACK is taken only after the publish that produced its message id was recorded, since
-/// both pass through this loop. The subscription is read at the bridge's pace: its reader hands each line
-/// over and waits until the loop has taken it and the window has room.
+/// `scand mqtt` running: carries out `MQTTBridge`'s actions in one loop over what the subscription,
+/// libmosquitto's thread and the clock report, in arrival order, so a PUBACK is taken only after its publish
+/// was recorded. The subscription's reader waits until the loop took each line and the window has room.
 struct MQTTBridgeService: Service {
     enum Input: Sendable {
         case bridge(MQTTBridge.Input)

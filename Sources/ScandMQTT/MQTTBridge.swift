@@ -2,18 +2,10 @@ import ScandCore
 import ScandProtocol
 
 /// The logic of `scand mqtt`, without I/O: the daemon's events in, QoS 1 publishes out, PUBACKs in, and the
-/// acknowledged position to persist. The driver carries out the actions and feeds back what happened.
-///
-/// At most `maxInFlight` events are held between the socket and their PUBACK: when the window is full the
-/// driver stops reading its subscription (the daemon then drops the connection once its queue for us is
-/// full; its journal keeps the rest, and the subscription resumes `since` the last event it passed on), and
-/// when half of it is acknowledged the bridge reads again. A broker down for hours costs the window, never
-/// more.
-///
-/// Retransmission has one owner, the MQTT client: each event is handed to it once (it keeps QoS 1 messages
-/// while disconnected and sends again, after each reconnection, those still unacknowledged); only an
-/// event the client refused outright is handed over again, on the next connection. So the client holds
-/// at most the window, and a reconnection repeats at most the window.
+/// acknowledged position to persist. The driver carries out the actions and feeds back what happened. At
+/// most `maxInFlight` events are held between the socket and their PUBACK, and each is handed to the MQTT
+/// client once (only one it refused outright again): docs/fleet.md, "Back-pressure" and "One owner of
+/// retransmission".
 public struct MQTTBridge: Sendable {
     public enum Input: Sendable, Equatable {
         /// The daemon confirmed the WATCH (the first, or one the subscription made again).

@@ -1,15 +1,12 @@
 import ScandCore
 import ScandProtocol
 
-/// One /events client's way from where it stopped to live events: exactly once, in order. A client that
-/// resumes (`since`) from another position than the newest event the shared relay has passed on first reads
-/// the journal through a subscription of its own (`?WATCH` with `since`), until that subscription reaches
-/// the relay's newest event or goes live; from then on it takes the relay's events, subscribed to before the
-/// catch-up started, skipping those the catch-up sent already. A client up to date, or without `since`,
-/// takes the relay's events at once: a reload costs the daemon no connection. A `since` ahead of the relay
-/// is the daemon's to judge too: ahead of its journal, it answers with an ERROR and a replay of what it
-/// holds, where the relay's events, all at or before that `since`, were skipped and the client left
-/// silent. Pure: the route feeds it lines.
+/// One /events client's way from where it stopped to live events, exactly once and in order (docs/web.md,
+/// "How it is served"): a client behind the shared relay reads the journal through a `?WATCH` with `since`
+/// of its own until that reaches the relay's newest event or goes live, then takes the relay's events
+/// (subscribed to before the catch-up started), skipping those the catch-up sent. A `since` ahead of the
+/// relay goes to the daemon too: ahead of its journal it answers an ERROR and a replay of what it holds,
+/// where the relay would have left the client silent. Pure: the route feeds it lines.
 struct EventHandover {
     enum Phase: Equatable {
         /// Reading the journal; done at `until` (the relay's newest event then) or at the first live event.

@@ -1,12 +1,10 @@
 import NIOCore
 import NIOHTTP1
 
-/// Right behind the HTTP request decoder until the connection's first request head is decoded. That head
-/// ends `FirstRequestHeadGuard`'s clock (Hummingbird's idle timeout, or the WebSocket's ping, takes over)
-/// and this handler's part. A first head that does not parse (a control byte in a header, a bad method or
-/// version, Content-Length with Transfer-Encoding…) is answered 400 (431 over the limit) through the guard
-/// and the connection closed: the upgrade pipeline has no error handling of its own, so the error went
-/// nowhere and the connection, past the guard, was held for ever with its place.
+/// Right behind the HTTP request decoder until the connection's first request head (see
+/// `FirstRequestHeadGuard`). A first head that does not parse is answered 400 (431 over the limit) through
+/// the guard and the connection closed: the upgrade pipeline has no error handling of its own, and would
+/// hold it for ever.
 final class FirstRequestDecodeWatch: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPServerRequestPart
     typealias InboundOut = HTTPServerRequestPart

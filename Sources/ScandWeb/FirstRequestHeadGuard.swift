@@ -1,14 +1,12 @@
 import NIOCore
 
 /// The first handler of every HTTP connection, in front of the HTTP decoder: the connection's first
-/// request head must be decoded within `timeout` (else 408) and be at most `maxBytes` (else 431). Hummingbird's
-/// own idle timeout starts only once a first head has been decoded, so a connection that never sends one would
-/// otherwise be held for ever. `FirstRequestDecodeWatch`, behind the decoder, removes this handler at the first
-/// decoded head and answers a head that does not parse through it (400): an end of head seen here is not
-/// enough (the decoder skips leading line breaks, and a head that fails to parse never reaches the
-/// application). Later requests of a kept-alive connection are bounded by the idle timeout and
-/// `ParseErrorResponder`. A connection over the server's limit is answered 503 as soon as it is up, and
-/// nothing it sends is read.
+/// request head must be decoded within `timeout` (else 408) and be at most `maxBytes` (else 431), as
+/// Hummingbird's idle timeout starts only at a first decoded head and would otherwise hold a silent
+/// connection for ever. `FirstRequestDecodeWatch`, behind the decoder, removes this handler at that head (an
+/// end of head seen here is not enough: the decoder skips leading line breaks) and answers one that does not
+/// parse through it (400). Later requests are bounded by the idle timeout and `ParseErrorResponder`. A
+/// connection over the server's limit is answered 503 as soon as it is up, and nothing it sends is read.
 final class FirstRequestHeadGuard: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = ByteBuffer
     typealias InboundOut = ByteBuffer

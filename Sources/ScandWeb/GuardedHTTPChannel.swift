@@ -2,10 +2,9 @@ import HummingbirdCore
 import Logging
 import NIOCore
 
-/// Hummingbird's HTTP/1 (with WebSocket upgrades) child channel with `FirstRequestHeadGuard` in front of
-/// everything it sets up and `FirstRequestDecodeWatch` behind its request decoder, and at most
-/// `limits.maxConnections` connections served: one more is answered 503 and closed, so idle clients cannot
-/// take every file descriptor.
+/// Hummingbird's HTTP/1 (with WebSocket upgrades) child channel behind the first-request guards
+/// (`FirstRequestHeadGuard`), with at most `limits.maxConnections` connections served, so idle clients
+/// cannot take every file descriptor.
 struct GuardedHTTPChannel<Inner: ServerChildChannel>: ServerChildChannel {
     typealias Value = Inner.Value
     let inner: Inner

@@ -2,13 +2,10 @@ import HTTPTypes
 import Hummingbird
 import ScandCore
 
-/// Refuses requests whose Host names anything but an IP address, `localhost` or a name in `[web] hosts`:
-/// a page elsewhere that rebinds its own name to 127.0.0.1 (DNS rebinding) would otherwise read the
-/// camera and post a rect of interest. A malformed Host, or two of them, is refused too. Requests from a
-/// browser page (Origin) must come from this server's own page, or from an origin of `[web]
-/// allowed_origins` on a route that only reads (`OriginPolicy`), which gets CORS answers and preflights:
-/// browsers let any page, extension or local file open a WebSocket anywhere, and only the Origin tells
-/// them apart.
+/// Refuses requests whose Host names anything but an IP address, `localhost` or a name in `[web] hosts`
+/// (against DNS rebinding), a malformed Host or two of them, and browser pages (Origin) `OriginPolicy`
+/// refuses: browsers let any page, extension or local file open a WebSocket anywhere, and only the Origin
+/// tells them apart. Allowed other origins get CORS answers and preflights here.
 struct HostCheck<Context: RequestContext>: RouterMiddleware {
     let hosts: Set<String>
     var origins = OriginPolicy()

@@ -3,12 +3,9 @@ import NIOConcurrencyHelpers
 import ScandCore
 import ScandProtocol
 
-/// `scand web`'s side of the daemon's `EventHub`: the events of its one daemon subscription fanned out to
-/// every page (WebSocket and /events), however many pages. Each page has a bounded queue of its own, and a
-/// page that does not keep up never holds anyone up. The overflow policy per kind of page: a WebSocket page
-/// (the setup page's outlines and list, which show the present) loses its oldest lines; an /events client
-/// (a kiosk app, which must miss nothing) is dropped (its `onOverflow`), as the daemon drops a socket client,
-/// and resumes from the journal when its browser reconnects.
+/// `scand web`'s side of the daemon's `EventHub`: its one daemon subscription fanned out to every page, each
+/// with a bounded queue of its own. Overflow: a WebSocket page (which shows the present) loses its oldest
+/// lines; an /events client (which must miss nothing) is dropped (`onOverflow`) and resumes from the journal.
 public final class PageHub: Sendable {
     public enum Item: Sendable, Equatable {
         case event(ReceivedEvent)
