@@ -26,30 +26,6 @@ extension Payload {
         public var state: String?  // DAJ
         public var postalCode: String?  // DAK
         public var country: String?  // DCG
-
-        public init(
-            documentType: String? = nil, issuerIIN: String? = nil, aamvaVersion: Int? = nil,
-            licenseNumber: String? = nil, familyName: String? = nil, givenNames: String? = nil,
-            birthDate: String? = nil, expiryDate: String? = nil, issueDate: String? = nil, sex: String? = nil,
-            street: String? = nil, city: String? = nil, state: String? = nil, postalCode: String? = nil,
-            country: String? = nil
-        ) {
-            self.documentType = documentType
-            self.issuerIIN = issuerIIN
-            self.aamvaVersion = aamvaVersion
-            self.licenseNumber = licenseNumber
-            self.familyName = familyName
-            self.givenNames = givenNames
-            self.birthDate = birthDate
-            self.expiryDate = expiryDate
-            self.issueDate = issueDate
-            self.sex = sex
-            self.street = street
-            self.city = city
-            self.state = state
-            self.postalCode = postalCode
-            self.country = country
-        }
     }
 }
 

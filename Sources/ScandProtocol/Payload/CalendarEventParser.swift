@@ -9,17 +9,6 @@ extension Payload {
         public var end: String?
         public var location: String?
         public var description: String?
-
-        public init(
-            summary: String? = nil, start: String, end: String? = nil, location: String? = nil,
-            description: String? = nil
-        ) {
-            self.summary = summary
-            self.start = start
-            self.end = end
-            self.location = location
-            self.description = description
-        }
     }
 }
 

@@ -8,30 +8,14 @@ extension Payload {
         public var organization: String?
         /// Job title.
         public var title: String?
-        public var phones: [String]
-        public var emails: [String]
-        public var urls: [String]
+        public var phones: [String] = []
+        public var emails: [String] = []
+        public var urls: [String] = []
         /// Each address as one line, components joined by ", ".
-        public var addresses: [String]
+        public var addresses: [String] = []
         public var note: String?
         /// "vcard" or "mecard".
         public var source: String
-
-        public init(
-            name: String? = nil, organization: String? = nil, title: String? = nil, phones: [String] = [],
-            emails: [String] = [], urls: [String] = [], addresses: [String] = [], note: String? = nil,
-            source: String
-        ) {
-            self.name = name
-            self.organization = organization
-            self.title = title
-            self.phones = phones
-            self.emails = emails
-            self.urls = urls
-            self.addresses = addresses
-            self.note = note
-            self.source = source
-        }
 
         /// A card with no name, phone or email says nothing a contact app could use.
         var isUseful: Bool { name != nil || !phones.isEmpty || !emails.isEmpty }

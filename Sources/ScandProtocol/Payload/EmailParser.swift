@@ -4,18 +4,10 @@ extension Payload {
     /// An email to write: `mailto:` (RFC 6068), DoCoMo `MATMSG:`, `SMTP:addr:subject:body`, or a bare address.
     public struct Email: Sendable, Equatable {
         public var to: [String]
-        public var cc: [String]
-        public var bcc: [String]
+        public var cc: [String] = []
+        public var bcc: [String] = []
         public var subject: String?
         public var body: String?
-
-        public init(to: [String], cc: [String] = [], bcc: [String] = [], subject: String? = nil, body: String? = nil) {
-            self.to = to
-            self.cc = cc
-            self.bcc = bcc
-            self.subject = subject
-            self.body = body
-        }
     }
 }
 

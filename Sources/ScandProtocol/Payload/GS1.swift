@@ -9,11 +9,6 @@ extension Payload {
         /// (`https://id.gs1.org`); nil for an element string.
         public var resolver: String?
 
-        public init(elements: [GS1Element], resolver: String? = nil) {
-            self.elements = elements
-            self.resolver = resolver
-        }
-
         /// The value of the first element with `ai`.
         public func value(_ ai: String) -> String? { elements.first { $0.ai == ai }?.value }
 
@@ -46,11 +41,5 @@ extension Payload {
         public var title: String
         /// As encoded (dates stay YYMMDD, measures keep their implied decimal point).
         public var value: String
-
-        public init(ai: String, title: String, value: String) {
-            self.ai = ai
-            self.title = title
-            self.value = value
-        }
     }
 }

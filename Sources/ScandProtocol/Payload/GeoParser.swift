@@ -11,13 +11,6 @@ extension Payload {
         public var altitude: Double?
         /// A search (`geo:0,0?q=1600 Amphitheatre Parkway`), percent- and plus-decoded.
         public var query: String?
-
-        public init(latitude: Double, longitude: Double, altitude: Double? = nil, query: String? = nil) {
-            self.latitude = latitude
-            self.longitude = longitude
-            self.altitude = altitude
-            self.query = query
-        }
     }
 }
 

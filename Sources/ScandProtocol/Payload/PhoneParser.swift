@@ -5,8 +5,6 @@ extension Payload {
     public struct Phone: Sendable, Equatable {
         /// As written after the scheme, percent-decoded (`+1-555-0100`, `+15550100;ext=12`).
         public var number: String
-
-        public init(number: String) { self.number = number }
     }
 }
 

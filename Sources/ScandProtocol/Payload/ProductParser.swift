@@ -9,12 +9,6 @@ extension Payload {
         /// The EAN-2/EAN-5 add-on (issue number, price), when one was read.
         public var addOn: String?
 
-        public init(gtin: String, format: BarcodeFormat, addOn: String? = nil) {
-            self.gtin = gtin
-            self.format = format
-            self.addOn = addOn
-        }
-
         /// Zero-padded to 14 digits: the form databases key on.
         public var gtin14: String { String(repeating: "0", count: max(0, 14 - gtin.utf8.count)) + gtin }
     }
@@ -26,12 +20,6 @@ extension Payload {
         public var isbn10: String?
         /// The EAN-5 add-on (often a price), when one was read.
         public var addOn: String?
-
-        public init(isbn13: String, isbn10: String? = nil, addOn: String? = nil) {
-            self.isbn13 = isbn13
-            self.isbn10 = isbn10
-            self.addOn = addOn
-        }
     }
 }
 

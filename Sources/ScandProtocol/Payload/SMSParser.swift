@@ -6,11 +6,6 @@ extension Payload {
         /// The recipient; several are kept comma-separated as written.
         public var number: String
         public var body: String?
-
-        public init(number: String, body: String? = nil) {
-            self.number = number
-            self.body = body
-        }
     }
 }
 

@@ -11,13 +11,6 @@ extension Payload {
         public var host: String
         /// A bookmark's title.
         public var title: String?
-
-        public init(url: String, scheme: String, host: String, title: String? = nil) {
-            self.url = url
-            self.scheme = scheme
-            self.host = host
-            self.title = title
-        }
     }
 }
 

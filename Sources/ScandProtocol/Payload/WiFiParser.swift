@@ -7,14 +7,7 @@ extension Payload {
         public var password: String?
         /// As written: "WPA", "WEP", "SAE", "nopass", …; nil when the code does not say.
         public var encryption: String?
-        public var hidden: Bool
-
-        public init(ssid: String, password: String? = nil, encryption: String? = nil, hidden: Bool = false) {
-            self.ssid = ssid
-            self.password = password
-            self.encryption = encryption
-            self.hidden = hidden
-        }
+        public var hidden = false
     }
 }
 
