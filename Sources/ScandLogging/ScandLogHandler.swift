@@ -61,9 +61,7 @@ extension Logger {
         logger.logLevel = level
         return logger
     }
-}
 
-extension Logger {
     /// The commands' lines on stderr, outside the daemon (a usage error, a client's warnings).
     public static let standardError = Logger.scand()
 

@@ -20,16 +20,11 @@ final class Completion: Sendable {
 
     func reached() async {
         await withCheckedContinuation { (c: CheckedContinuation<Void, Never>) in
-            if !register({ c.resume() }) { c.resume() }
-        }
-    }
-
-    /// false when already done.
-    private func register(_ wake: @escaping @Sendable () -> Void) -> Bool {
-        state.withLockedValue { s in
-            if s.done { return false }
-            s.waiters.append(wake)
-            return true
+            let done = state.withLockedValue { s in
+                if !s.done { s.waiters.append { c.resume() } }
+                return s.done
+            }
+            if done { c.resume() }
         }
     }
 }

@@ -92,7 +92,10 @@ final class ClientHandler: ChannelDuplexHandler {
             let reason = "no request within \(timeout.inSeconds) s; closing the connection"
             hub.countTimeout()
             settings.idleClosed("\(peer) closed: \(reason)")
-            close(after: .error(reason), context: context)
+            subscriber?.send(Event.error(reason).line)
+            subscriber?.close()
+            closing = true
+            context.close(promise: nil)
         }
     }
 
@@ -243,14 +246,6 @@ final class ClientHandler: ChannelDuplexHandler {
     }
 
     func errorCaught(context: ChannelHandlerContext, error: Error) {
-        context.close(promise: nil)
-    }
-
-    /// Sends a last line and closes.
-    private func close(after event: Event, context: ChannelHandlerContext) {
-        subscriber?.send(event.line)
-        subscriber?.close()
-        closing = true
         context.close(promise: nil)
     }
 }
