@@ -1,3 +1,4 @@
+import ScandCore
 import TOMLKit
 
 /// A configuration file read as TOML 1.0 (by TOMLKit, over toml++), flattened to the settings table's shape:
@@ -41,12 +42,7 @@ public struct ConfigDocument: Sendable {
     public var entries: [Entry] = []
     public var unknownTables: [UnknownTable] = []
 
-    public struct ParseError: Error, Equatable, CustomStringConvertible {
-        public var line: Int
-        public var column: Int?
-        public var message: String
-        public var description: String { "line \(line)\(column.map { ", column \($0)" } ?? ""): \(message)" }
-    }
+    public typealias ParseError = ScandConfig.Problem
 
     /// Reads `bytes` as a TOML document whose tables are `sections`. Syntax errors (TOML 1.0's, from toml++)
     /// come with their line and column; what TOML allows but a configuration should not hold (a byte-order

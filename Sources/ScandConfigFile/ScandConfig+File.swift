@@ -9,10 +9,7 @@ extension ScandConfig {
         file bytes: [UInt8], table: SettingsTable, groupExists: @escaping (String) -> Bool = { _ in true }
     ) throws(ScandConfig.Problem) -> ScandConfig {
         let sections = table.tableNames
-        let doc: ConfigDocument
-        do { doc = try ConfigDocument(bytes: bytes, sections: sections + [ScandConfig.controlsTable]) } catch {
-            throw ScandConfig.Problem(line: error.line, column: error.column, message: error.message)
-        }
+        let doc = try ConfigDocument(bytes: bytes, sections: sections + [ScandConfig.controlsTable])
         let known = sections.joined(separator: ", ")
         var c = self
         let context = Setting.Context(groupExists: groupExists)

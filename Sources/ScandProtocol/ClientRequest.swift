@@ -96,10 +96,7 @@ public enum ClientRequest: Sendable, Equatable {
         }
     }
 
-    public struct Problem: Error, Equatable, CustomStringConvertible {
-        public var description: String
-        public init(_ description: String) { self.description = description }
-    }
+    public typealias Problem = ScandCore.Problem
 
     /// Longest piece of a request an ERROR quotes: a hostile request must not make a reply larger than itself.
     public static let quoteLimit = 64

@@ -9,10 +9,7 @@ public enum EventDecoder {
     /// the daemon sends, well under this; a longer line is a broken stream.
     public static let maxLength = 8 << 20
 
-    public struct Problem: Error, Equatable, CustomStringConvertible {
-        public var description: String
-        public init(_ description: String) { self.description = description }
-    }
+    public typealias Problem = ScandCore.Problem
 
     public static func decode(_ line: String, maxLength: Int = maxLength) throws(Problem) -> ReceivedEvent {
         guard line.utf8.count <= maxLength else { throw Problem("scand sent a line over \(maxLength) bytes") }

@@ -34,11 +34,11 @@ private struct ChimeSettings: SettingsSection {
         #expect { try ScandConfig().applying(toml: "[chime]\nvolume = 11\n", table: Self.table) } throws: { e in
             "\(e)" == "line 2: volume must be 0…10, got 11"
         }
-        #expect(throws: CommandLineSettings.Problem(description: "--tune: must be ding or dong, got 'dang'")) {
+        #expect(throws: CommandLineSettings.Problem("--tune: must be ding or dong, got 'dang'")) {
             try CommandLineSettings(["--tune", "dang"], command: "scand chime", table: Self.table)
         }
         // The daemon's own options are not the section's command's.
-        #expect(throws: CommandLineSettings.Problem(description: "unknown option '--volume'")) {
+        #expect(throws: CommandLineSettings.Problem("unknown option '--volume'")) {
             try CommandLineSettings(["--volume", "1"], table: Self.table)
         }
     }

@@ -132,10 +132,7 @@ extension [CameraControlSetting] {
 }
 
 /// Why a control cannot be set as configured, in one line naming the control and what it takes.
-public struct CameraControlError: Error, Equatable, CustomStringConvertible {
-    public var description: String
-    public init(_ description: String) { self.description = description }
-}
+public typealias CameraControlError = Problem
 
 extension CameraControl {
     /// The number to set for each configured control among `controls`, in the configured order; an unknown

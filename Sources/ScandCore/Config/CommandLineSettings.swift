@@ -14,19 +14,17 @@ public struct CommandLineSettings: Sendable, Equatable {
     public let command: String
     public let table: SettingsTable
 
-    public struct Problem: Error, Equatable, CustomStringConvertible {
-        public var description: String
-    }
+    public typealias Problem = ScandCore.Problem
 
     public init(_ arguments: [String], command: String = Setting.daemon, table: SettingsTable) throws(Problem) {
         self.command = command
         self.table = table
         var rest = arguments[...]
         while let argument = rest.popFirst() {
-            guard argument.hasPrefix("--"), argument.count > 2 else { throw Problem(description: "unexpected argument '\(argument)'") }
+            guard argument.hasPrefix("--"), argument.count > 2 else { throw Problem("unexpected argument '\(argument)'") }
             let name = argument.dropFirst(2).prefix { $0 != "=" }
             let inline = argument.dropFirst(2 + name.count).first == "=" ? String(argument.dropFirst(3 + name.count)) : nil
-            guard let setting = table.named(flag: String(name), command: command) else { throw Problem(description: "unknown option '--\(name)'") }
+            guard let setting = table.named(flag: String(name), command: command) else { throw Problem("unknown option '--\(name)'") }
             let value: SettingValue
             do {
                 if setting.kind == .boolean {
@@ -39,7 +37,7 @@ public struct CommandLineSettings: Sendable, Equatable {
                 var scratch = ScandConfig()
                 try setting.apply(value, to: &scratch)
             } catch {
-                throw Problem(description: "--\(name): \(error)")
+                throw Problem("--\(name): \(error)")
             }
             assignments.append(Assignment(flag: String(name), value: value))
         }
@@ -50,7 +48,7 @@ public struct CommandLineSettings: Sendable, Equatable {
         let context = Setting.Context(groupExists: groupExists)
         for a in assignments {
             guard let setting = table.named(flag: a.flag, command: command) else { continue }  // read from the table in init
-            do { try setting.apply(a.value, to: &c, context: context) } catch { throw Problem(description: "--\(a.flag): \(error)") }
+            do { try setting.apply(a.value, to: &c, context: context) } catch { throw Problem("--\(a.flag): \(error)") }
         }
         return c
     }

@@ -10,12 +10,10 @@ public struct ListenAddress: Sendable, Equatable, CustomStringConvertible {
         self.port = port
     }
 
-    public struct Problem: Error, Equatable, CustomStringConvertible {
-        public var description: String
-    }
+    public typealias Problem = ScandCore.Problem
 
     public init(parsing text: String) throws(Problem) {
-        let problem = Problem(description: "listen address must be HOST:PORT (127.0.0.1:8088, [::1]:8088), got '\(text.prefix(64))'")
+        let problem = Problem("listen address must be HOST:PORT (127.0.0.1:8088, [::1]:8088), got '\(text.prefix(64))'")
         let host: Substring, portText: Substring
         if text.hasPrefix("[") {
             guard let close = text.firstIndex(of: "]"), text[text.index(after: close)...].hasPrefix(":") else { throw problem }
@@ -31,7 +29,7 @@ public struct ListenAddress: Sendable, Equatable, CustomStringConvertible {
             portText.allSatisfy(\.isASCII), let port = Int(portText)
         else { throw problem }
         guard (0...65535).contains(port) else {
-            throw Problem(description: "listen port must be 0…65535, got \(port)")
+            throw Problem("listen port must be 0…65535, got \(port)")
         }
         self.init(host: String(host), port: port)
     }

@@ -112,16 +112,12 @@ public struct ScandConfig: Sendable, Equatable {
     }
 }
 
-public struct ConfirmationError: Error, CustomStringConvertible, Equatable {
-    public var description: String
-}
-
 extension TrackerSettings {
     /// "FORMAT=N": agreeing reads needed before SCAN for that format.
-    public mutating func setConfirmation(_ item: String) throws(ConfirmationError) {
+    public mutating func setConfirmation(_ item: String) throws(Problem) {
         let kv = item.split(separator: "=")
         guard kv.count == 2, let f = BarcodeFormat(name: String(kv[0])), let n = Int(kv[1]), (1...30).contains(n) else {
-            throw ConfirmationError(description: "must be FORMAT=N with N in 1…30, got '\(item)'")
+            throw Problem("must be FORMAT=N with N in 1…30, got '\(item)'")
         }
         confirmations[f] = n
     }

@@ -135,9 +135,7 @@ extension Setting {
             help: "Agreeing reads before SCAN for a format (repeatable, or a comma-separated list).",
             read: { .texts($0.tracker.confirmations.map { "\($0.key.name)=\($0.value)" }.sorted()) },
             write: { c, v, _ throws(Problem) in
-                for item in try v.texts() {
-                    do throws(ConfirmationError) { try c.tracker.setConfirmation(item) } catch { throw Problem(error.description) }
-                }
+                for item in try v.texts() { try c.tracker.setConfirmation(item) }
             }),
 
         Setting(

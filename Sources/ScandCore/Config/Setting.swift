@@ -102,11 +102,7 @@ public struct Setting: Sendable {
 
     /// Why a value is refused, as a predicate of the setting ("must be 0…1000, got 2000"): the file prefixes
     /// the key ("fps must be …"), the command line the flag ("--fps: must be …").
-    public struct Problem: Error, Equatable, CustomStringConvertible {
-        public var description: String
-
-        public init(_ description: String) { self.description = description }
-    }
+    public typealias Problem = ScandCore.Problem
 
     /// The value as text for messages and help: what a user would type on the command line.
     public var defaultText: String { read(ScandConfig()).commandLineText }

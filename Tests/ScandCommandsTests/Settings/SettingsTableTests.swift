@@ -192,7 +192,7 @@ import Testing
             (["--socket", "./scand.sock"], "--socket: must be an absolute path (e.g. /run/scand/scand.sock) or none, got './scand.sock'"),
             (["--queue-limit", "5"], "unknown option '--queue-limit'"), (["--host", "broker"], "unknown option '--host'")
         ] {
-            #expect(throws: CommandLineSettings.Problem(description: message)) { try CommandLineSettings(args, table: .scand) }
+            #expect(throws: CommandLineSettings.Problem(message)) { try CommandLineSettings(args, table: .scand) }
         }
     }
 
@@ -223,7 +223,7 @@ import Testing
             ),
             ("scand web", ["--host", "x"], "unknown option '--host'")
         ] {
-            #expect(throws: CommandLineSettings.Problem(description: message)) { try CommandLineSettings(args, command: command, table: .scand) }
+            #expect(throws: CommandLineSettings.Problem(message)) { try CommandLineSettings(args, command: command, table: .scand) }
         }
     }
 
