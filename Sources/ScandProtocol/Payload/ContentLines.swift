@@ -33,7 +33,7 @@ enum ContentLines {
                     i += 1
                     line.value.append(contentsOf: logical[i])
                 }
-                line.value = quotedPrintableDecoded(line.value)
+                line.value = PayloadBytes.percentDecoded(line.value[...], escape: 0x3D)
             }
             lines.append(line)
         }
@@ -86,23 +86,6 @@ enum ContentLines {
         return ContentLine(
             name: PayloadBytes.string(name.map(PayloadBytes.upper)), params: params,
             value: Array(line[(colon + 1)...]))
-    }
-
-    /// `=XX` sequences decoded; anything else kept.
-    static func quotedPrintableDecoded(_ v: [UInt8]) -> [UInt8] {
-        var out: [UInt8] = []
-        out.reserveCapacity(v.count)
-        var i = 0
-        while i < v.count {
-            if v[i] == 0x3D, i + 2 < v.count, let hi = PayloadBytes.hexValue(v[i + 1]), let lo = PayloadBytes.hexValue(v[i + 2]) {
-                out.append(hi << 4 | lo)
-                i += 3
-            } else {
-                out.append(v[i])
-                i += 1
-            }
-        }
-        return out
     }
 
     /// Text escapes: `\n`/`\N` newline, `\\`, `\;`, `\,`, `\:`; an unknown escape keeps its character.

@@ -25,7 +25,7 @@ enum DigitalLinkParser {
         let authorityStart = s.startIndex + (PayloadBytes.hasPrefix(s, "https://") ? 8 : 7)
         var pathEnd = authorityStart
         while pathEnd < s.endIndex, s[pathEnd] != 0x3F, s[pathEnd] != 0x23 { pathEnd += 1 }
-        guard let pathStart = PayloadBytes.firstIndex(of: 0x2F, in: s[..<pathEnd], from: authorityStart) else { return nil }
+        guard let pathStart = s[authorityStart..<pathEnd].firstIndex(of: 0x2F) else { return nil }
         let segments = PayloadBytes.split(s[(pathStart + 1)..<pathEnd], on: 0x2F)
 
         // The key is the last primary key AI of the AI/value pairs that end the path; the pairs after it are
@@ -50,9 +50,9 @@ enum DigitalLinkParser {
             elements.append(element)
         }
         if pathEnd < s.endIndex, s[pathEnd] == 0x3F {
-            let queryEnd = PayloadBytes.firstIndex(of: 0x23, in: s, from: pathEnd) ?? s.endIndex
+            let queryEnd = s[pathEnd...].firstIndex(of: 0x23) ?? s.endIndex
             for parameter in PayloadBytes.split(s[(pathEnd + 1)..<queryEnd], on: 0x26) {
-                let eq = PayloadBytes.firstIndex(of: 0x3D, in: parameter, from: parameter.startIndex) ?? parameter.endIndex
+                let eq = parameter.firstIndex(of: 0x3D) ?? parameter.endIndex
                 let name = parameter[parameter.startIndex..<eq]
                 // Not digits: a parameter of the resolver's (linkType, utm_source …), not GS1 data.
                 guard PayloadBytes.allDigits(name) else { continue }

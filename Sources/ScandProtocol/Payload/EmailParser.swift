@@ -30,7 +30,7 @@ enum EmailParser {
     }
 
     static func parseMailto(_ s: ArraySlice<UInt8>) -> Payload.Email? {
-        let q = PayloadBytes.firstIndex(of: 0x3F, in: s, from: s.startIndex) ?? s.endIndex
+        let q = s.firstIndex(of: 0x3F) ?? s.endIndex
         var to = addresses(PayloadBytes.percentDecoded(s[s.startIndex..<q])[...])
         var cc: [String] = [], bcc: [String] = []
         var subject: String?, body: String?
@@ -63,7 +63,7 @@ enum EmailParser {
     /// A pragmatic check, not RFC 5322: one '@', a local part without spaces or controls, and a domain
     /// of dot-separated labels (letters of any script, digits, '-') whose last label has two letters or more.
     static func isAddress(_ s: ArraySlice<UInt8>) -> Bool {
-        guard s.count <= 254, let at = PayloadBytes.firstIndex(of: 0x40, in: s, from: s.startIndex) else { return false }
+        guard s.count <= 254, let at = s.firstIndex(of: 0x40) else { return false }
         let local = s[s.startIndex..<at], domain = s[(at + 1)...]
         guard !local.isEmpty, local.count <= 64,
             local.allSatisfy({

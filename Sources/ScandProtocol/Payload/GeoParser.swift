@@ -18,10 +18,10 @@ enum GeoParser {
     static func parse(_ s: ArraySlice<UInt8>) -> Payload.Geo? {
         guard PayloadBytes.hasPrefix(s, "geo:") else { return nil }
         let rest = s.dropFirst(4)
-        let q = PayloadBytes.firstIndex(of: 0x3F, in: rest, from: rest.startIndex) ?? rest.endIndex
+        let q = rest.firstIndex(of: 0x3F) ?? rest.endIndex
         var coordinates = rest[rest.startIndex..<q]
         // ";crs=wgs84;u=35" parameters follow the coordinates; only WGS-84 (the default) is understood.
-        if let semi = PayloadBytes.firstIndex(of: 0x3B, in: coordinates, from: coordinates.startIndex) {
+        if let semi = coordinates.firstIndex(of: 0x3B) {
             let params = coordinates[(semi + 1)...]
             for p in PayloadBytes.split(params, on: 0x3B) where PayloadBytes.hasPrefix(p, "crs=") {
                 guard PayloadBytes.equals(p.dropFirst(4), "wgs84") else { return nil }

@@ -53,16 +53,6 @@ enum PayloadBytes {
 
     static func trimmedString(_ s: ArraySlice<UInt8>) -> String { string(trimmed(s)) }
 
-    /// First index of `b` in `s` at or after `from`, or nil.
-    static func firstIndex(of b: UInt8, in s: ArraySlice<UInt8>, from: Int) -> Int? {
-        var i = max(from, s.startIndex)
-        while i < s.endIndex {
-            if s[i] == b { return i }
-            i += 1
-        }
-        return nil
-    }
-
     static func hexValue(_ b: UInt8) -> UInt8? {
         switch b {
         case 0x30...0x39: b - 0x30
@@ -72,15 +62,16 @@ enum PayloadBytes {
         }
     }
 
-    /// RFC 3986 percent-decoding; a `%` not followed by two hex digits is kept literally (lenient, as
-    /// browsers are). `plusAsSpace` for form-style query values (`body=Hello+there`).
-    static func percentDecoded(_ s: ArraySlice<UInt8>, plusAsSpace: Bool = false) -> [UInt8] {
+    /// RFC 3986 percent-decoding (`escape` `=` for quoted-printable); an escape not followed by two hex
+    /// digits is kept literally (lenient, as browsers are). `plusAsSpace` for form-style query values
+    /// (`body=Hello+there`).
+    static func percentDecoded(_ s: ArraySlice<UInt8>, escape: UInt8 = 0x25, plusAsSpace: Bool = false) -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(s.count)
         var i = s.startIndex
         while i < s.endIndex {
             let b = s[i]
-            if b == 0x25, s.endIndex - i >= 3, let hi = hexValue(s[i + 1]), let lo = hexValue(s[i + 2]) {
+            if b == escape, s.endIndex - i >= 3, let hi = hexValue(s[i + 1]), let lo = hexValue(s[i + 2]) {
                 out.append(hi << 4 | lo)
                 i += 3
                 continue
@@ -100,7 +91,7 @@ enum PayloadBytes {
     static func queryItems(_ s: ArraySlice<UInt8>, plusAsSpace: Bool) -> [(key: String, value: String)] {
         var items: [(key: String, value: String)] = []
         for part in split(s, on: 0x26) where !part.isEmpty {
-            let eq = firstIndex(of: 0x3D, in: part, from: part.startIndex) ?? part.endIndex
+            let eq = part.firstIndex(of: 0x3D) ?? part.endIndex
             let key = string(percentDecoded(part[part.startIndex..<eq]).map(lower))
             let value = eq < part.endIndex ? string(percentDecoded(part[(eq + 1)...], plusAsSpace: plusAsSpace)) : ""
             items.append((key, value))

@@ -30,7 +30,7 @@ extension Payload {
 enum ProductParser {
     static func parse(_ s: ArraySlice<UInt8>, format: BarcodeFormat) -> Payload? {
         var main = s, addOn: String?
-        if let space = PayloadBytes.firstIndex(of: 0x20, in: s, from: s.startIndex) {
+        if let space = s.firstIndex(of: 0x20) {
             main = s[s.startIndex..<space]
             addOn = PayloadBytes.string(s[(space + 1)...])
         } else if let length = format.mainNumberLength, [length + 2, length + 5].contains(s.count) {

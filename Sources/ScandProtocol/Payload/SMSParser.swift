@@ -14,7 +14,7 @@ enum SMSParser {
         for prefix in ["smsto:", "mmsto:"] where PayloadBytes.hasPrefix(s, prefix) {
             // SMSTO:number:body: the body is raw text and may contain colons.
             let rest = s.dropFirst(prefix.utf8.count)
-            let colon = PayloadBytes.firstIndex(of: 0x3A, in: rest, from: rest.startIndex) ?? rest.endIndex
+            let colon = rest.firstIndex(of: 0x3A) ?? rest.endIndex
             let body = colon < rest.endIndex ? PayloadBytes.string(rest[(colon + 1)...]) : ""
             return make(PayloadBytes.percentDecoded(rest[rest.startIndex..<colon])[...], body: body)
         }

@@ -68,14 +68,14 @@ enum URLParser {
         guard !a.isEmpty else { return nil }
         var hostEnd = a.endIndex
         if a[a.startIndex] == 0x5B {  // IPv6 literal
-            guard let close = PayloadBytes.firstIndex(of: 0x5D, in: a, from: a.startIndex) else { return nil }
+            guard let close = a.firstIndex(of: 0x5D) else { return nil }
             let inner = a[(a.startIndex + 1)..<close]
             guard !inner.isEmpty, inner.allSatisfy({ PayloadBytes.hexValue($0) != nil || $0 == 0x3A || $0 == 0x2E }) else {
                 return nil
             }
             hostEnd = close + 1
         } else {
-            hostEnd = PayloadBytes.firstIndex(of: 0x3A, in: a, from: a.startIndex) ?? a.endIndex
+            hostEnd = a.firstIndex(of: 0x3A) ?? a.endIndex
             let host = a[a.startIndex..<hostEnd]
             // Letters (any script), digits, '-', '.', '_' and percent escapes; at most DNS's 253 bytes.
             guard !host.isEmpty, host.count <= 253,
