@@ -65,14 +65,7 @@ extension Setting {
         Setting(
             section: "decoding", key: "formats", flag: "formats", kind: .texts, valueName: "LIST",
             help: "Formats to look for (e.g. qr,ean13; or all, linear, matrix).",
-            read: { .texts($0.formats == .all ? ["all"] : $0.formats.members.map(\.name)) },
-            write: { c, v, _ throws(Problem) in
-                let names = try v.texts()
-                guard !names.isEmpty else { throw Problem("must name at least one format (or all, linear, matrix)") }
-                do throws(FormatListError) { c.formats = try BarcodeFormats.parse(names.joined(separator: ",")) } catch {
-                    throw Problem("lists an \(error)")
-                }
-            }),
+            read: { formatNames($0.formats) }, write: { c, v, _ throws(Problem) in c.formats = try formatList(v) }),
         Setting(
             section: "decoding", key: "roi", flag: "roi", kind: .numbers, valueName: "X,Y,W,H",
             help: "Rect of interest x,y,w,h in 0…1 of the oriented frame.",
@@ -225,17 +218,20 @@ extension Setting {
     ) -> Setting {
         Setting(
             in: section, key: "formats", flag: "formats", kind: .texts, valueName: "LIST", help: help, words: words,
-            read: { .texts($0[keyPath: path].map { $0 == .all ? ["all"] : $0.members.map(\.name) } ?? ["all"]) },
+            read: { formatNames($0[keyPath: path] ?? .all) },
             write: { s, v throws(Problem) in
-                let names = try v.texts()
-                guard !names.isEmpty else { throw Problem("must name at least one format (or all, linear, matrix)") }
-                do throws(FormatListError) {
-                    let formats = try BarcodeFormats.parse(names.joined(separator: ","))
-                    s[keyPath: path] = formats == .all ? nil : formats
-                } catch {
-                    throw Problem("lists an \(error)")
-                }
+                let formats = try formatList(v)
+                s[keyPath: path] = formats == .all ? nil : formats
             })
+    }
+
+    static func formatNames(_ formats: BarcodeFormats) -> SettingValue { .texts(formats == .all ? ["all"] : formats.members.map(\.name)) }
+
+    /// A `formats` row's value: at least one name, each a format or all, linear, matrix.
+    static func formatList(_ v: SettingValue) throws(Problem) -> BarcodeFormats {
+        let names = try v.texts()
+        guard !names.isEmpty else { throw Problem("must name at least one format (or all, linear, matrix)") }
+        do throws(FormatListError) { return try BarcodeFormats.parse(names.joined(separator: ",")) } catch { throw Problem("lists an \(error)") }
     }
 
     /// A client's idea of the daemon's socket: absolute, under 108 bytes, or empty for the default.
