@@ -69,20 +69,8 @@ public struct CommandLineSettings: Sendable, Equatable {
             let shown = setting.defaultText.isEmpty ? "\"\"" : setting.defaultText
             let text = "\(setting.help) ([\(setting.section)] \(setting.key), default: \(shown))"
             let pad = String(repeating: " ", count: column - 2 - left.count)
-            return "  " + left + pad + wrapped(text, width: width - column).joined(separator: "\n" + String(repeating: " ", count: column))
+            return "  " + left + pad
+                + SettingsReference.wrap(text, width: width - column).joined(separator: "\n" + String(repeating: " ", count: column))
         }.joined(separator: "\n")
-    }
-
-    static func wrapped(_ text: String, width: Int) -> [String] {
-        var lines: [String] = []
-        var line = ""
-        for word in text.split(separator: " ") {
-            if !line.isEmpty && line.count + 1 + word.count > width {
-                lines.append(line)
-                line = ""
-            }
-            line += (line.isEmpty ? "" : " ") + word
-        }
-        return lines + [line]
     }
 }
