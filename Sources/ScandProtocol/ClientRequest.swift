@@ -148,8 +148,8 @@ public enum ClientRequest: Sendable, Equatable {
         case "ROI":
             if rest.isEmpty { return .regionOfInterest }
             guard rest.first == "=" else { throw Problem("expected ?ROI={\"x\":…,\"y\":…,\"w\":…,\"h\":…}") }
-            let fields = try decode(RegionFields.self, from: rest.dropFirst())
-            guard let x = fields.x, let y = fields.y, let w = fields.w, let h = fields.h else {
+            let fields = try decode(RegionFields.self, from: rest.dropFirst()).values
+            guard let x = fields["x"], let y = fields["y"], let w = fields["w"], let h = fields["h"] else {
                 throw Problem("?ROI needs x, y, w and h (0…1 of the frame)")
             }
             do { return .setRegionOfInterest(try NormalizedRect(x: x, y: y, width: w, height: h)) } catch { throw Problem(error.description) }
@@ -199,24 +199,16 @@ public enum ClientRequest: Sendable, Equatable {
 
     /// `{"x":…,"y":…,"w":…,"h":…}`.
     struct RegionFields: Decodable {
-        var x, y, w, h: Double?
+        var values: [String: Double] = [:]
 
         init(from decoder: any Decoder) throws {
             let c = try decoder.container(keyedBy: AnyKey.self)
             for key in c.allKeys {
-                guard let value = try? c.decode(Double.self, forKey: key) else {
-                    guard ["x", "y", "w", "h"].contains(key.stringValue) else {
-                        throw Problem("unknown ROI field \(quoted(key.stringValue)) (known: x, y, w, h)")
-                    }
-                    throw Problem("\(quoted(key.stringValue)) must be a number")
+                guard ["x", "y", "w", "h"].contains(key.stringValue) else {
+                    throw Problem("unknown ROI field \(quoted(key.stringValue)) (known: x, y, w, h)")
                 }
-                switch key.stringValue {
-                case "x": x = value
-                case "y": y = value
-                case "w": w = value
-                case "h": h = value
-                default: throw Problem("unknown ROI field \(quoted(key.stringValue)) (known: x, y, w, h)")
-                }
+                guard let value = try? c.decode(Double.self, forKey: key) else { throw Problem("\(quoted(key.stringValue)) must be a number") }
+                values[key.stringValue] = value
             }
         }
     }
