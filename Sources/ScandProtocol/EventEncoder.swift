@@ -133,10 +133,7 @@ public enum EventEncoder {
             fields += [("pixelformat", .string(f.fourcc.description)), ("width", .int(f.width)), ("height", .int(f.height))]
         }
         if let reason = d.reason { fields.append(("message", .string(reason))) }
-        if let retryIn = d.retryIn {
-            let c = retryIn.components
-            fields.append(("retryIn", .number(Double(c.seconds) + Double(c.attoseconds) / 1e18, places: 3)))
-        }
+        if let retryIn = d.retryIn { fields.append(("retryIn", .number(retryIn.inSeconds, places: 3))) }
         return fields
     }
 

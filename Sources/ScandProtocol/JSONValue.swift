@@ -2,7 +2,7 @@ import ScandCore
 
 /// A JSON value whose objects keep their key order, so every event starts with `class` and the wire
 /// format is stable for golden tests.
-public indirect enum JSONValue: Sendable, Hashable {
+public indirect enum JSONValue: Sendable {
     case null
     case bool(Bool)
     case int(Int)
@@ -10,9 +10,6 @@ public indirect enum JSONValue: Sendable, Hashable {
     case string(String)
     case array([JSONValue])
     case object([(String, JSONValue)])
-
-    public static func == (a: JSONValue, b: JSONValue) -> Bool { a.serialized() == b.serialized() }
-    public func hash(into h: inout Hasher) { h.combine(serialized()) }
 
     /// One line of JSON. Every control character (C0, DEL, C1), the line/paragraph separators, the
     /// bidirectional controls and U+FEFF are written as \u escapes: barcode text is untrusted and must never
