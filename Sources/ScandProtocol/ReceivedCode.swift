@@ -21,8 +21,4 @@ public struct ReceivedCode: Sendable, Equatable {
         self.device = device
         self.time = time
     }
-
-    public init(id: Int, format: BarcodeFormat, text: String?, device: String?, time: Date? = nil) {
-        self.init(id: id, formatName: format.name, text: text, device: device, time: time)
-    }
 }

@@ -55,7 +55,7 @@ struct WatchPrinterTests {
     @Test func execRunsForScansWithTheirText() throws {
         var p = WatchPrinter(output: .exec, classes: nil, count: nil)
         let line = try EventDecoder.decode(Self.scan(7, "x y", seq: 4))
-        #expect(p.take(.event(line)) == [.run(ReceivedCode(id: 7, format: .ean13, text: "x y", device: "/dev/video0"), line)])
+        #expect(p.take(.event(line)) == [.run(ReceivedCode(id: 7, formatName: "EAN-13", text: "x y", device: "/dev/video0"), line)])
         let env = ScanHook.environment(for: line.code!, line: line)
         #expect(env["SCAND_TEXT"] == "x y" && env["SCAND_ID"] == "7" && env["SCAND_SEQ"] == "4" && env["SCAND_BOOT"] == "b1")
         #expect(env["SCAND_FORMAT"] == "EAN-13" && env["SCAND_DEVICE"] == "/dev/video0" && env["SCAND_JSON"] == line.line)

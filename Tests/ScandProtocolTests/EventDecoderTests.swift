@@ -44,7 +44,8 @@ import Testing
         #expect(received.eventClass == .scan && received.event == nil && received.line == line && received.stamp?.seq == 1)
         #expect(
             received.code
-                == ReceivedCode(id: 3, format: .qrCode, text: EventEncoderTests.qr.text, device: "/dev/video0", time: Date(timeIntervalSince1970: 0)))
+                == ReceivedCode(
+                    id: 3, formatName: "QRCode", text: EventEncoderTests.qr.text, device: "/dev/video0", time: Date(timeIntervalSince1970: 0)))
         let lost = try EventDecoder.decode(EventEncoder.line(.lost(code), stamp: EventStamp(boot: boot, seq: 2)))
         #expect(lost.eventClass == .lost && lost.code?.id == 3)
     }
