@@ -8,9 +8,6 @@ extension Payload {
         public var format: BarcodeFormat
         /// The EAN-2/EAN-5 add-on (issue number, price), when one was read.
         public var addOn: String?
-
-        /// Zero-padded to 14 digits: the form databases key on.
-        public var gtin14: String { String(repeating: "0", count: max(0, 14 - gtin.utf8.count)) + gtin }
     }
 
     /// A book: an EAN-13 in the Bookland ranges 978 and 979-1…979-9.

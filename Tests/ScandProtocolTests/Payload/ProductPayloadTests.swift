@@ -17,7 +17,6 @@ import ScandCore
         #expect(payloadOf("0425261412", format: .upcE) == .product(.init(gtin: "042100005264", format: .upcE, addOn: "12")))
         // Neither a 2- nor a 5-digit add-on: not a product.
         #expect(payloadOf("4006381333931123", format: .ean13) != .product(.init(gtin: "4006381333931", format: .ean13, addOn: "123")))
-        #expect(Payload.Product(gtin: "96385074", format: .ean8).gtin14 == "00000096385074")
     }
 
     @Test func books() {
