@@ -1,11 +1,8 @@
 import Foundation
 import ScandCore
 
-/// A request line from a socket client, gpsd style: `?WATCH={"enable":true};`, `?STATUS;`, `?VERSION;`,
-/// `?SNAPSHOT;`, `?METRICS;`, `?ROI;`, `?ROI={"x":0.1,"y":0.2,"w":0.6,"h":0.5};`, `?CONTROLS;` and
-/// `?CONTROLS={"set":[{"name":"brightness","value":520}],"keep":true};`. `line` is the one
-/// encoder (every client sends what it gives) and `parse` the one decoder (the daemon reads with it); the JSON
-/// arguments are read by Foundation's `JSONDecoder`, after a bound on the line's length.
+/// A request line from a socket client, gpsd style (`?WATCH={"enable":true};`, `?STATUS;`, `?ROI={…};`, …):
+/// `line` is the one encoder (every client sends what it gives), `parse` the one decoder (the daemon's).
 public enum ClientRequest: Sendable, Equatable {
     case watch(Watch)
     case status

@@ -1,10 +1,8 @@
 import Foundation
 import ScandCore
 
-/// Everything scand writes for a client, one case per `class` on the wire: the daemon's events (VERSION,
-/// DEVICE, SCAN, UPDATE, LOST, STATS), the answers to socket requests (WATCH, STATUS, ERROR), the SCAN
-/// lines of `scand scan` and the DEVICES of `scand devices --json`. `EventEncoder` is the one place that turns them into JSON; filters and tests read
-/// the typed fields.
+/// Everything scand writes for a client, one case per `class` on the wire. `EventEncoder` is the one place
+/// that turns them into JSON; filters and tests read the typed fields.
 public enum Event: Sendable, Equatable {
     case version(VersionBanner)
     case device(DeviceStatus)

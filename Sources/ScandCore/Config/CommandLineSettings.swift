@@ -1,8 +1,7 @@
-/// The settings options of a command (`scand run --fps 15`, `--fps=15`, `--mirror`, `--confirm ITF=5`;
-/// `scand mqtt --host broker`, `scand wedge --layout de` …), read through the `SettingsTable` as the configuration
-/// file is: the same types, ranges and messages. Each value is checked when the command line is read, before
-/// any file is; `applied(to:)` puts them on top of a file's configuration (at start and on every reload), in
-/// the order given, so a repeated option's last value wins and repeated `--confirm`s add up.
+/// A command's settings options (`--fps 15`, `--fps=15`, `--mirror`, `--confirm ITF=5`), read through the
+/// `SettingsTable` as the file is. Each is checked when read; `applied(to:)` puts them on top of a file's
+/// configuration (at start and on every reload) in order, so the last of a repeated option wins and
+/// repeated `--confirm`s add up.
 public struct CommandLineSettings: Sendable, Equatable {
     public struct Assignment: Sendable, Equatable {
         public var flag: String

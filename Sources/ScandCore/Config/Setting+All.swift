@@ -1,9 +1,6 @@
 extension Setting {
-    /// `scand run`'s own settings, once; the feature modules' tables ([web], [mqtt], [wedge]) are theirs
-    /// (`SettingsSection`), and `SettingsTable` puts them all together. The configuration file
-    /// (`ScandConfig.applying(file:table:)`), each command's options (`CommandLineSettings`) and their `--help`
-    /// read that table; config/scand.toml, scand.toml(5) and docs/daemon.md document it (tests check that they
-    /// name every entry; SettingsReference writes the first two).
+    /// `scand run`'s own settings; the feature modules' tables are theirs (`SettingsSection`), and `SettingsTable`
+    /// puts them all together for the file, the command line and `--help`.
     public static let core: [Setting] = [
         Setting(
             section: "camera", key: "device", flag: "device", kind: .text, valueName: "PATH",

@@ -1,10 +1,8 @@
 import ScandCore
 
-/// Byte-level helpers shared by the payload parsers.
-///
-/// Payloads are untrusted and may be megabytes long, so the parsers work on the UTF-8 bytes of the text
-/// with integer indices: every delimiter they look for is ASCII, and UTF-8 never reuses ASCII byte values
-/// inside a multi-byte sequence, so splitting on them is safe. No `String.Index` walking, nothing quadratic.
+/// Byte-level helpers of the payload parsers. Payloads are untrusted and may be megabytes long, so the parsers
+/// work on UTF-8 bytes with integer indices (nothing quadratic); every delimiter is ASCII, which UTF-8 never
+/// reuses inside a multi-byte sequence, so splitting on one is safe.
 enum PayloadBytes {
     static let gs: UInt8 = 0x1D
 
