@@ -30,4 +30,12 @@ public struct DecodeReport: Sendable {
         self.failures = failures
         self.passesRun = passesRun
     }
+
+    /// `other`'s reads, failures, notes and passes after these.
+    public static func += (report: inout DecodeReport, other: DecodeReport) {
+        report.found += other.found
+        report.failures += other.failures
+        report.notes += other.notes
+        report.passesRun += other.passesRun
+    }
 }

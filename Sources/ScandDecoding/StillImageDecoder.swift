@@ -69,7 +69,7 @@ public struct StillImageDecoder: Sendable {
         }
         let linear = CodeCandidates.linearPasses(
             for: candidates, region: region, formats: formats, role: .still(.uprightLinear), label: "still upright linear")
-        var more = decoder.decode(
+        let more = decoder.decode(
             image,
             passes: followUps(region: region, found: found)
                 + CodeCandidates.passes(for: candidates, region: region, formats: formats, label: "candidate") + linear)
@@ -79,33 +79,21 @@ public struct StillImageDecoder: Sendable {
         let unread = candidates.filter { c in !read.contains { c.bounds.contains($0.corners.center) } }
         let enlarged = CodeCandidates.linearPasses(
             for: unread, region: region, formats: formats, upscale: 2, role: .still(.enlargedLinear), label: "still enlarged linear")
-        if !enlarged.isEmpty {
-            let late = decoder.decode(image, passes: enlarged)
-            more.found += late.found
-            more.failures += late.failures
-            more.notes += late.notes
-            more.passesRun += late.passesRun
-        }
+        report += more
+        report += decoder.decode(image, passes: enlarged)
         // A second look at the reads that want one: reads of weak formats without a second opinion, EAN/UPC
         // reads without an add-on, and reads that disagree with another on the same bars.
-        var raw = report.found + more.found
-        let merged = merger.merge(raw, detection: \.detection).map(\.detection)
+        let merged = merger.merge(report.found, detection: \.detection).map(\.detection)
         let disputed = StillDisagreement.disputes(merged, in: image).map { (merged[$0.0], merged[$0.1]) }
-        let looks = StillSecondLook.passes(
-            for: merger.merge(raw, detection: \.detection), raw: raw, disputed: disputed, in: image, region: region, formats: formats)
-        if !looks.isEmpty {
-            let late = decoder.decode(image, passes: looks)
-            raw += late.found
-            more.failures += late.failures
-            more.notes += late.notes
-            more.passesRun += late.passesRun
-        }
+        report += decoder.decode(
+            image,
+            passes: StillSecondLook.passes(
+                for: merger.merge(report.found, detection: \.detection), raw: report.found, disputed: disputed, in: image, region: region,
+                formats: formats))
         // A UPC-E read inside an EAN-13's bars (its left half) is no code of its own.
+        let raw = report.found
         report.found = StillDisagreement.resolve(merger.merge(StillSecondLook.confirmed(raw), detection: \.detection), raw: raw, in: image)
             .filter { f in QuietZone.isClear(f.detection, width: image.width, height: image.height) { image[$0, $1] } }
-        report.failures += more.failures
-        report.notes += more.notes
-        report.passesRun += more.passesRun
         return report
     }
 
