@@ -43,10 +43,9 @@ struct WebCommand: AsyncParsableCommand {
         }
         LoggingSystem.bootstrap { _ in ScandLogHandler(prefix: "web") }
         let logger = Logger.scand("web")
-        let server = WebServer(settings: settings, logger: logger)
         let socketPath = settings.socket, address = settings.listen
         do {
-            try await server.run { url in
+            try await WebApp.run(settings: settings, logger: logger) { url in
                 Logger.standardError("web: serving \(url) for scand at \(socketPath)", .notice)
             }
         } catch let error as IOError {

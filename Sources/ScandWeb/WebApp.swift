@@ -8,6 +8,8 @@ import NIOCore
 import ScandClient
 import ScandCore
 import ScandProtocol
+import ServiceLifecycle
+import UnixSignals
 
 /// The routes of `scand web`: the page, the daemon's answers as JSON, the event WebSocket, the event
 /// stream (/events) and /metrics.
@@ -31,11 +33,17 @@ public enum WebApp {
         let router = Router(context: Context.self)
         router.middlewares.add(HostCheck<Context>(hosts: Set(hosts), origins: OriginPolicy(allowed: allowedOrigins), metrics: metrics))
         if let token = AccessToken(token) { router.middlewares.add(TokenCheck<Context>(token: token, metrics: metrics)) }
-        for (path, asset) in WebAssets.byPath {
+        // The page's files, compiled into the binary (SwiftPM `embedInCode`): a kiosk has no internet and the
+        // package ships no asset directory.
+        for (path, bytes, contentType) in [
+            ("/", PackageResources.index_html, "text/html; charset=utf-8"),
+            ("/app.js", PackageResources.app_js, "text/javascript; charset=utf-8"),
+            ("/style.css", PackageResources.style_css, "text/css; charset=utf-8")
+        ] {
             router.get(RouterPath(path)) { _, _ in
                 var headers = pageHeaders
-                headers[.contentType] = asset.contentType
-                return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: asset.bytes)))
+                headers[.contentType] = contentType
+                return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
             }
         }
         router.get("/api/status") { _, _ in
@@ -63,11 +71,13 @@ public enum WebApp {
             guard request.headers[requestMarker] == "1" else {
                 return json(.forbidden, message: "setting camera controls needs the header X-Scand-Request: 1")
             }
-            let body = try await request.body.collect(upTo: 16 * 1024)
-            let change: CameraControlsBody
-            do { change = try CameraControlsBody(json: body) } catch { return json(.badRequest, message: "\(error)") }
+            // Checked here by the protocol's own decoder, so a wrong body gets 400 with its reason and never
+            // reaches the daemon; the request's encoder writes it on one line whatever the body's layout.
+            let body = String(decoding: try await request.body.collect(upTo: 16 * 1024).readableBytesView, as: UTF8.self)
+            let change: CameraControlChange
+            do { change = try ClientRequest.cameraControlChange(json: body) } catch { return json(.badRequest, message: "\(error)") }
             // Refused: not an admin, or a value the camera does not take; the message says which.
-            return await forward(change.request, to: daemon, whenRefused: .unprocessableContent)
+            return await forward(.setCameraControls(change), to: daemon, whenRefused: .unprocessableContent)
         }
         router.get("/metrics") { _, _ in
             var text = ""
@@ -114,6 +124,38 @@ public enum WebApp {
             }
         }
         return router
+    }
+
+    /// `scand web` running until SIGTERM or SIGINT: the HTTP application and the daemon subscription, two
+    /// services of one group; `onServing` gets the address actually bound (the port, when 0 was asked for).
+    public static func run(settings: WebSettings, logger: Logger, onServing: @escaping @Sendable (String) -> Void) async throws {
+        let limits = WebServerLimits()
+        let daemon = DaemonClient(socketPath: settings.socket)
+        let scrapes = DaemonClient(socketPath: settings.socket)
+        let hub = PageHub()
+        let metrics = WebMetrics()
+        let router = router(
+            daemon: daemon, scrapes: scrapes, hub: hub, metrics: metrics, hosts: settings.hosts, allowedOrigins: settings.allowedOrigins,
+            token: settings.token, limits: limits)
+        let app = application(
+            router: router, daemon: daemon, scrapes: scrapes, metrics: metrics, listen: settings.listen, logger: logger, limits: limits
+        ) {
+            channel in
+            let address =
+                channel.localAddress.map { a -> String in
+                    let ip = a.ipAddress ?? "?"
+                    return ip.contains(":") ? "[\(ip)]:\(a.port ?? 0)" : "\(ip):\(a.port ?? 0)"
+                } ?? "\(settings.listen)"
+            onServing("http://\(address)/")
+        }
+        let relay = EventRelay(socketPath: settings.socket, hub: hub, metrics: metrics, logger: logger)
+        // Shut down in reverse order: the relay first ends every page's WebSocket, then the server stops.
+        let group = ServiceGroup(
+            configuration: .init(
+                services: [.init(service: app), .init(service: relay)],
+                gracefulShutdownSignals: [.sigterm, .sigint],
+                logger: logger))
+        try await group.run()
     }
 
     /// The application: HTTP/1 with WebSocket upgrades on `listen`, within `limits`, and the daemon
