@@ -150,6 +150,14 @@ public struct ExtraPassSchedule: Sendable {
     }
 
     private mutating func passes(_ k: Kind, region: PixelRect, formats: BarcodeFormats, candidates: [CodeCandidates.Candidate]) -> [Extra] {
+        /// One pass over the region for `only` of the formats, with zxing's harder search and rotation as given.
+        func whole(_ label: String, _ only: BarcodeFormats, harder: Bool, rotate: Bool, downscale: Bool = false) -> [Extra] {
+            var p = DecodePass(.extra(k), label: "live extra " + label, crop: region, formats: formats.intersection(only))
+            p.tryHarder = harder
+            p.tryRotate = rotate
+            p.tryDownscale = downscale
+            return [Extra(kind: k, pass: p)]
+        }
         switch k {
         case .inverted:
             // The shim's inversion: zxing's own leaves out linear codes and PDF417.
@@ -160,28 +168,15 @@ public struct ExtraPassSchedule: Sendable {
                 q.invert = true
                 return Extra(kind: k, pass: q)
             }
-        case .rotated:
-            var p = DecodePass(.extra(k), label: "live extra rotated linear", crop: region, formats: formats.intersection(.linear))
-            p.tryHarder = false
-            p.tryRotate = true
-            return [Extra(kind: k, pass: p)]
-        case .downscaled:
-            var p = DecodePass(.extra(k), label: "live extra downscaled matrix", crop: region, formats: formats.intersection(.matrix))
-            p.tryHarder = false
-            p.tryRotate = false
-            p.tryDownscale = true
-            return [Extra(kind: k, pass: p)]
+        case .rotated: return whole("rotated linear", .linear, harder: false, rotate: true)
+        case .downscaled: return whole("downscaled matrix", .matrix, harder: false, rotate: false, downscale: true)
         case .uprightLinear, .enlargedLinear:
             let enlarged = k == .enlargedLinear
             return CodeCandidates.linearPasses(
                 for: candidates, region: region, formats: formats, upscale: enlarged ? 2 : 1, role: .extra(k),
                 label: enlarged ? "live extra enlarged linear" : "live extra upright linear"
             ).map { Extra(kind: k, pass: $0) }
-        case .harderLinear:
-            var p = DecodePass(.extra(k), label: "live extra harder linear", crop: region, formats: formats.intersection(.linear))
-            p.tryHarder = true
-            p.tryRotate = true
-            return [Extra(kind: k, pass: p)]
+        case .harderLinear: return whole("harder linear", .linear, harder: true, rotate: true)
         }
     }
 }

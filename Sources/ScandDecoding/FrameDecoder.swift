@@ -191,25 +191,17 @@ public struct FrameDecoder: Sendable {
     /// rows near the middle of what it is given only (a band a quarter of the region high, one every eighth:
     /// a linear code anywhere in view, a sixteenth of the region high or more, is read in the first frame).
     public static func passes(region: PixelRect, formats: BarcodeFormats) -> [DecodePass] {
-        var passes: [DecodePass] = []
+        func cheap(_ role: DecodePass.Role, _ label: String, _ crop: PixelRect, _ formats: BarcodeFormats) -> DecodePass {
+            var p = DecodePass(role, label: label, crop: crop, formats: formats)
+            p.tryHarder = false
+            p.tryRotate = false
+            return p
+        }
         // PDF417 is left to the upright crops (and the downscaled pass): its detector costs as much as all the
         // other matrix formats together on a busy surface, and reads few tilted codes over the whole frame.
         let matrix = formats.intersection(.matrix).subtracting(BarcodeFormats(.pdf417)), linear = formats.intersection(.linear)
-        if !matrix.isEmpty {
-            var p = DecodePass(.cheapMatrix, label: "live matrix", crop: region, formats: matrix)
-            p.tryHarder = false
-            p.tryRotate = false
-            passes.append(p)
-        }
-        if !linear.isEmpty {
-            for band in linearBands(of: region) {
-                var p = DecodePass(.linearBand, label: "live linear", crop: band, formats: linear)
-                p.tryHarder = false
-                p.tryRotate = false
-                passes.append(p)
-            }
-        }
-        return passes
+        let bands = linear.isEmpty ? [] : linearBands(of: region).map { cheap(.linearBand, "live linear", $0, linear) }
+        return (matrix.isEmpty ? [] : [cheap(.cheapMatrix, "live matrix", region, matrix)]) + bands
     }
 
     /// Horizontal bands a quarter of the region high, an eighth apart (the whole region when it is low).
