@@ -95,9 +95,8 @@ enum StillDisagreement {
     }
 
     /// `a` and `b` cover the same bars: parallel, overlapping along the bars by more than half the shorter,
-    /// within a code's length across, and with the profile midway between them like both of theirs.
-    static func sameBars(_ a: Detection, _ b: Detection, in image: LumaImage) -> Bool { sameBars(a, b, image: { image }) }
-
+    /// within a code's length across, and with the profile midway between them like both of theirs (`made`
+    /// only then: see `disputes`).
     static func sameBars(_ a: Detection, _ b: Detection, image made: () -> LumaImage) -> Bool {
         let sa = BarsSpan(a.corners), sb = BarsSpan(b.corners, axisOf: a.corners)
         let own = BarsSpan(b.corners)
