@@ -87,8 +87,8 @@ struct WedgeCommand: AsyncParsableCommand {
         )
         let group = ServiceGroup(
             configuration: .init(services: [.init(service: service)], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
-        do { try await group.run() } catch let stopped as WedgeService.Stopped {
-            Logger.standardError(stopped.description.escapingControlCharacters(), .error)
+        do { try await group.run() } catch let error as DaemonError {
+            Logger.standardError(error.description.escapingControlCharacters(), .error)
             throw ExitCode(ExitStatus.usage)
         }
     }

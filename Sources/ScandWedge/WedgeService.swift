@@ -11,49 +11,35 @@ import ServiceLifecycle
 /// position into the state file, then its keys to the sink on NIO's shared blocking pool (typing blocks: a
 /// write per key event and the waits between them), one code after the other.
 public struct WedgeService: Service {
-    public let subscription: EventSubscription
+    let subscription: EventSubscription
     let watch: ClientRequest.Watch
     let settings: WedgeSettings
     let sink: any KeySink
     let logger: Logger
-    let clock: @Sendable () -> Date
     private let start: KeyboardWedge
-
-    /// The wedge stopped for a reason a restart would not fix (the daemon refused the request).
-    public struct Stopped: Error, CustomStringConvertible {
-        public var error: DaemonError
-        public var description: String { error.description }
-    }
 
     /// - Parameters:
     ///   - typedUpTo: the state file's position (nil: from the next SCAN on).
     ///   - settings: resolved, with `socketPath` and `stateFile` set.
-    public init(
-        settings: WedgeSettings, typedUpTo: EventPosition?, sink: any KeySink, logger: Logger, backoff: Backoff = Backoff(),
-        clock: @escaping @Sendable () -> Date = Date.init
-    ) throws(KeystrokePlanner.Problem) {
+    public init(settings: WedgeSettings, typedUpTo: EventPosition?, sink: any KeySink, logger: Logger) throws(KeystrokePlanner.Problem) {
         self.settings = settings
         self.sink = sink
         self.logger = logger
-        self.clock = clock
         start = KeyboardWedge(
             planner: try settings.planner(), typedUpTo: typedUpTo, replayMaxAge: settings.replayMaxAge, digitalLink: settings.digitalLink)
         // The same filter on both sides: the daemon sends only these, and each line is checked again here.
         watch = ClientRequest.Watch(enable: true, classes: [.scan], formats: settings.formats, since: typedUpTo)
-        subscription = EventSubscription(socketPath: settings.socketPath, watch: watch, reconnect: true, backoff: backoff)
+        subscription = EventSubscription(socketPath: settings.socketPath, watch: watch, reconnect: true)
     }
 
-    /// Until a graceful shutdown; throws `Stopped` when the daemon refuses the subscription.
+    /// Until a graceful shutdown; throws a `DaemonError` when the daemon refuses the subscription (a reason a
+    /// restart would not fix).
     public func run() async throws {
         var wedge = start
-        do {
-            try await withThrowingTaskGroup(of: Void.self) { group in
-                group.addTask { await subscription.run() }
-                try await consume(&wedge)
-                try await group.waitForAll()
-            }
-        } catch let error as DaemonError {
-            throw Stopped(error: error)
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { await subscription.run() }
+            try await consume(&wedge)
+            try await group.waitForAll()
         }
         let c = wedge.counters
         logger.notice(
@@ -102,7 +88,7 @@ public struct WedgeService: Service {
                     guard watch.accepts(line: line.line), let code = line.code, let text = code.text else { continue }
                     let scan = KeyboardWedge.Scan(
                         position: line.position, replayed: line.stamp?.replayed ?? false, format: code.format, text: text, time: code.time)
-                    for action in wedge.handle(scan, now: clock()) {
+                    for action in wedge.handle(scan, now: Date()) {
                         switch action {
                         case .persist(let position):
                             await save(position)
