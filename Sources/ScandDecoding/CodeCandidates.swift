@@ -145,8 +145,7 @@ public struct CodeCandidates: Sendable {
 
     /// Passes over each candidate: a square crop around it with a margin, turned back by its angle when the
     /// edges agree on one, for the candidate formats in `formats`; then, for DataMatrix, the crop enlarged three
-    /// times (up to 600 px a side). (A second enlarged crop shifted by a few pixels, which zxing 1.4's Aztec
-    /// search needed, adds no DataMatrix with 3.1.1: measured in `scand bench compare`.)
+    /// times (up to 600 px a side); a second one shifted by a few pixels reads no more (`scand bench compare`).
     public static func passes(for candidates: [Candidate], region: PixelRect, formats: BarcodeFormats, label: String) -> [DecodePass] {
         let wanted = formats.intersection(Self.formats)
         guard !wanted.isEmpty else { return [] }

@@ -4,17 +4,10 @@ import ScandCore
 /// rotation and mirror. Corners come back in that oriented frame's pixels. Blocking: run it on a thread of
 /// its own.
 ///
-/// Built around zxing-cpp 3.1's costs: find, then read. Every frame gets a band turned upright along each
-/// linear code the localizer finds (`LinearLocator`: tilted, small and off-centre codes read in the frame they
-/// appear in, enlarged where their modules are under two pixels), and crops turned upright around patches that
-/// look like matrix codes (`CodeCandidates`), where zxing searches harder: its fast DataMatrix and Aztec search
-/// misses most codes away from the centre, and tilted PDF417, Micro QR, rMQR and MaxiCode; a busy surface with
-/// no such patch costs no crop. The cheap whole-frame passes (matrix formats and linear bands at full
-/// resolution, without zxing's rotation, pyramid, inversion or harder search) are the fallback: one frame in
-/// `wholeFrameEvery`, and every frame while they read a code nothing else does. While frames decode well within the
-/// budget, one expensive pass is added per frame, in turn (inverted, rotated linear, downscaled matrix),
-/// backing off while they find nothing; a code only such a pass read is re-read every frame from a small
-/// crop around it with that pass's settings, so it stays found for a fraction of the cost.
+/// Find, then read (docs/architecture.md, "Live decoding"): every frame gets bands along the linear codes
+/// `LinearLocator` finds and upright crops around patches that look like matrix codes (`CodeCandidates`); the
+/// cheap whole-frame passes are the fallback (`wholeFrameEvery`); one expensive pass a frame comes round in
+/// turn within the budget, and a code only such a pass read is re-read every frame from a small crop (`TrackedCrops`).
 public struct FrameDecoder: Sendable {
     public var formats: BarcodeFormats
     public var regionOfInterest: NormalizedRect

@@ -85,11 +85,9 @@ public struct LinearLocator: Sendable {
         var blocks = [Block](repeating: Block(), count: cols * rows)
         // 16 samples a block (each a difference over two pixels) still tell a code's one direction from text's many.
         // This pass sees every frame: denser sampling cost a quarter of a millisecond more a 720p frame for the same
-        // candidates. The samples are staggered, not a grid: each row of samples starts a pixel further right and
-        // each column a pixel further down, so that bars standing upright (or lying flat) are seen at every phase of
-        // the step. On a grid, every row sampled the same four columns, which could all fall between the edges of
-        // 3 px modules: blocks in the middle of an upright code came out empty, and a wide code was found in pieces
-        // or not at all.
+        // candidates. The samples are staggered: each row of samples starts a pixel further right and each column a
+        // pixel further down, so that bars standing upright (or lying flat) are seen at every phase of the step (the
+        // same columns in every row could all fall between the edges of 3 px modules).
         let step = max(2, block / 4), perSide = block / step
         let samples = Float(perSide * perSide)
         for by in 0..<rows {

@@ -5,8 +5,7 @@ import ScandZXingShim
 /// Runs decode passes through the zxing-cpp shim.
 ///
 /// With `isolated` (the default) the passes run in a sandboxed decoder process (scand-decoder): a library fault on a
-/// hostile or unlucky image (zxing-cpp 1.4 aborted on many; 3.1 has none known) must cost one pass, not the
-/// daemon.
+/// hostile or unlucky image must cost one pass, not the daemon.
 /// Detections come back in source-image pixels. Blocking: call it off Swift's cooperative pool.
 public struct ZXingDecoder: Sendable {
     public var isolated: Bool
