@@ -68,7 +68,7 @@ struct ControlsCommand: AsyncParsableCommand {
             // Line by line: each escaped on its own (a driver's names are data), the newlines kept.
             for line in Self.lines(report) { WatchCommand.print(line) }
         } catch let error as DaemonError {
-            Logger.standardError(error.description.escapingControlCharacters(), .error)
+            Logger.standardError(error.description, .error)
             throw ExitCode(ExitStatus.of(error))
         }
     }

@@ -56,7 +56,7 @@ struct MQTTCommand: AsyncParsableCommand {
             // Only for a configuration that holds: a wrong one makes nothing.
             stateFile.prepare()
         } catch {
-            Logger.standardError(error.description.escapingControlCharacters(), .error)
+            Logger.standardError(error.description, .error)
             throw ExitCode(error.status)
         }
         var acknowledged: EventPosition?

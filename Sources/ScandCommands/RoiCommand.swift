@@ -56,7 +56,7 @@ struct RoiCommand: AsyncParsableCommand {
             guard !json, case .regionOfInterest(let rect)? = answer.event else { return WatchCommand.print(answer.line) }
             WatchCommand.print(Self.text(rect))
         } catch let error as DaemonError {
-            Logger.standardError(error.description.escapingControlCharacters(), .error)
+            Logger.standardError(error.description, .error)
             throw ExitCode(ExitStatus.of(error))
         }
     }

@@ -10,7 +10,7 @@ extension CommandLineSettings {
     /// usage error (64), before any file is read; ArgumentParser's own message would add its usage lines.
     static func options(_ arguments: [String], of command: String) throws -> CommandLineSettings {
         do { return try CommandLineSettings(arguments, command: command, table: .scand) } catch {
-            Logger.standardError(error.description.escapingControlCharacters(), .error)
+            Logger.standardError(error.description, .error)
             throw ExitCode(ExitStatus.usage)
         }
     }

@@ -123,7 +123,7 @@ struct WatchCommand: AsyncParsableCommand {
                 throw ExitCode(128 + signal.rawValue)
             }
         } catch let error as DaemonError {
-            Logger.standardError(error.description.escapingControlCharacters(), .error)
+            Logger.standardError(error.description, .error)
             throw ExitCode(ExitStatus.of(error))
         } catch let error as WatchSessionError.DaemonWentAway {
             Logger.standardError(error.description, .error)

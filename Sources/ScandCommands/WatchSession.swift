@@ -40,7 +40,7 @@ struct WatchSession<C: Clock<Duration>> {
                         case .print(let text):
                             StandardStream.writeAll(1, text + "\n")
                         case .warn(let message):
-                            Logger.standardError(message.escapingControlCharacters(), .warning)
+                            Logger.standardError(message, .warning)
                         case .run(let code, let line):
                             guard let hook else { continue }
                             idle.withLockedValue { $0.busy = true }

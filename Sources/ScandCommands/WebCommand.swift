@@ -38,7 +38,7 @@ struct WebCommand: AsyncParsableCommand {
     func run() async throws {
         let settings: WebSettings
         do { settings = try resolvedSettings() } catch {
-            Logger.standardError(error.description.escapingControlCharacters(), .error)
+            Logger.standardError(error.description, .error)
             throw ExitCode(error.status)
         }
         LoggingSystem.bootstrap { _ in ScandLogHandler(prefix: "web") }

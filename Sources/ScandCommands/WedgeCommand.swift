@@ -54,7 +54,7 @@ struct WedgeCommand: AsyncParsableCommand {
         let settings: WedgeSettings
         let stateFile: ClientStateFile
         do { (settings, stateFile) = try resolvedSettings() } catch {
-            Logger.standardError(error.description.escapingControlCharacters(), .error)
+            Logger.standardError(error.description, .error)
             throw ExitCode(error.status)
         }
         // Only for a configuration that holds: a wrong one makes nothing.
@@ -88,7 +88,7 @@ struct WedgeCommand: AsyncParsableCommand {
         let group = ServiceGroup(
             configuration: .init(services: [.init(service: service)], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
         do { try await group.run() } catch let error as DaemonError {
-            Logger.standardError(error.description.escapingControlCharacters(), .error)
+            Logger.standardError(error.description, .error)
             throw ExitCode(ExitStatus.usage)
         }
     }
