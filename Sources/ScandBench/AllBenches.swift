@@ -49,14 +49,11 @@ struct AllBenches: AsyncParsableCommand {
         mjpeg.seconds = seconds
         var till = try TillBench.parse([])
         till.items = tillItems
-        let benches: [(name: String, report: () async throws -> BenchReport?)] = [
-            ("frames", { try await frames.report() }), ("compare", { try compare.report() }), ("preview", { try await preview.report() }),
-            ("photos", { try await photos.report() }), ("journal", { try journal.report() }), ("mjpeg", { try await mjpeg.report() }),
-            ("till", { try await till.report() })
-        ]
+        let benches: [any Bench] = [frames, compare, preview, photos, journal, mjpeg, till]
         for bench in benches {
             guard let r = try await bench.report() else {
-                print("\n## \(bench.name)\n\nskipped: no photos under \(root ?? PhotoBenchmark.defaultRoots().joined(separator: " or "))")
+                let name = type(of: bench).configuration.commandName ?? ""
+                print("\n## \(name)\n\nskipped: no photos under \(root ?? PhotoBenchmark.defaultRoots().joined(separator: " or "))")
                 continue
             }
             print("\n## \(r.name)\n\n" + r.table)

@@ -1,3 +1,4 @@
+import ArgumentParser
 import Foundation
 import ScandCore
 import ScandProtocol
@@ -32,5 +33,25 @@ struct BenchReport {
             ("cores", .int(ProcessInfo.processInfo.activeProcessorCount)), ("kernel", .string(kernel)),
             ("zxing", .string(ZXingDecoder.libraryVersion)), ("decoderProcesses", .int(DecoderWorker.defaultLanes))
         ])
+    }
+}
+
+/// A `scand bench` benchmark: running it prints its report and writes it as JSON when asked.
+protocol Bench: AsyncParsableCommand {
+    var json: String? { get }
+    /// The photo benchmarks' folder of photos (nil: the shared sets).
+    var root: String? { get }
+    /// nil when there are no photos to measure.
+    func report() async throws -> BenchReport?
+}
+
+extension Bench {
+    var root: String? { nil }
+
+    func run() async throws {
+        guard let report = try await report() else {
+            throw ValidationError("no photos under '\(root ?? PhotoBenchmark.defaultRoots().joined(separator: "' or '"))'")
+        }
+        try report.emit(json: json)
     }
 }

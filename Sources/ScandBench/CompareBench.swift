@@ -7,7 +7,7 @@ import ScandDecoding
 /// `scand bench compare`: the same generated camera frames (noise, blur, tilt, uneven light) through scand's
 /// live decoder, zxing-cpp with its default options, and libzbar (zbarcam's engine), in one run: codes
 /// found, misreads and CPU time per frame.
-struct CompareBench: ParsableCommand {
+struct CompareBench: Bench {
     static let configuration = CommandConfiguration(
         commandName: "compare",
         abstract: "Codes found and CPU per frame: scand vs zxing's default hints vs libzbar, on generated frames."
@@ -51,9 +51,7 @@ struct CompareBench: ParsableCommand {
         (.aztec, { "AZ-\($0)" }), (.ean8, { ean8($0) }), (.itf, { String(format: "%014d", 10_000_000 + $0 * 7) })
     ]
 
-    func run() throws { try report().emit(json: json) }
-
-    func report() throws -> BenchReport {
+    func report() throws -> BenchReport? {
         guard let (w, h) = ScandConfig.parseSize(size) else { throw ValidationError("--size must be WIDTHxHEIGHT, e.g. 1280x720; got '\(size)'") }
         guard frames >= 1 else { throw ValidationError("--frames must be at least 1") }
         let samples = try Self.samples(count: frames, width: w, height: h)

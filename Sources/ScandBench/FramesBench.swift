@@ -8,7 +8,7 @@ import ScandService
 
 /// `scand bench frames`: the live pipeline on generated frames at a camera's pace — how many frames a
 /// second are decoded and how many are dropped, per frame size.
-struct FramesBench: AsyncParsableCommand {
+struct FramesBench: Bench {
     static let configuration = CommandConfiguration(
         commandName: "frames",
         abstract: "Decoded and dropped frames per second of the live pipeline at several frame sizes."
@@ -46,9 +46,7 @@ struct FramesBench: AsyncParsableCommand {
         var cpuMsPerDecode: Double { run.cpuSeconds * 1000 / Double(max(1, run.counters.decoded)) }
     }
 
-    func run() async throws { try await report().emit(json: json) }
-
-    func report() async throws -> BenchReport {
+    func report() async throws -> BenchReport? {
         var rows: [Row] = []
         for scene in scenes.split(separator: ",").map(String.init) {
             guard Self.sceneNames.contains(scene) else { throw ValidationError("unknown scene '\(scene)'") }

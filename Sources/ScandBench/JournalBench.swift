@@ -8,7 +8,7 @@ import ScandService
 /// `scand bench journal`: what the event journal costs the daemon on this machine — an append per
 /// published event (committed before the event goes out), and how fast `since` replays a backlog (journal
 /// pages read and passed through the replay hand-over, as the daemon does, before its socket writes).
-struct JournalBench: ParsableCommand {
+struct JournalBench: Bench {
     static let configuration = CommandConfiguration(
         commandName: "journal",
         abstract: "Measure the event journal: append cost per event and the replay rate of since."
@@ -23,9 +23,7 @@ struct JournalBench: ParsableCommand {
     @Option(name: .long, help: "Also write the table as JSON to this file.")
     var json: String?
 
-    func run() throws { try report().emit(json: json) }
-
-    func report() throws -> BenchReport {
+    func report() throws -> BenchReport? {
         guard events >= 100 else { throw ValidationError("--events must be at least 100") }
         let dir = directory ?? NSTemporaryDirectory() + "scand-bench-journal-\(getpid())"
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)

@@ -8,7 +8,7 @@ import ScandImageIO
 /// `scand bench locate`: how well the live frames' linear localizer (`LinearLocator`) finds codes and how
 /// quiet it stays where there are none, per folder of real photos: candidates per photo, photos whose located
 /// bands alone read the answer, reads on photos without a code, and the localizer's CPU per megapixel.
-struct LocateBench: ParsableCommand {
+struct LocateBench: Bench {
     static let configuration = CommandConfiguration(
         commandName: "locate",
         abstract: "The linear localizer on real photos: candidates per photo, answers its bands read, reads where there is no code."
@@ -40,13 +40,6 @@ struct LocateBench: ParsableCommand {
         var wrong = 0
         var megapixels = 0.0
         var locateSeconds = 0.0
-    }
-
-    func run() throws {
-        guard let report = try report() else {
-            throw ValidationError("no photos under '\(root ?? PhotoBenchmark.defaultRoots().joined(separator: "' or '"))'")
-        }
-        try report.emit(json: json)
     }
 
     func report() throws -> BenchReport? {

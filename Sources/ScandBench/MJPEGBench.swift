@@ -10,7 +10,7 @@ import ScandService
 /// decoding the JPEG frames itself (grey only, and only the frames the decoder takes) and libv4lconvert
 /// converting every frame to YU12 first, as libv4l2 does for an MJPEG-only camera — with the CPU each costs,
 /// and each converter alone on the same JPEG frames.
-struct MJPEGBench: AsyncParsableCommand {
+struct MJPEGBench: Bench {
     static let configuration = CommandConfiguration(
         commandName: "mjpeg",
         abstract: "MJPEG natively (libjpeg-turbo, grey, frames the decoder takes) against libv4lconvert converting every frame."
@@ -36,9 +36,7 @@ struct MJPEGBench: AsyncParsableCommand {
         var milliseconds: Double { cpuSeconds * 1000 / Double(frames) }
     }
 
-    func run() async throws { try await report().emit(json: json) }
-
-    func report() async throws -> BenchReport {
+    func report() async throws -> BenchReport? {
         guard let (w, h) = ScandConfig.parseSize(size), w >= 320, h >= 240 else {
             throw ValidationError("--size must be WIDTHxHEIGHT of at least 320x240; got '\(size)'")
         }

@@ -4,7 +4,7 @@ import ScandCore
 import ScandProtocol
 
 /// `scand bench photos`: the per-folder accuracy table of the README.
-struct PhotosBench: AsyncParsableCommand {
+struct PhotosBench: Bench {
     static let configuration = CommandConfiguration(
         commandName: "photos",
         abstract: "Correct payloads and misreads per folder of real photos: scand, zxing's default hints, zbarimg, in one run."
@@ -17,13 +17,6 @@ struct PhotosBench: AsyncParsableCommand {
 
     @Option(name: .long, help: "Also write the table as JSON to this file.")
     var json: String?
-
-    func run() async throws {
-        guard let report = try await report() else {
-            throw ValidationError("no photos under '\(root ?? PhotoBenchmark.defaultRoots().joined(separator: "' or '"))'")
-        }
-        try report.emit(json: json)
-    }
 
     /// nil when there are no photos.
     func report() async throws -> BenchReport? {

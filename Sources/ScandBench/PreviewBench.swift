@@ -10,7 +10,7 @@ import NIOConcurrencyHelpers
 /// `scand bench preview`: what the setup page's live preview costs the daemon — the live pipeline on the
 /// same frames twice, once alone and once with a client asking for a SNAPSHOT 5 times a second (as `scand
 /// web`'s page does), each answer encoded as the socket line it would be. Target: at most 5% of a core at 720p.
-struct PreviewBench: AsyncParsableCommand {
+struct PreviewBench: Bench {
     static let configuration = CommandConfiguration(
         commandName: "preview",
         abstract: "CPU the live preview's snapshots cost the daemon (with and without 5 a second)."
@@ -45,9 +45,7 @@ struct PreviewBench: AsyncParsableCommand {
         var cost: Double { cpuWith - cpuWithout }
     }
 
-    func run() async throws { try await report().emit(json: json) }
-
-    func report() async throws -> BenchReport {
+    func report() async throws -> BenchReport? {
         guard rate > 0, rate <= 30, seconds >= 1 else { throw ValidationError("--rate must be in 0…30 and --seconds at least 1") }
         var rows: [Row] = []
         for scene in scenes.split(separator: ",").map(String.init) {

@@ -13,7 +13,7 @@ import NIOConcurrencyHelpers
 /// as zbarcam does, all in one run: items exactly once, duplicates, misreads, missed, frames from the first
 /// frame a single-frame read succeeds to the SCAN, and scand's CPU. At a till every item must be reported
 /// exactly once, with its text.
-struct TillBench: AsyncParsableCommand {
+struct TillBench: Bench {
     static let configuration = CommandConfiguration(
         commandName: "till",
         abstract: "A generated 100-item till session (720p30 MJPEG): scand live vs libzbar and zxing-cpp per frame."
@@ -37,9 +37,7 @@ struct TillBench: AsyncParsableCommand {
         var seconds: Double?
     }
 
-    func run() async throws { try await report().emit(json: json) }
-
-    func report() async throws -> BenchReport {
+    func report() async throws -> BenchReport? {
         guard (1...1000).contains(items) else { throw ValidationError("--items must be 1–1000; got \(items)") }
         let session = TillSession(items: items, seed: seed)
         let truths = session.appearances.map { a in
