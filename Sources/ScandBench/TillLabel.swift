@@ -8,14 +8,8 @@ import ScandDecoding
 enum TillLabel {
     /// The symbol alone, dark 0 and light 255, `moduleSize` px a module, before printing.
     static func symbol(_ item: TillItem) throws -> LumaImage {
-        let m = try SymbolWriter.modules(item.format, text: item.written, quietZone: 8, options: item.options)
-        guard item.format.isLinear, m.height == 1 else { return m.scaled(by: item.moduleSize) }
-        let rows = (item.barHeight ?? max(24, m.width / 3)) + 16
-        var tall = LumaImage(width: m.width, height: rows)
-        for y in 8..<(rows - 8) {
-            for x in 0..<m.width { tall[x, y] = m[x, 0] }
-        }
-        return tall.scaled(by: item.moduleSize)
+        try SymbolWriter.render(
+            item.format, text: item.written, moduleSize: item.moduleSize, quietZone: 8, barHeight: item.barHeight, options: item.options)
     }
 
     static func make(_ item: TillItem) throws -> LumaImage {

@@ -43,9 +43,9 @@ public enum SymbolWriter {
     /// third of their width, at least 24 modules), matrix and stacked symbols as drawn.
     public static func render(
         _ format: BarcodeFormat, text: String, moduleSize: Int, quietZone: Int = 6,
-        barHeight: Int? = nil
+        barHeight: Int? = nil, options: String = ""
     ) throws(WriteError) -> LumaImage {
-        let m = try modules(format, text: text, quietZone: quietZone)
+        let m = try modules(format, text: text, quietZone: quietZone, options: options)
         guard format.isLinear, !stacked.contains(format) else { return m.scaled(by: moduleSize) }
         let rows = (barHeight ?? max(24, m.width / 3)) + 2 * quietZone
         var tall = LumaImage(width: m.width, height: rows)
