@@ -68,10 +68,7 @@ struct LocateBench: Bench {
                     row.megapixels += Double(image.width * image.height) / 1e6
                     row.candidates += found.count
                     let passes = LinearLocator.passes(for: found, region: region, formats: .all, role: .locatedLinear, label: "located")
-                    let reads = decoder.decode(image, passes: passes).detections.map {
-                        PhotoBenchmark.Read(
-                            text: $0.text, bytes: $0.bytes, equivalents: $0.addOn == nil ? [] : [String(decoding: $0.mainBytes, as: UTF8.self)])
-                    }
+                    let reads = decoder.decode(image, passes: passes).detections.map(PhotoBenchmark.Read.init)
                     if coded, reads.contains(where: { $0.matches(sample) }) { row.readByBands += 1 }
                     let wrong = reads.filter { !$0.matches(sample) }
                     row.wrong += wrong.count

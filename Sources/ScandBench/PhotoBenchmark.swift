@@ -1,7 +1,6 @@
 import Foundation
 import ScandCore
 import ScandDecoding
-import NIOConcurrencyHelpers
 import ScandCapture
 import ScandImageIO
 import ScandService
@@ -53,14 +52,10 @@ public struct PhotoBenchmark: Sendable {
     /// Frames a photo is held for by `Reader.scandHeld`: a second and a half at 30 fps.
     public static let heldFrames = 45
 
-    /// The default location of the shared photos, beside the project's checkout.
-    public static func defaultRoot(from directory: String = FileManager.default.currentDirectoryPath) -> String {
-        (directory as NSString).appendingPathComponent("../shared/testdata/zxing-cpp-1.4.0-samples")
-    }
-
-    /// The shared sets the bench runs by default: zxing-cpp's samples and quagga2's development half.
+    /// The shared sets the bench runs by default, beside the project's checkout: zxing-cpp's samples and
+    /// quagga2's development half.
     public static func defaultRoots(from directory: String = FileManager.default.currentDirectoryPath) -> [String] {
-        [defaultRoot(from: directory), (directory as NSString).appendingPathComponent("../shared/testdata/quagga2-dev")]
+        ["zxing-cpp-1.4.0-samples", "quagga2-dev"].map { (directory as NSString).appendingPathComponent("../shared/testdata/" + $0) }
     }
 
     /// Folders (sorted) with their samples; empty when `root` does not exist. A root with a gt.csv is one folder.
@@ -179,12 +174,7 @@ public struct PhotoBenchmark: Sendable {
         switch reader {
         case .scand:
             guard let image = try? ImageFile.readLuma(path) else { return nil }
-            // The answers leave out EAN add-ons, which scand reads: the main number is the same payload.
-            return StillImageDecoder(decoder: decoder).decode(image).detections.map { d in
-                Read(
-                    text: d.text, bytes: d.bytes, equivalents: d.addOn == nil ? [] : [String(decoding: d.mainBytes, as: UTF8.self)],
-                    mainNumber: d.format.mainNumberLength == nil ? nil : String(decoding: d.mainBytes, as: UTF8.self))
-            }
+            return StillImageDecoder(decoder: decoder).decode(image).detections.map(Read.init)
         case .zxingDefaults:
             guard let image = try? ImageFile.readLuma(path) else { return nil }
             let report = decoder.decode(image, passes: [.zxingDefaults(width: image.width, height: image.height)])
@@ -194,11 +184,7 @@ public struct PhotoBenchmark: Sendable {
             return ZBarImg.reads(path)
         case .scandHeld:
             guard let image = try? ImageFile.readLuma(path) else { return nil }
-            return await Self.held(image, decoder: decoder).map { d in
-                Read(
-                    text: d.text, bytes: d.bytes, equivalents: d.addOn == nil ? [] : [String(decoding: d.mainBytes, as: UTF8.self)],
-                    mainNumber: d.format.mainNumberLength == nil ? nil : String(decoding: d.mainBytes, as: UTF8.self))
-            }
+            return await Self.held(image, decoder: decoder).map(Read.init)
         }
     }
 
@@ -207,18 +193,23 @@ public struct PhotoBenchmark: Sendable {
     static func held(_ image: LumaImage, frames: Int = heldFrames, decoder: ZXingDecoder) async -> [Detection] {
         let frame = Frame(
             format: .packed(.grey, width: image.width, height: image.height), bytes: image.pixels, sequence: 0, timestampMicroseconds: 0)
-        let scans = NIOLockedValueBox<[Detection]>([])
+        let scans = ScanLog()
         var options = CaptureSession.Options()
         options.delivery = .every
         let pipeline = LivePipeline(
             source: SyntheticSource(frames: [frame], count: frames, framesPerSecond: 0), decoder: FrameDecoder(decoder: decoder),
-            output: OutputSink(
-                event: { e in
-                    if case .scan(let code) = e { scans.withLockedValue { $0.append(code.detection) } }
-                }, log: { _ in }),
+            output: OutputSink(event: { scans.add($0) }, log: { _ in }),
             captureOptions: options, keepsRecordedStamps: true)
         pipeline.start()
         await pipeline.finished()
-        return scans.withLockedValue { $0 }
+        return scans.all.map(\.detection)
+    }
+}
+
+extension PhotoBenchmark.Read {
+    /// A scand read. The answers leave out EAN add-ons, which scand reads: the main number is the same payload.
+    init(_ d: Detection) {
+        let main = String(decoding: d.mainBytes, as: UTF8.self)
+        self.init(text: d.text, bytes: d.bytes, equivalents: d.addOn == nil ? [] : [main], mainNumber: d.format.mainNumberLength == nil ? nil : main)
     }
 }
