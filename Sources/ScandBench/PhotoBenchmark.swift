@@ -199,7 +199,7 @@ public struct PhotoBenchmark: Sendable {
         let pipeline = LivePipeline(
             source: SyntheticSource(frames: [frame], count: frames, framesPerSecond: 0), decoder: FrameDecoder(decoder: decoder),
             output: OutputSink(event: { scans.add($0) }, log: { _ in }),
-            captureOptions: options, keepsRecordedStamps: true)
+            captureOptions: options, clock: ReplaySource.Pace.lockstep.clock)
         pipeline.start()
         await pipeline.finished()
         return scans.all.map(\.detection)

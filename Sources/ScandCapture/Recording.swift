@@ -117,6 +117,11 @@ public final class ReplaySource: FrameSource {
 
         /// The frames keep their recorded stamps: the pipeline's time is theirs, and it has no clock of its own.
         public var keepsRecordedStamps: Bool { self == .lockstep }
+
+        /// The pipeline's clock at this pace: none but the recorded stamps when the frames keep them.
+        public var clock: PipelineClock {
+            keepsRecordedStamps ? PipelineClock(now: { nil }) : .monotonic
+        }
     }
 
     public let name: String

@@ -19,8 +19,7 @@ actor DecodeLoop {
     private let metrics: DecodeMetrics
     private let snapshots: SnapshotRequests
     private let daemonMetrics: DaemonMetrics?
-    /// A replay's frames keep their recorded stamps: no time passes but with frames (LOST only from the stamps).
-    private let keepsRecordedStamps: Bool
+    private let clock: PipelineClock
     /// Skip frames of a static scene whose last decode found nothing, once the decoder has tried every pass on
     /// it (an idle kiosk costs next to no CPU).
     private let skipStaticScenes: Bool
@@ -61,7 +60,7 @@ actor DecodeLoop {
     init(
         decoder: FrameDecoder, tracker: TrackerSettings, device: String, output: OutputSink, metrics: DecodeMetrics,
         snapshots: SnapshotRequests = SnapshotRequests(), daemonMetrics: DaemonMetrics? = nil, skipStaticScenes: Bool = true,
-        keepsRecordedStamps: Bool
+        clock: PipelineClock
     ) {
         self.decoder = decoder
         self.tracker = CodeTracker(settings: tracker)
@@ -71,7 +70,7 @@ actor DecodeLoop {
         self.snapshots = snapshots
         self.daemonMetrics = daemonMetrics
         self.skipStaticScenes = skipStaticScenes
-        self.keepsRecordedStamps = keepsRecordedStamps
+        self.clock = clock
     }
 
     /// Decodes frames until the hand-off is finished and drained, then ends the decoder processes.
@@ -114,14 +113,14 @@ actor DecodeLoop {
     private func tickIfIdle() {
         guard ContinuousClock.now - lastFrameDone >= Self.idleTick else { return }
         snapshots.expire(reason: "no frame arrived within \(SnapshotRequests.patience)")
-        guard !keepsRecordedStamps else { return }
-        write(tracker.tick(at: .microseconds(Monotonic.microseconds())), frame: nil)
+        guard let now = clock.now() else { return }
+        write(tracker.tick(at: now), frame: nil)
     }
 
     private func process(_ taken: Frame, from handOff: FrameHandOff) {
         defer { lastFrameDone = .now }
         let stamp = taken.timestampMicroseconds
-        if let tick = replayTicks.take(stamp: stamp, idleTick: Self.idleTick), keepsRecordedStamps {
+        if let tick = replayTicks.take(stamp: stamp, idleTick: Self.idleTick), clock.now() == nil {
             write(tracker.tick(at: .microseconds(tick)), frame: nil)
         }
         // An MJPEG frame's scene is judged from its picture at an eighth of the size, before it is decoded

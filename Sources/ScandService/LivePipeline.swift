@@ -20,11 +20,11 @@ public final class LivePipeline: Sendable {
     private let ended = Completion()
 
     /// - Parameter metrics: the daemon's Prometheus metrics, which outlive a pipeline replaced on reload.
-    /// - Parameter keepsRecordedStamps: no time but the frames' recorded stamps (`ReplaySource.Pace`); else CLOCK_MONOTONIC's.
+    /// - Parameter clock: the camera's, or a replay's recorded stamps (`ReplaySource.Pace.clock`).
     public init(
         source: sending FrameSource, decoder: FrameDecoder, output: OutputSink, captureOptions: CaptureSession.Options = .init(),
         tracker: TrackerSettings = TrackerSettings(), metrics daemonMetrics: DaemonMetrics? = nil,
-        keepsRecordedStamps: Bool = false
+        clock: PipelineClock = .monotonic
     ) {
         if let allocate = decoder.frameMemory { source.captureLuma(into: allocate) }
         device = source.name
@@ -47,7 +47,7 @@ public final class LivePipeline: Sendable {
         if let allocate = decoder.frameMemory { capture.handOff.decodeCompressed(into: allocate) }
         decodeLoop = DecodeLoop(
             decoder: decoder, tracker: tracker, device: device, output: output, metrics: metrics, snapshots: snapshots,
-            daemonMetrics: daemonMetrics, keepsRecordedStamps: keepsRecordedStamps)
+            daemonMetrics: daemonMetrics, clock: clock)
     }
 
     public var counters: FrameCounters { metrics.counters(capture: capture.handOff.counters) }

@@ -47,9 +47,11 @@ public struct PipelineBuilder: Sendable {
                         width: config.width, height: config.height, framesPerSecond: config.framesPerSecond, pixelFormat: config.pixelFormat,
                         controls: config.cameraControls))
             }
+        // The camera's clock is its frames' stamps' (CLOCK_MONOTONIC); a replay's is its pace's.
+        let clock = replayPace?.clock ?? .monotonic
         return LivePipeline(
             source: frameSource, decoder: frameDecoder(for: config), output: output, captureOptions: options, tracker: config.tracker,
-            metrics: metrics, keepsRecordedStamps: replayPace?.keepsRecordedStamps ?? false)
+            metrics: metrics, clock: clock)
     }
 
     /// The pipeline's decoder. A lockstep replay decodes every frame and must give the same events on every

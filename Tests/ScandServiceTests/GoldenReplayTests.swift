@@ -55,7 +55,7 @@ import ScandTestSupport
         let decoder = PipelineBuilder(source: .replay(path: path, pace: pace)).frameDecoder(for: ScandConfig())
         let pipeline = LivePipeline(
             source: ReplaySource(path: path, pace: pace), decoder: decoder,
-            output: lines.sink, captureOptions: options, keepsRecordedStamps: pace.keepsRecordedStamps)
+            output: lines.sink, captureOptions: options, clock: pace.clock)
         pipeline.start()
         await pipeline.finished()
         let events = lines.all.compactMap { line -> String? in

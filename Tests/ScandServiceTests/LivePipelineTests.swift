@@ -46,7 +46,7 @@ import NIOConcurrencyHelpers
         options.delivery = pace.delivery
         let pipeline = LivePipeline(
             source: ReplaySource(path: path, pace: pace), decoder: decoder, output: lines.sink, captureOptions: options,
-            keepsRecordedStamps: pace.keepsRecordedStamps)
+            clock: pace.clock)
         pipeline.start()
         await pipeline.finished()
         return (lines, pipeline)

@@ -30,7 +30,7 @@ import NIOConcurrencyHelpers
         options.delivery = ReplaySource.Pace.lockstep.delivery
         let pipeline = LivePipeline(
             source: ReplaySource(path: path, pace: .lockstep), decoder: FrameDecoder(), output: lines.sink, captureOptions: options,
-            keepsRecordedStamps: true)
+            clock: ReplaySource.Pace.lockstep.clock)
         pipeline.start()
         await pipeline.finished()
         return lines

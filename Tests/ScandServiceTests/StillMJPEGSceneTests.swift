@@ -40,7 +40,7 @@ import ScandTestSupport
         let lines = LivePipelineTests.Lines()
         let pipeline = LivePipeline(
             source: ReplaySource(path: path, pace: .lockstep), decoder: FrameDecoder(), output: lines.sink, captureOptions: options,
-            keepsRecordedStamps: true)
+            clock: ReplaySource.Pace.lockstep.clock)
         pipeline.start()
         await pipeline.finished()
         let c = pipeline.counters, whole = pipeline.captureCounters.decompressed
