@@ -211,8 +211,14 @@ import ScandTestSupport
         let daemon = try DaemonProcess(
             ["-l", sock, ScandBinary.path, "run", "--source", "replay:" + (try recording(seconds: 6, name: "act.rec"))],
             executable: "/usr/bin/systemd-socket-activate")
-        #expect(daemon.wait { FileManager.default.fileExists(atPath: sock) })
-        let c = try #require(SocketClient(path: sock))
+        // The socket's file is there from bind(2), a moment before listen(2): wait for a connection, not the file.
+        var client: SocketClient?
+        let connected = daemon.wait {
+            client = SocketClient(path: sock)
+            return client != nil
+        }
+        #expect(connected)
+        let c = try #require(client)
         #expect(c.readLine()?.hasPrefix(#"{"class":"VERSION""#) == true, "served by scand through the passed socket")
         daemon.signal(SIGTERM)
         _ = daemon.finish()
