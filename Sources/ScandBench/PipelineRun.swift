@@ -24,19 +24,18 @@ struct PipelineRun {
     init(_ makePipeline: () -> LivePipeline, beside: (LivePipeline) -> Task<Void, Never>? = { _ in nil }) async {
         rssBefore = FramesBench.residentMiB()
         let cpuBefore = FramesBench.cpuSeconds(), start = Date()
-        var pipeline: LivePipeline? = makePipeline()
-        pipeline!.start()
-        do {
-            let task = beside(pipeline!)
-            await pipeline!.finished()
+        do {  // the pipeline's scope: it is released at its end, before the CPU is read
+            let pipeline = makePipeline()
+            pipeline.start()
+            let task = beside(pipeline)
+            await pipeline.finished()
             task?.cancel()
             await task?.value
+            seconds = Date().timeIntervalSince(start)
+            counters = pipeline.counters
+            decompressed = pipeline.captureCounters.decompressed
+            rssAfter = FramesBench.residentMiB()
         }
-        seconds = Date().timeIntervalSince(start)
-        counters = pipeline!.counters
-        decompressed = pipeline!.captureCounters.decompressed
-        rssAfter = FramesBench.residentMiB()
-        pipeline = nil
         cpuSeconds = FramesBench.cpuSeconds() - cpuBefore
     }
 }
