@@ -2,6 +2,36 @@
 # runs past it (a test waiting for ever on a child or a condition) is stopped, and the run fails with what was
 # still running, as its last lines: the tests started and not finished, the test process's children, and the
 # test code each of its threads was in — instead of spending the CI's whole time in silence.
+# `step NAME command…` times a build or a phase; `steps_report` (at exit, also when CI's own limit stops the
+# run) lists each step's wall and CPU seconds and the one still running, so a slow run says where it went.
+
+# Seconds of CPU this shell's finished children used (user and system), from /proc (clock ticks).
+children_cpu() { awk -v hz="$(getconf CLK_TCK)" '{ printf "%d", ($16 + $17) / hz }' "/proc/$$/stat"; }
+
+step() {
+    local name=$1
+    shift
+    local started=$SECONDS cpu=$(children_cpu) status=0
+    echo "$name $started" > "$TMPDIR/step-running"
+    "$@" || status=$?
+    rm -f "$TMPDIR/step-running"
+    local line="$name: $((SECONDS - started)) s, CPU $(($(children_cpu) - cpu)) s$( ((status == 0)) || echo ", failed ($status)")"
+    echo "$line" >> "$TMPDIR/steps"
+    echo "scripts/test: $line" >&2
+    return "$status"
+}
+
+steps_report() {
+    {
+        echo "scripts/test: each step's wall time and the CPU time of its processes, after ${SECONDS} s:"
+        sed 's/^/  /' "$TMPDIR/steps" 2>/dev/null
+        if [ -f "$TMPDIR/step-running" ]; then
+            local name started
+            read -r name started < "$TMPDIR/step-running"
+            echo "  $name: still running after $((SECONDS - started)) s"
+        fi
+    } >&2
+}
 
 phase() {
     local name=$1 limit=$2
