@@ -48,6 +48,16 @@ import ScandTestSupport
         return (first, last)
     }
 
+    /// What the booted root gets from Debian beforehand, the guest having no network: the package's Depends,
+    /// and python3-evdev for the wedge's test. One list for both VM tests, so that debian-root builds their
+    /// root once (about 5 minutes under debootstrap) rather than once for each.
+    static func guestPackages(_ deb: String) throws -> String {
+        let depends = try field(deb, "Depends").split(separator: ",").map {
+            $0.split(separator: "|")[0].split(separator: "(")[0].trimmingCharacters(in: .whitespaces)
+        }
+        return (depends + ["python3-evdev"]).joined(separator: ",")
+    }
+
     static func field(_ deb: String, _ name: String) throws -> String {
         try ScandBinary.runTool("/usr/bin/dpkg-deb", ["-f", deb, name]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
     }
@@ -128,14 +138,10 @@ import ScandTestSupport
             #expect(synth.status == 0, "\(synth.stderr)")
             inputs.append(path)
         }
-        // The root gets the package's Depends from Debian beforehand: the guest has no network.
-        let depends = try Self.field(deb, "Depends").split(separator: ",").map {
-            $0.split(separator: "|")[0].split(separator: "(")[0].trimmingCharacters(in: .whitespaces)
-        }.joined(separator: ",")
         let started = Date()
         let vm = try ScandBinary.runTool(
             Self.root.appendingPathComponent("scripts/vm/run-in-debian-vm").path,
-            ["--timeout", "1500", "--include", depends] + inputs.flatMap { ["--file", $0] }
+            ["--timeout", "1500", "--include", try Self.guestPackages(deb)] + inputs.flatMap { ["--file", $0] }
                 + [Self.root.appendingPathComponent("scripts/vm/package-e2e-guest.sh").path])
         let text = vm.stdout
         print(

@@ -254,14 +254,10 @@ import Testing
         #expect(blank.status == 0, "\(blank.stderr)")
         try Self.payloads.map(\.layout.rawValue).joined(separator: " ").write(toFile: dir + "/layouts", atomically: true, encoding: .utf8)
         inputs += [dir + "/blank.raw", dir + "/layouts"]
-        let depends =
-            try PackageEndToEndTests.field(deb, "Depends").split(separator: ",").map {
-                $0.split(separator: "|")[0].split(separator: "(")[0].trimmingCharacters(in: .whitespaces)
-            } + ["python3-evdev"]
         let started = Date()
         let vm = try ScandBinary.runTool(
             PackageEndToEndTests.root.appendingPathComponent("scripts/vm/run-in-debian-vm").path,
-            ["--timeout", "1500", "--include", depends.joined(separator: ",")] + inputs.flatMap { ["--file", $0] }
+            ["--timeout", "1500", "--include", try PackageEndToEndTests.guestPackages(deb)] + inputs.flatMap { ["--file", $0] }
                 + [PackageEndToEndTests.root.appendingPathComponent("scripts/vm/wedge-e2e-guest.sh").path])
         let text = vm.stdout
         print(
