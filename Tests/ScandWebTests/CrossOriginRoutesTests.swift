@@ -1,7 +1,6 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
-import HummingbirdTesting
 import Logging
 import NIOCore
 import ScandClient
@@ -12,7 +11,7 @@ import Testing
 
 @testable import ScandWeb
 
-/// `[web] allowed_origins` and `[web] token` at the routes, through Hummingbird's test client against a
+/// `[web] allowed_origins` and `[web] token` at the routes, through `WebTestClient` (the app served on loopback) against a
 /// daemon socket the test serves.
 @Suite struct CrossOriginRoutesTests {
     static let page = "http://localhost:3000"
@@ -32,7 +31,7 @@ import Testing
     @Test func anAllowedOriginReadsWithCORSAnswersAndNothingElse() async throws {
         let daemon = try FakeDaemon(path: Contract.temporarySocket(), answer: Contract.answer)
         defer { daemon.stop() }
-        try await Self.app(socket: daemon.path).test(.router) { client in
+        try await Self.app(socket: daemon.path).serving { client in
             try await client.execute(uri: "/api/status", method: .get, headers: [.origin: Self.page]) { response in
                 #expect(response.status == .ok)
                 #expect(response.headers[.accessControlAllowOrigin] == Self.page)
@@ -91,7 +90,7 @@ import Testing
     @Test func withATokenEveryRequestCarriesItAndTheSetupPageGetsItAsACookie() async throws {
         let daemon = try FakeDaemon(path: Contract.temporarySocket(), answer: Contract.answer)
         defer { daemon.stop() }
-        try await Self.app(socket: daemon.path, token: Self.token).test(.router) { client in
+        try await Self.app(socket: daemon.path, token: Self.token).serving { client in
             for uri in ["/", "/api/status", "/metrics", "/events", "/app.js"] {
                 try await client.execute(uri: uri, method: .get) { response in
                     #expect(response.status == .unauthorized, "\(uri)")
@@ -138,7 +137,7 @@ import Testing
     }
 
     @Test func aMalformedEventStreamRequestIsRefusedWithItsReason() async throws {
-        try await Self.app(socket: Contract.temporarySocket()).test(.router) { client in
+        try await Self.app(socket: Contract.temporarySocket()).serving { client in
             for (uri, reason) in [
                 ("/events?classes=SCAN,FLY", "classes: unknown or unserved event class 'FLY'"), ("/events?formats=nope", "formats: "),
                 ("/events?lastEventId=42", "lastEventId must be an event's id, BOOT:SEQ")

@@ -1,7 +1,5 @@
 import Foundation
 import Hummingbird
-import HummingbirdTesting
-import HummingbirdWSTesting
 import Logging
 import NIOCore
 import ScandClient
@@ -29,18 +27,18 @@ import Testing
             router: router, server: .http1WebSocketUpgrade(webSocketRouter: router),
             configuration: .init(address: .hostname("127.0.0.1", port: 0)), logger: logger)
         app.addServices(client, EventRelay(socketPath: path, hub: hub, metrics: metrics, logger: logger))
-        try await app.test(.live) { client in
+        try await app.serving { client in
             #expect(await Eventually.check { daemon.watcherCount == 1 })
             // One WATCH, or the same again if a loaded machine let the first one time out: one at a time.
             let requests = try daemon.requests.map { try ClientRequest.parse($0) }
             #expect(!requests.isEmpty && requests.allSatisfy { $0 == .watch(EventRelay.watch) }, "\(requests)")
             // Two pages, one subscription.
             async let second: [String] = Self.receive(client, count: 2)
-            try await client.ws("/ws") { inbound, _, _ in
+            try await client.ws("/ws") { inbound in
                 #expect(await Eventually.check { hub.subscriberCount == 2 })
                 daemon.push(Self.scan)
                 daemon.push(Self.update)
-                var messages = inbound.messages(maxSize: 1 << 20).makeAsyncIterator()
+                var messages = inbound.makeAsyncIterator()
                 let first = try await messages.next(), second = try await messages.next()
                 #expect(first == .text(Self.scan))
                 #expect(second == .text(Self.update))
@@ -55,10 +53,10 @@ import Testing
             let restarted = try FakeDaemon(path: path, answer: Contract.answer)
             defer { restarted.stop() }
             #expect(await Eventually.check { restarted.watcherCount == 1 })
-            try await client.ws("/ws") { inbound, _, _ in
+            try await client.ws("/ws") { inbound in
                 #expect(await Eventually.check { hub.subscriberCount == 1 })
                 restarted.push(Self.scan)
-                var messages = inbound.messages(maxSize: 1 << 20).makeAsyncIterator()
+                var messages = inbound.makeAsyncIterator()
                 let first = try await messages.next()
                 #expect(first == .text(Self.scan))
             }
@@ -67,10 +65,10 @@ import Testing
     }
 
     /// The first `count` text messages a page receives.
-    static func receive(_ client: some TestClientProtocol, count: Int) async throws -> [String] {
+    static func receive(_ client: WebTestClient, count: Int) async throws -> [String] {
         let received = NIOLockedValueBox<[String]>([])
-        try await client.ws("/ws") { inbound, _, _ in
-            for try await message in inbound.messages(maxSize: 1 << 20) {
+        try await client.ws("/ws") { inbound in
+            for try await message in inbound {
                 if case .text(let text) = message { received.withLockedValue { $0.append(text) } }
                 if received.withLockedValue({ $0.count }) == count { break }
             }

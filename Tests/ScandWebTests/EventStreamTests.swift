@@ -1,6 +1,5 @@
 import Foundation
 import Hummingbird
-import HummingbirdTesting
 import Logging
 import ScandClient
 import ScandCore
@@ -27,9 +26,9 @@ import Testing
             router: router, server: .http1WebSocketUpgrade(webSocketRouter: router),
             configuration: .init(address: .hostname("127.0.0.1", port: 0)), logger: logger)
         app.addServices(client, EventRelay(socketPath: daemon.path, hub: hub, metrics: metrics, logger: logger))
-        try await app.test(.live) { client in
+        try await app.serving { client in
             #expect(await Eventually.check { daemon.watcherCount == 1 })
-            try await body("http://127.0.0.1:\(client.port!)")
+            try await body("http://127.0.0.1:\(client.port)")
         }
     }
 

@@ -26,7 +26,7 @@ import Testing
     /// Connections the server holds (each one a place of `WebServerLimits.maxConnections`).
     static func held(_ metrics: WebMetrics) -> Double? { WebRoutesTests.sample(metrics.text(), "scand_web_connections") }
 
-    /// No connection is held but the test client's own, which may be open (and say nothing).
+    /// No connection is held but perhaps the test client's last one, which the server may not have closed yet.
     static func noneHeld(_ metrics: WebMetrics) -> Bool { (held(metrics) ?? 99) <= 1 }
 
     /// `text` is one 400 that closes the connection, after whatever came before it.

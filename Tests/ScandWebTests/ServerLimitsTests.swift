@@ -1,6 +1,5 @@
 import Foundation
 import Hummingbird
-import HummingbirdTesting
 import Logging
 import NIOCore
 import ScandClient
@@ -26,7 +25,7 @@ import Testing
         let app = WebApp.application(
             router: router, daemon: daemon, scrapes: scrapes, metrics: metrics, listen: ListenAddress(host: "127.0.0.1", port: 0),
             logger: Logger(label: "test"), limits: limits)
-        try await app.test(.live) { client in try await body(client.port!) }
+        try await app.serving { client in try await body(client.port) }
     }
 
     static func limits(_ change: (inout WebServerLimits) -> Void) -> WebServerLimits {
@@ -96,8 +95,8 @@ import Testing
         try await Self.withServer(limits: limits, metrics: metrics) { port in
             var idle: [RawHTTPConnection] = []
             for _ in 0..<20 { idle.append(try await RawHTTPConnection.open(port: port)) }
-            // 8 places, one of them perhaps the test client's kept connection: the others are served (and say
-            // nothing yet), the 12 or 13 more are answered 503 and closed at once.
+            // 8 places, one of them perhaps still the test client's last connection, closing: the others are
+            // served (and say nothing yet), the 12 or 13 more are answered 503 and closed at once.
             let refused = { idle.filter { $0.closed && $0.text.hasPrefix("HTTP/1.1 503 ") } }
             #expect(await Eventually.check(seconds: 1.5) { refused().count >= 12 })
             #expect([12, 13].contains(refused().count), "\(refused().count) refused")
@@ -205,7 +204,7 @@ import Testing
         let app = WebApp.application(
             router: router, daemon: daemonClient, scrapes: scrapes, metrics: metrics, listen: ListenAddress(host: "127.0.0.1", port: 0),
             logger: Logger(label: "test"))
-        try await app.test(.live) { client in
+        try await app.serving { client in
             let (snapshots, scrapesUp) = try await withThrowingTaskGroup(of: (HTTPResponse.Status?, Bool?).self) { group in
                 for _ in 0..<150 {
                     group.addTask { (try await client.execute(uri: "/api/snapshot", method: .get) { $0.status }, nil) }

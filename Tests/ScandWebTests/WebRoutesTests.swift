@@ -1,7 +1,6 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
-import HummingbirdTesting
 import Logging
 import NIOCore
 import ScandClient
@@ -12,7 +11,7 @@ import Testing
 
 @testable import ScandWeb
 
-/// The routes against a daemon socket the test serves (`FakeDaemon`), through Hummingbird's test client.
+/// The routes against a daemon socket the test serves (`FakeDaemon`), through `WebTestClient` (the app served on loopback).
 @Suite struct WebRoutesTests {
     static func app(socket: String) -> some ApplicationProtocol {
         let daemon = DaemonClient(socketPath: socket)
@@ -22,9 +21,9 @@ import Testing
             router: router, daemon: daemon, metrics: metrics, listen: ListenAddress(host: "127.0.0.1", port: 0), logger: Logger(label: "test"))
     }
 
-    static func body(_ response: TestResponse) -> String { String(buffer: response.body) }
+    static func body(_ response: WebTestClient.Response) -> String { String(buffer: response.body) }
 
-    static func message(_ response: TestResponse) -> String? {
+    static func message(_ response: WebTestClient.Response) -> String? {
         ((try? JSONSerialization.jsonObject(with: Data(body(response).utf8))) as? [String: Any])?["message"] as? String
     }
 
@@ -34,7 +33,7 @@ import Testing
     }
 
     @Test func pageAndAssetsAreServedFromTheBinaryWithNoURLAtAll() async throws {
-        try await Self.app(socket: Contract.temporarySocket()).test(.router) { client in
+        try await Self.app(socket: Contract.temporarySocket()).serving { client in
             for (path, type, marker) in [
                 ("/", "text/html", "<svg id=\"overlay\""), ("/app.js", "text/javascript", "/api/roi"),
                 ("/style.css", "text/css", "#roi")
@@ -54,7 +53,7 @@ import Testing
     @Test func statusAndSnapshotAreTheDaemonsAnswers() async throws {
         let daemon = try FakeDaemon(path: Contract.temporarySocket(), answer: Contract.answer)
         defer { daemon.stop() }
-        try await Self.app(socket: daemon.path).test(.router) { client in
+        try await Self.app(socket: daemon.path).serving { client in
             try await client.execute(uri: "/api/status", method: .get) { response in
                 #expect(response.status == .ok)
                 #expect(response.headers[.contentType] == "application/json")
@@ -72,7 +71,7 @@ import Testing
 
     @Test func aDaemonWithoutAFrameOrDownIsUnavailableWithItsReason() async throws {
         let path = Contract.temporarySocket()
-        try await Self.app(socket: path).test(.router) { client in
+        try await Self.app(socket: path).serving { client in
             try await client.execute(uri: "/api/status", method: .get) { response in
                 #expect(response.status == .serviceUnavailable)
                 #expect(Self.message(response)?.hasPrefix("scand is not running: nothing listens on \(path)") == true)
@@ -86,7 +85,7 @@ import Testing
         }
         let daemon = try FakeDaemon(path: path) { _ in .error("no frame to show: the camera is waiting for /dev/video0") }
         defer { daemon.stop() }
-        try await Self.app(socket: path).test(.router) { client in
+        try await Self.app(socket: path).serving { client in
             try await client.execute(uri: "/api/snapshot", method: .get) { response in
                 #expect(response.status == .serviceUnavailable)
                 #expect(Self.message(response) == "no frame to show: the camera is waiting for /dev/video0")
@@ -98,7 +97,7 @@ import Testing
         let daemon = try FakeDaemon(path: Contract.temporarySocket(), answer: Contract.answer)
         defer { daemon.stop() }
         let marker: HTTPFields = [HTTPField.Name("X-Scand-Request")!: "1", .contentType: "application/json"]
-        try await Self.app(socket: daemon.path).test(.router) { client in
+        try await Self.app(socket: daemon.path).serving { client in
             // A cross-site form can post, but not set a header: refused before the daemon is asked.
             try await client.execute(uri: "/api/roi", method: .post, body: ByteBuffer(string: #"{"x":0.1,"y":0.2,"w":0.5,"h":0.6}"#)) { response in
                 #expect(response.status == .forbidden)
@@ -126,7 +125,7 @@ import Testing
         }
         let refusing = try FakeDaemon(path: Contract.temporarySocket()) { _ in Contract.refusal }
         defer { refusing.stop() }
-        try await Self.app(socket: refusing.path).test(.router) { client in
+        try await Self.app(socket: refusing.path).serving { client in
             try await client.execute(uri: "/api/roi", method: .post, headers: marker, body: ByteBuffer(string: #"{"x":0,"y":0,"w":1,"h":1}"#)) {
                 response in
                 #expect(response.status == .forbidden)
@@ -140,7 +139,7 @@ import Testing
         defer { daemon.stop() }
         let marker: HTTPFields = [HTTPField.Name("X-Scand-Request")!: "1", .contentType: "application/json"]
         let change = #"{"set":[{"name":"brightness","value":140}],"keep":true}"#
-        try await Self.app(socket: daemon.path).test(.router) { client in
+        try await Self.app(socket: daemon.path).serving { client in
             try await client.execute(uri: "/api/controls", method: .get) { response in
                 #expect(response.status == .ok)
                 #expect(Self.body(response) == Event.cameraControls(Contract.controls).line + "\n")
@@ -170,7 +169,7 @@ import Testing
             .error("camera control 'brightness': 999 is out of range; it takes 0…255")
         }
         defer { refusing.stop() }
-        try await Self.app(socket: refusing.path).test(.router) { client in
+        try await Self.app(socket: refusing.path).serving { client in
             try await client.execute(
                 uri: "/api/controls", method: .post, headers: marker, body: ByteBuffer(string: #"{"set":[{"name":"brightness","value":999}]}"#)
             ) { response in
@@ -186,7 +185,7 @@ import Testing
     @Test func metricsAreTheDaemonsFollowedByScandWebsOwn() async throws {
         let daemon = try FakeDaemon(path: Contract.temporarySocket(), answer: Contract.answer)
         defer { daemon.stop() }
-        try await Self.app(socket: daemon.path).test(.router) { client in
+        try await Self.app(socket: daemon.path).serving { client in
             try await client.execute(uri: "/metrics", method: .get) { response in
                 #expect(response.status == .ok)
                 #expect(response.headers[.contentType]?.hasPrefix("text/plain; version=0.0.4") == true)
@@ -216,7 +215,7 @@ import Testing
         #expect(!OriginPolicy.sameSite(origin: "null", authority: "127.0.0.1:8088"))
         let daemon = try FakeDaemon(path: Contract.temporarySocket(), answer: Contract.answer)
         defer { daemon.stop() }
-        try await Self.app(socket: daemon.path).test(.router) { client in
+        try await Self.app(socket: daemon.path).serving { client in
             try await client.execute(uri: "/api/status", method: .get, headers: [.origin: "http://localhost"]) { response in
                 #expect(response.status == .ok)
             }
@@ -252,13 +251,14 @@ import Testing
         }
         let daemon = try FakeDaemon(path: Contract.temporarySocket(), answer: Contract.answer)
         defer { daemon.stop() }
-        try await Self.app(socket: daemon.path).test(.router) { client in
+        try await Self.app(socket: daemon.path).serving { client in
             for origin in ["chrome-extension://abcdef", "file://", "app://evil"] {
                 try await client.execute(uri: "/api/status", method: .get, headers: [.origin: origin]) { response in
                     #expect(response.status == .forbidden, "\(origin)")
                 }
             }
             var twoHosts = HTTPFields()
+            twoHosts.append(HTTPField(name: HTTPField.Name("Host")!, value: "localhost"))
             twoHosts.append(HTTPField(name: HTTPField.Name("Host")!, value: "evil.example"))
             try await client.execute(uri: "/api/status", method: .get, headers: twoHosts) { response in
                 #expect(response.status == .badRequest)
@@ -271,7 +271,7 @@ import Testing
     @Test func aRestartedDaemonIsReachedAgainWithoutAFailedRequest() async throws {
         let path = Contract.temporarySocket()
         let first = try FakeDaemon(path: path, answer: Contract.answer)
-        try await Self.app(socket: path).test(.router) { client in
+        try await Self.app(socket: path).serving { client in
             try await client.execute(uri: "/api/status", method: .get) { #expect($0.status == .ok) }
             first.stop()
             let second = try FakeDaemon(path: path, answer: Contract.answer)
