@@ -93,9 +93,16 @@ import ScandTestSupport
             #expect(pixels.allSatisfy { $0[0] >= 640 && $0[0] <= 1280 })
         }
         let stats = try #require(run.last { $0["class"] as? String == "STATS" })
-        let captured = stats["captured"] as? Int ?? 0, dropped = stats["dropped"] as? Int ?? 0, decoded = stats["decoded"] as? Int ?? 0
+        let count = { (key: String) in stats[key] as? Int ?? 0 }
+        let (captured, decoded) = (count("captured"), count("decoded"))
         #expect(captured == 40)
-        #expect(decoded >= 1 && decoded + dropped == captured, "every frame is decoded or counted as dropped: \(stats)")
+        // A frame is decoded, dropped while the decoder was busy, rested (its scene unchanged since a decode:
+        // vivid's picture holds still between its moving parts) or, for MJPEG, corrupt; a frame whose decode
+        // threw counts as failed alone. Slow decodes under qemu leave the mix to chance: count them all.
+        let accounted = decoded + count("dropped") + count("skippedStatic") + count("corrupt")
+        #expect(
+            decoded >= 1 && accounted <= captured && accounted + count("failed") >= captured,
+            "every frame is decoded, dropped, rested, corrupt or failed: \(stats)")
 
         // record, then replay: the camera's frames give the same codes through the same pipeline, every frame decoded.
         #expect(s.status["record"] == 0 && s.status["replay"] == 0, "\(s.lines["replay"] ?? [])")

@@ -56,7 +56,8 @@ import NIOConcurrencyHelpers
         let path = try await recording([(.qrCode, "paced", 320, 240)], frames: 10, name: "paced")
         let (lines, pipeline) = await run(path, pace: .recorded)
         let c = pipeline.counters
-        #expect(c.captured == 10 && c.decoded + c.dropped == 10)
+        // A still scene whose code is scanned may rest (skippedStatic) on a machine slow enough to try every pass.
+        #expect(c.captured == 10 && c.decoded + c.dropped + c.skippedStatic == 10, "\(c)")
         #expect(c.codes == c.decoded, "the code is read in every decoded frame")
         let scans = lines.all.filter { $0.contains(#""class":"SCAN""#) }
         #expect(c.scans == 1 && scans.count == 1, "and reported once")
@@ -79,7 +80,7 @@ import NIOConcurrencyHelpers
         let worker = try #require(DecoderWorker())
         let (_, pipeline) = await run(path, pace: .recorded, decoder: FrameDecoder(decoder: ZXingDecoder(worker: worker)))
         let c = pipeline.counters
-        #expect(c.decoded > 0 && c.decoded + c.dropped == 8 && c.codes == c.decoded)
+        #expect(c.decoded > 0 && c.decoded + c.dropped + c.skippedStatic == 8 && c.codes == c.decoded, "\(c)")
         #expect(worker.copiedReads == 0, "each frame was captured into shared memory and read there")
     }
 
