@@ -47,6 +47,13 @@ public struct Detection: Sendable, Hashable {
     /// An EAN/UPC code read without its add-on shows add-on-like bars just after its end guard, where an
     /// EAN-2/EAN-5 is printed: a later frame may read it, and the tracker waits a little for one.
     public var addOnBarsBeside: Bool
+    /// Read only from pixels the decoder made up: a band with a smear or defocus undone (a guess at the blur),
+    /// or a crop enlarged by interpolation. Such a read is half a look (`ScanLineEvidence`).
+    public var reconstructed = false
+    /// An EAN/UPC read held against its own bars in the frame's pixels (`BarPatternCheck`): true when they show
+    /// its number's pattern, quiet zones clear; false when they show another character somewhere, or bars where
+    /// a quiet zone must be; nil when not checked (another format, or bars that could not be measured).
+    public var barsAgree: Bool?
 
     public init(
         format: BarcodeFormat, text: String, bytes: [UInt8], corners: Quadrilateral, orientation: Int = 0,

@@ -30,6 +30,8 @@ public struct DetectionMerger: Sendable {
         for item in items {
             if let i = kept.firstIndex(where: { $0[keyPath: detection].isSameSymbol(as: item[keyPath: detection]) }) {
                 kept[i][keyPath: detection].lineCount = max(kept[i][keyPath: detection].lineCount, item[keyPath: detection].lineCount)
+                // One plain read of the symbol makes it a read of real pixels.
+                kept[i][keyPath: detection].reconstructed = kept[i][keyPath: detection].reconstructed && item[keyPath: detection].reconstructed
             } else {
                 kept.append(item)
             }

@@ -38,6 +38,11 @@ public struct FrameDecoder: Sendable {
     public var wholeFrameEvery = 4
     /// The last whole-frame passes read a code nothing else read: the next frame runs them too.
     private var wholeFrameNeeded = false
+    /// EAN/UPC reads whose bars agreed lately (`BarPatternCheck`), with the frame: the same number read again on
+    /// the same bars needs no second check (one costs about a millisecond, and a code held up is read every
+    /// frame). A number its bars never agreed with is checked in every frame.
+    private var agreedBars: [(read: Detection, frame: Int)] = []
+    static let agreedBarsKept = 30
     /// Every code-like patch the last frame held, read, resting or not.
     private var lastPatches: [PixelRect] = []
     /// Candidate patches whose crops read nothing, and the frame until which they rest.
@@ -171,6 +176,17 @@ public struct FrameDecoder: Sendable {
         }
     }
 
+    /// `found` with each read made from invented pixels marked (`Detection.reconstructed`): a deblurring guess, or
+    /// a crop enlarged by interpolation. The tracker counts such a read as half a look.
+    static func markedReconstructed(_ found: [DecodeReport.Found], passes: [DecodePass]) -> [DecodeReport.Found] {
+        found.map { f in
+            var f = f
+            let enlarged = f.pass.map { passes.indices.contains($0) && passes[$0].upscale > 1 } ?? false
+            if f.role == .deblurredLinear || enlarged { f.detection.reconstructed = true }
+            return f
+        }
+    }
+
     /// Whether two bands' centres lie within the longer one's length: a code swiped 100 px a frame is still near
     /// where its band was.
     static func near(_ a: PixelRect, _ b: PixelRect) -> Bool {
@@ -285,7 +301,7 @@ public struct FrameDecoder: Sendable {
         var report = try decoder.decode(
             buffer: buffer, width: width, height: height, rowStride: rowStride, pixelStride: pixelStride,
             passes: passes)
-        report.found = Self.deblurredReadsWeighed(report.found, passes: passes)
+        report.found = Self.markedReconstructed(Self.deblurredReadsWeighed(report.found, passes: passes), passes: passes)
         // Patches not cropped (resting, or past the limit) are unread as well as those whose crops read nothing.
         hadUnreadPatches = restingBands > 0 || unread > candidates.count
         for c in candidates where !report.detections.contains(where: { c.bounds.contains($0.corners.center) }) {
@@ -331,6 +347,24 @@ public struct FrameDecoder: Sendable {
         let own = QuietZone.keep(merged, in: buffer, width: width, height: height, rowStride: rowStride, pixelStride: pixelStride)
         let marked = AddOnBars.mark(
             own, raw: report.detections, in: buffer, width: width, height: height, rowStride: rowStride, pixelStride: pixelStride)
-        return Result(detections: marked, failures: report.failures, width: width, height: height)
+        // Each EAN/UPC read held against its own bars in the frame's pixels (`BarPatternCheck`).
+        let sampler = LumaSampler(buffer: buffer, width: width, height: height, rowStride: rowStride, pixelStride: pixelStride)
+        agreedBars.removeAll { $0.frame <= now - Self.agreedBarsKept }
+        let checked = marked.map { d in
+            var d = d
+            guard ScanLineEvidence.patternChecked.contains(d.format) else { return d }
+            let bars = BarsSpan(d.corners)
+            if let i = agreedBars.firstIndex(where: { a in
+                a.read.format == d.format && a.read.mainBytes == d.mainBytes && BarsSpan(a.read.corners, axisOf: d.corners).sameBars(as: bars)
+            }) {
+                d.barsAgree = true
+                agreedBars[i] = (d, now)
+                return d
+            }
+            d.barsAgree = BarPatternCheck.contradicts(d, in: sampler).map { !$0 }
+            if d.barsAgree == true { agreedBars.append((d, now)) }
+            return d
+        }
+        return Result(detections: checked, failures: report.failures, width: width, height: height)
     }
 }

@@ -30,11 +30,18 @@ enum StillSecondLook {
     static func wantsOpinion(_ f: DecodeReport.Found, among found: [DecodeReport.Found]) -> Bool {
         let d = f.detection
         guard isResampled(f.role), weak.contains(d.format) else { return false }
-        if StillImageDecoder.retail.contains(d.format), ScanLineEvidence.readsWorth(d) >= 2 { return false }
+        if StillImageDecoder.retail.contains(d.format), vouchesForItself(d) { return false }
         return !found.contains { g in
             g.detection.format == d.format && g.detection.mainBytes == d.mainBytes
                 && (g.role != f.role || g.detection.corners != d.corners)
         }
+    }
+
+    /// A still EAN/UPC read on bands apart (`ScanLineEvidence.looks`), or on many agreeing lines spread across its
+    /// bars (8 lines over 16 px: more than a print defect covers), needs no second look of its own.
+    static func vouchesForItself(_ d: Detection) -> Bool {
+        let bars = BarsSpan(d.corners, axisOf: d.corners)
+        return ScanLineEvidence.looks(d) >= 2 || (d.lineCount >= 8 && bars.bottom - bars.top >= ScanLineEvidence.spread)
     }
 
     /// `found` without the reads that want another opinion and have none.

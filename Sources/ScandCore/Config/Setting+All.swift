@@ -120,6 +120,17 @@ extension Setting {
                 let s = try v.number()
                 c.tracker.updateInterval = s == 0 ? nil : Duration(roundingSeconds: s)
             }),
+        .integer(
+            "tracking", "redundancy", flag: "redundancy", 1...5,
+            help: "Independent looks (frames, or bands sharing no pixels) that must agree on a number before SCAN, for "
+                + "formats whose own check is weak (EAN/UPC, EAN-8, UPC-E, ITF, Code 39, Codabar, Code 93, DataBar); "
+                + "small or reconstructed reads count half, reads of other numbers on the same bars count against; 1: one read.",
+            \.tracker.redundancy),
+        Setting(
+            section: "tracking", key: "add_on_required", flag: nil, kind: .boolean, valueName: "",
+            help: "EAN codes with the add_on_prefixes that show an add-on are never scanned without it; false: they wait at most 0.3 s.",
+            read: { .boolean($0.tracker.addOnRequired) },
+            write: { c, v, _ throws(Problem) in c.tracker.addOnRequired = try v.boolean() }),
         Setting(
             section: "tracking", key: "confirm", flag: "confirm", kind: .texts, valueName: "FORMAT=N",
             help: "Agreeing reads before SCAN for a format (repeatable, or a comma-separated list).",

@@ -42,10 +42,14 @@ extension Setting {
             "Seconds an EAN/UPC code that may carry an EAN-2/EAN-5 add-on (see add_on_prefixes, or one read with an add-on) waits for it before its SCAN, 0...10; an add-on is reported only when two reads agree, and one read twice alike ends the wait at once. 0 = no wait (an add-on read later only rides on UPDATE and LOST).",
         "tracking.add_on_prefixes":
             "EAN/UPC main numbers (padded with zeros to 13 digits) starting with these wait for an add-on: books, periodicals and the other prefixes that carry one; [\"all\"] for every EAN/UPC code. Others scan at once.",
+        "tracking.redundancy":
+            "Independent looks that must agree on a number before its SCAN, 1...5, for the formats whose own check is weak (EAN-13, UPC-A, EAN-8, UPC-E and their add-ons, ITF, Code 39, Codabar, Code 93, DataBar): a hand scanner's redundancy or security level. A look is a decoded frame, or a read of one frame on bands that share no pixels with another; a read of modules under 2.5 px or of reconstructed pixels (deblurred, enlarged) is half a look; reads of another number on the same bars count against it; and an EAN/UPC number is scanned only once a frame's own bars, looked at again, showed its pattern with clear quiet zones. 1 = one read is trusted (and the bars are not required to agree). docs/architecture.md, \"Why scand trusts a SCAN\".",
+        "tracking.add_on_required":
+            "An EAN/UPC code whose number starts with one of add_on_prefixes and that shows an add-on (its bars beside the code, or a read of it) is never scanned without the add-on while in view, and one that shows none waits 0.3 s for a frame that does (a hand scanner's smart supplemental mode: at a till the add-on is the price or the issue). false = such codes wait add_on_wait and at most 0.3 s with add-on bars beside them, then are scanned with the main number alone.",
         "tracking.update_interval":
             "Seconds between UPDATE events (new corners) per code, for clients drawing overlays, 0...3600; 0 = none.",
         "tracking.confirm":
-            "Agreeing reads needed before SCAN, per format, 1...30 (formats without a strong checksum need more); the option may be repeated. Formats not listed keep their default.",
+            "Agreeing reads needed before SCAN, per format, 1...30 (formats without a strong checksum need more); the option may be repeated. Formats not listed keep their default. For the formats redundancy covers, the larger of the two counts.",
         "socket.path":
             "Unix socket for subscribers: an absolute path (a relative one would depend on the directory scand starts in, / under systemd) under 108 bytes, or \"none\". Under systemd, scand.socket passes the socket in and this path is not used.",
         "socket.group":

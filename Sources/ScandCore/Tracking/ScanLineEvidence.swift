@@ -1,35 +1,66 @@
-/// When one frame's read of an EAN/UPC code is worth two agreeing reads. A hand laser scanner's redundancy
-/// counts scan lines, not frames; zxing reports how many of its scan lines agreed on a linear read (it needs
-/// two for any read). Lines some pixels apart see independent sensor noise, so many agreeing lines spread
-/// over the bars vouch for a read as two frames do, and so do reads of other passes on lines apart from them
-/// (another band, an upright crop): a code a decoder sees in one frame only (a swipe, a fast hand, a busy
-/// decoder) is still scanned. Only for EAN/UPC and their add-ons, whose check digit or parity pattern turns a
-/// line's misread into no read: formats without a check digit (Codabar, ITF, Code 39) and short reads keep
-/// counting frames, since a striped surface gives the same wrong read on every line. UPC-E, six digits whose
-/// check hides in a parity pattern, keeps its stricter rule: only its own lines count.
+/// How much one frame's read of a code vouches for its number (docs/architecture.md, "Why scand trusts a
+/// SCAN"). A hand laser scanner's redundancy counts independent scans; scand counts looks: a decoded frame
+/// is one (new sensor noise, a new pose), and so is a read of the same frame on scan lines that share no
+/// pixels with another's (a band apart across the bars). Rows of one group of agreeing lines are one look,
+/// whatever zxing's line count: neighbouring rows see the same print defect and the same blur. A read made
+/// from pixels the decoder invented (a deblurring guess, an enlarged crop) or from modules under 2.5 px (where
+/// half a pixel of phase turns a narrow bar into a wide one) is half a look. The tracker sums them in half-looks
+/// (`units`) and compares the sum with `TrackerSettings.unitsNeeded`.
 public enum ScanLineEvidence {
-    /// Agreeing scan lines a read needs to count twice: four times zxing's own minimum.
-    public static let lines = 8
-    /// How far apart across the bars (in pixels) the first and last of those lines must be, and the centres
-    /// of two reads that count as independent: a few blur widths of a webcam's image, so that they are not
-    /// one line's neighbours seeing the same pixels (one print defect or glare spot gives both the same error).
+    /// How far apart across the bars (in pixels) the centres of two reads of one frame must lie to be two looks:
+    /// a few blur widths of a webcam's image, so that they are not one line's neighbours seeing the same pixels.
     public static let spread = 16.0
+    /// Modules narrower than this (pixels) make a read half a look.
+    public static let smallModule = 2.5
 
-    /// Agreeing reads that `d` is worth: 2 or 1.
-    public static func readsWorth(_ d: Detection) -> Int {
-        guard d.format.mainNumberLength != nil else { return 1 }
-        let bars = BarsSpan(d.corners, axisOf: d.corners)
-        let lined = d.lineCount >= lines && bars.bottom - bars.top >= spread ? 2 : 1
-        if d.format == .upcE { return lined }
-        return min(2, max(lined, d.agreeingReads))
+    /// Formats whose bars `BarPatternCheck` holds a read against: one of their numbers is scanned only when a
+    /// frame's bars agreed with it.
+    public static let patternChecked: Set<BarcodeFormat> = [.ean13, .upcA, .ean8, .upcE]
+
+    /// Formats whose own check lets a wrong number through too often to trust one read: a mod-10 check digit
+    /// passes one random error in ten (EAN/UPC and their add-ons, DataBar, ITF-14), and Code 39, Codabar, ITF
+    /// and Code 93 carry none that zxing enforces, or a weak one.
+    public static let weakCheck: Set<BarcodeFormat> = [
+        .ean13, .ean8, .upcA, .upcE, .itf, .code39, .codabar, .code93, .dataBar, .dataBarLimited, .dataBarStacked,
+        .dataBarExpanded, .dataBarExpandedStacked
+    ]
+
+    /// Whole looks one merged read of a frame is worth: 1, or 2 when an EAN/UPC number (not UPC-E, whose check
+    /// hides in a parity pattern) was read on bands that share no pixels. Formats without a check digit count
+    /// frames only: a striped surface gives the same wrong read on every line.
+    public static func looks(_ d: Detection) -> Int {
+        guard d.format.mainNumberLength != nil, d.format != .upcE else { return 1 }
+        return min(2, max(1, d.agreeingReads))
+    }
+
+    /// Half-looks one merged read of a frame is worth (`looks`, halved for a reconstructed or small read). A read
+    /// its own bars contradict (`Detection.barsAgree` false) is worth as much against its number.
+    public static func units(_ d: Detection) -> Int {
+        looks(d) * (d.reconstructed || hasSmallModules(d) ? 1 : 2)
+    }
+
+    /// Whether a linear code's modules are under `smallModule` pixels: its read extent along the bars over the
+    /// modules an EAN/UPC (and its add-on) spans. Other formats have no fixed module count: never small.
+    public static func hasSmallModules(_ d: Detection) -> Bool {
+        let modules: Double
+        switch d.format {
+        case .ean13, .upcA: modules = 95
+        case .ean8: modules = 67
+        case .upcE: modules = 51
+        default: return false
+        }
+        let addOn = d.addOn.map { $0.count == 2 ? 29.0 : 56.0 } ?? 0
+        return BarsSpan(d.corners).length / (modules + addOn) < smallModule
     }
 
     /// How many of `reads`, one code's reads of one image on the same bars, are independent: the most of
     /// them whose scan lines do not overlap across the bars and whose centres lie `spread` apart (whichever
-    /// pass read them: the same lines read twice are one opinion), or what one of them already carries.
+    /// pass read them: the same lines read twice are one opinion), reconstructed ones left out (two guesses of
+    /// one band are one band), or what one of them already carries; at least 1 when there are reads.
     public static func independentReads(_ reads: [Detection]) -> Int {
         guard let first = reads.first else { return 0 }
-        let spans = reads.map { BarsSpan($0.corners, axisOf: first.corners) }.sorted { $0.top + $0.bottom < $1.top + $1.bottom }
+        let plain = reads.filter { !$0.reconstructed }
+        let spans = plain.map { BarsSpan($0.corners, axisOf: first.corners) }.sorted { $0.top + $0.bottom < $1.top + $1.bottom }
         var count = 0
         var last: BarsSpan?
         for s in spans {
@@ -37,13 +68,13 @@ public enum ScanLineEvidence {
             count += 1
             last = s
         }
-        return max(count, reads.map(\.agreeingReads).max() ?? 1)
+        return max(1, count, plain.map(\.agreeingReads).max() ?? 1)
     }
 
-    /// What separate reads of one code (or of its add-on) are worth together: the best of them, or two when
-    /// independent ones agree (not for UPC-E).
-    public static func worth(of reads: [Detection]) -> Int {
-        let best = reads.map(readsWorth).max() ?? 0
+    /// Whole looks separate reads of one code (or of its add-on) in one frame are worth together: the best of
+    /// them, or two when independent ones agree (not for UPC-E).
+    public static func looks(of reads: [Detection]) -> Int {
+        let best = reads.map(looks).max() ?? 0
         guard let first = reads.first, first.format.mainNumberLength != nil, first.format != .upcE else { return best }
         return max(best, min(2, independentReads(reads)))
     }

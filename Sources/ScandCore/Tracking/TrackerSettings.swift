@@ -15,6 +15,15 @@ public struct TrackerSettings: Sendable, Equatable {
     /// Agreeing reads needed before SCAN, per format. Formats without a check digit need more:
     /// misreads are worse than a slow read.
     public var confirmations: [BarcodeFormat: Int] = [.codabar: 3, .itf: 3, .code39: 3, .ean8: 2, .upcE: 2]
+    /// Independent looks that must agree on a number before its SCAN, for the formats whose own check is weak
+    /// (`ScanLineEvidence.weakCheck`): a hand scanner's redundancy or security level. A look is a decoded frame, or
+    /// a read of a frame on bands that share no pixels with another; a small or reconstructed read is half a look,
+    /// and looks of other numbers on the same bars count against it (`ScanLineEvidence`). 1 trusts a single read.
+    public var redundancy = 2
+    /// EAN-13s whose number starts with one of `addOnPrefixes` and that show an add-on (its bars beside the code,
+    /// or a read of it) are never scanned without their add-on while they stay in view: a hand scanner's smart
+    /// supplemental mode. At a till the add-on is the price or the issue. false: they wait `addOnBarsWait` at most.
+    public var addOnRequired = true
     /// Linear reads of at most this many characters need at least two agreeing reads whatever the format.
     public var shortLinearLength = 4
     /// UPDATE events with new corners for clients that draw overlays, at most this often per code; nil: none.
@@ -59,6 +68,13 @@ public struct TrackerSettings: Sendable, Equatable {
         case .microQRCode: d.ecLevel == "L"
         default: false
         }
+    }
+
+    /// Half-looks (`ScanLineEvidence.units`) a SCAN of `d` needs: the format's confirmations as whole looks, and
+    /// for a format whose own check is weak at least `redundancy` looks.
+    public func unitsNeeded(for d: Detection) -> Int {
+        let n = confirmationsNeeded(for: d)
+        return 2 * (ScanLineEvidence.weakCheck.contains(d.format) ? max(n, redundancy) : n)
     }
 
     /// Whether an EAN/UPC code read without an add-on waits for one (see `addOnWait`).

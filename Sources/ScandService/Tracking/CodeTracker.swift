@@ -12,10 +12,19 @@ public struct CodeTracker: Sendable {
         var detection: Detection
         var firstSeen: Duration
         var lastSeen: Duration
-        /// Agreeing reads so far (for confirmation), a well-covered read counting two (`ScanLineEvidence`).
-        var reads: Int
-        /// Reads per EAN-2/EAN-5 add-on: one is reported only when two reads agree.
+        /// Half-looks that agreed on this number so far (`ScanLineEvidence.units`).
+        var units: Int
+        /// When those half-looks came, the last `forgetAfter`: what this number weighs against another read on
+        /// the same bars (`rivalUnits`).
+        var recent: [(at: Duration, units: Int)] = []
+        /// Looks per EAN-2/EAN-5 add-on: one is reported only when it outweighs the others by two looks.
         var addOnVotes: [String: Int] = [:]
+        /// An add-on was seen with this code: its bars beside it, or a read of it.
+        var addOnShown = false
+        /// Half-looks of reads of this number that its own bars contradicted (`Detection.barsAgree` false).
+        var contradicted = 0
+        /// A frame's bars agreed with this number (`Detection.barsAgree` true).
+        var barsAgreed = false
         /// SCAN sent.
         var confirmed: Bool
         var lastUpdate: Duration
@@ -28,7 +37,7 @@ public struct CodeTracker: Sendable {
         /// The last read showed add-on-like bars after the code that it did not read (`Detection.addOnBarsBeside`).
         var addOnBarsBeside = false
         /// Read on the bars of a scanned code of its format that the same frame read with another number: it needs
-        /// two reads (`confirmationsNeeded(for:)`).
+        /// two looks (`unitsNeeded(for:)`).
         var contested = false
 
         /// Neither lost nor joined into another track.
@@ -66,8 +75,7 @@ public struct CodeTracker: Sendable {
                 // A second code of a scanned code's format and text in this frame: the duplicate filter's.
                 continue
             } else {
-                disagree(with: d)
-                tracks.append(Track(id: nextID, detection: d, firstSeen: now, lastSeen: now, reads: 0, confirmed: false, lastUpdate: now))
+                tracks.append(Track(id: nextID, detection: d, firstSeen: now, lastSeen: now, units: 0, confirmed: false, lastUpdate: now))
                 nextID += 1
                 matched.insert(tracks.count - 1)
                 events += seen(tracks.count - 1, read, among: reads, at: now)
@@ -109,11 +117,11 @@ public struct CodeTracker: Sendable {
         return events + expire(at: now)
     }
 
-    /// One frame's read of one code, and how many agreeing reads it is worth to the code's confirmation and to
-    /// its add-on's vote (see `ScanLineEvidence`).
+    /// One frame's read of one code, and what it is worth to the code's confirmation (half-looks) and to its
+    /// add-on's vote (looks; see `ScanLineEvidence`).
     struct Read {
         var detection: Detection
-        var worth = 1
+        var worth = 2
         /// 0 while no read of this frame carried an add-on.
         var addOnWorth = 0
     }
@@ -145,6 +153,10 @@ public struct CodeTracker: Sendable {
                 o.lineCount += d.lineCount
             }
             o.agreeingReads = ScanLineEvidence.independentReads(parts)
+            o.reconstructed = parts.allSatisfy(\.reconstructed)
+            // Contradicted if any part's bars contradict it; agreed if one's agree and none contradict.
+            let verdicts = parts.compactMap(\.barsAgree)
+            o.barsAgree = verdicts.isEmpty ? nil : verdicts.allSatisfy { $0 }
             let addOns = Set(parts.compactMap(\.addOn))
             o.addOnBarsBeside = addOns.isEmpty && parts.contains(where: \.addOnBarsBeside)
             var addOnWorth = 0
@@ -153,9 +165,9 @@ public struct CodeTracker: Sendable {
                 o.bytes = addOns.count == 1 ? main + Array(addOns.first!.utf8) : main
                 o.text = String(decoding: o.bytes, as: UTF8.self)
                 // The add-on's evidence is that of the reads that carried it, not the main number's.
-                if addOns.count == 1 { addOnWorth = ScanLineEvidence.worth(of: parts.filter { $0.addOn != nil }) }
+                if addOns.count == 1 { addOnWorth = ScanLineEvidence.looks(of: parts.filter { $0.addOn != nil }) }
             }
-            return Read(detection: o, worth: ScanLineEvidence.readsWorth(o), addOnWorth: addOnWorth)
+            return Read(detection: o, worth: ScanLineEvidence.units(o), addOnWorth: addOnWorth)
         }
     }
 
@@ -201,27 +213,48 @@ public struct CodeTracker: Sendable {
         }
     }
 
-    /// A read that contradicts an unconfirmed track in the same place resets that track's count:
-    /// confirmation needs reads that agree.
-    private mutating func disagree(with d: Detection) {
-        for i in tracks.indices
-        where !tracks[i].confirmed && tracks[i].lostAt == nil && tracks[i].detection.format == d.format
-            && tracks[i].detection.mainBytes != d.mainBytes && tracks[i].detection.corners.overlaps(d.corners)
-        {
-            tracks[i].reads = 0
+    /// Half-looks of other numbers read on track `i`'s bars while it was shown, which its own must outweigh by
+    /// what a SCAN needs (formats whose check is weak only): two numbers read on one code's bars are at most
+    /// one right, and a wrong one is as likely to come first as second. A rival counts when it was still read
+    /// just before `i`'s first read (`concurrentLead`) or since: an unscanned one with its reads from `lostAfter`
+    /// before (a misread of the same showing), a scanned one with its reads from just before (reads of an item
+    /// taken away before this one came cast no doubt on it).
+    func rivalUnits(of i: Int) -> Int {
+        let t = tracks[i]
+        guard ScanLineEvidence.weakCheck.contains(t.detection.format) else { return 0 }
+        let bars = BarsSpan(t.detection.corners, axisOf: t.detection.corners)
+        var sum = 0
+        for (j, r) in tracks.enumerated() where j != i && !r.absorbed && r.detection.format.isLinear && !r.isSameCode(as: t.detection) {
+            guard r.detection.corners.overlaps(t.detection.corners) || BarsSpan(r.detection.corners, axisOf: t.detection.corners).sameBars(as: bars)
+            else { continue }
+            guard r.lastSeen >= t.firstSeen - Self.concurrentLead else { continue }
+            let since = t.firstSeen - (r.confirmed ? Self.concurrentLead : settings.lostAfter)
+            sum += r.recent.reduce(0) { $0 + ($1.at >= since ? $1.units : 0) }
         }
+        return sum
     }
+
+    /// How long before a track's first read a scanned rival's reads still count against it: three frames at
+    /// 30 fps, the same showing.
+    static let concurrentLead: Duration = .milliseconds(100)
 
     private mutating func seen(_ i: Int, _ read: Read, among frameReads: [Read], at now: Duration) -> [TrackEvent] {
         let d = read.detection
         let wasLost = tracks[i].lostAt != nil
-        if let a = d.addOn { tracks[i].addOnVotes[a, default: 0] += max(1, read.addOnWorth) }
+        if let a = d.addOn, d.barsAgree != false { tracks[i].addOnVotes[a, default: 0] += max(1, read.addOnWorth) }
+        if d.addOn != nil || d.addOnBarsBeside { tracks[i].addOnShown = true }
         tracks[i].detection = withAgreedAddOn(d, tracks[i])
         tracks[i].lastSeen = now
         tracks[i].lostAt = nil
         tracks[i].readInLastFrame = true
         tracks[i].addOnBarsBeside = d.addOnBarsBeside
-        tracks[i].reads += read.worth
+        if d.barsAgree == false {
+            tracks[i].contradicted += read.worth
+        } else {
+            tracks[i].units += read.worth
+            tracks[i].recent.append((now, read.worth))
+        }
+        if d.barsAgree == true { tracks[i].barsAgreed = true }
         if !tracks[i].confirmed && !tracks[i].contested { tracks[i].contested = onScannedBars(d, among: frameReads) }
         if !tracks[i].confirmed { return confirmIfReady(i, at: now) }
         if wasLost { tracks[i].lastUpdate = now }
@@ -240,11 +273,12 @@ public struct CodeTracker: Sendable {
         return d
     }
 
+    /// The add-on whose looks outweigh all others' together by two: an add-on has only its parity pattern
+    /// (EAN-5) or a mod-4 check (EAN-2) behind it, weaker than the main number's check digit.
     static func agreedAddOn(_ votes: [String: Int]) -> String? {
-        guard let best = votes.max(by: { $0.value < $1.value }), best.value >= 2,
-            votes.filter({ $0.value == best.value }).count == 1
-        else { return nil }
-        return best.key
+        guard let best = votes.max(by: { $0.value < $1.value }) else { return nil }
+        let others = votes.values.reduce(0, +) - best.value
+        return best.value >= 2 + others ? best.key : nil
     }
 
     /// SCAN once the reads agree and an EAN/UPC code that may carry an add-on has it agreed or has waited
@@ -253,7 +287,14 @@ public struct CodeTracker: Sendable {
     /// duplicate filter is that code instead.
     private mutating func confirmIfReady(_ i: Int, at now: Duration, addOnMayCome: Bool = true) -> [TrackEvent] {
         let t = tracks[i]
-        guard !t.confirmed, t.inView, t.reads >= confirmationsNeeded(for: i) else { return [] }
+        guard !t.confirmed, t.inView, t.units - t.contradicted - rivalUnits(of: i) >= unitsNeeded(for: i) else { return [] }
+        // An EAN/UPC number is scanned only once a frame's own bars, looked at again, agreed with it.
+        if settings.redundancy > 1, ScanLineEvidence.patternChecked.contains(t.detection.format), !t.barsAgreed { return [] }
+        // A book's or periodical's EAN that shows its add-on is not scanned without it (smart supplementals); one
+        // that shows none waits the longer wait for a frame that does.
+        let required = t.detection.addOn == nil && settings.addOnRequired && settings.waitsForAddOn(t.detection)
+        if required, t.addOnShown { return [] }
+        if required, addOnMayCome, now - t.firstSeen < max(settings.addOnWait, settings.addOnBarsWait) { return [] }
         if t.detection.addOn == nil, addOnMayCome {
             let mayCarryAddOn = settings.addOnWait > .zero && (settings.waitsForAddOn(t.detection) || !t.addOnVotes.isEmpty)
             if mayCarryAddOn, now - t.firstSeen < settings.addOnWait { return [] }
@@ -277,13 +318,13 @@ public struct CodeTracker: Sendable {
         return [.scan(id: t.id, t.detection)]
     }
 
-    /// The format's confirmations, and at least two for a contested read: a second number on the bars of a
-    /// code scanned and read in the same frame is a misread far more often than a second code (a located band
-    /// read an EAN's own number on 71 lines and another valid one on 2 lines where its bars end). A new item
-    /// brought to where the last one was, which is no longer read, is not contested.
-    private func confirmationsNeeded(for i: Int) -> Int {
-        let n = settings.confirmationsNeeded(for: tracks[i].detection)
-        return tracks[i].contested ? max(2, n) : n
+    /// The half-looks a SCAN needs (`TrackerSettings.unitsNeeded`), and at least two looks for a contested read: a
+    /// second number on the bars of a code scanned and read in the same frame is a misread far more often than a
+    /// second code (a located band read an EAN's own number on 71 lines and another valid one on 2 lines where its
+    /// bars end). A new item brought to where the last one was, which is no longer read, is not contested.
+    private func unitsNeeded(for i: Int) -> Int {
+        let n = settings.unitsNeeded(for: tracks[i].detection)
+        return tracks[i].contested ? max(4, n) : n
     }
 
     /// Whether this frame (`frameReads`) read another number of `d`'s format on its bars, one of a scanned code in
@@ -303,6 +344,7 @@ public struct CodeTracker: Sendable {
         for i in tracks.indices where !tracks[i].confirmed { events += confirmIfReady(i, at: now) }
         var keep: [Track] = []
         for var t in tracks where !t.absorbed {
+            t.recent.removeAll { now - $0.at > settings.forgetAfter }
             if let lostAt = t.lostAt {
                 if now - lostAt < settings.forgetAfter || now - t.lastSeen < settings.duplicateFilter { keep.append(t) }
                 continue

@@ -1,0 +1,275 @@
+import Foundation
+import ScandCore
+
+/// A second, independent look at an EAN/UPC read: the frame's own pixels along the code (not the band or crop
+/// the decoder read, which may have been turned, enlarged or deblurred) held against the bar pattern of the
+/// number read. zxing classifies each character from the widths of its runs, after thresholding; a code with
+/// 2 px modules, blurred, faint or turned, can give runs whose widths round to another character on every
+/// scan line alike, and a check digit passes one such misread in ten. Here the module pattern is fitted to
+/// the luma profile (the code's place, scale, the bend of a can's label, and the blur searched), and each
+/// character's window is compared with every pattern a character could have there: the read agrees with its
+/// bars when no other character explains a window clearly better and its quiet zones hold no bar
+/// (`Detection.barsAgree`; docs/architecture.md, "Why scand trusts a SCAN").
+enum BarPatternCheck {
+    /// Samples per pixel along the profile.
+    static let resolution = 4.0
+    /// Offsets across the bars (pixels) whose profiles are averaged: bars are tall, noise is not.
+    static let rows: [Double] = [-4, -2, 0, 2, 4]
+    /// The read's own pattern must explain this much of its profile (correlation) for any verdict: below it the
+    /// line sampled is not across the code's bars as a pattern (a smear, a fold).
+    static let minimumFit = 0.6
+    /// Modules of quiet zone looked at either side, after the first: four of the seven that ISO/IEC 15420 asks for
+    /// at the least. An EAN-2/EAN-5 add-on begins 7 modules after the code; the fit may be off by half a module
+    /// and the blur spreads a bar's edge by about as much.
+    static let quietModules = 4.0
+    /// How many times another character's residual must be smaller than the read's own to contradict it.
+    static let contradiction = 2.0
+    /// How much a label round a can squeezes the modules at the code's ends: a module there is `1 − 3·bend` of
+    /// one at its middle (x = R·sin φ; up to a third of a turn round the can each way, as `scand bench till`'s
+    /// cans and a 37 mm EAN-13 on a 66 mm can).
+    static let bends = [0.0, 0.025, 0.05, 0.075]
+    /// Where the can's axis may lie along the code, in half-lengths from its middle: a code with an add-on is
+    /// printed off the middle of the label round the can (an EAN-5 moves it two-thirds of the way to the end).
+    static let axes = [0.0, -0.6, 0.6]
+
+    /// Modules an EAN-2 / EAN-5 add-on adds to a read's extent (with its gap).
+    static func addOnModules(_ d: Detection) -> Double { d.addOn.map { $0.count == 2 ? 29 : 56 } ?? 0 }
+
+    /// Where a code's modules lie along a profile: module coordinate u (0 at the start guard's first module,
+    /// `modules` at the end guard's last) to profile pixels, with a can's bend as a cubic.
+    struct Fit {
+        var centre: Double
+        var width: Double
+        var bend: Double
+        /// The can's axis, in half-lengths from the code's middle (`axes`).
+        var axis = 0.0
+        var modules: Int
+        var reversed: Bool
+        var score = -2.0
+
+        func x(_ u: Double) -> Double {
+            let h = Double(modules) / 2, t = (u - h) / h - axis
+            return centre + width * ((u - h) - bend * h * (t * t * t + axis * axis * axis))
+        }
+
+        /// The module coordinate at profile pixel `x` (Newton's method on `x(_:)`, which rises everywhere).
+        func u(_ x: Double) -> Double {
+            let h = Double(modules) / 2
+            var u = h + (x - centre) / width
+            for _ in 0..<3 {
+                let t = (u - h) / h - axis, slope = width * (1 - 3 * bend * t * t)
+                guard slope > 0 else { break }
+                u -= (self.x(u) - x) / slope
+            }
+            return u
+        }
+    }
+
+    /// Whether `d` is contradicted by its bars in `image`: nil when it cannot be checked (another format, a
+    /// code partly outside the image, a profile without contrast or that its own pattern does not fit).
+    static func contradicts(_ d: Detection, in image: LumaSampler) -> Bool? {
+        guard let pattern = EANPattern(d), let profile = profile(along: d, modules: pattern.modules.count, in: image) else { return nil }
+        let laidForward = pattern.modules, laidBackward = Array(pattern.modules.reversed())
+        guard let fit = bestFit(pattern: pattern, read: d, profile: profile) else { return nil }
+        let laid = fit.reversed ? laidBackward : laidForward
+        // The quiet zones: `quietModules` either side hold no bar. A number read from part of a longer code's bars
+        // (a UPC-E or EAN-8 inside an EAN-13) has bars there, faint ones under glare too: the profile there may not
+        // vary by half the code's own contrast (its spaces' grey against its bars'), whatever its level. The module
+        // next to the code is left out: the blur spreads its first and last bar into it.
+        let means = moduleMeans(profile.values, fit, from: 0, count: laid.count)
+        let bars = zip(laid, means).filter(\.0).map(\.1), spaces = zip(laid, means).filter { !$0.0 }.map(\.1)
+        guard !bars.isEmpty, !spaces.isEmpty else { return nil }
+        let contrast = spaces.reduce(0, +) / Double(spaces.count) - bars.reduce(0, +) / Double(bars.count)
+        guard contrast > 0 else { return nil }
+        let m = Double(laid.count)
+        for zone in [(-1 - quietModules)...(-1), (m + 1)...(m + 1 + quietModules)] {
+            let a = Int((fit.x(zone.lowerBound) * resolution).rounded(.up)), b = Int((fit.x(zone.upperBound) * resolution).rounded(.down))
+            guard a >= 0, b < profile.values.count, a < b else { return nil }
+            let values = profile.values[a...b]
+            if let lo = values.min(), let hi = values.max(), hi - lo > contrast / 2 { return true }
+        }
+        // The blur: the Gaussian (in modules) under which the read's own pattern best matches the whole profile.
+        let whole = 0..<laid.count
+        guard
+            let blur = [0.2, 0.35, 0.5, 0.65, 0.8].max(by: { a, b in
+                fitted(laid, window: whole, shift: 0, blur: a, fit: fit, profile: profile.values)
+                    < fitted(laid, window: whole, shift: 0, blur: b, fit: fit, profile: profile.values)
+            })
+        else { return nil }
+        // Each character's window (and a module either side): the read's pattern against the same with any other
+        // character there, each at its best of small shifts. Residuals compared as likelihoods under Gaussian
+        // noise with about one independent sample a module (blur ties neighbouring samples): the read is
+        // contradicted when another character's residual is smaller by `contradiction`, a Bayes factor of 20
+        // over the window's nine modules ((1/2)^(9/2) ≈ 1/22).
+        for ch in pattern.characters {
+            let first = fit.reversed ? laid.count - ch.start - 7 : ch.start
+            let window = max(0, first - 1)..<min(laid.count, first + 8)
+            func residual(_ p: [Bool]) -> Double {
+                var modules = laid
+                let shown = fit.reversed ? Array(p.reversed()) : p
+                for k in 0..<7 { modules[first + k] = shown[k] }
+                let r = [-0.25, 0, 0.25].map { fitted(modules, window: window, shift: $0, blur: blur, fit: fit, profile: profile.values) }.max() ?? 0
+                return 1 - r * r
+            }
+            let own = residual(ch.choices[ch.ownIndex])
+            for (i, p) in ch.choices.enumerated() where i != ch.ownIndex && own > contradiction * residual(p) {
+                return true
+            }
+        }
+        return false
+    }
+
+    /// The luma along the read's bars, from 8 modules before its start to 8 after its end, `resolution` samples a
+    /// pixel, summed over `rows`: each line beside the read's moved along by the lag that best matches the
+    /// read's own (a scan line crosses a turned code's bars at a slant, so a line beside it sees them shifted).
+    /// `start` is where the read starts in it, `length` the read's extent (pixels).
+    static func profile(along d: Detection, modules: Int, in image: LumaSampler) -> (values: [Double], start: Double, length: Double)? {
+        let span = BarsSpan(d.corners)
+        let widest = span.length / Double(modules)
+        guard span.length / (Double(modules) + addOnModules(d)) >= 0.8 else { return nil }
+        let from = span.start - 8 * widest, to = span.end + 8 * widest
+        let count = Int(((to - from) * resolution).rounded()) + 1
+        guard count > 32, count < 40_000 else { return nil }
+        func line(_ c: Double) -> [Double]? {
+            var out = [Double](repeating: 0, count: count)
+            for i in 0..<count {
+                let p = span.point(from + Double(i) / resolution, span.middle + c)
+                guard let v = image.sample(p.x, p.y) else { return nil }
+                out[i] = v
+            }
+            return out
+        }
+        guard var profile = line(0) else { return nil }
+        let centre = profile
+        for c in rows where c != 0 {
+            guard let l = line(c) else { return nil }
+            let reach = Int(abs(c) * resolution)
+            var bestLag = 0, bestScore = -2.0
+            for lag in -reach...reach {
+                let lo = max(0, -lag), hi = min(count, count - lag)
+                guard hi - lo > count / 2 else { continue }
+                let score = correlation(Array(centre[lo..<hi]), Array(l[(lo + lag)..<(hi + lag)]))
+                if score > bestScore { (bestLag, bestScore) = (lag, score) }
+            }
+            for i in 0..<count { profile[i] += l[min(max(i + bestLag, 0), count - 1)] }
+        }
+        guard let lo = profile.min(), let hi = profile.max(), hi - lo > Double(rows.count) * 8 else { return nil }
+        return (profile, span.start - from, span.length)
+    }
+
+    /// The pattern's best fit to the profile, forwards or backwards (a read's direction is zxing's scan's): a
+    /// coarse search over the place (a quarter module at a time, two modules either way), the scale (±5%) and the
+    /// bend, then a finer one around the best. nil when even the best does not fit (`minimumFit`).
+    static func bestFit(pattern: EANPattern, read d: Detection, profile: (values: [Double], start: Double, length: Double)) -> Fit? {
+        let m = Double(pattern.modules.count)
+        // The read's extent is the main number's, or the main number's and its add-on's (the add-on after it).
+        var extents = [(length: profile.length, modules: m)]
+        if d.addOn != nil { extents.append((profile.length * m / (m + addOnModules(d)), m)) }
+        var best: Fit?
+        func consider(_ f: Fit) {
+            let modules = f.reversed ? Array(pattern.modules.reversed()) : pattern.modules
+            let template = modules.map { $0 ? -1.0 : 1.0 }
+            var g = f
+            g.score = correlation(moduleMeans(profile.values, f, from: 0, count: modules.count), template)
+            if best == nil || g.score > best!.score { best = g }
+        }
+        for reversed in [false, true] {
+            for extent in extents {
+                for bend in bends {
+                    for axis in bend == 0 ? [0] : axes {
+                        let base = extent.length / (m * (1 - bend))
+                        // The main number's middle: from the read's start forwards; backwards its add-on comes first.
+                        let centre = reversed ? profile.start + profile.length - extent.length / 2 : profile.start + extent.length / 2
+                        for s in stride(from: -0.05, through: 0.0501, by: 0.02) {
+                            for k in stride(from: -2.0, through: 2.0, by: 0.25) {
+                                consider(
+                                    Fit(
+                                        centre: centre + k * base, width: base * (1 + s), bend: bend, axis: axis, modules: pattern.modules.count,
+                                        reversed: reversed))
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        guard let coarse = best else { return nil }
+        for ds in [-0.01, 0, 0.01] {
+            for dk in [-0.125, 0, 0.125] {
+                for db in [-0.0125, 0, 0.0125] where coarse.bend + db >= 0 {
+                    var f = coarse
+                    (f.centre, f.width, f.bend) = (coarse.centre + dk * coarse.width, coarse.width * (1 + ds), coarse.bend + db)
+                    consider(f)
+                }
+            }
+        }
+        guard let fit = best, fit.score >= minimumFit else { return nil }
+        return fit
+    }
+
+    /// The correlation of `profile` with `modules` (bars dark) blurred by a Gaussian of `blur` modules, over the
+    /// modules `window` of `fit` moved by `shift` modules.
+    static func fitted(_ modules: [Bool], window: Range<Int>, shift: Double, blur: Double, fit: Fit, profile: [Double]) -> Double {
+        let sigma = blur * fit.width * resolution  // in samples
+        let radius = Int((3 * sigma).rounded(.up))
+        let kernel = (-radius...radius).map { exp(-Double($0 * $0) / (2 * sigma * sigma)) }
+        let total = kernel.reduce(0, +)
+        let a = Int((fit.x(Double(window.lowerBound) + shift) * resolution).rounded(.up))
+        let b = Int((fit.x(Double(window.upperBound) + shift) * resolution).rounded(.down))
+        guard a >= 0, b < profile.count, b - a > 4 else { return 0 }
+        // Each sample's module (bar or space) over the window and the kernel's reach, then blurred.
+        let ideal = ((a - radius)...(b + radius)).map { i -> Double in
+            let m = Int((fit.u(Double(i) / resolution) - shift).rounded(.down))
+            return m >= 0 && m < modules.count && modules[m] ? -1 : 1
+        }
+        var model = [Double](repeating: 0, count: b - a + 1)
+        for i in 0...(b - a) {
+            var v = 0.0
+            for (j, k) in kernel.enumerated() { v += k * ideal[i + j] }
+            model[i] = v / total
+        }
+        return correlation(model, Array(profile[a...b]))
+    }
+
+    /// The mean of `profile` over each of `count` modules from module `first` of `fit` (three samples a module,
+    /// its edges left out: that is where blur mixes neighbours).
+    static func moduleMeans(_ profile: [Double], _ fit: Fit, from first: Int, count: Int) -> [Double] {
+        (0..<count).map { k in
+            var sum = 0.0
+            for f in [0.3, 0.5, 0.7] {
+                let x = fit.x(Double(first + k) + f) * resolution
+                let i = min(max(Int(x), 0), profile.count - 2), t = min(max(x - Double(i), 0), 1)
+                sum += profile[i] * (1 - t) + profile[i + 1] * t
+            }
+            return sum / 3
+        }
+    }
+
+    static func correlation(_ x: [Double], _ y: [Double]) -> Double {
+        let n = Double(x.count)
+        guard x.count == y.count, n > 1 else { return 0 }
+        let mx = x.reduce(0, +) / n, my = y.reduce(0, +) / n
+        var sxy = 0.0, sxx = 0.0, syy = 0.0
+        for i in x.indices {
+            let a = x[i] - mx, b = y[i] - my
+            sxy += a * b
+            sxx += a * a
+            syy += b * b
+        }
+        return sxx > 0 && syy > 0 ? sxy / (sxx * syy).squareRoot() : 0
+    }
+}
+
+/// Bilinear luma samples of a frame in place (no copy), nil outside it.
+struct LumaSampler {
+    let buffer: UnsafeRawBufferPointer
+    let width: Int, height: Int, rowStride: Int, pixelStride: Int
+
+    func sample(_ x: Double, _ y: Double) -> Double? {
+        guard x >= 0, y >= 0, x <= Double(width - 1), y <= Double(height - 1) else { return nil }
+        let x0 = min(Int(x), width - 2), y0 = min(Int(y), height - 2)
+        guard x0 >= 0, y0 >= 0 else { return nil }
+        let fx = x - Double(x0), fy = y - Double(y0)
+        func v(_ x: Int, _ y: Int) -> Double { Double(buffer[y * rowStride + x * pixelStride]) }
+        return (v(x0, y0) * (1 - fx) + v(x0 + 1, y0) * fx) * (1 - fy) + (v(x0, y0 + 1) * (1 - fx) + v(x0 + 1, y0 + 1) * fx) * fy
+    }
+}

@@ -1,0 +1,134 @@
+import Foundation
+import Testing
+@testable import ScandCore
+@testable import ScandDecoding
+
+/// The second look at an EAN/UPC read: its number's bar pattern against the frame's own pixels.
+@Suite struct BarPatternCheckTests {
+    /// `text` with its GS1 check digit.
+    static func withCheckDigit(_ body: String) -> String {
+        let digits = body.map { Int(String($0))! }
+        let sum = digits.reversed().enumerated().reduce(0) { $0 + $1.element * ($1.offset % 2 == 0 ? 3 : 1) }
+        return body + String((10 - sum % 10) % 10)
+    }
+
+    /// An EAN-13 drawn at `module` px a module with a 12-module quiet zone, turned `degrees` about its centre on a
+    /// page, lightly blurred and faint (ink 60 on paper 200); and the outline a read of its bars on the middle
+    /// row reports, from its first module to its last (`modules` of them from `firstModule`).
+    func page(_ text: String, module: Int, degrees: Double, firstModule: Int = 0, modules: Int = 95) throws -> (LumaImage, Quadrilateral) {
+        let symbol = try SymbolWriter.render(.ean13, text: text, moduleSize: module, quietZone: 12, barHeight: 40)
+        var faint = symbol
+        for i in faint.pixels.indices { faint.pixels[i] = faint.pixels[i] < 128 ? 60 : 200 }
+        var page = LumaImage(width: 800, height: 600, fill: 200)
+        page.paste(faint, centerX: 400, centerY: 300, degrees: degrees)
+        // Blur: a 3x3 box, as a lens and a JPEG soften a webcam's picture.
+        var blurred = page
+        for y in 1..<(page.height - 1) {
+            for x in 1..<(page.width - 1) {
+                var sum = 0
+                for dy in -1...1 { for dx in -1...1 { sum += Int(page[x + dx, y + dy]) } }
+                blurred[x, y] = UInt8(sum / 9)
+            }
+        }
+        let a = degrees * Double.pi / 180, c = cos(a), s = sin(a)
+        let halfWidth = Double(symbol.width) / 2
+        func at(_ u: Double, _ v: Double) -> Point { Point(400 + u * c - v * s, 300 + u * s + v * c) }
+        let u0 = Double(12 * module + firstModule * module) - halfWidth, u1 = u0 + Double(modules * module)
+        return (blurred, Quadrilateral([at(u0, -1), at(u1, -1), at(u1, 1), at(u0, 1)]))
+    }
+
+    func verdict(_ format: BarcodeFormat, _ text: String, at corners: Quadrilateral, in image: LumaImage) -> Bool? {
+        let d = Detection(format: format, text: text, bytes: Array(text.utf8), corners: corners)
+        return image.pixels.withUnsafeBytes { raw in
+            BarPatternCheck.contradicts(
+                d, in: LumaSampler(buffer: raw, width: image.width, height: image.height, rowStride: image.width, pixelStride: 1))
+        }
+    }
+
+    @Test(arguments: [0.0, 12, 28, -35])
+    func aRightReadAgreesWithItsBars(degrees: Double) throws {
+        let text = Self.withCheckDigit("400638133393")
+        for module in [2, 3] {
+            let (image, corners) = try page(text, module: module, degrees: degrees)
+            #expect(verdict(.ean13, text, at: corners, in: image) == false, "\(module) px, \(degrees)°")
+        }
+    }
+
+    @Test(arguments: [0.0, 28])
+    func anotherNumberWithAValidCheckDigitIsContradicted(degrees: Double) throws {
+        let text = Self.withCheckDigit("400638133393")
+        let (image, corners) = try page(text, module: 3, degrees: degrees)
+        // One character changed, the check digit made valid again: what a misread that passes the check looks like.
+        for other in ["400638133398", "400688133393", "700638133393"].map(Self.withCheckDigit) {
+            #expect(verdict(.ean13, other, at: corners, in: image) == true, "\(other)")
+        }
+        // The same bars read as a UPC-A (the left half's parities wrong): its pattern does not even fit them, and a
+        // read never agrees with bars it does not fit (no verdict: the tracker waits for a frame that agrees).
+        #expect(verdict(.upcA, Self.withCheckDigit("40063813339"), at: corners, in: image) != false)
+    }
+
+    @Test func aShortCodeReadInsideALongerOnesBarsHasBarsInItsQuietZone() throws {
+        let text = Self.withCheckDigit("400638133393")
+        // An EAN-8's worth of the EAN-13's bars (67 modules from its start), read as the EAN-8 those bars would be
+        // if they stopped there: the left half and guards fit, but bars go on where its quiet zone must be.
+        let (image, corners) = try page(text, module: 3, degrees: 0, modules: 67)
+        #expect(verdict(.ean8, Self.withCheckDigit("4006381"), at: corners, in: image) != false)
+        // A code whose pattern fits but whose quiet zone holds a bar: drawn, then a bar put just before its start.
+        let own = Self.withCheckDigit("400638133393")
+        var (marked, place) = try page(own, module: 3, degrees: 0)
+        let x = Int(BarsSpan(place).start) - 9
+        for y in 280...320 { for dx in 0..<3 { marked[x + dx, y] = 60 } }
+        #expect(verdict(.ean13, own, at: place, in: marked) == true)
+    }
+
+    /// A code with an EAN-5 add-on on a label round a can (its modules squeezed towards the label's edges, the
+    /// can's axis in the middle of the label, not of the code): the bend is fitted, and the read agrees.
+    @Test func aCodeRoundACanAgreesWithItsBars() throws {
+        let text = Self.withCheckDigit("400638133393")
+        let symbol = try SymbolWriter.render(.ean13, text: text + "+12345", moduleSize: 3, quietZone: 12, barHeight: 40)
+        let radius = Double(symbol.width) / (2 * 0.55)
+        let width = Int(2 * radius * sin(Double(symbol.width) / (2 * radius)))
+        var wrapped = LumaImage(width: width, height: symbol.height)
+        func column(_ sx: Double) -> Double { Double(width) / 2 + radius * sin((sx - Double(symbol.width) / 2) / radius) }
+        for u in 0..<width {
+            let phi = asin(min(1, max(-1, (Double(u) + 0.5 - Double(width) / 2) / radius)))
+            let sx = min(Double(symbol.width - 1), max(0, phi * radius + Double(symbol.width) / 2 - 0.5))
+            for y in 0..<symbol.height { wrapped[u, y] = UInt8(Double(symbol.sample(sx, Double(y))) * (0.6 + 0.4 * cos(phi)) < 100 ? 60 : 190) }
+        }
+        var page = LumaImage(width: 900, height: 400, fill: 190)
+        page.paste(wrapped, x: 100, y: 100)
+        let y = 100 + Double(symbol.height) / 2
+        // zxing's extent of the read with its add-on: from the main number's first module to the add-on's last.
+        let x0 = 100 + column(36), x1 = 100 + column(36 + Double(95 + 7 + 47) * 3)
+        let corners = Quadrilateral([Point(x0, y - 1), Point(x1, y - 1), Point(x1, y + 1), Point(x0, y + 1)])
+        #expect(verdict(.ean13, text + "12345", at: corners, in: page) == false)
+        // Another number there, its check digit valid: contradicted.
+        #expect(verdict(.ean13, Self.withCheckDigit("400638133398") + "12345", at: corners, in: page) == true)
+    }
+
+    @Test func barsThatCannotBeMeasuredGiveNoVerdict() throws {
+        let text = Self.withCheckDigit("400638133393")
+        let (image, corners) = try page(text, module: 3, degrees: 0)
+        // Moved off the image: no verdict, not a contradiction.
+        let off = corners.map { Point($0.x + 700, $0.y) }
+        #expect(verdict(.ean13, text, at: off, in: image) == nil)
+        // Not a pattern-checked format.
+        #expect(verdict(.code128, "ABC", at: corners, in: image) == nil)
+    }
+
+    static let nowhere = Quadrilateral(topLeft: Point(0, 0), topRight: Point(1, 0), bottomRight: Point(1, 1), bottomLeft: Point(0, 1))
+
+    @Test func patternsFollowTheStandard() throws {
+        // 4006381333931: first digit 4 gives the left half's parities A B A A B B.
+        let d = Detection(format: .ean13, text: "4006381333931", bytes: Array("4006381333931".utf8), corners: Self.nowhere)
+        let p = try #require(EANPattern(d))
+        #expect(p.modules.count == 95 && p.characters.count == 12)
+        #expect(p.characters.map(\.ownIndex).prefix(6) == [0, 10, 6, 3, 18, 11])
+        // Against zxing's writer: the same modules.
+        let written = try SymbolWriter.modules(.ean13, text: "4006381333931", quietZone: 0)
+        #expect((0..<95).map { written[$0, 0] == 0 } == p.modules)
+        let upcE = try #require(EANPattern(Detection(format: .upcE, text: "01234565", bytes: Array("01234565".utf8), corners: Self.nowhere)))
+        let writtenE = try SymbolWriter.modules(.upcE, text: "01234565", quietZone: 0)
+        #expect((0..<51).map { writtenE[$0, 0] == 0 } == upcE.modules)
+    }
+}
