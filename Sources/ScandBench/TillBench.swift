@@ -28,6 +28,20 @@ struct TillBench: Bench {
     @Option(name: .long, help: "Also write the table as JSON to this file.")
     var json: String?
 
+    @Option(
+        name: .long,
+        help: "Many sessions, each replayed once in lockstep and scored together, with misreads per 1,000 items: a seed or a range (\"1-20\").")
+    var seeds: String?
+
+    @Option(name: .long, help: "The items' mix: retail, or hard (2 px EAN/UPC turned 15–40°, faint, shaken, on cans, under glare).")
+    var mix: String = "retail"
+
+    @Flag(name: .long, help: "Lay photos that look like codes (the shared test data's falsepositives-1) over the counter.")
+    var clutter = false
+
+    @Option(name: .long, help: "With --seeds: the tracker's redundancy (1–5; scand's default 2), to measure what it costs and saves.")
+    var redundancy: Int?
+
     /// One reader's line of the table.
     struct Row {
         var score: TillScore
@@ -39,7 +53,18 @@ struct TillBench: Bench {
 
     func report() async throws -> BenchReport? {
         guard (1...1000).contains(items) else { throw ValidationError("--items must be 1–1000; got \(items)") }
-        let session = TillSession(items: items, seed: seed)
+        guard let kind = TillMix.Kind(rawValue: mix) else { throw ValidationError("--mix must be retail or hard; got '\(mix)'") }
+        let photos = clutter ? try TillSessions.clutterPhotos(root: PhotoBenchmark.defaultRoots()[0]) : []
+        if let seeds {
+            var config = ScandConfig()
+            if let redundancy {
+                guard (1...5).contains(redundancy) else { throw ValidationError("--redundancy must be 1–5; got \(redundancy)") }
+                config.tracker.redundancy = redundancy
+            }
+            let many = TillSessions(seeds: try TillSessions.parse(seeds), items: items, mix: kind, clutter: photos, config: config)
+            return many.report(try await many.run())
+        }
+        let session = TillSession(items: items, seed: seed, mix: kind, clutter: photos)
         let truths = session.appearances.map { a in
             let item = session.items[a.item]
             return TillScore.Truth(expected: item.expected, mainNumber: item.mainNumber, addOn: item.addOn, window: a.start..<a.windowEnd)
@@ -118,11 +143,15 @@ struct TillBench: Bench {
     /// One replay of the recording through the live pipeline with the default settings, as `scand run --source
     /// replay:FILE --replay-pace PACE` runs it: its SCANs (times and latencies zeroed, so two replays compare
     /// as their SCAN lines but for times), and what it cost.
-    static func replay(_ path: String, pace: ReplaySource.Pace, wholeFrameEvery: Int? = nil) async -> (scans: [TrackedCode], run: PipelineRun) {
+    static func replay(
+        _ path: String, pace: ReplaySource.Pace, wholeFrameEvery: Int? = nil, config: ScandConfig = ScandConfig()
+    ) async -> (
+        scans: [TrackedCode], run: PipelineRun
+    ) {
         let scans = ScanLog()
         var builder = PipelineBuilder(source: .replay(path: path, pace: pace))
         builder.wholeFrameEvery = wholeFrameEvery
-        let run = await PipelineRun { builder.pipeline(for: ScandConfig(), output: OutputSink(event: { scans.add($0) }, log: { _ in })) }
+        let run = await PipelineRun { builder.pipeline(for: config, output: OutputSink(event: { scans.add($0) }, log: { _ in })) }
         let zeroed = scans.all.map { code in
             var c = code
             (c.time, c.latencyMilliseconds) = (Date(timeIntervalSince1970: 0), nil)

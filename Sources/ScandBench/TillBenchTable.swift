@@ -26,7 +26,7 @@ extension TillBench {
         lines.append("The two lockstep replays' SCAN lines are " + (identical ? "identical but for times." : "**not** identical."))
 
         // Per kind: how many of each each reader reported exactly once.
-        let kinds = TillMix.deck.reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
+        let kinds = (TillMix.deck + TillMix.hardDeck).reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
         let shown = rows.filter { $0.score.reader != "scand, lockstep again" }
         lines += [
             "", "| kind | items | " + shown.map(\.score.reader).joined(separator: " | ") + " |", "|---|---|" + shown.map { _ in "---|" }.joined()

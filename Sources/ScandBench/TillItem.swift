@@ -27,6 +27,8 @@ struct TillItem: Sendable, Equatable {
     var defocused = false
     var onCan = false
     var glare = false
+    /// Printed faintly (ink 80–115 on paper 150–185): a thermal label or a worn one.
+    var lowContrast = false
     /// Seed of the item's own draws (its label's print, its path).
     var seed: UInt64
 
@@ -40,6 +42,7 @@ struct TillItem: Sendable, Equatable {
         if defocused { parts.append("defocused") }
         if onCan { parts.append("can") }
         if glare { parts.append("glare") }
+        if lowContrast { parts.append("low contrast") }
         parts.append("\(moduleSize) px")
         parts.append("\(Int(degrees.rounded()))°")
         return parts.joined(separator: ", ")
@@ -48,6 +51,11 @@ struct TillItem: Sendable, Equatable {
 
 /// The retail mix a till session draws its items from, and their payloads.
 enum TillMix {
+    /// Which mix: the retail one, or the hard one where misreads come from (`hardened`).
+    enum Kind: String, Sendable, CaseIterable {
+        case retail, hard
+    }
+
     /// One deck of 20 kinds, shuffled anew for every 20 items: each kind comes round in every 20 items, so a
     /// short session still holds the whole mix and 100 items hold each kind at least five times.
     static let deck: [String] = [
@@ -55,16 +63,39 @@ enum TillMix {
         "EAN-8", "EAN-8", "UPC-E", "Code 128", "GS1-128", "ITF-14", "DataBar", "QR", "GS1 DataMatrix"
     ]
 
+    /// The hard mix's deck: mostly EAN-13 and UPC-A (the numbers a till rings up, whose check digit passes one
+    /// random error in ten), books and periodicals with their add-ons, and one of each other linear kind.
+    static let hardDeck: [String] = [
+        "EAN-13", "EAN-13", "EAN-13", "EAN-13", "EAN-13", "EAN-13", "EAN-13+2", "EAN-13+5", "ISBN+5", "ISSN+2", "UPC-A", "UPC-A", "UPC-A",
+        "UPC-A+5", "EAN-8", "EAN-8", "UPC-E", "Code 128", "ITF-14", "DataBar"
+    ]
+
     /// `count` items drawn with `seed`: the same items every run.
-    static func items(count: Int, seed: UInt64) -> [TillItem] {
+    static func items(count: Int, seed: UInt64, mix: Kind = .retail) -> [TillItem] {
         var rng = Xorshift(seed: seed)
         var out: [TillItem] = []
         var kinds: [String] = []
         while out.count < count {
-            if kinds.isEmpty { kinds = shuffled(deck, &rng) }
-            out.append(item(kind: kinds.removeFirst(), &rng))
+            if kinds.isEmpty { kinds = shuffled(mix == .hard ? hardDeck : deck, &rng) }
+            let item = item(kind: kinds.removeFirst(), &rng)
+            out.append(mix == .hard ? hardened(item) : item)
         }
         return out
+    }
+
+    /// An item of the hard mix: an EAN/UPC with 2 px modules in most cases (a 37 mm EAN-13 a metre from a 720p
+    /// webcam), turned 15–40° in most, faint in some; more often shaken, on a can or under glare. Drawn from
+    /// the item's own seed, so the retail mix's draws stay as they were.
+    static func hardened(_ item: TillItem) -> TillItem {
+        var item = item, rng = Xorshift(seed: item.seed ^ 0x4A4D)
+        guard item.format.isLinear else { return item }
+        if rng.next() % 100 < 70 { item.moduleSize = 2 }
+        if rng.next() % 100 < 65 { item.degrees = (rng.next() % 2 == 0 ? 1 : -1) * uniform(15...40, &rng) }
+        item.lowContrast = rng.next() % 100 < 35
+        if !item.swiped { item.shaken = rng.next() % 100 < 30 }
+        if item.format.mainNumberLength != nil { item.onCan = rng.next() % 100 < 35 }
+        item.glare = rng.next() % 100 < 30
+        return item
     }
 
     static func shuffled(_ a: [String], _ rng: inout Xorshift) -> [String] {
@@ -91,6 +122,10 @@ enum TillMix {
         case "EAN-13", "EAN-13+2", "EAN-13+5":
             // A leading 0 would be a UPC-A: EAN-13s here start with 1–9.
             (item.format, item.written, item.barHeight) = (.ean13, CompareBench.withCheckDigit(digits(12, &rng, firstNonZero: true)), 60)
+        case "ISBN+5", "ISSN+2":
+            // A book (978/979, its price in the EAN-5) or a periodical (977, its issue in the EAN-2).
+            let prefix = kind == "ISSN+2" ? "977" : rng.next() % 4 == 0 ? "979" : "978"
+            (item.format, item.written, item.barHeight) = (.ean13, CompareBench.withCheckDigit(prefix + digits(9, &rng)), 60)
         case "UPC-A", "UPC-A+2", "UPC-A+5":
             (item.format, item.written, item.barHeight) = (.upcA, CompareBench.withCheckDigit(digits(11, &rng)), 60)
         case "EAN-8":

@@ -17,7 +17,9 @@ enum TillLabel {
         func uniform(_ r: ClosedRange<Double>) -> Double { TillMix.uniform(r, &rng) }
         let symbol = try symbol(item)
         // Print: ink 25–70 on paper 185–235.
-        let ink = 25 + Int(rng.next() % 46), paper = 185 + Int(rng.next() % 51)
+        var ink = 25 + Int(rng.next() % 46), paper = 185 + Int(rng.next() % 51)
+        // Faint print: drawn from the same draws, so the rest of the label stays as it was.
+        if item.lowContrast { (ink, paper) = (80 + (ink - 25) * 35 / 45, 150 + (paper - 185) * 35 / 50) }
         // The package around the label: its own grey, with lines of print (text-like strokes a localizer may take for bars).
         let margin = 24 + Int(rng.next() % 40)
         let package = UInt8(70 + rng.next() % 140)

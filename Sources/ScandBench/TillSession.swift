@@ -44,14 +44,17 @@ struct TillSession {
     /// Sensor noise added over the item, from a random place in this table each frame.
     let noise: [Double]
 
-    init(items count: Int, seed: UInt64 = 30) {
+    /// `clutter`: photos of things that look like codes (shelf edges, text, grilles, stripes) laid over the
+    /// counter, each in a cell of its own, chosen and placed by the seed; none: the plain counter.
+    init(items count: Int, seed: UInt64 = 30, mix: TillMix.Kind = .retail, clutter: [LumaImage] = []) {
         self.seed = seed
-        items = TillMix.items(count: count, seed: seed)
+        items = TillMix.items(count: count, seed: seed, mix: mix)
         var rng = Xorshift(seed: seed ^ 0x7111)
         var noise = [Double](repeating: 0, count: 1 << 20)
         for i in noise.indices { noise[i] = Double(Int(rng.next() % 7) + Int(rng.next() % 7) + Int(rng.next() % 7) - 9) }
         self.noise = noise
-        let counter = Self.counter()
+        var counter = Self.counter()
+        if !clutter.isEmpty { Self.lay(clutter, on: &counter, seed: seed) }
         counters = (0..<4).map { k in
             var page = counter
             for i in page.pixels.indices {
@@ -151,6 +154,31 @@ struct TillSession {
             }
         }
         return page
+    }
+
+    /// Photos laid over the counter in a 4x3 grid of cells, each cell a photo drawn by the seed, scaled to
+    /// cover the cell (cropped, never stretched) and its contrast halved towards the counter's grey, as things
+    /// lying on a counter under a till's lights: papers, shelf edges, a grille.
+    static func lay(_ photos: [LumaImage], on counter: inout LumaImage, seed: UInt64) {
+        var rng = Xorshift(seed: seed ^ 0xC1A7)
+        let columns = 4, rows = 3, cw = width / columns, ch = height / rows
+        for row in 0..<rows {
+            for column in 0..<columns {
+                let photo = photos[Int(rng.next() % UInt64(photos.count))]
+                guard photo.width > 1, photo.height > 1 else { continue }
+                // The scale that covers the cell, a little more at random: some photos' stripes come out finer.
+                let scale = max(Double(cw) / Double(photo.width), Double(ch) / Double(photo.height)) * TillMix.uniform(1...1.6, &rng)
+                let ox = TillMix.uniform(0...max(0, Double(photo.width) * scale - Double(cw)), &rng)
+                let oy = TillMix.uniform(0...max(0, Double(photo.height) * scale - Double(ch)), &rng)
+                for y in 0..<ch {
+                    for x in 0..<cw {
+                        let v = Double(photo.sample((ox + Double(x)) / scale, (oy + Double(y)) / scale))
+                        let cx = column * cw + x, cy = row * ch + y
+                        counter[cx, cy] = UInt8(clamping: Int((Double(counter[cx, cy]) + v) / 2))
+                    }
+                }
+            }
+        }
     }
 
     /// The appearance whose scoring window holds `frame`: its item is the one a SCAN at that frame is of.

@@ -51,6 +51,38 @@ import Testing
         }
     }
 
+    /// The hard mix: mostly EAN/UPC, most with 2 px modules and turned 15–40°, books and periodicals with their
+    /// add-ons; the retail mix's items are unchanged by it (each is hardened from its own seed).
+    @Test func theHardMixIsMostlySmallTurnedEANs() {
+        let hard = TillSession(items: 200, seed: 5, mix: .hard).items
+        let ean = hard.filter { $0.format.mainNumberLength != nil }
+        #expect(ean.count >= 120)
+        #expect(ean.filter { $0.moduleSize == 2 }.count >= ean.count / 2)
+        #expect(ean.filter { abs($0.degrees) >= 15 }.count >= ean.count / 2)
+        #expect(hard.contains { $0.expected.hasPrefix("977") && $0.addOn?.count == 2 })
+        #expect(hard.contains { ($0.expected.hasPrefix("978") || $0.expected.hasPrefix("979")) && $0.addOn?.count == 5 })
+        #expect(hard.contains(where: \.lowContrast) && !hard.filter { !$0.format.isLinear }.contains(where: \.lowContrast))
+        #expect(TillSession(items: 20, seed: 30).items == TillSession(items: 20, seed: 30, mix: .retail).items)
+    }
+
+    /// Clutter laid over the counter changes the counter, the same way for the same seed.
+    @Test func clutterIsLaidOverTheCounterBySeed() {
+        var stripes = LumaImage(width: 64, height: 48, fill: 255)
+        for y in 0..<48 { for x in 0..<64 where (x / 3) % 2 == 0 { stripes[x, y] = 20 } }
+        let plain = TillSession(items: 1, seed: 3), a = TillSession(items: 1, seed: 3, clutter: [stripes])
+        let b = TillSession(items: 1, seed: 3, clutter: [stripes])
+        #expect(a.counters == b.counters && a.counters != plain.counters)
+    }
+
+    /// Misreads per 1,000 are quoted with their exact 95% upper bound: about 3/n for none in n.
+    @Test func theUpperBoundIsClopperPearsons() {
+        #expect(abs(TillSessions.upperBound(0, 2000) - (1 - pow(0.025, 1.0 / 2000))) < 1e-6)
+        #expect(abs(TillSessions.upperBound(1, 100) - 0.0545) < 0.001)
+        #expect(TillSessions.upperBound(5, 5) == 1)
+        #expect((try? TillSessions.parse("1-20")) == 1...20 && (try? TillSessions.parse("7")) == 7...7)
+        #expect((try? TillSessions.parse("20-1")) == nil && (try? TillSessions.parse("x")) == nil && (try? TillSessions.parse("1-5000")) == nil)
+    }
+
     /// A held code, quiet zones included, is in view in every frame of its hold where it fits in the frame (a
     /// long GS1-128 held half out of view was a code no reader could read), its centre still in the middle of
     /// the frame where the hold puts it.
