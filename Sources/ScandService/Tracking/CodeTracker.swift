@@ -353,8 +353,14 @@ public struct CodeTracker: Sendable {
                 keep.append(t)
                 continue
             }
-            // Unconfirmed candidates just vanish; confirmed codes are LOST and remembered for the forget time.
-            guard t.confirmed else { continue }
+            // Unconfirmed candidates vanish without an event, but stay for the forget time as what their reads
+            // weigh against another number on their bars (`rivalUnits`): a misread's evidence must not lapse
+            // before the reads it doubted do. Confirmed codes are LOST and remembered for the forget time.
+            guard t.confirmed else {
+                t.lostAt = t.lastSeen + settings.lostAfter
+                if !t.recent.isEmpty { keep.append(t) }
+                continue
+            }
             events.append(.lost(id: t.id, t.detection))
             // Lost when it went unseen for `lostAfter`, not when that was noticed: a stalled decoder or camera
             // must not stretch the forget time (the code would not be a new scan when it came back).
