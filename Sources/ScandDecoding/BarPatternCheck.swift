@@ -72,17 +72,20 @@ enum BarPatternCheck {
         let laidForward = pattern.modules, laidBackward = Array(pattern.modules.reversed())
         guard let fit = bestFit(pattern: pattern, read: d, profile: profile) else { return nil }
         let laid = fit.reversed ? laidBackward : laidForward
-        // The quiet zones: `quietModules` either side hold no bar. A number read from part of a longer code's bars
-        // (a UPC-E or EAN-8 inside an EAN-13) has bars there, faint ones under glare too: the profile there may not
-        // vary by half the code's own contrast (its spaces' grey against its bars'), whatever its level. The module
-        // next to the code is left out: the blur spreads its first and last bar into it.
+        // The quiet zones of a short code (UPC-E, EAN-8): `quietModules` either side hold no bar. Such a number read
+        // from part of a longer code's bars (an EAN-13's, a UPC-A's) has bars there, faint ones under glare too: the
+        // profile there may not vary by half the code's own contrast (its spaces' grey against its bars'), whatever
+        // its level. The module next to the code is left out: the blur spreads its first and last bar into it. An
+        // EAN-13's or UPC-A's are not looked at: no longer code holds one, and packs print digits beside their
+        // guards (a UPC-A's first and last).
         let means = moduleMeans(profile.values, fit, from: 0, count: laid.count)
         let bars = zip(laid, means).filter(\.0).map(\.1), spaces = zip(laid, means).filter { !$0.0 }.map(\.1)
         guard !bars.isEmpty, !spaces.isEmpty else { return nil }
         let contrast = spaces.reduce(0, +) / Double(spaces.count) - bars.reduce(0, +) / Double(bars.count)
         guard contrast > 0 else { return nil }
         let m = Double(laid.count)
-        for zone in [(-1 - quietModules)...(-1), (m + 1)...(m + 1 + quietModules)] {
+        let short = d.format == .ean8 || d.format == .upcE
+        for zone in short ? [(-1 - quietModules)...(-1), (m + 1)...(m + 1 + quietModules)] : [] {
             let a = Int((fit.x(zone.lowerBound) * resolution).rounded(.up)), b = Int((fit.x(zone.upperBound) * resolution).rounded(.down))
             guard a >= 0, b < profile.values.count, a < b else { return nil }
             let values = profile.values[a...b]
@@ -104,15 +107,21 @@ enum BarPatternCheck {
         for ch in pattern.characters {
             let first = fit.reversed ? laid.count - ch.start - 7 : ch.start
             let window = max(0, first - 1)..<min(laid.count, first + 8)
-            func residual(_ p: [Bool]) -> Double {
+            func residual(_ p: [Bool], shifts: [Double]) -> (value: Double, shift: Double) {
                 var modules = laid
                 let shown = fit.reversed ? Array(p.reversed()) : p
                 for k in 0..<7 { modules[first + k] = shown[k] }
-                let r = [-0.25, 0, 0.25].map { fitted(modules, window: window, shift: $0, blur: blur, fit: fit, profile: profile.values) }.max() ?? 0
-                return 1 - r * r
+                let best =
+                    shifts.map { ($0, fitted(modules, window: window, shift: $0, blur: blur, fit: fit, profile: profile.values)) }
+                    .max { $0.1 < $1.1 } ?? (0, 0)
+                return (1 - best.1 * best.1, best.0)
             }
-            let own = residual(ch.choices[ch.ownIndex])
-            for (i, p) in ch.choices.enumerated() where i != ch.ownIndex && own > contradiction * residual(p) {
+            // The window's own place: where the read's pattern fits it best, within half a module of the whole
+            // fit (a can's label or a print's stretch can move a character's bars that far); the others are
+            // weighed around the same place.
+            let own = residual(ch.choices[ch.ownIndex], shifts: Array(stride(from: -0.5, through: 0.5, by: 0.125)))
+            let near = [own.shift - 0.125, own.shift, own.shift + 0.125]
+            for (i, p) in ch.choices.enumerated() where i != ch.ownIndex && own.value > contradiction * residual(p, shifts: near).value {
                 return true
             }
         }
