@@ -85,12 +85,16 @@ enum BarPatternCheck {
         guard contrast > 0 else { return nil }
         let m = Double(laid.count)
         let short = d.format == .ean8 || d.format == .upcE
+        // A quiet zone the image cuts off is not looked at, but one of the two must be.
+        var zonesSeen = 0
         for zone in short ? [(-1 - quietModules)...(-1), (m + 1)...(m + 1 + quietModules)] : [] {
             let a = Int((fit.x(zone.lowerBound) * resolution).rounded(.up)), b = Int((fit.x(zone.upperBound) * resolution).rounded(.down))
-            guard a >= 0, b < profile.values.count, a < b else { return nil }
+            guard a >= 0, b < profile.values.count, a < b else { continue }
+            zonesSeen += 1
             let values = profile.values[a...b]
             if let lo = values.min(), let hi = values.max(), hi - lo > contrast / 2 { return true }
         }
+        if short && zonesSeen == 0 { return nil }
         // The blur: the Gaussian (in modules) under which the read's own pattern best matches the whole profile.
         let whole = 0..<laid.count
         guard
@@ -136,9 +140,22 @@ enum BarPatternCheck {
         let span = BarsSpan(d.corners)
         let widest = span.length / Double(modules)
         guard span.length / (Double(modules) + addOnModules(d)) >= 0.8 else { return nil }
-        let from = span.start - 8 * widest, to = span.end + 8 * widest
-        let count = Int(((to - from) * resolution).rounded()) + 1
-        guard count > 32, count < 40_000 else { return nil }
+        var from = span.start - 8 * widest, to = span.end + 8 * widest
+        guard (to - from) * resolution < 40_000 else { return nil }
+        // Cut where the outer lines leave the image (a photo cropped close, a code at the frame's edge): the read
+        // itself and two modules either side must be in it.
+        func inside(_ a: Double) -> Bool {
+            [rows.min() ?? 0, rows.max() ?? 0].allSatisfy { c in
+                let p = span.point(a, span.middle + c)
+                return image.sample(p.x, p.y) != nil
+            }
+        }
+        let step = 1 / resolution
+        guard inside(span.start - 2 * widest), inside(span.end + 2 * widest) else { return nil }
+        while !inside(from) { from += step }
+        while !inside(to) { to -= step }
+        let count = Int(((to - from) * resolution).rounded(.down)) + 1
+        guard count > 32 else { return nil }
         func line(_ c: Double) -> [Double]? {
             var out = [Double](repeating: 0, count: count)
             for i in 0..<count {

@@ -85,6 +85,14 @@ import Testing
         #expect(verdict(.ean8, eight, at: place, in: marked) == true)
     }
 
+    /// The till bench's hard mix: a UPC-E of number system 1 read from an EAN-13's start guard, left half and
+    /// centre guard (its own digits are the EAN-13's second to seventh): bars go on past its end guard.
+    @Test(arguments: [(0.0, 3), (23, 3), (32, 2)])
+    func aUPCEReadFromAnEAN13sLeftHalfIsContradicted(degrees: Double, module: Int) throws {
+        let (image, corners) = try page("5530725471472", module: module, degrees: degrees, modules: 51)
+        #expect(verdict(.upcE, "15307255", at: corners, in: image) != false)
+    }
+
     /// A code with an EAN-5 add-on on a label round a can (its modules squeezed towards the label's edges, the
     /// can's axis in the middle of the label, not of the code): the bend is fitted, and the read agrees.
     @Test func aCodeRoundACanAgreesWithItsBars() throws {
@@ -118,6 +126,14 @@ import Testing
         // Moved off the image: no verdict, not a contradiction.
         let off = corners.map { Point($0.x + 700, $0.y) }
         #expect(verdict(.ean13, text, at: off, in: image) == nil)
+        // A photo cropped close to the bars (its quiet zones cut by the image's edge): the bars are still checked.
+        let b = BarsSpan(corners)
+        let cropped = LumaImage(
+            image.pixels.withUnsafeBytes { raw in
+                LumaImage(raw, width: image.width, height: image.height, rowStride: image.width, pixelStride: 1)
+            }, x: Int(b.start) - 8, width: Int(b.length) + 16)
+        let moved = corners.map { Point($0.x - Double(Int(b.start) - 8), $0.y) }
+        #expect(verdict(.ean13, text, at: moved, in: cropped) == false)
         // Not a pattern-checked format.
         #expect(verdict(.code128, "ABC", at: corners, in: image) == nil)
     }
@@ -136,5 +152,13 @@ import Testing
         let upcE = try #require(EANPattern(Detection(format: .upcE, text: "01234565", bytes: Array("01234565".utf8), corners: Self.nowhere)))
         let writtenE = try SymbolWriter.modules(.upcE, text: "01234565", quietZone: 0)
         #expect((0..<51).map { writtenE[$0, 0] == 0 } == upcE.modules)
+    }
+}
+
+extension LumaImage {
+    /// Columns `x` to `x + width` of `image`, whole rows.
+    init(_ image: LumaImage, x: Int, width: Int) {
+        self.init(width: width, height: image.height)
+        for y in 0..<image.height { for k in 0..<width { self[k, y] = image[x + k, y] } }
     }
 }
