@@ -94,6 +94,11 @@ public final class EventLog: Sendable {
             s.outage = JournalOutage(
                 reason: "no state directory ([service] state_directory, or systemd's $STATE_DIRECTORY)", now: now, retries: false)
         }
+        // Rewritten whole at once where it says something else (a stray byte, a seq behind the journal's):
+        // a crash before the first event would otherwise leave the loss check off at the next start too.
+        if let published, published.lastSeq != s.seq, let error = published.record(s.seq) {
+            log("cannot write \(published.path) (\(String(cString: strerror(error)))): a crash now may go unnoticed", .warning)
+        }
         self.published = published
         state = NIOLockedValueBox(s)
     }
