@@ -34,6 +34,9 @@ public final class EventJournal: Sendable {
     public let id: String
     /// The seq the numbering went on after when this journal was started (0 for a first journal).
     public let base: Int
+    /// This open made the journal: no journal was at the path, or its file held none (its WAL lost before
+    /// the first checkpoint). With events published before, that is a journal lost whole.
+    public let created: Bool
     private let db: DatabaseQueue
     /// The file opened (device and inode): a journal removed or replaced under the daemon is noticed.
     private let file: (device: UInt64, inode: UInt64)?
@@ -44,12 +47,13 @@ public final class EventJournal: Sendable {
     static let pruneEvery = 64
     static let pruneBatch = 512
 
-    private init(path: String, limits: Limits, db: DatabaseQueue, id: String, base: Int) {
+    private init(path: String, limits: Limits, db: DatabaseQueue, id: String, base: Int, created: Bool) {
         self.path = path
         self.limits = limits
         self.db = db
         self.id = id
         self.base = base
+        self.created = created
         self.file = Self.identity(of: path)
     }
 
@@ -79,9 +83,9 @@ public final class EventJournal: Sendable {
         } catch {
             throw failure(error, while: "checking it")
         }
-        let meta: (id: String, base: Int)
+        let meta: (id: String, base: Int, created: Bool)
         do {
-            meta = try queue.write { db -> (String, Int) in
+            meta = try queue.write { db -> (String, Int, Bool) in
                 try db.execute(
                     sql: """
                         CREATE TABLE IF NOT EXISTS event (
@@ -104,6 +108,7 @@ public final class EventJournal: Sendable {
                 try db.execute(
                     sql: "INSERT OR IGNORE INTO meta (key, value) VALUES ('id', ?), ('base', ?)",
                     arguments: [EventPosition.randomBootID(), String(base)])
+                let created = db.changesCount > 0
                 let id = try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'id'") ?? ""
                 let base = try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'base'").flatMap { Int($0) } ?? 0
                 // Numbers read from the file: the daemon numbers on after them and prunes by them.
@@ -118,12 +123,12 @@ public final class EventJournal: Sendable {
                             "journal \(path) numbers beyond 1…\(EventPosition.maxSeq) (base \(base), seq \(least ?? 0)…\(most ?? 0)): scand moves the file aside and starts a new journal"
                     )
                 }
-                return (id, base)
+                return (id, base, created)
             }
         } catch {
             throw failure(error, while: "opening")
         }
-        return EventJournal(path: path, limits: limits, db: queue, id: meta.id, base: meta.base)
+        return EventJournal(path: path, limits: limits, db: queue, id: meta.id, base: meta.base, created: meta.created)
     }
 
     /// The highest seq journaled (or the journal's base, when it holds none): the daemon numbers on from here.

@@ -74,13 +74,26 @@ public final class EventLog: Sendable {
                 s.journal = journal
                 s.journalID = journal.id
                 let journaled = try journal.lastSeq()
+                var lost: (gap: JournalGap, message: String)?
                 if journaled < s.seq {
                     let gap = JournalGap(first: journaled + 1, last: s.seq)
-                    let message =
+                    lost = (
+                        gap,
                         "event journal \(journal.id) lost seq \(gap.first)…\(gap.last) (\(gap.events) events published before this start): its files were damaged or cut; the numbering goes on after \(gap.last)"
-                    log(message, .error)
-                    s.lastGap = gap
-                    s.notice = JournalNotice(state: .on, journal: journal.id, notJournaled: gap, message: message)
+                    )
+                } else if replaced == nil, journal.created, s.seq > 0 {
+                    // A new journal takes the published seq as its base, so nothing above says what went: the
+                    // journal's files were removed, or its WAL lost before the first checkpoint.
+                    let gap = JournalGap(first: 1, last: s.seq)
+                    lost = (
+                        gap,
+                        "event journal \(journal.id) is new, but seq \(s.seq) was published before this start: the journal's files were removed or emptied, and every event up to seq \(s.seq) is lost; the numbering goes on after \(s.seq)"
+                    )
+                }
+                if let lost {
+                    log(lost.message, .error)
+                    s.lastGap = lost.gap
+                    s.notice = JournalNotice(state: .on, journal: journal.id, notJournaled: lost.gap, message: lost.message)
                 }
                 s.seq = max(s.seq, journaled)
                 s.span = try journal.span()
