@@ -44,6 +44,10 @@ public final class EventJournal: Sendable {
     private let damage = NIOLockedValueBox<JournalError?>(nil)
     /// Appends since the last pruning: pruning runs every `pruneEvery` appends, at most `pruneBatch` rows.
     private let appendsSincePrune = NIOLockedValueBox(0)
+    /// The highest seq a daemon numbers on from at start (in a journal or in its published-seq file): 2^40
+    /// (a trillion events, centuries at a busy till's rate) short of `EventPosition.maxSeq`, so a run never
+    /// numbers past what clients accept. A state file above it was damaged or written by hand.
+    public static let maxResumeSeq = EventPosition.maxSeq - (1 << 40)
     static let pruneEvery = 64
     static let pruneBatch = 512
 
@@ -115,12 +119,13 @@ public final class EventJournal: Sendable {
                 let seqs = try Row.fetchOne(db, sql: "SELECT min(seq), max(seq) FROM event")
                 let least: Int? = seqs?[0]
                 let most: Int? = seqs?[1]
-                guard (0...EventPosition.maxSeq).contains(base), least.map(EventPosition.isSeq) ?? true, most.map(EventPosition.isSeq) ?? true
+                guard (0...Self.maxResumeSeq).contains(base), least.map(EventPosition.isSeq) ?? true,
+                    most.map { (1...Self.maxResumeSeq).contains($0) } ?? true
                 else {
                     throw JournalError(
                         kind: .corrupt,
                         description:
-                            "journal \(path) numbers beyond 1…\(EventPosition.maxSeq) (base \(base), seq \(least ?? 0)…\(most ?? 0)): scand moves the file aside and starts a new journal"
+                            "journal \(path) numbers beyond 1…\(Self.maxResumeSeq), too near 2^53−1 to number on from (base \(base), seq \(least ?? 0)…\(most ?? 0)): scand moves the file aside and starts a new journal"
                     )
                 }
                 return (id, base, created)
@@ -173,7 +178,7 @@ public final class EventJournal: Sendable {
             return max(seq, base)
         }
         // A damaged file may tell anything: a seq out of range is no place to number on from.
-        return last.flatMap { (0...EventPosition.maxSeq).contains($0) ? $0 : nil }
+        return last.flatMap { (0...maxResumeSeq).contains($0) ? $0 : nil }
     }
 
     private static func identity(of path: String) -> (device: UInt64, inode: UInt64)? {

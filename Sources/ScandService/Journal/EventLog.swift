@@ -36,6 +36,8 @@ public final class EventLog: Sendable {
         /// What the journal holds, refreshed when it may have been pruned (STATUS reads it on the event loop).
         var span: JournalSpan?
         var appendsSinceSpan = 0
+        /// The numbering reached `EventPosition.maxSeq` (said once).
+        var numberingEnded = false
         /// When a failed write of the published seq was last logged.
         var publishedFailureLogged = -Double.infinity
     }
@@ -242,6 +244,8 @@ public final class EventLog: Sendable {
         } catch {
             return stillOff(error.description)
         }
+        // Past the last seq clients accept there is nothing to number the JOURNAL event with (`unnumbered`).
+        guard s.seq < EventPosition.maxSeq else { return nil }
         let seq = s.seq + 1
         var message = replaced ?? "event journal \(journal.id) on again"
         if replaced == nil, let previous = s.journalID, previous != journal.id {
@@ -292,16 +296,36 @@ public final class EventLog: Sendable {
 
     /// Numbers `event` (the next seq) and journals it (or counts it as missed while the journal is off).
     private func number(_ event: Event, now: Double) -> PublishedEvent {
-        let seq = state.withLockedValue { s in
+        let seq: Int? = state.withLockedValue { s in
+            guard s.seq < EventPosition.maxSeq else { return nil }
             s.seq += 1
             return s.seq
         }
+        guard let seq else { return unnumbered(event) }
         let line = EventEncoder.line(event, stamp: EventStamp(boot: boot, seq: seq))
         let published = append(event, seq: seq, line: line, now: now)
         // Kept after the journal's commit and before the event goes out: a seq in the file was published.
         record(seq)
         return published
     }
+
+    /// An event past the last seq clients accept (2^53−1, after 2^40 events in one run: a start refuses to
+    /// number on from beyond `EventJournal.maxResumeSeq`): published live without a seq, never numbered past.
+    private func unnumbered(_ event: Event) -> PublishedEvent {
+        let first = state.withLockedValue { s in
+            defer { s.numberingEnded = true }
+            return !s.numberingEnded
+        }
+        if first {
+            log(
+                "the numbering reached seq \(EventPosition.maxSeq), the last clients accept: events are published live only, without a seq; restart scand to start a new journal",
+                .error)
+        }
+        return PublishedEvent(event: event, line: EventEncoder.line(event, stamp: EventStamp(boot: boot)))
+    }
+
+    /// The numbering as after `seq` events: the one way to its end within a test.
+    func numberOn(after seq: Int) { state.withLockedValue { $0.seq = seq } }
 
     /// Numbers and journals one event, then a JOURNAL event if the journal just went off with it.
     private func append(_ event: Event, now: Double) -> [PublishedEvent] {

@@ -1,5 +1,6 @@
 import Foundation
 import ScandCore
+import ScandJournal
 import ScandProtocol
 
 /// The last seq the daemon published, kept in a small file beside the journal (`published-seq`) and
@@ -70,7 +71,8 @@ final class PublishedSeqFile: @unchecked Sendable {  // an open descriptor; the 
     }
 
     /// The seq a record holds: 0 for an empty file; a failure saying why for anything but 20 digits and a
-    /// newline within 1…`EventPosition.maxSeq`.
+    /// newline, or a seq beyond `EventJournal.maxResumeSeq` (numbering on from it could run past what clients
+    /// accept).
     static func parse(_ bytes: [UInt8]) -> Result<Int, PublishedSeqFileError.Content> {
         guard !bytes.isEmpty else { return .success(0) }
         guard bytes.count == width, bytes.last == 0x0A else {
@@ -80,8 +82,9 @@ final class PublishedSeqFile: @unchecked Sendable {  // an open descriptor; the 
         guard digits.allSatisfy({ (0x30...0x39).contains($0) }) else { return .failure(.init(description: "holds no seq")) }
         // 20 digits can exceed Int: compared as text before converting.
         let text = String(decoding: digits.drop { $0 == 0x30 }, as: UTF8.self)
-        guard text.utf8.count <= String(EventPosition.maxSeq).utf8.count, let seq = Int(text.isEmpty ? "0" : text), seq <= EventPosition.maxSeq else {
-            return .failure(.init(description: "holds a seq beyond \(EventPosition.maxSeq)"))
+        let most = EventJournal.maxResumeSeq
+        guard text.utf8.count <= String(most).utf8.count, let seq = Int(text.isEmpty ? "0" : text), seq <= most else {
+            return .failure(.init(description: "holds a seq beyond \(most), too near 2^53−1 to number on from"))
         }
         return .success(seq)
     }
