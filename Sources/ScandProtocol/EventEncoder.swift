@@ -166,7 +166,7 @@ public enum EventEncoder {
 
     /// [x, y, w, h] in 0…1 of the frame.
     private static func rect(_ r: NormalizedRect) -> JSONValue {
-        .array([r.x, r.y, r.width, r.height].map { .number($0, places: 4) })
+        .array(r.onWireGrid.map { .number($0, places: NormalizedRect.wirePlaces) })
     }
 
     private static func cameraFields(_ d: CameraInfo) -> [(String, JSONValue)] {
