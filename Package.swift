@@ -84,7 +84,10 @@ let package = Package(
         // An MQTT client over libmosquitto, for the `scand mqtt` bridge.
         .target(
             name: "ScandMQTT",
-            dependencies: ["CMosquitto", "ScandCore", "ScandProtocol", .product(name: "NIOConcurrencyHelpers", package: "swift-nio")]),
+            dependencies: [
+                "CMosquitto", "ScandCore", "ScandProtocol", .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio")
+            ]),
         .target(
             name: "ScandService",
             dependencies: [
