@@ -230,9 +230,9 @@ public final class EventJournal: Sendable {
     public func span() throws(JournalError) -> JournalSpan? {
         try read("reading its range") { db in
             guard let first = try Row.fetchOne(db, sql: "SELECT seq, time FROM event ORDER BY seq LIMIT 1"),
-                let last = try Int.fetchOne(db, sql: "SELECT max(seq) FROM event")
+                let last = try Row.fetchOne(db, sql: "SELECT max(seq), count(*) FROM event")
             else { return nil }
-            return JournalSpan(first: first[0], last: last, oldestTime: first[1])
+            return JournalSpan(first: first[0], last: last[0], oldestTime: first[1], events: last[1])
         }
     }
 

@@ -144,7 +144,7 @@ public enum EventEncoder {
             if let id { fields.append(("journal", .string(id))) }
             if let span {
                 fields += [
-                    ("first", .int(span.first)), ("last", .int(span.last)), ("events", .int(span.last - span.first + 1)),
+                    ("first", .int(span.first)), ("last", .int(span.last)), ("events", .int(span.events)),
                     ("since", .string(UTCTime.iso8601(span.oldestTime)))
                 ]
             } else {

@@ -370,6 +370,7 @@ public final class EventLog: Sendable {
             s.appendsSinceSpan += 1
             guard s.span == nil || s.appendsSinceSpan >= 64 else {
                 s.span?.last = seq
+                s.span?.events += 1
                 return false
             }
             s.appendsSinceSpan = 0
