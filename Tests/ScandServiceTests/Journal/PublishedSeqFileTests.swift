@@ -72,6 +72,18 @@ import Testing
         let lines = logged.withLockedValue { $0 }.filter { $0.contains(PublishedSeqFile.fileName) }
         #expect(lines.count == 1 && lines[0].contains("will not be noticed"), "\(lines)")
 
+        // /dev/null itself at that path (a device node: only root may make one).
+        if geteuid() == 0 {
+            let device = dir + "/device"
+            try FileManager.default.createDirectory(atPath: device, withIntermediateDirectories: true)
+            #expect(mknod(device + "/" + PublishedSeqFile.fileName, S_IFCHR | 0o600, dev_t(1 << 8 | 3)) == 0)
+            guard case .failure(let error) = PublishedSeqFile.open(directory: device) else {
+                Issue.record("/dev/null was read as an empty published seq")
+                return
+            }
+            #expect(error.description.hasSuffix("is a device, not a regular file"), "\(error)")
+        }
+
         // /dev/null through a symbolic link is refused too (the file is opened without following links).
         let linked = dir + "/devnull"
         try FileManager.default.createDirectory(atPath: linked, withIntermediateDirectories: true)
