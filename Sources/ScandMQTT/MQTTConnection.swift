@@ -26,6 +26,18 @@ public final class MQTTConnection: @unchecked Sendable {
     private let thread = NIOThreadPool(numberOfThreads: 1)
     /// 1 once `disconnect` asks the loop to end: it wakes the loop's wait between attempts.
     private let stopping = ConditionLock(value: 0)
+    private let turned = NIOLockedValueBox(ContinuousClock.now)
+
+    /// How long the loop may go without turning before `loopIsStuck`: a turn is at most a second of
+    /// `mosquitto_loop`, a name resolved, or a wait between attempts (at most `reconnectDelayMax`).
+    public var stuckAfter: Duration { .seconds(max(options.reconnectDelayMin, options.reconnectDelayMax) * 2 + 60) }
+
+    /// The loop runs and has not turned for `stuckAfter` (or `limit`): it hangs, and only a new process
+    /// gets the bridge going again.
+    public func loopIsStuck(limit: Duration? = nil) -> Bool {
+        guard state.withLockedValue({ $0 == .running }) else { return false }
+        return ContinuousClock.now - turned.withLockedValue { $0 } > (limit ?? stuckAfter)
+    }
 
     private static let libraryReady: Bool = { mosquitto_lib_init() == MOSQ_ERR_SUCCESS.rawValue }()
 
@@ -108,7 +120,8 @@ public final class MQTTConnection: @unchecked Sendable {
             }
             if rc != MOSQ_ERR_SUCCESS.rawValue { callbacks.handler(.problem("connecting to \(options.host):\(options.port): \(Self.describe(rc))")) }
             thread.start()
-            let loop = MQTTLoop(handle: handle, options: options, callbacks: callbacks, stopping: stopping)
+            turned.withLockedValue { $0 = .now }
+            let loop = MQTTLoop(handle: handle, options: options, callbacks: callbacks, stopping: stopping, turned: turned)
             // The loop holds the handle, not this object: deinit, which ends it, still comes.
             thread.submit { _ in loop.run() }
             s = .running

@@ -12,6 +12,8 @@ struct MQTTLoop: @unchecked Sendable {  // the handle is libmosquitto's, locked 
     let options: MQTTOptions
     let callbacks: MQTTConnection.Callbacks
     let stopping: ConditionLock<Int>
+    /// When the loop last turned: a watchdog's view of a loop that hangs or is gone.
+    let turned: NIOLockedValueBox<ContinuousClock.Instant>
 
     /// Errors on which `mosquitto_loop_forever` ends its thread (libmosquitto 2.0.11, lib/loop.c).
     static let fatalToLibmosquitto: Set<Int32> = [
@@ -25,6 +27,7 @@ struct MQTTLoop: @unchecked Sendable {  // the handle is libmosquitto's, locked 
         var delay = first
         var connectionsSeen = 0
         while true {
+            turned.withLockedValue { $0 = .now }
             errno = 0
             let rc = mosquitto_loop(handle, 1000, 1)
             if stopping.value == 1 {

@@ -44,6 +44,22 @@ struct MQTTConnectionLoopTests {
         c.disconnect()
         #expect(ContinuousClock.now - started < .seconds(5), "the 30 s wait between attempts held the stop")
     }
+
+    /// The watchdog's view: a loop that does not turn for longer than its limit is stuck (here the limit is
+    /// shorter than the loop's own 30 s wait between attempts, which the real limit covers).
+    @Test func aLoopThatDoesNotTurnIsSeenStuck() throws {
+        var options = MQTTOptions(host: "127.0.0.1", port: try MosquittoBroker.freePort(), clientID: "stuck")
+        options.reconnectDelayMin = 30
+        options.reconnectDelayMax = 30
+        let log = EventLog()
+        let c = try MQTTConnection(options) { log.append($0) }
+        #expect(!c.loopIsStuck(limit: .zero), "not started")
+        try c.start()
+        #expect(Eventually.wait(seconds: 10) { c.loopIsStuck(limit: .milliseconds(300)) })
+        #expect(!c.loopIsStuck() && c.stuckAfter == .seconds(120), "the real limit covers the wait between attempts")
+        c.disconnect()
+        #expect(!c.loopIsStuck(limit: .zero), "stopped")
+    }
 }
 
 @Suite(.serialized, .enabled(if: MosquittoBroker.isInstalled && TestCertificates.opensslAvailable, "needs mosquitto and openssl"))
