@@ -17,6 +17,10 @@ final class RequestBodyDeadline: ChannelDuplexHandler, RemovableChannelHandler {
     private var deadline: Scheduled<Void>?
     /// A request's head came and its end has not.
     private var reading = false
+    /// Request heads passed on, and responses written whole (the application answers them in order): a
+    /// response ends the request still being read only when it is the last one's.
+    private var requests = 0
+    private var responses = 0
     /// A response's head is written and its end is not.
     private var responding = false
     private var closing = false
@@ -29,6 +33,7 @@ final class RequestBodyDeadline: ChannelDuplexHandler, RemovableChannelHandler {
         guard !closing else { return }
         switch unwrapInboundIn(data) {
         case .head:
+            requests += 1
             reading = true
             startClock(context)
         case .end:
@@ -44,10 +49,13 @@ final class RequestBodyDeadline: ChannelDuplexHandler, RemovableChannelHandler {
         let part = unwrapOutboundIn(data)
         switch part {
         case .head(let head) where head.status.kind != .informational: responding = true
-        case .end: responding = false
+        case .end:
+            responding = false
+            responses += 1
         default: break
         }
-        guard case .end = part, reading, !closing else {
+        // A pipelined request's body may still come while the one before it is answered.
+        guard case .end = part, reading, responses == requests, !closing else {
             context.write(data, promise: promise)
             return
         }

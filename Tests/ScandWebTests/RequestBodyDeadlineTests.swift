@@ -59,6 +59,15 @@ import Testing
         }
     }
 
+    /// A pipelined request whose body is still coming is not cut off by the answer to the one before it.
+    @Test func theAnswerToAnEarlierPipelinedRequestLeavesTheNextOneItsDeadline() async throws {
+        try await Self.withServer(limits: ServerLimitsTests.limits { $0.bodyTimeout = .milliseconds(500) }) { port in
+            let pipelined = try await RawHTTPConnection.open(port: port, sending: ServerLimitsTests.page + Self.slowHead + "{")
+            #expect(await Eventually.check(seconds: 5) { pipelined.closed }, "\(pipelined.text.suffix(200))")
+            #expect(pipelined.text.hasPrefix("HTTP/1.1 200 ") && pipelined.text.contains("HTTP/1.1 408 "), "\(pipelined.text.suffix(300))")
+        }
+    }
+
     /// The adversarial run's case, scaled to 8 places: slow bodies in every place, then a scrape.
     @Test func slowBodiesInEveryPlaceAreGoneByTheirDeadline() async throws {
         let limits = ServerLimitsTests.limits {
