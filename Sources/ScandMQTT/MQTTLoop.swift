@@ -16,10 +16,11 @@ struct MQTTLoop: @unchecked Sendable {  // the handle is libmosquitto's, locked 
     let turned: NIOLockedValueBox<ContinuousClock.Instant>
 
     /// Errors on which `mosquitto_loop_forever` ends its thread (libmosquitto 2.0.11, lib/loop.c).
-    static let fatalToLibmosquitto: Set<Int32> = [
-        MOSQ_ERR_NOMEM, MOSQ_ERR_PROTOCOL, MOSQ_ERR_INVAL, MOSQ_ERR_NOT_FOUND, MOSQ_ERR_TLS, MOSQ_ERR_PAYLOAD_SIZE,
-        MOSQ_ERR_NOT_SUPPORTED, MOSQ_ERR_AUTH, MOSQ_ERR_ACL_DENIED, MOSQ_ERR_UNKNOWN, MOSQ_ERR_EAI, MOSQ_ERR_PROXY
-    ].map(\.rawValue).reduce(into: []) { $0.insert($1) }
+    static let fatalToLibmosquitto = Set(
+        [
+            MOSQ_ERR_NOMEM, MOSQ_ERR_PROTOCOL, MOSQ_ERR_INVAL, MOSQ_ERR_NOT_FOUND, MOSQ_ERR_TLS, MOSQ_ERR_PAYLOAD_SIZE,
+            MOSQ_ERR_NOT_SUPPORTED, MOSQ_ERR_AUTH, MOSQ_ERR_ACL_DENIED, MOSQ_ERR_UNKNOWN, MOSQ_ERR_EAI, MOSQ_ERR_PROXY
+        ].map(\.rawValue))
 
     func run() {
         let first = Double(max(1, options.reconnectDelayMin))
