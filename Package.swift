@@ -84,7 +84,10 @@ let package = Package(
         // An MQTT client over libmosquitto, for the `scand mqtt` bridge.
         .target(
             name: "ScandMQTT",
-            dependencies: ["CMosquitto", "ScandCore", "ScandProtocol", .product(name: "NIOConcurrencyHelpers", package: "swift-nio")]),
+            dependencies: [
+                "CMosquitto", "ScandCore", "ScandProtocol", .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio")
+            ]),
         .target(
             name: "ScandService",
             dependencies: [
@@ -254,6 +257,10 @@ if Context.environment["SCAND_FUZZ"] == "1" {
                 "FuzzSupport", "ScandWeb", .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio")
             ] + nio, path: "Sources/Fuzz/HTTPFirstRequest"),
-        .executableTarget(name: "fuzz-image", dependencies: ["FuzzSupport", "ScandCore", "ScandImageIO"], path: "Sources/Fuzz/Image")
+        .executableTarget(name: "fuzz-image", dependencies: ["FuzzSupport", "ScandCore", "ScandImageIO"], path: "Sources/Fuzz/Image"),
+        .executableTarget(name: "fuzz-digital-link", dependencies: ["FuzzSupport", "ScandCore", "ScandProtocol"], path: "Sources/Fuzz/DigitalLink"),
+        .executableTarget(
+            name: "fuzz-published-seq", dependencies: ["FuzzSupport", "ScandJournal", "ScandService"], path: "Sources/Fuzz/PublishedSeq"),
+        .executableTarget(name: "fuzz-topic-prefix", dependencies: ["FuzzSupport", "ScandMQTT"], path: "Sources/Fuzz/TopicPrefix")
     ]
 }

@@ -1,3 +1,4 @@
+import Glibc
 import Logging
 import ScandClient
 import ScandCore
@@ -20,6 +21,8 @@ struct MQTTBridgeService: Service {
         case log(String, Logger.Level)
         /// Time to write the acknowledged position down.
         case flush
+        /// The MQTT network loop has not turned for this long.
+        case loopStuck(Duration)
         case stop
     }
 
@@ -120,6 +123,15 @@ struct MQTTBridgeService: Service {
                     }
                 }
 
+                // A loop that hangs publishes nothing and the process stays up: only a new one helps.
+                group.addTask { [clock] in
+                    while (try? await clock.sleep(for: .seconds(5))) != nil {
+                        if connection.loopIsStuck() {
+                            post.yield(.loopStuck(connection.stuckAfter))
+                            return
+                        }
+                    }
+                }
                 perform(bridge.start())
                 await save()
                 var stopped = false
@@ -155,6 +167,13 @@ struct MQTTBridgeService: Service {
                     case .flush:
                         flushing = false
                         await save()
+                    case .loopStuck(let after):
+                        await save()
+                        Logger.standardError(
+                            "the MQTT network loop has not turned for \(Int(after.inSeconds)) s: exiting with status \(ExitStatus.software) for systemd to start scand mqtt again",
+                            .error)
+                        // Not through disconnect, which waits for the loop that hangs.
+                        exit(ExitStatus.software)
                     case .bridge(let event):
                         if event == .brokerConnected {
                             brokerProblems.removeAll()

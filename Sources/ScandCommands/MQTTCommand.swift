@@ -26,7 +26,8 @@ struct MQTTCommand: AsyncParsableCommand {
             position.json in $STATE_DIRECTORY (the packaged unit's), else /var/lib/scand-mqtt for root, else \
             ~/.local/state/scand-mqtt ($XDG_STATE_HOME) for a user who runs it by hand. \
             Settings come from the [mqtt] table of the configuration file; the options below override it. \
-            Exit status: 0 on SIGTERM or SIGINT, 64 for a bad option value, 78 for a wrong configuration.
+            Exit status: 0 on SIGTERM or SIGINT, 64 for a bad option value, 70 when its MQTT network loop hangs \
+            (2 minutes without a turn: systemd starts it again), 78 for a wrong configuration.
 
             \(CommandLineSettings.helpParagraph(of: command))
             """

@@ -12,7 +12,8 @@ struct ScanCommand: ParsableCommand {
         discussion: """
             Prints one JSON object per code found, one per line (--raw: its text alone). `-` reads an image from \
             standard input. Exit status as zbarimg's: 0 when every image held a code, 4 when one or more held \
-            none, 1 when an input could not be read or for bad options (and 72 when scand-decoder, the program \
+            none, 1 when an input could not be read (or not whole: 255 codes, the most one pass returns) or for \
+            bad options (and 72 when scand-decoder, the program \
             images are decoded in, is missing).
             """
     )

@@ -9,7 +9,8 @@ import ScandProtocol
 /// `SCAND_FORMAT`, `SCAND_ID`, `SCAND_DEVICE`, `SCAND_BOOT`, `SCAND_SEQ`, `SCAND_JSON`), never with the
 /// payload on a command line: the command is its words (no shell), or `/bin/sh -c` it when asked. The child
 /// gets /dev/null for stdin, the watcher's stdout and stderr and no other descriptor, default signal
-/// handling, and a process group of its own, so a timeout ends the command and whatever it started.
+/// handling, and a process group of its own, so a timeout ends the command and whatever it started (what
+/// left the group with setsid too, found by parent: `HookProcessTree`).
 struct ScanHook: Sendable {
     let arguments: [String]
     let timeout: Duration
@@ -78,26 +79,35 @@ struct ScanHook: Sendable {
         return await withTaskCancellationHandler {
             var ending: Happening?
             var graceTimer: Task<Void, any Error>?
+            var tree = HookProcessTree()
             while true {
                 let happening = await news.next()
                 switch happening {
                 case .ended:
                     timer.cancel()
                     graceTimer?.cancel()
-                    if ending != nil { _ = kill(-child, SIGKILL) }
+                    if ending != nil {
+                        _ = kill(-child, SIGKILL)
+                        tree.signal(SIGKILL)
+                    }
                     let status = Self.reap(child)
                     if ending == .timedOut { return .timedOut(timeout) }
                     return status & 0x7f == 0 ? .exited((status >> 8) & 0xff) : .signalled(status & 0x7f)
                 case .timedOut, .cancelled:
                     guard ending == nil else { continue }
                     ending = happening
+                    // Found before the command ends: its children are then no longer below it.
+                    tree = HookProcessTree.below(child)
                     _ = kill(-child, SIGTERM)
+                    tree.signal(SIGTERM)
                     graceTimer = Task { [grace] in
                         try await Task.sleep(for: grace)
                         news.post(.graceOver)
                     }
                 case .graceOver:
+                    tree = tree.adding(below: child)
                     _ = kill(-child, SIGKILL)
+                    tree.signal(SIGKILL)
                 }
             }
         } onCancel: {

@@ -8,7 +8,8 @@ import ScandService
 
 /// `scand scan`: decodes still images and prints one SCAN object per code (or its text alone). Exit status
 /// as zbarimg's, which scripts test: 0 when every image held a code, 4 when one or more held none, 1 when an
-/// input could not be read or an annotated copy not written (ahead of 4).
+/// input could not be read (or not whole: as many codes as one pass returns) or an annotated copy not
+/// written (ahead of 4).
 public struct ScanRunner: Sendable {
     public enum ExitStatus: Int32, Sendable {
         case found = 0
@@ -18,6 +19,9 @@ public struct ScanRunner: Sendable {
 
     /// The name that reads standard input, as zbarimg's.
     public static let standardInput = "-"
+    /// The most codes zxing-cpp returns from one pass over an image (its `maxNumberOfSymbols` is a byte):
+    /// an image with that many read may hold more, which must not pass for a whole read.
+    public static let symbolLimit = 255
 
     public var formats: BarcodeFormats = .all
     public var regionOfInterest: NormalizedRect = .full
@@ -58,6 +62,12 @@ public struct ScanRunner: Sendable {
             for d in report.detections {
                 let code = ImageCode(file: file, detection: d, imageWidth: image.width, imageHeight: image.height)
                 if raw { output.line(d.text.escapingControlCharacters()) } else { output.event(.imageScan(code)) }
+            }
+            if report.detections.count >= Self.symbolLimit {
+                output.logger(
+                    "'\(file)': \(report.detections.count) codes read, as many as one pass returns (\(Self.symbolLimit)): the image may hold more; scan parts of it with --roi",
+                    .error)
+                failed = true
             }
             if report.detections.isEmpty {
                 everyFileHadACode = false

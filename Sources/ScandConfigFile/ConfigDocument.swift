@@ -18,7 +18,8 @@ public struct ConfigDocument: Sendable {
             switch self {
             case .string: "a string"
             case .integer: "an integer"
-            case .float: "a number"
+            // TOML's nan and inf are floats, but no setting's number: named as written.
+            case .float(let d): d.isFinite ? "a number" : d.isNaN ? "nan" : d > 0 ? "inf" : "-inf"
             case .boolean: "true or false"
             case .array: "an array"
             case .other(let name): name

@@ -34,6 +34,9 @@ public final class EventJournal: Sendable {
     public let id: String
     /// The seq the numbering went on after when this journal was started (0 for a first journal).
     public let base: Int
+    /// This open made the journal: no journal was at the path, or its file held none (its WAL lost before
+    /// the first checkpoint). With events published before, that is a journal lost whole.
+    public let created: Bool
     private let db: DatabaseQueue
     /// The file opened (device and inode): a journal removed or replaced under the daemon is noticed.
     private let file: (device: UInt64, inode: UInt64)?
@@ -41,15 +44,20 @@ public final class EventJournal: Sendable {
     private let damage = NIOLockedValueBox<JournalError?>(nil)
     /// Appends since the last pruning: pruning runs every `pruneEvery` appends, at most `pruneBatch` rows.
     private let appendsSincePrune = NIOLockedValueBox(0)
+    /// The highest seq a daemon numbers on from at start (in a journal or in its published-seq file): 2^40
+    /// (a trillion events, centuries at a busy till's rate) short of `EventPosition.maxSeq`, so a run never
+    /// numbers past what clients accept. A state file above it was damaged or written by hand.
+    public static let maxResumeSeq = EventPosition.maxSeq - (1 << 40)
     static let pruneEvery = 64
     static let pruneBatch = 512
 
-    private init(path: String, limits: Limits, db: DatabaseQueue, id: String, base: Int) {
+    private init(path: String, limits: Limits, db: DatabaseQueue, id: String, base: Int, created: Bool) {
         self.path = path
         self.limits = limits
         self.db = db
         self.id = id
         self.base = base
+        self.created = created
         self.file = Self.identity(of: path)
     }
 
@@ -79,9 +87,9 @@ public final class EventJournal: Sendable {
         } catch {
             throw failure(error, while: "checking it")
         }
-        let meta: (id: String, base: Int)
+        let meta: (id: String, base: Int, created: Bool)
         do {
-            meta = try queue.write { db -> (String, Int) in
+            meta = try queue.write { db -> (String, Int, Bool) in
                 try db.execute(
                     sql: """
                         CREATE TABLE IF NOT EXISTS event (
@@ -104,26 +112,28 @@ public final class EventJournal: Sendable {
                 try db.execute(
                     sql: "INSERT OR IGNORE INTO meta (key, value) VALUES ('id', ?), ('base', ?)",
                     arguments: [EventPosition.randomBootID(), String(base)])
+                let created = db.changesCount > 0
                 let id = try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'id'") ?? ""
                 let base = try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'base'").flatMap { Int($0) } ?? 0
                 // Numbers read from the file: the daemon numbers on after them and prunes by them.
                 let seqs = try Row.fetchOne(db, sql: "SELECT min(seq), max(seq) FROM event")
                 let least: Int? = seqs?[0]
                 let most: Int? = seqs?[1]
-                guard (0...EventPosition.maxSeq).contains(base), least.map(EventPosition.isSeq) ?? true, most.map(EventPosition.isSeq) ?? true
+                guard (0...Self.maxResumeSeq).contains(base), least.map(EventPosition.isSeq) ?? true,
+                    most.map { (1...Self.maxResumeSeq).contains($0) } ?? true
                 else {
                     throw JournalError(
                         kind: .corrupt,
                         description:
-                            "journal \(path) numbers beyond 1…\(EventPosition.maxSeq) (base \(base), seq \(least ?? 0)…\(most ?? 0)): scand moves the file aside and starts a new journal"
+                            "journal \(path) numbers beyond 1…\(Self.maxResumeSeq), too near 2^53−1 to number on from (base \(base), seq \(least ?? 0)…\(most ?? 0)): scand moves the file aside and starts a new journal"
                     )
                 }
-                return (id, base)
+                return (id, base, created)
             }
         } catch {
             throw failure(error, while: "opening")
         }
-        return EventJournal(path: path, limits: limits, db: queue, id: meta.id, base: meta.base)
+        return EventJournal(path: path, limits: limits, db: queue, id: meta.id, base: meta.base, created: meta.created)
     }
 
     /// The highest seq journaled (or the journal's base, when it holds none): the daemon numbers on from here.
@@ -168,7 +178,7 @@ public final class EventJournal: Sendable {
             return max(seq, base)
         }
         // A damaged file may tell anything: a seq out of range is no place to number on from.
-        return last.flatMap { (0...EventPosition.maxSeq).contains($0) ? $0 : nil }
+        return last.flatMap { (0...maxResumeSeq).contains($0) ? $0 : nil }
     }
 
     private static func identity(of path: String) -> (device: UInt64, inode: UInt64)? {
@@ -220,9 +230,9 @@ public final class EventJournal: Sendable {
     public func span() throws(JournalError) -> JournalSpan? {
         try read("reading its range") { db in
             guard let first = try Row.fetchOne(db, sql: "SELECT seq, time FROM event ORDER BY seq LIMIT 1"),
-                let last = try Int.fetchOne(db, sql: "SELECT max(seq) FROM event")
+                let last = try Row.fetchOne(db, sql: "SELECT max(seq), count(*) FROM event")
             else { return nil }
-            return JournalSpan(first: first[0], last: last, oldestTime: first[1])
+            return JournalSpan(first: first[0], last: last[0], oldestTime: first[1], events: last[1])
         }
     }
 

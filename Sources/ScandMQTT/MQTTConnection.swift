@@ -1,15 +1,18 @@
 import CMosquitto
 import Glibc
 import NIOConcurrencyHelpers
+import NIOPosix
 
 /// An MQTT client over libmosquitto: QoS 1 publishing with PUBACKs reported by message id, a last will,
-/// TLS with CA and client certificates, and reconnection with backoff, all run by libmosquitto's own
-/// thread (`mosquitto_loop_start`). Events arrive on that thread through `handler`; keep it short.
+/// TLS with CA and client certificates, and reconnection with backoff, all run by a loop of our own
+/// (`MQTTLoop`) on a thread of its own. Events arrive on that thread through `handler`; keep it short.
 // @unchecked: a C handle; libmosquitto locks its own state (threaded mode), ours is in a lock.
 public final class MQTTConnection: @unchecked Sendable {
     /// What the C callbacks reach through their context pointer.
     final class Callbacks: Sendable {
         let handler: @Sendable (MQTTEvent) -> Void
+        /// Connections accepted so far: the loop's backoff starts again after each.
+        let connections = NIOLockedValueBox(0)
         init(_ handler: @escaping @Sendable (MQTTEvent) -> Void) { self.handler = handler }
     }
 
@@ -18,6 +21,23 @@ public final class MQTTConnection: @unchecked Sendable {
     private let callbacks: Callbacks
     private let state = NIOLockedValueBox(State.idle)
     enum State { case idle, running, stopped }
+    /// The loop's thread. libmosquitto's own (`mosquitto_loop_start`) ends for good on a TLS or protocol
+    /// error (an OpenSSL "unexpected eof" from a broker killed, one malformed packet) and nothing notices.
+    private let thread = NIOThreadPool(numberOfThreads: 1)
+    /// 1 once `disconnect` asks the loop to end: it wakes the loop's wait between attempts.
+    private let stopping = ConditionLock(value: 0)
+    private let turned = NIOLockedValueBox(ContinuousClock.now)
+
+    /// How long the loop may go without turning before `loopIsStuck`: a turn is at most a second of
+    /// `mosquitto_loop`, a name resolved, or a wait between attempts (at most `reconnectDelayMax`).
+    public var stuckAfter: Duration { .seconds(max(options.reconnectDelayMin, options.reconnectDelayMax) * 2 + 60) }
+
+    /// The loop runs and has not turned for `stuckAfter` (or `limit`): it hangs, and only a new process
+    /// gets the bridge going again.
+    public func loopIsStuck(limit: Duration? = nil) -> Bool {
+        guard state.withLockedValue({ $0 == .running }) else { return false }
+        return ContinuousClock.now - turned.withLockedValue { $0 } > (limit ?? stuckAfter)
+    }
 
     private static let libraryReady: Bool = { mosquitto_lib_init() == MOSQ_ERR_SUCCESS.rawValue }()
 
@@ -39,7 +59,9 @@ public final class MQTTConnection: @unchecked Sendable {
         try check(mosquitto_int_option(handle, MOSQ_OPT_PROTOCOL_VERSION, MQTT_PROTOCOL_V311), "setting MQTT 3.1.1")
         mosquitto_connect_callback_set(handle) { _, context, rc in
             let event: MQTTEvent = rc == 0 ? .connected : .refused(String(cString: mosquitto_connack_string(rc)))
-            Unmanaged<Callbacks>.fromOpaque(context!).takeUnretainedValue().handler(event)
+            let callbacks = Unmanaged<Callbacks>.fromOpaque(context!).takeUnretainedValue()
+            if rc == 0 { callbacks.connections.withLockedValue { $0 += 1 } }
+            callbacks.handler(event)
         }
         mosquitto_disconnect_callback_set(handle) { _, context, rc in
             let why = rc == 0 ? "disconnected" : String(cString: mosquitto_strerror(rc))
@@ -50,7 +72,10 @@ public final class MQTTConnection: @unchecked Sendable {
         }
         mosquitto_log_callback_set(handle) { _, context, level, text in
             guard level & Int32(MOSQ_LOG_ERR | MOSQ_LOG_WARNING) != 0, let text else { return }
-            Unmanaged<Callbacks>.fromOpaque(context!).takeUnretainedValue().handler(.problem(String(cString: text)))
+            // Its lines end in a newline, which the log would show escaped.
+            var line = String(cString: text)
+            while line.hasSuffix("\n") { line.removeLast() }
+            Unmanaged<Callbacks>.fromOpaque(context!).takeUnretainedValue().handler(.problem(line))
         }
         if let username = options.username {
             try check(mosquitto_username_pw_set(handle, username, options.password), "setting the username")
@@ -70,8 +95,9 @@ public final class MQTTConnection: @unchecked Sendable {
         // Sent and unacknowledged at once (MOSQ_OPT_SEND_MAXIMUM, applied to MQTT 3.1.1 too): the rest wait in
         // the client's queue, and a reconnection sends again at most this many.
         try check(mosquitto_int_option(handle, MOSQ_OPT_SEND_MAXIMUM, Int32(min(max(1, options.maxInFlight), 65535))), "setting max in flight")
-        let (low, high) = (options.reconnectDelayMin, options.reconnectDelayMax)
-        try check(mosquitto_reconnect_delay_set(handle, UInt32(max(1, low)), UInt32(max(low, high)), true), "setting the reconnect delay")
+        // Our loop runs on a thread libmosquitto did not start: it must lock its state and wake the loop's
+        // select when another thread publishes.
+        try check(mosquitto_threaded_set(handle, true), "setting threaded mode")
     }
 
     deinit {
@@ -81,8 +107,8 @@ public final class MQTTConnection: @unchecked Sendable {
         mosquitto_destroy(handle)
     }
 
-    /// Starts connecting on libmosquitto's thread; `connected` (or `problem`s) follow. A broker that is not
-    /// there yet is retried with backoff, as is one lost later.
+    /// Starts connecting on the loop's thread; `connected` (or `problem`s) follow. A broker that is not
+    /// there yet is retried with backoff, as is one lost later, whatever ended the connection.
     public func start() throws(MQTTError) {
         let started: Result<Void, MQTTError> = state.withLockedValue { s in
             guard s == .idle else { return .failure(MQTTError("the MQTT connection was started already")) }
@@ -93,7 +119,11 @@ public final class MQTTConnection: @unchecked Sendable {
                 return .failure(MQTTError("cannot connect to \(options.host):\(options.port): \(Self.describe(rc))"))
             }
             if rc != MOSQ_ERR_SUCCESS.rawValue { callbacks.handler(.problem("connecting to \(options.host):\(options.port): \(Self.describe(rc))")) }
-            do throws(MQTTError) { try check(mosquitto_loop_start(handle), "starting the MQTT thread") } catch { return .failure(error) }
+            thread.start()
+            turned.withLockedValue { $0 = .now }
+            let loop = MQTTLoop(handle: handle, options: options, callbacks: callbacks, stopping: stopping, turned: turned)
+            // The loop holds the handle, not this object: deinit, which ends it, still comes.
+            thread.submit { _ in loop.run() }
             s = .running
             return .success(())
         }
@@ -116,12 +146,14 @@ public final class MQTTConnection: @unchecked Sendable {
         return mid
     }
 
-    /// Sends DISCONNECT (the broker does not publish the will) and stops the thread once it is out.
+    /// Sends DISCONNECT (the broker does not publish the will) and waits for the loop to end once it is out.
     public func disconnect() {
         state.withLockedValue { s in
             guard s == .running else { return }
+            stopping.lock()
+            stopping.unlock(withValue: 1)
             mosquitto_disconnect(handle)
-            mosquitto_loop_stop(handle, false)
+            try? thread.syncShutdownGracefully()
             s = .stopped
         }
     }

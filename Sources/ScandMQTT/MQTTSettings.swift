@@ -53,18 +53,20 @@ public struct MQTTSettings: Sendable, Equatable {
 
     /// A topic prefix as MQTT allows it in a PUBLISH, with trailing slashes dropped (`scand/` is `scand`).
     public static func topicPrefix(_ text: String) throws(Problem) -> String {
-        var prefix = Substring(text)
-        while prefix.hasSuffix("/") { prefix.removeLast() }
+        var prefix = text
+        // By bytes, as everything here: `/` is one byte, so what stays is whole UTF-8.
+        while prefix.utf8.last == 0x2F { prefix = String(decoding: prefix.utf8.dropLast(), as: UTF8.self) }
         let shown = String(prefix.prefix(64)).escapingControlCharacters()
         guard !prefix.isEmpty else {
             throw Problem(description: "must be one topic level or more (e.g. scand, or site/berlin/scand), got '\(text)'")
         }
         // Wildcards belong to subscriptions, `$` topics to the broker ($SYS); NUL is no topic's (MQTT 3.1.1,
-        // 4.7), nor are other controls here.
-        guard !prefix.contains(where: { $0 == "+" || $0 == "#" }) else {
+        // 4.7), nor are other controls here. Checked on the bytes a broker sees: as Characters, `$` or `+`
+        // followed by a combining mark is another character and passed.
+        guard !prefix.utf8.contains(where: { $0 == 0x2B || $0 == 0x23 }) else {
             throw Problem(description: "must not hold the wildcards + or #, got '\(shown)'")
         }
-        guard !prefix.hasPrefix("$") else { throw Problem(description: "must not start with $ (the broker's own topics), got '\(shown)'") }
+        guard prefix.utf8.first != 0x24 else { throw Problem(description: "must not start with $ (the broker's own topics), got '\(shown)'") }
         guard !prefix.unicodeScalars.contains(where: { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }) else {
             throw Problem(description: "must hold no control characters, got '\(shown)'")
         }

@@ -119,7 +119,8 @@ public enum ClientRequest: Sendable, Equatable {
         case .watch(let w): "?WATCH=" + w.json.serialized() + ";"
         case .setRegionOfInterest(let r):
             "?ROI="
-                + JSONValue.object([("x", r.x), ("y", r.y), ("w", r.width), ("h", r.height)].map { ($0.0, .number($0.1, places: 4)) }).serialized()
+                + JSONValue.object(zip(["x", "y", "w", "h"], r.onWireGrid).map { ($0.0, .number($0.1, places: NormalizedRect.wirePlaces)) })
+                .serialized()
                 + ";"
         case .cameraControls: "?CONTROLS;"
         case .setCameraControls(let change):

@@ -144,7 +144,7 @@ public enum EventEncoder {
             if let id { fields.append(("journal", .string(id))) }
             if let span {
                 fields += [
-                    ("first", .int(span.first)), ("last", .int(span.last)), ("events", .int(span.last - span.first + 1)),
+                    ("first", .int(span.first)), ("last", .int(span.last)), ("events", .int(span.events)),
                     ("since", .string(UTCTime.iso8601(span.oldestTime)))
                 ]
             } else {
@@ -166,7 +166,7 @@ public enum EventEncoder {
 
     /// [x, y, w, h] in 0…1 of the frame.
     private static func rect(_ r: NormalizedRect) -> JSONValue {
-        .array([r.x, r.y, r.width, r.height].map { .number($0, places: 4) })
+        .array(r.onWireGrid.map { .number($0, places: NormalizedRect.wirePlaces) })
     }
 
     private static func cameraFields(_ d: CameraInfo) -> [(String, JSONValue)] {

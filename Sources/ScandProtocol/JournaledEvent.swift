@@ -21,11 +21,15 @@ public struct JournalSpan: Sendable, Equatable {
     public var first: Int
     public var last: Int
     public var oldestTime: Double
+    /// The events it holds: fewer than `last − first + 1` where seqs were published while it was off.
+    public var events: Int
 
-    public init(first: Int, last: Int, oldestTime: Double) {
+    /// - Parameter events: nil for every seq from `first` to `last`.
+    public init(first: Int, last: Int, oldestTime: Double, events: Int? = nil) {
         self.first = first
         self.last = last
         self.oldestTime = oldestTime
+        self.events = events ?? last - first + 1
     }
 
     /// "journal keeps seq A…B since <time>": the part of an ERROR that says what a `since` can still get.

@@ -185,7 +185,8 @@ public enum WebApp {
         decoder.maxHeaderListSize = limits.maxHeaderBytes
         let configuration = HTTP1WebSocketUpgradeChannel.Configuration(
             http1: .init(
-                additionalChannelHandlers: [ParseErrorResponder()], idleTimeout: TimeAmount(limits.idleTimeout),
+                additionalChannelHandlers: [ParseErrorResponder(), RequestBodyDeadline(timeout: limits.bodyTimeout)],
+                idleTimeout: TimeAmount(limits.idleTimeout),
                 httpDecoderConfiguration: decoder),
             ws: .init(autoPing: .enabled(timePeriod: limits.webSocketPing)))
         return HTTPServerBuilder { responder in

@@ -4,6 +4,9 @@
 public struct WebServerLimits: Sendable {
     /// A new connection's first request line and headers must have arrived within this (answered 408).
     public var headerTimeout: Duration = .seconds(10)
+    /// A request's body must have ended within this of its head (answered 408 and closed): the idle timeout
+    /// counts from the last byte, and a body trickled a byte at a time would hold a place for ever.
+    public var bodyTimeout: Duration = .seconds(10)
     /// A kept-alive connection with no request for this long is closed; a later request's head must come
     /// within it too.
     public var idleTimeout: Duration = .seconds(30)

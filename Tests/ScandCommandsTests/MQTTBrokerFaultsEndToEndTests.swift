@@ -77,4 +77,29 @@ final class MQTTBrokerFaultsEndToEndTests {
         #expect(acknowledged.count - 150 <= Self.window, "\(acknowledged.count) PUBLISHes for 150 events")
         #expect(Dictionary(grouping: acknowledged, by: { $0 }).values.allSatisfy { $0.count <= 2 })
     }
+
+    /// Issue 48, 1: a broker that sends two bytes no broker sends (`A0 00`) after CONNACK ended libmosquitto's
+    /// thread, and the bridge published nothing more, alive, so systemd never restarted it.
+    @Test(.timeLimit(.minutes(3)))
+    func aMalformedPacketFromTheBrokerIsALostConnectionNotTheEndOfTheBridge() throws {
+        let broker = try FakeMQTTBroker(acknowledges: true, dropAfter: nil)
+        defer { broker.stop() }
+        broker.sendAfterConnack([0xA0, 0x00])
+        let daemon = try FakeDaemon(path: dir + "/malformed.sock")
+        let config = dir + "/malformed.toml"
+        try """
+        [mqtt]
+        host = "127.0.0.1"
+        port = \(broker.port)
+        kiosk_id = "till-1"
+        """.write(toFile: config, atomically: true, encoding: .utf8)
+        daemon.publish(10)
+        let bridge = try SpawnedProcess(
+            ScandBinary.path, ["mqtt", "--config", config, "--socket", daemon.path, "--state-file", dir + "/malformed.json"])
+        defer { bridge.signal(SIGKILL); _ = bridge.finish() }
+        #expect(bridge.wait(seconds: 60) { Set(broker.publishes.compactMap(Self.seq)).isSuperset(of: 1...10) }, "\(bridge.stderr.suffix(20))")
+        #expect(broker.connections >= 2 && bridge.stderr.contains { $0.contains("connecting again, with backoff") }, "\(bridge.stderr.suffix(20))")
+        daemon.publish(5)
+        #expect(bridge.wait(seconds: 30) { Set(broker.publishes.compactMap(Self.seq)).isSuperset(of: 1...15) }, "\(bridge.stderr.suffix(20))")
+    }
 }

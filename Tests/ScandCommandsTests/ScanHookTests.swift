@@ -97,6 +97,16 @@ import Testing
         if Self.isAlive(child) { kill(child, SIGKILL) }
     }
 
+    /// Issue 48: a child that left the command's process group with setsid survived the timeout.
+    @Test func aChildThatCalledSetsidIsEndedWithTheCommand() async throws {
+        let outcome = await run("setsid sleep 1000 & echo $! > \(dir)/child; wait", timeout: .milliseconds(300), grace: .seconds(300))
+        #expect(outcome == .timedOut(.milliseconds(300)))
+        let child = try pid(in: "child")
+        #expect(getsid(child) == child || !Self.isAlive(child), "the child has a session of its own")
+        #expect(await Eventually.check(seconds: 60) { !Self.isAlive(child) }, "the setsid child outlived the command")
+        if Self.isAlive(child) { kill(child, SIGKILL) }
+    }
+
     /// A watch that ends while a command runs ends the command and its group too.
     @Test func aCancelledRunEndsTheCommandsGroup() async throws {
         let run = Task { await self.run("sleep 1000 & echo $! > \(dir)/child; wait", grace: .milliseconds(300)) }

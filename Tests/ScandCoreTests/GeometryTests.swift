@@ -14,6 +14,18 @@ import Testing
         #expect(p.x == 10 && p.y == 10 && p.width >= 1 && p.height >= 1)
     }
 
+    /// Issue 48, 7: a rect thinner than the 4 decimals the protocol keeps went out as width 0.
+    @Test func aRectThinnerThanTheWireKeepsIsRefused() throws {
+        for thin in ["0,0,0.00004,0.5", "0.2,0.2,0.5,0.00009", "0.99995,0,0.00005,1"] {
+            #expect(throws: RectError("width and height must be at least 0.0001 (4 decimals are kept)"), "\(thin)") {
+                try NormalizedRect.parse(thin)
+            }
+        }
+        // Each edge on the grid: x and w rounded apart would end past 1 (0.9999 + 0.0002).
+        #expect(try NormalizedRect(x: 0.99985, y: 0, width: 0.00015, height: 1).onWireGrid == [0.9999, 0, 0.0001, 1])
+        #expect(try NormalizedRect(x: 0.00004, y: 0.5, width: 0.0001, height: 0.25).onWireGrid == [0, 0.5, 0.0001, 0.25])
+    }
+
     @Test(arguments: ["0,0,0,1", "0.5,0.5,0.6,0.1", "-0.1,0,0.5,0.5", "1,0,0.1,0.1", "a,b,c,d", "0,0,1", "nan,0,1,1"])
     func refusesBadRects(_ text: String) {
         #expect(throws: RectError.self) { try NormalizedRect.parse(text) }

@@ -64,6 +64,17 @@ final class TinyFileSystem {
         #expect(FileManager.default.fileExists(atPath: path + "-wal"))
     }
 
+    /// Issue 48: STATUS said 1021 events for the 21 rows of a journal that was off for 1000 seqs.
+    @Test func theSpanCountsTheEventsItHoldsAcrossAGap() throws {
+        let dir = TemporaryDirectory()
+        let j = try EventJournal.open(path: dir.path + "/j", limits: Self.roomy)
+        for seq in Array(1...10) + Array(1011...1021) {
+            try j.append(seq: seq, boot: Self.boot, eventClass: "SCAN", line: Self.line(seq), at: Double(seq))
+        }
+        let span = try #require(try j.span())
+        #expect(span.first == 1 && span.last == 1021 && span.events == 21)
+    }
+
     @Test func aSeqAlreadyJournaledIsRefused() throws {
         let dir = TemporaryDirectory()
         let j = try EventJournal.open(path: dir.path + "/j", limits: Self.roomy)

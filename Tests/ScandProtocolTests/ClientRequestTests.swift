@@ -109,6 +109,7 @@ import ScandCore
     @Test(arguments: [
         (#"?ROI={"x":0.5,"y":0,"w":0.6,"h":1};"#, "rect of interest: x+w and y+h must not exceed 1"),
         (#"?ROI={"x":0,"y":0,"w":1};"#, "?ROI needs x, y, w and h (0…1 of the frame)"),
+        (#"?ROI={"x":0,"y":0,"w":0.00004,"h":1};"#, "rect of interest: width and height must be at least 0.0001 (4 decimals are kept)"),
         (#"?ROI={"x":"0","y":0,"w":1,"h":1};"#, "'x' must be a number"),
         (#"?ROI={"x":0,"y":0,"w":1,"h":1,"z":2};"#, "unknown ROI field 'z' (known: x, y, w, h)"),
         (#"?ROI=[0,0,1,1];"#, "malformed JSON: expected '{'"),
@@ -135,6 +136,7 @@ import ScandCore
         let requests: [ClientRequest] = [
             .status, .version, .snapshot, .metrics, .regionOfInterest,
             .setRegionOfInterest(try NormalizedRect(x: 0.1, y: 0.2, width: 0.5, height: 0.25)),
+            .setRegionOfInterest(try NormalizedRect(x: 0.9999, y: 0, width: 0.0001, height: 1)),
             .watch(.init(enable: true)), .watch(.init(enable: false)),
             .watch(
                 .init(enable: true, classes: [.scan, .device], formats: BarcodeFormats([.ean13, .qrCode]), since: EventPosition(boot: boot, seq: 7)))

@@ -26,6 +26,18 @@ import Testing
         }
     }
 
+    /// Issue 48, 7: a rect at the frame's edge, one step wide, comes back whole (x and w rounded apart ended
+    /// past 1, and `scand roi` said "scand sent a ROI without its fields").
+    @Test func aThinRectAtTheEdgeComesBack() throws {
+        let rect = try NormalizedRect(x: 0.99985, y: 0.5, width: 0.00015, height: 0.5)
+        let received = try EventDecoder.decode(Event.regionOfInterest(rect).line)
+        guard case .regionOfInterest(let back) = received.event else {
+            Issue.record("\(Event.regionOfInterest(rect).line)")
+            return
+        }
+        #expect(back.onWireGrid == rect.onWireGrid && back.x + back.width <= 1)
+    }
+
     @Test func theStampIsRead() throws {
         let stamped = EventEncoder.line(.error("x"), stamp: EventStamp(boot: boot, seq: 42, replayed: true))
         let received = try EventDecoder.decode(stamped)

@@ -69,6 +69,13 @@ import ScandCore
                     device: streaming, counters: status, clients: clients, stdoutDropped: 0, regionOfInterest: .full,
                     journal: .on(JournalSpan(first: 1, last: 7, oldestTime: 1_795_351_802.114), boot: Self.boot))
             ).line == (try documented("STATUS")))
+        // Issue 48: the events the journal holds, not last − first + 1 (1021 for 21 rows after a gap).
+        let gapped = Event.status(
+            StatusReport(
+                device: streaming, counters: status, clients: clients, stdoutDropped: 0, regionOfInterest: .full,
+                journal: .on(JournalSpan(first: 1, last: 1021, oldestTime: 0, events: 21), boot: Self.boot))
+        ).line
+        #expect(gapped.contains(#""first":1,"last":1021,"events":21,"#), "\(gapped)")
         #expect(
             Event.error("unknown request '?FLY' (known: ?WATCH, ?STATUS, ?VERSION, ?SNAPSHOT, ?ROI, ?CONTROLS, ?METRICS)").line
                 == (try documented("ERROR")))

@@ -20,6 +20,8 @@ public final class FakeMQTTBroker: Sendable {
     fileprivate struct State {
         var acknowledges: Bool
         var dropAfter: Double?
+        /// Bytes sent right after the next CONNACKs (a malformed packet), one connection each.
+        var afterConnack: [[UInt8]] = []
         var connections = 0
         var publishes: [Publish] = []
         var live: (any Channel)?
@@ -64,6 +66,11 @@ public final class FakeMQTTBroker: Sendable {
             $0.acknowledges = acknowledges
             $0.dropAfter = dropAfter
         }
+    }
+
+    /// Sends `bytes` right after the CONNACK of each of the next `times` connections.
+    public func sendAfterConnack(_ bytes: [UInt8], times: Int = 1) {
+        state.withLockedValue { $0.afterConnack += Array(repeating: bytes, count: times) }
     }
 
     /// Breaks the current link, as a broker restart does.
@@ -121,6 +128,7 @@ public final class FakeMQTTBroker: Sendable {
             switch packet.type {
             case 1:  // CONNECT
                 send([0x20, 0x02, 0x00, 0x00], context)
+                if let extra = state.withLockedValue({ $0.afterConnack.isEmpty ? nil : $0.afterConnack.removeFirst() }) { send(extra, context) }
                 if let after = state.withLockedValue({ $0.dropAfter }) {
                     let (channel, state) = (context.channel, state)
                     context.eventLoop.scheduleTask(in: .nanoseconds(Int64(after * 1e9))) {

@@ -70,6 +70,13 @@ public final class MosquittoBroker: Sendable {
         p.wait()
     }
 
+    /// SIGKILL and wait: a broker that crashes, its TLS sessions cut without a close.
+    public func kill() {
+        guard let p = process.withLockedValue({ $0 }) else { return }
+        p.signal(SIGKILL)
+        p.wait()
+    }
+
     public var log: String { (try? String(contentsOfFile: directory + "/mosquitto.log", encoding: .utf8)) ?? "" }
 
     public struct BrokerError: Error, CustomStringConvertible {

@@ -79,6 +79,11 @@ import Testing
             typed(asElements.handle(Self.scan(3, "https://id.gs1.org/01/09506000134353"), now: Self.now)) == [
                 "https://id.gs1.org/01/09506000134353\n"
             ])
+        // Issue 48, 9: an invalid escape is no Digital Link, typed as scanned, not as the batch `A%ZZ`.
+        #expect(
+            typed(asElements.handle(Self.scan(4, "https://id.gs1.org/01/09506000134352/10/A%ZZ"), now: Self.now)) == [
+                "https://id.gs1.org/01/09506000134352/10/A%ZZ\n"
+            ])
         #expect(asElements.counters.replacedSeparators == 1)
 
         var asScanned = KeyboardWedge(planner: try KeystrokePlanner(layout: .us, gsReplacement: "|"))

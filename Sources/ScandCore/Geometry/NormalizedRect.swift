@@ -7,6 +7,12 @@ public struct NormalizedRect: Sendable, Hashable, CustomStringConvertible {
 
     public static let full = NormalizedRect(uncheckedX: 0, y: 0, width: 1, height: 1)
 
+    /// Decimals a rect keeps on the socket, the web API and in STATUS: a tenth of a pixel at 1080p.
+    public static let wirePlaces = 4
+    /// The least width and height, one step of `wirePlaces`: a thinner rect went out as width 0, which no
+    /// client (nor the daemon, after a restart) reads back.
+    public static let minimumExtent = 0.0001
+
     private init(uncheckedX x: Double, y: Double, width: Double, height: Double) {
         self.x = x
         self.y = y
@@ -21,7 +27,20 @@ public struct NormalizedRect: Sendable, Hashable, CustomStringConvertible {
         guard width > 0, height > 0 else { throw RectError("width and height must be greater than 0") }
         let eps = 1e-9
         guard x + width <= 1 + eps, y + height <= 1 + eps else { throw RectError("x+w and y+h must not exceed 1") }
-        self.init(uncheckedX: x, y: y, width: min(width, 1 - x), height: min(height, 1 - y))
+        let (w, h) = (min(width, 1 - x), min(height, 1 - y))
+        guard w >= Self.minimumExtent - eps, h >= Self.minimumExtent - eps else {
+            throw RectError("width and height must be at least \(Self.minimumExtent) (4 decimals are kept)")
+        }
+        self.init(uncheckedX: x, y: y, width: w, height: h)
+    }
+
+    /// x, y, width and height on the grid of `wirePlaces` decimals, each edge rounded rather than each
+    /// number: read back, the rect still ends within 1 and keeps a step of width and height.
+    public var onWireGrid: [Double] {
+        let scale = 10_000.0  // 10^wirePlaces
+        let (x0, y0) = ((x * scale).rounded(), (y * scale).rounded())
+        let (x1, y1) = (((x + width) * scale).rounded(), ((y + height) * scale).rounded())
+        return [x0 / scale, y0 / scale, max(1, x1 - x0) / scale, max(1, y1 - y0) / scale]
     }
 
     /// Parses "x,y,w,h".

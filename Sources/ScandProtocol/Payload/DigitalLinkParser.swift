@@ -4,7 +4,8 @@ import ScandCore
 /// retail tills carry: `http(s)://any.host[/path prefix]/01/09506000134352/10/ABC?17=270101&linkType=all`.
 /// The primary key and its qualifiers are path segments (AI, value), in the order the standard gives for that
 /// key; data attributes are query parameters named by their AI; other parameters and the fragment are not
-/// GS1 data and are left out. Values are percent-decoded, then checked as an element string's are (length,
+/// GS1 data and are left out. Values are percent-decoded (a `%` without two hex digits after it makes the
+/// link no Digital Link), then checked as an element string's are (length,
 /// character set, check digits, dates); a GTIN-8, -12 or -13 is written with 14 digits. A link that is not
 /// all of this (the compressed form, the obsolete `/gtin/…` names, a bad check digit, an AI scand's table
 /// lacks) is not read as GS1 data: it stays a plain URL.
@@ -20,7 +21,9 @@ enum DigitalLinkParser {
     /// `s` is the trimmed payload.
     static func parse(_ s: ArraySlice<UInt8>) -> Payload.GS1? {
         guard PayloadBytes.hasPrefix(s, "https://") || PayloadBytes.hasPrefix(s, "http://"),
-            URLParser.parseLink(s, addingScheme: false) != nil  // a plausible host, one token, at most 1 MiB
+            URLParser.parseLink(s, addingScheme: false) != nil,  // a plausible host, one token, at most 1 MiB
+            // `A%ZZ` is no escape: decoded leniently it would be typed as a batch `A%ZZ` the link never held.
+            PayloadBytes.hasValidPercentEscapes(s)
         else { return nil }
         let authorityStart = s.startIndex + (PayloadBytes.hasPrefix(s, "https://") ? 8 : 7)
         var pathEnd = authorityStart

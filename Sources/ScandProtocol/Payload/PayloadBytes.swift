@@ -60,6 +60,16 @@ enum PayloadBytes {
         }
     }
 
+    /// Whether every `%` in `s` begins an escape of two hex digits, as RFC 3986 requires of a URI.
+    static func hasValidPercentEscapes(_ s: ArraySlice<UInt8>) -> Bool {
+        var i = s.startIndex
+        while let at = s[i...].firstIndex(of: 0x25) {
+            guard s.endIndex - at >= 3, hexValue(s[at + 1]) != nil, hexValue(s[at + 2]) != nil else { return false }
+            i = at + 3
+        }
+        return true
+    }
+
     /// RFC 3986 percent-decoding (`escape` `=` for quoted-printable); an escape not followed by two hex
     /// digits is kept literally (lenient, as browsers are). `plusAsSpace` for form-style query values
     /// (`body=Hello+there`).

@@ -36,6 +36,8 @@ public final class EventLog: Sendable {
         /// What the journal holds, refreshed when it may have been pruned (STATUS reads it on the event loop).
         var span: JournalSpan?
         var appendsSinceSpan = 0
+        /// The numbering reached `EventPosition.maxSeq` (said once).
+        var numberingEnded = false
         /// When a failed write of the published seq was last logged.
         var publishedFailureLogged = -Double.infinity
     }
@@ -74,13 +76,26 @@ public final class EventLog: Sendable {
                 s.journal = journal
                 s.journalID = journal.id
                 let journaled = try journal.lastSeq()
+                var lost: (gap: JournalGap, message: String)?
                 if journaled < s.seq {
                     let gap = JournalGap(first: journaled + 1, last: s.seq)
-                    let message =
+                    lost = (
+                        gap,
                         "event journal \(journal.id) lost seq \(gap.first)…\(gap.last) (\(gap.events) events published before this start): its files were damaged or cut; the numbering goes on after \(gap.last)"
-                    log(message, .error)
-                    s.lastGap = gap
-                    s.notice = JournalNotice(state: .on, journal: journal.id, notJournaled: gap, message: message)
+                    )
+                } else if replaced == nil, journal.created, s.seq > 0 {
+                    // A new journal takes the published seq as its base, so nothing above says what went: the
+                    // journal's files were removed, or its WAL lost before the first checkpoint.
+                    let gap = JournalGap(first: 1, last: s.seq)
+                    lost = (
+                        gap,
+                        "event journal \(journal.id) is new, but seq \(s.seq) was published before this start: the journal's files were removed or emptied, and every event up to seq \(s.seq) is lost; the numbering goes on after \(s.seq)"
+                    )
+                }
+                if let lost {
+                    log(lost.message, .error)
+                    s.lastGap = lost.gap
+                    s.notice = JournalNotice(state: .on, journal: journal.id, notJournaled: lost.gap, message: lost.message)
                 }
                 s.seq = max(s.seq, journaled)
                 s.span = try journal.span()
@@ -93,6 +108,11 @@ public final class EventLog: Sendable {
         } else {
             s.outage = JournalOutage(
                 reason: "no state directory ([service] state_directory, or systemd's $STATE_DIRECTORY)", now: now, retries: false)
+        }
+        // Rewritten whole at once where it says something else (a stray byte, a seq behind the journal's):
+        // a crash before the first event would otherwise leave the loss check off at the next start too.
+        if let published, published.lastSeq != s.seq, let error = published.record(s.seq) {
+            log("cannot write \(published.path) (\(String(cString: strerror(error)))): a crash now may go unnoticed", .warning)
         }
         self.published = published
         state = NIOLockedValueBox(s)
@@ -224,6 +244,8 @@ public final class EventLog: Sendable {
         } catch {
             return stillOff(error.description)
         }
+        // Past the last seq clients accept there is nothing to number the JOURNAL event with (`unnumbered`).
+        guard s.seq < EventPosition.maxSeq else { return nil }
         let seq = s.seq + 1
         var message = replaced ?? "event journal \(journal.id) on again"
         if replaced == nil, let previous = s.journalID, previous != journal.id {
@@ -274,16 +296,36 @@ public final class EventLog: Sendable {
 
     /// Numbers `event` (the next seq) and journals it (or counts it as missed while the journal is off).
     private func number(_ event: Event, now: Double) -> PublishedEvent {
-        let seq = state.withLockedValue { s in
+        let seq: Int? = state.withLockedValue { s in
+            guard s.seq < EventPosition.maxSeq else { return nil }
             s.seq += 1
             return s.seq
         }
+        guard let seq else { return unnumbered(event) }
         let line = EventEncoder.line(event, stamp: EventStamp(boot: boot, seq: seq))
         let published = append(event, seq: seq, line: line, now: now)
         // Kept after the journal's commit and before the event goes out: a seq in the file was published.
         record(seq)
         return published
     }
+
+    /// An event past the last seq clients accept (2^53−1, after 2^40 events in one run: a start refuses to
+    /// number on from beyond `EventJournal.maxResumeSeq`): published live without a seq, never numbered past.
+    private func unnumbered(_ event: Event) -> PublishedEvent {
+        let first = state.withLockedValue { s in
+            defer { s.numberingEnded = true }
+            return !s.numberingEnded
+        }
+        if first {
+            log(
+                "the numbering reached seq \(EventPosition.maxSeq), the last clients accept: events are published live only, without a seq; restart scand to start a new journal",
+                .error)
+        }
+        return PublishedEvent(event: event, line: EventEncoder.line(event, stamp: EventStamp(boot: boot)))
+    }
+
+    /// The numbering as after `seq` events: the one way to its end within a test.
+    func numberOn(after seq: Int) { state.withLockedValue { $0.seq = seq } }
 
     /// Numbers and journals one event, then a JOURNAL event if the journal just went off with it.
     private func append(_ event: Event, now: Double) -> [PublishedEvent] {
@@ -328,6 +370,7 @@ public final class EventLog: Sendable {
             s.appendsSinceSpan += 1
             guard s.span == nil || s.appendsSinceSpan >= 64 else {
                 s.span?.last = seq
+                s.span?.events += 1
                 return false
             }
             s.appendsSinceSpan = 0

@@ -29,10 +29,11 @@ public struct ReplayHandover: Sendable {
     let batchLimit: Int
     let queueLimit: Int
 
-    /// The actions to start with. `span` is nil for an empty journal; `bootAt` gives the boot of the
-    /// journaled event with that seq, if the journal holds it.
+    /// The actions to start with. `span` is nil for an empty journal; `journalBase` is the seq the journal
+    /// was started after (0 for a first one); `bootAt` gives the boot of the journaled event with that seq,
+    /// if the journal holds it.
     public static func start(
-        since: EventPosition, span: JournalSpan?, batchLimit: Int = 256, queueLimit: Int = 1024,
+        since: EventPosition, span: JournalSpan?, journalBase: Int = 0, batchLimit: Int = 256, queueLimit: Int = 1024,
         bootAt: (Int) -> String?
     ) -> (ReplayHandover, [Action]) {
         guard let span else {
@@ -47,7 +48,11 @@ public struct ReplayHandover: Sendable {
             let handover = ReplayHandover(cursor: since.seq, batchLimit: batchLimit, queueLimit: queueLimit)
             return (handover, [.read(after: since.seq)])
         }
-        let why = since.seq < span.first ? "older events were pruned" : "it is not from this journal"
+        // A seq at or before the journal's start is from one it replaced (removed or damaged), not pruned.
+        let why =
+            since.seq <= journalBase
+            ? "this journal was started after seq \(journalBase), replacing the one it is from"
+            : since.seq < span.first ? "older events were pruned" : "it is not from this journal"
         let handover = ReplayHandover(cursor: span.first - 1, batchLimit: batchLimit, queueLimit: queueLimit)
         return (
             handover,

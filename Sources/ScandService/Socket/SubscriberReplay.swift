@@ -48,7 +48,7 @@ final class SubscriberReplay: Sendable {
         let span: JournalSpan?
         do { span = try journal.span() } catch { return fail(error.description) }
         let (handover, actions) = ReplayHandover.start(
-            since: since, span: span, batchLimit: Self.batchLimit, queueLimit: max(queueLimit, Self.batchLimit)
+            since: since, span: span, journalBase: journal.base, batchLimit: Self.batchLimit, queueLimit: max(queueLimit, Self.batchLimit)
         ) {
             try? journal.boot(at: $0)
         }

@@ -54,6 +54,10 @@ import Testing
         ("[camera]\nfps = 30.0", 2, "fps must be an integer, without a decimal point, not 30.0"),
         ("[camera]\nfps = 1979-05-27", 2, "fps must be an integer, not a date"),
         ("[camera]\nfps = { x = 1 }", 2, "fps must be an integer, not a table"),
+        // Issue 48: "lost_after must be a number, not a number" for TOML's nan.
+        ("[tracking]\nlost_after = nan", 2, "lost_after must be a number, not nan"),
+        ("[tracking]\nlost_after = -inf", 2, "lost_after must be a number, not -inf"),
+        ("[decoding]\nroi = [0, 0, inf, 1]", 2, "roi must be an array of numbers, not inf at position 3"),
         ("fps = 15", 1, "unknown key 'fps' outside any table"),
         ("[camera.lens]\nzoom = 2", 1, "unknown key 'lens' in [camera]"),
         ("[cameras.lens]\nzoom = 2", 1, "unknown table [cameras]"),

@@ -51,6 +51,9 @@ import Testing
             (#"topic_prefix = """#, "must be one topic level or more"), (#"topic_prefix = "/""#, "must be one topic level or more"),
             (#"topic_prefix = "a/+/b""#, "must not hold the wildcards + or #"), (#"topic_prefix = "a/#""#, "must not hold the wildcards + or #"),
             (#"topic_prefix = "$SYS/scand""#, "must not start with $"),
+            // Issue 48, 8: `$` or `+` with a combining mark is one Character, but the broker sees its byte.
+            (#"topic_prefix = "$\u0301SYS""#, "must not start with $"), (#"topic_prefix = "a/+\u0301""#, "must not hold the wildcards + or #"),
+            (#"topic_prefix = "a/#\u0301/b""#, "must not hold the wildcards + or #"),
             (#"topic_prefix = "a\u0000b""#, "must not contain control characters, got U+0000"),
             (#"topic_prefix = "a\nb""#, "must not contain control characters"),
             ("topic_prefix = \"\(longest)x\"", "must be at most \(MQTTSettings.topicPrefixLimit) bytes (a topic is at most 65535), got 65456")

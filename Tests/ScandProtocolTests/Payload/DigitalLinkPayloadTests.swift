@@ -55,6 +55,18 @@ import ScandCore
         #expect(isURL("https://id.gs1.org/01/09506000134352/10/A%20B"))
     }
 
+    /// Issue 48, 9: `%ZZ` is no escape; decoded leniently, the link was typed gs1 with the batch `A%ZZ`.
+    @Test func aBadPercentEscapeAnywhereLeavesAPlainURL() {
+        for bad in [
+            "https://id.gs1.org/01/09506000134352/10/A%ZZ", "https://id.gs1.org/01/09506000134352/10/A%2",
+            "https://id.gs1.org/01/09506000134352/10/A%", "https://id.gs1.org/01/09506000134352?17=2701%G1",
+            "https://id.gs1.org/x%zz/01/09506000134352", "https://id.gs1.org/01/09506000134352#%"
+        ] {
+            #expect(gs1(bad) == nil && isURL(bad), "\(bad)")
+        }
+        #expect(pairs(gs1("https://id.gs1.org/01/09506000134352/10/A%25ZZ")) == ["01=09506000134352", "10=A%ZZ"])
+    }
+
     @Test func shorterGTINsAreWrittenWithFourteenDigits() {
         #expect(gs1("https://id.gs1.org/01/9506000134352")?.gtin == "09506000134352")
         #expect(gs1("https://id.gs1.org/01/614141123452")?.gtin == "00614141123452")

@@ -81,7 +81,7 @@ import Testing
     @Test func theFileIsReadWithItsRangeChecked() throws {
         #expect(try PublishedSeqFile.parse([]).get() == 0)
         #expect(try PublishedSeqFile.parse(PublishedSeqFile.record(42)).get() == 42)
-        #expect(try PublishedSeqFile.parse(PublishedSeqFile.record(EventPosition.maxSeq)).get() == EventPosition.maxSeq)
+        #expect(try PublishedSeqFile.parse(PublishedSeqFile.record(EventJournal.maxResumeSeq)).get() == EventJournal.maxResumeSeq)
         for bad in ["99999999999999999999\n", "9223372036854775807\n", "-1\n", "12", "x\n", String(repeating: "1", count: 30) + "\n"] {
             #expect((try? PublishedSeqFile.parse(Array(bad.utf8)).get()) == nil, "\(bad)")
         }

@@ -112,6 +112,25 @@ struct MiniDaemon {
         #expect(d.receivedSeqs() == [7, 8, 9, 10])
     }
 
+    /// Issue 48: a since into a journal replaced while the daemon ran was answered "older events were pruned".
+    @Test func aSinceFromBeforeAReplacedJournalIsSaidToBeFromAnother() {
+        let boot = "0123456789abcdef0123456789abcdef"
+        let span = JournalSpan(first: 11, last: 14, oldestTime: 0)
+        let (_, before) = ReplayHandover.start(since: EventPosition(boot: boot, seq: 5), span: span, journalBase: 10) { _ in nil }
+        guard case .error(let replaced)? = before.first else {
+            Issue.record("\(before)")
+            return
+        }
+        #expect(replaced.contains("this journal was started after seq 10") && !replaced.contains("pruned"), "\(replaced)")
+        let pruned = JournalSpan(first: 13, last: 14, oldestTime: 0)
+        let (_, after) = ReplayHandover.start(since: EventPosition(boot: boot, seq: 11), span: pruned, journalBase: 10) { _ in nil }
+        guard case .error(let message)? = after.first else {
+            Issue.record("\(after)")
+            return
+        }
+        #expect(message.contains("older events were pruned"), "\(message)")
+    }
+
     @Test func theEventJustBeforeTheJournalIsNoGap() {
         var d = MiniDaemon()
         for _ in 0..<10 { d.publish() }
