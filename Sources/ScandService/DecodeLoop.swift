@@ -203,7 +203,7 @@ actor DecodeLoop {
         decoder.decoded(seconds: spent, overran: result.failures.contains { $0.kind == .timeout })
         if let before = deadline, let after = decoder.passDeadline?.milliseconds, after > before {
             output.logger(
-                "a decode pass overran \(before) ms: the decoders now have \(after) ms a pass (this machine decodes a frame in about \(Int((decoder.passDeadline?.typicalFrameSeconds ?? spent) * 1000)) ms)",
+                "a decode pass overran \(before) ms: the decoders now have \(after) ms a pass (this machine decodes a frame in about \(Self.milliseconds(decoder.passDeadline?.typicalFrameSeconds ?? spent)))",
                 .notice)
         }
         for failure in result.failures { output.logger("frame \(frame.sequence): \(failure)", .warning) }
@@ -214,6 +214,13 @@ actor DecodeLoop {
         metrics.decoded(
             seconds: spent, codes: result.detections.count, scans: events.filter { if case .scan = $0 { true } else { false } }.count,
             failed: !result.failures.isEmpty, latency: latency)
+    }
+
+    /// A frame's decoding time as the overrun log says it: whole milliseconds, or tenths under 10 ms ("0.4 ms",
+    /// not "0 ms": a pass that overruns on a fast machine hung, it did not take long).
+    static func milliseconds(_ seconds: Double) -> String {
+        let ms = seconds * 1000
+        return ms < 10 ? String(format: "%.1f ms", ms) : "\(Int(ms.rounded())) ms"
     }
 
     /// The sharpness of the rect of interest, on the frame as it came (the rect mapped back through the
