@@ -12,16 +12,9 @@ import Testing
 
 /// Issue 48, 3: a journal lost whole (its WAL removed before the first checkpoint, or its files removed
 /// while the daemon was stopped) was started again from the published seq without a word.
-@Suite(.serialized) struct JournalLostWholeTests {
+@Suite(.serialized) struct JournalLostWholeTests: EventLogKeepingLines {
     let dir = ScandBinary.temporaryDirectory()
     let logged = NIOLockedValueBox<[String]>([])
-
-    func eventLog(_ directory: String) -> EventLog {
-        let logged = self.logged
-        return EventLog(
-            directory: directory, limits: EventLogTests.limits, log: .scand(write: { line, _ in logged.withLockedValue { $0.append(line) } }),
-            now: 1000)
-    }
 
     /// Ten events published into `directory`, then the files a SIGKILL would leave, minus `lost`.
     func crashed(_ name: String, losing lost: [String]) throws -> String {

@@ -13,16 +13,9 @@ import Testing
 /// Issue 48, 5: a published-seq within a few events of 2^53−1 was accepted, and the daemon numbered past
 /// it; every client then refused those seqs. The daemon refuses a state file too near the end with one line
 /// and never hands out a seq past 2^53−1.
-@Suite(.serialized) struct NumberingRangeTests {
+@Suite(.serialized) struct NumberingRangeTests: EventLogKeepingLines {
     let dir = ScandBinary.temporaryDirectory()
     let logged = NIOLockedValueBox<[String]>([])
-
-    func eventLog(_ directory: String) -> EventLog {
-        let logged = self.logged
-        return EventLog(
-            directory: directory, limits: EventLogTests.limits, log: .scand(write: { line, _ in logged.withLockedValue { $0.append(line) } }),
-            now: 1000)
-    }
 
     func lines(_ containing: String) -> [String] { logged.withLockedValue { $0 }.filter { $0.contains(containing) } }
 

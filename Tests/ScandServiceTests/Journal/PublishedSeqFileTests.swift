@@ -12,16 +12,9 @@ import Testing
 
 /// Issue 48, 4: one stray byte in `published-seq` switched the loss check off for good (refused at every
 /// start, never cut back by the 21-byte write), and /dev/null there read as empty, silently.
-@Suite(.serialized) struct PublishedSeqFileTests {
+@Suite(.serialized) struct PublishedSeqFileTests: EventLogKeepingLines {
     let dir = ScandBinary.temporaryDirectory()
     let logged = NIOLockedValueBox<[String]>([])
-
-    func eventLog(_ directory: String) -> EventLog {
-        let logged = self.logged
-        return EventLog(
-            directory: directory, limits: EventLogTests.limits, log: .scand(write: { line, _ in logged.withLockedValue { $0.append(line) } }),
-            now: 1000)
-    }
 
     func contents(_ path: String) -> [UInt8] { FileManager.default.contents(atPath: path).map { Array($0) } ?? [] }
 

@@ -12,16 +12,9 @@ import Testing
 
 /// Issue 31, 8: SQLite drops a damaged write-ahead log from its first bad frame, silently. The daemon keeps the
 /// last seq it published outside SQLite, numbers on after it and says which events the journal lost.
-@Suite(.serialized) struct PublishedSeqTests {
+@Suite(.serialized) struct PublishedSeqTests: EventLogKeepingLines {
     let dir = ScandBinary.temporaryDirectory()
     let logged = NIOLockedValueBox<[String]>([])
-
-    func eventLog(_ directory: String) -> EventLog {
-        let logged = self.logged
-        return EventLog(
-            directory: directory, limits: EventLogTests.limits, log: .scand(write: { line, _ in logged.withLockedValue { $0.append(line) } }),
-            now: 1000)
-    }
 
     /// The files a daemon killed at this moment would leave: the database, then its WAL, copied while it runs.
     func crashImage(of from: String, to: String) throws {
