@@ -35,6 +35,18 @@ enum BarPatternCheck {
     /// Modules an EAN-2 / EAN-5 add-on adds to a read's extent (with its gap).
     static func addOnModules(_ d: Detection) -> Double { d.addOn.map { $0.count == 2 ? 29 : 56 } ?? 0 }
 
+    /// The luma along a read's bars (`profile(along:modules:in:beside:)`): `values` a sample every
+    /// 1/`resolution` pixel, the read starting `start` pixels in and `length` long; `slant` how far its bars move
+    /// along it per pixel across.
+    struct Profile {
+        var values: [Double]
+        /// Where the first sample lies along the read's direction (`BarsSpan`'s coordinate).
+        var from: Double
+        var start: Double
+        var length: Double
+        var slant: Double
+    }
+
     /// Where a code's modules lie along a profile: module coordinate u (0 at the start guard's first module,
     /// `modules` at the end guard's last) to profile pixels, with a can's bend as a cubic.
     struct Fit {
@@ -83,18 +95,27 @@ enum BarPatternCheck {
         guard !bars.isEmpty, !spaces.isEmpty else { return nil }
         let contrast = spaces.reduce(0, +) / Double(spaces.count) - bars.reduce(0, +) / Double(bars.count)
         guard contrast > 0 else { return nil }
-        let m = Double(laid.count)
-        let short = d.format == .ean8 || d.format == .upcE
         // A quiet zone the image cuts off is not looked at, but one of the two must be.
-        var zonesSeen = 0
-        for zone in short ? [(-1 - quietModules)...(-1), (m + 1)...(m + 1 + quietModules)] : [] {
-            let a = Int((fit.x(zone.lowerBound) * resolution).rounded(.up)), b = Int((fit.x(zone.upperBound) * resolution).rounded(.down))
-            guard a >= 0, b < profile.values.count, a < b else { continue }
-            zonesSeen += 1
-            let values = profile.values[a...b]
-            if let lo = values.min(), let hi = values.max(), hi - lo > contrast / 2 { return true }
+        if d.format == .ean8 || d.format == .upcE {
+            guard let zones = quietZonesHoldBars(profile.values, fit: fit, contrast: contrast) else { return nil }
+            if zones { return true }
+            // The same across the bars' height: a line along a turned code leaves it through its top or bottom
+            // edge, and past that edge it sees the label's light margin where the code's own bars go on lower
+            // down (the till bench's EAN-13s turned 20–40°, read as a UPC-E of their left half on such a line
+            // and agreeing with it there). Every line across the code at another height, moved along by the
+            // bars' slant, that the read's pattern still fits (the guards' longer bars alone do not: digits are
+            // printed beside them) must have its quiet zones clear too.
+            let template = laid.map { $0 ? -1.0 : 1.0 }
+            let step = max(2, 1.5 * fit.width)
+            for offset in stride(from: step, through: profile.length / 2, by: step).flatMap({ [$0, -$0] }) {
+                guard let line = self.profile(along: d, modules: laid.count, in: image, beside: (profile, offset)) else { continue }
+                let means = moduleMeans(line.values, fit, from: 0, count: laid.count)
+                guard correlation(means, template) >= minimumFit else { continue }
+                let bars = zip(laid, means).filter(\.0).map(\.1), spaces = zip(laid, means).filter { !$0.0 }.map(\.1)
+                let contrast = spaces.reduce(0, +) / Double(spaces.count) - bars.reduce(0, +) / Double(bars.count)
+                if contrast > 0, quietZonesHoldBars(line.values, fit: fit, contrast: contrast) == true { return true }
+            }
         }
-        if short && zonesSeen == 0 { return nil }
         // The blur: the Gaussian (in modules) under which the read's own pattern best matches the whole profile.
         let whole = 0..<laid.count
         guard
@@ -135,31 +156,41 @@ enum BarPatternCheck {
     /// The luma along the read's bars, from 8 modules before its start to 8 after its end, `resolution` samples a
     /// pixel, summed over `rows`: each line beside the read's moved along by the lag that best matches the
     /// read's own (a scan line crosses a turned code's bars at a slant, so a line beside it sees them shifted).
-    /// `start` is where the read starts in it, `length` the read's extent (pixels).
-    static func profile(along d: Detection, modules: Int, in image: LumaSampler) -> (values: [Double], start: Double, length: Double)? {
+    ///
+    /// `beside`: the same samples on lines `height` pixels across from that profile's, each moved along by its
+    /// slant instead of by a lag of its own: the same bars at the same places, on another line across them (nil
+    /// where those lines leave the image).
+    static func profile(along d: Detection, modules: Int, in image: LumaSampler, beside: (Profile, height: Double)? = nil) -> Profile? {
         let span = BarsSpan(d.corners)
         let widest = span.length / Double(modules)
         guard span.length / (Double(modules) + addOnModules(d)) >= 0.8 else { return nil }
-        var from = span.start - 8 * widest, to = span.end + 8 * widest
-        guard (to - from) * resolution < 40_000 else { return nil }
-        // Cut where the outer lines leave the image (a photo cropped close, a code at the frame's edge): the read
-        // itself and two modules either side must be in it.
-        func inside(_ a: Double) -> Bool {
-            [rows.min() ?? 0, rows.max() ?? 0].allSatisfy { c in
-                let p = span.point(a, span.middle + c)
-                return image.sample(p.x, p.y) != nil
+        let height = beside?.height ?? 0, slant = beside?.0.slant ?? 0
+        func point(_ a: Double, _ c: Double) -> Point { span.point(a + slant * (height + c), span.middle + height + c) }
+        let from: Double, count: Int
+        if let (like, _) = beside {
+            (from, count) = (like.from, like.values.count)
+        } else {
+            var a = span.start - 8 * widest, b = span.end + 8 * widest
+            guard (b - a) * resolution < 40_000 else { return nil }
+            // Cut where the outer lines leave the image (a photo cropped close, a code at the frame's edge): the
+            // read itself and two modules either side must be in it.
+            func inside(_ a: Double) -> Bool {
+                [rows.min() ?? 0, rows.max() ?? 0].allSatisfy { c in
+                    let p = point(a, c)
+                    return image.sample(p.x, p.y) != nil
+                }
             }
+            let step = 1 / resolution
+            guard inside(span.start - 2 * widest), inside(span.end + 2 * widest) else { return nil }
+            while !inside(a) { a += step }
+            while !inside(b) { b -= step }
+            (from, count) = (a, Int(((b - a) * resolution).rounded(.down)) + 1)
         }
-        let step = 1 / resolution
-        guard inside(span.start - 2 * widest), inside(span.end + 2 * widest) else { return nil }
-        while !inside(from) { from += step }
-        while !inside(to) { to -= step }
-        let count = Int(((to - from) * resolution).rounded(.down)) + 1
         guard count > 32 else { return nil }
         func line(_ c: Double) -> [Double]? {
             var out = [Double](repeating: 0, count: count)
             for i in 0..<count {
-                let p = span.point(from + Double(i) / resolution, span.middle + c)
+                let p = point(from + Double(i) / resolution, c)
                 guard let v = image.sample(p.x, p.y) else { return nil }
                 out[i] = v
             }
@@ -167,26 +198,50 @@ enum BarPatternCheck {
         }
         guard var profile = line(0) else { return nil }
         let centre = profile
+        // Each line's lag, and from them the bars' slant: the least-squares slope of lag (pixels) on offset.
+        var lagTimesOffset = 0.0, offsetSquared = 0.0
         for c in rows where c != 0 {
             guard let l = line(c) else { return nil }
-            let reach = Int(abs(c) * resolution)
-            var bestLag = 0, bestScore = -2.0
-            for lag in -reach...reach {
-                let lo = max(0, -lag), hi = min(count, count - lag)
-                guard hi - lo > count / 2 else { continue }
-                let score = correlation(Array(centre[lo..<hi]), Array(l[(lo + lag)..<(hi + lag)]))
-                if score > bestScore { (bestLag, bestScore) = (lag, score) }
+            var bestLag = 0
+            if beside == nil {
+                let reach = Int(abs(c) * resolution)
+                var bestScore = -2.0
+                for lag in -reach...reach {
+                    let lo = max(0, -lag), hi = min(count, count - lag)
+                    guard hi - lo > count / 2 else { continue }
+                    let score = correlation(Array(centre[lo..<hi]), Array(l[(lo + lag)..<(hi + lag)]))
+                    if score > bestScore { (bestLag, bestScore) = (lag, score) }
+                }
+                lagTimesOffset += Double(bestLag) / resolution * c
+                offsetSquared += c * c
             }
             for i in 0..<count { profile[i] += l[min(max(i + bestLag, 0), count - 1)] }
         }
         guard let lo = profile.min(), let hi = profile.max(), hi - lo > Double(rows.count) * 8 else { return nil }
-        return (profile, span.start - from, span.length)
+        return Profile(
+            values: profile, from: from, start: span.start - from, length: span.length,
+            slant: beside?.0.slant ?? (offsetSquared > 0 ? lagTimesOffset / offsetSquared : 0))
+    }
+
+    /// Whether either quiet zone of a short code holds a bar: `quietModules` beyond the module next to the code
+    /// whose profile varies by more than half the code's `contrast`. nil when the image cuts both off.
+    static func quietZonesHoldBars(_ values: [Double], fit: Fit, contrast: Double) -> Bool? {
+        let m = Double(fit.modules)
+        var zonesSeen = 0
+        for zone in [(-1 - quietModules)...(-1), (m + 1)...(m + 1 + quietModules)] {
+            let a = Int((fit.x(zone.lowerBound) * resolution).rounded(.up)), b = Int((fit.x(zone.upperBound) * resolution).rounded(.down))
+            guard a >= 0, b < values.count, a < b else { continue }
+            zonesSeen += 1
+            let values = values[a...b]
+            if let lo = values.min(), let hi = values.max(), hi - lo > contrast / 2 { return true }
+        }
+        return zonesSeen == 0 ? nil : false
     }
 
     /// The pattern's best fit to the profile, forwards or backwards (a read's direction is zxing's scan's): a
     /// coarse search over the place (a quarter module at a time, two modules either way), the scale (±5%) and the
     /// bend, then a finer one around the best. nil when even the best does not fit (`minimumFit`).
-    static func bestFit(pattern: EANPattern, read d: Detection, profile: (values: [Double], start: Double, length: Double)) -> Fit? {
+    static func bestFit(pattern: EANPattern, read d: Detection, profile: Profile) -> Fit? {
         let m = Double(pattern.modules.count)
         // The read's extent is the main number's, or the main number's and its add-on's (the add-on after it).
         var extents = [(length: profile.length, modules: m)]

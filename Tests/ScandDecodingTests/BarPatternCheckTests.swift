@@ -15,8 +15,10 @@ import Testing
     /// An EAN-13 drawn at `module` px a module with a 12-module quiet zone, turned `degrees` about its centre on a
     /// page, lightly blurred and faint (ink 60 on paper 200); and the outline a read of its bars on the middle
     /// row reports, from its first module to its last (`modules` of them from `firstModule`).
-    func page(_ text: String, module: Int, degrees: Double, firstModule: Int = 0, modules: Int = 95) throws -> (LumaImage, Quadrilateral) {
-        let symbol = try SymbolWriter.render(.ean13, text: text, moduleSize: module, quietZone: 12, barHeight: 40)
+    func page(
+        _ text: String, format: BarcodeFormat = .ean13, module: Int, degrees: Double, firstModule: Int = 0, modules: Int = 95
+    ) throws -> (LumaImage, Quadrilateral) {
+        let symbol = try SymbolWriter.render(format, text: text, moduleSize: module, quietZone: 12, barHeight: 40)
         var faint = symbol
         for i in faint.pixels.indices { faint.pixels[i] = faint.pixels[i] < 128 ? 60 : 200 }
         var page = LumaImage(width: 800, height: 600, fill: 200)
@@ -91,6 +93,40 @@ import Testing
     func aUPCEReadFromAnEAN13sLeftHalfIsContradicted(degrees: Double, module: Int) throws {
         let (image, corners) = try page("5530725471472", module: module, degrees: degrees, modules: 51)
         #expect(verdict(.upcE, "15307255", at: corners, in: image) != false)
+    }
+
+    /// A horizontal scan line across a turned code, `modules` of its modules long from its first: it ends at the
+    /// bars' top edge (bottom edge, turned the other way), `inset` px inside it, where a line along a turned code leaves
+    /// it; past that it sees only the label's margin. The outline is the read's on that line.
+    func slantedRead(
+        _ format: BarcodeFormat, _ text: String, module: Int, degrees: Double, modules: Int, symbolModules: Int, inset: Double
+    ) throws -> (LumaImage, Quadrilateral) {
+        let (image, _) = try page(text, format: format, module: module, degrees: degrees)
+        let a = degrees * Double.pi / 180, c = cos(a), s = sin(a)
+        let halfWidth = Double((symbolModules + 24) * module) / 2, halfHeight = Double((40 + 24) * module) / 2
+        let u0 = Double(12 * module) - halfWidth, u1 = u0 + Double(modules * module)
+        let top = Double(12 * module) - halfHeight + inset, edge = s >= 0 ? top : -top
+        // The line y = Y through the point (u1, edge) of the code's own frame; where it crosses u0 and u1.
+        let y = 300 + u1 * s + edge * c
+        func x(_ u: Double) -> Double { 400 + u * c - (y - 300 - u * s) / c * s }
+        return (image, Quadrilateral([Point(x(u0), y - 1), Point(x(u1), y - 1), Point(x(u1), y + 1), Point(x(u0), y + 1)]))
+    }
+
+    /// The same UPC-E inside an EAN-13 turned 20–30°, read on a horizontal line that leaves the bars through their
+    /// top or bottom edge just after the UPC-E's end guard (the till bench's seed 4, #0): on that line its quiet
+    /// zone is the label's margin, clear; on lines nearer the middle the EAN-13's right half goes on there. A
+    /// UPC-E of its own, read the same way, agrees.
+    @Test(arguments: [(23.0, 3), (28, 2), (-25, 3)])
+    func aUPCEReadOnALineLeavingAnEAN13ThroughItsEdgeIsContradicted(degrees: Double, module: Int) throws {
+        // The line's end just outside the bars (where the old check, along that line alone, agreed), at the edge,
+        // and inside.
+        for inset in [-4.0, 0, 4] {
+            let (image, corners) = try slantedRead(
+                .ean13, "5530725471472", module: module, degrees: degrees, modules: 51, symbolModules: 95, inset: inset)
+            #expect(verdict(.upcE, "15307255", at: corners, in: image) == true, "inset \(inset)")
+            let (own, place) = try slantedRead(.upcE, "15307255", module: module, degrees: degrees, modules: 51, symbolModules: 51, inset: inset)
+            #expect(verdict(.upcE, "15307255", at: place, in: own) == false, "inset \(inset)")
+        }
     }
 
     /// A code with an EAN-5 add-on on a label round a can (its modules squeezed towards the label's edges, the
