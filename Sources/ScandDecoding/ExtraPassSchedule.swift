@@ -67,11 +67,31 @@ public struct ExtraPassSchedule: Sendable {
     private var fruitlessTurns = 0
 
     /// Something new that may be a code came into view (a patch that looks like one): the expensive passes
-    /// take their turns every frame again, so a code only one of them reads is found within a round.
+    /// take their turns every frame again, so a code only one of them reads is found within a round. But a scene
+    /// whose new patches keep waking them and never give a find is a surface, not codes being shown (a cluttered
+    /// counter panned past, shelf edges, print): each woken round that found nothing doubles the frames before
+    /// the next wake is heeded, up to `maxWakeRest`, and after it the gap is what it was before; a find heeds the
+    /// next wake at once. So the expensive passes cost a bounded share of the frames whatever the scene shows (a
+    /// round every `maxWakeRest` frames and one kind every `maxGap`: about one frame in five), and a code only
+    /// they read, shown on such a surface, is still found within a rest and a round.
     mutating func wake() {
+        // A wake during a woken round is that round's.
+        guard !woken, sinceWake >= wakeRest else { return }
+        sinceWake = 0
+        gapBeforeWake = gap
+        woken = true
         gap = 1
         fruitlessTurns = 0
     }
+
+    /// Frames since the last heeded wake, and how many must pass before the next is heeded.
+    private var sinceWake = Int.max / 2
+    private(set) var wakeRest = 0
+    /// The round since the last heeded wake is its own: it has found nothing yet. After it, the gap is what it
+    /// was before (a woken round that found nothing says nothing new about the scene).
+    private var woken = false
+    private var gapBeforeWake = 1
+    static let maxWakeRest = 64
 
     /// After a frame with `kinds`: whether they found a code the cheap passes did not.
     mutating func outcome(of kinds: Set<Kind>, foundNew: Bool) {
@@ -79,12 +99,14 @@ public struct ExtraPassSchedule: Sendable {
         if foundNew {
             gap = 1
             fruitlessTurns = 0
+            (wakeRest, woken) = (0, false)
             return
         }
         fruitlessTurns += kinds.count
         if fruitlessTurns >= max(1, roundLength) {
-            gap = min(Self.maxGap, gap * 2)
+            gap = min(Self.maxGap, max(gap * 2, woken ? gapBeforeWake : 1))
             fruitlessTurns = 0
+            if woken { (wakeRest, woken) = (min(Self.maxWakeRest, max(Self.maxGap, wakeRest * 2)), false) }
         }
     }
 
@@ -112,6 +134,7 @@ public struct ExtraPassSchedule: Sendable {
         budget: Double, still: Bool = false
     ) -> (passes: [Extra], kinds: Set<Kind>) {
         hadCandidates = hasCandidates
+        sinceWake += 1
         roundLength = Kind.allCases.filter { applies($0, formats, candidates: hasCandidates, still: false) }.count
         if !still { triedWhileStill = [] }
         var kinds: Set<Kind> = []
