@@ -48,6 +48,8 @@ actor DecodeLoop {
     /// readable in one frame in ten or twenty as the sensor's noise changes. A surface that only looks like a code
     /// costs that much after each change of the scene, then rests.
     static let unreadPatience = 90
+    /// Scenes whose search ended with nothing read: they rest when they come back still as they were.
+    private var fruitlessScenes = FruitlessScenes()
     private var processes = DecoderProcessWatch()
     /// When the focus figure was last taken (frame time, µs): a few times a second is enough for a person.
     private var focusTakenAt: UInt64?
@@ -142,7 +144,13 @@ actor DecodeLoop {
         }
         let still = lastScene.map { eighth == lastSceneOfEighth && scene.isStatic(comparedTo: $0) } ?? false
         stillFrames = still ? stillFrames &+ 1 : 0
-        let searching = skipStaticScenes && still && stillFrames < Self.unreadPatience && !lastFound && tracker.visible.isEmpty
+        let unread = skipStaticScenes && still && !lastFound && tracker.visible.isEmpty
+        // The frame that ends a search in vain: the scene is remembered, and rests when it comes back.
+        if unread && stillFrames == Self.unreadPatience, let searched = lastScene {
+            fruitlessScenes.searchedInVain(searched, eighth: lastSceneOfEighth, at: stamp)
+        }
+        let searching =
+            unread && stillFrames < Self.unreadPatience && !fruitlessScenes.rests(lastScene ?? scene, eighth: lastSceneOfEighth, at: stamp)
         // A static scene rests once every expensive pass has had its turn on it (a code held still that only one
         // of them reads, turned, tilted, small, …, is found first), and once it is old if it shows a code nothing
         // reads.

@@ -181,6 +181,31 @@ import NIOConcurrencyHelpers
         #expect(c.decoded == DecodeLoop.unreadPatience && c.skippedStatic == frames - c.decoded, "\(c)")
     }
 
+    /// Issue 45, 4: the same still scene, searched in vain, comes back after a hand passed over it (a till between
+    /// customers): it rests at once (`FruitlessScenes`), not another `unreadPatience` frames; another scene is
+    /// searched.
+    @Test func aStillSceneSearchedInVainIsNotSearchedAgainWhenItComesBack() async throws {
+        let still = DecodeLoop.unreadPatience + 20
+        let path = try await OffPool.run {
+            var page = LumaImage(width: 640, height: 480, fill: 235)
+            Scene.stripes(on: &page, x: 220, y: 180, width: 200, height: 120)
+            var hand = page
+            for y in 300..<480 { for x in 0..<640 { hand[x, y] = 60 } }
+            var moved = LumaImage(width: 640, height: 480, fill: 235)
+            Scene.stripes(on: &moved, x: 60, y: 60, width: 200, height: 120)
+            let frames =
+                Array(repeatElement(page, count: still)) + [hand, hand] + Array(repeatElement(page, count: 40)) + [hand, hand]
+                + Array(repeatElement(moved, count: still))
+            return try Scene.record(frames, to: NSTemporaryDirectory() + "scand-pipeline-\(getpid())-comes-back.rec", gapMicroseconds: 33_333)
+        }
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let (_, pipeline) = await run(path, pace: .lockstep)
+        let c = pipeline.counters
+        // The first search, the hands and the scene's return (a frame a kind of expensive pass at most), then the
+        // moved stripes' own search.
+        #expect(c.decoded >= 2 * DecodeLoop.unreadPatience && c.decoded <= 2 * DecodeLoop.unreadPatience + 4 + 2 * 8, "\(c)")
+    }
+
     /// Issue 30, 5: a ticket left on the reader was decoded on every frame for ever (16.7% of a core). Once its
     /// code is scanned and every pass had its turn, the still scene rests too, decoded again every two seconds;
     /// the code stays in view (one SCAN, no LOST) and the scene's next change is decoded at once.
