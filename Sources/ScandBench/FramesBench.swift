@@ -29,14 +29,16 @@ struct FramesBench: Bench {
     @Option(
         name: .long,
         help:
-            "Scenes, comma-separated: one (a QR code), ticket (a QR code and a Code 128), empty (a static scene without codes), busy (a panning textured surface with noise, no code), qr16 and qr50 (a grid of QR codes)."
+            "Scenes, comma-separated: one (a QR code), ticket (a QR code and a Code 128), empty (a static scene without codes), busy (a panning textured surface with noise, no code), clutter and clutter-still (a counter cluttered with photos that look like codes, panning or still, as MJPEG; needs the shared test data), qr16 and qr50 (a grid of QR codes)."
     )
-    var scenes: String = FramesBench.sceneNames.joined(separator: ",")
+    var scenes: String = FramesBench.defaultScenes.joined(separator: ",")
 
     @Option(name: .long, help: "Run the whole-frame passes on one frame in N (1: every frame; default: the daemon's).")
     var wholeFrameEvery: Int?
 
-    static let sceneNames = ["one", "ticket", "empty", "busy", "qr16", "qr50"]
+    static let sceneNames = ["one", "ticket", "empty", "busy", "clutter", "clutter-still", "qr16", "qr50"]
+    /// The scenes run by default: all but the cluttered counter's, which need the shared test data's photos.
+    static let defaultScenes = ["one", "ticket", "empty", "busy", "qr16", "qr50"]
 
     struct Row {
         var size: String
@@ -48,8 +50,12 @@ struct FramesBench: Bench {
 
     func report() async throws -> BenchReport? {
         var rows: [Row] = []
-        for scene in scenes.split(separator: ",").map(String.init) {
-            guard Self.sceneNames.contains(scene) else { throw ValidationError("unknown scene '\(scene)'") }
+        let names = scenes.split(separator: ",").map(String.init)
+        for scene in names where !Self.sceneNames.contains(scene) {
+            throw ValidationError("unknown scene '\(scene)'; the scenes are \(Self.sceneNames.joined(separator: ", "))")
+        }
+        let photos = names.contains { $0.hasPrefix("clutter") } ? try TillSessions.clutterPhotos(root: PhotoBenchmark.defaultRoots()[0]) : []
+        for scene in names {
             for size in sizes.split(separator: ",") {
                 guard let (w, h) = ScandConfig.parseSize(String(size)) else {
                     throw ValidationError("--sizes must be WIDTHxHEIGHTs, e.g. 640x480,1280x720; got '\(size)'")
@@ -60,6 +66,7 @@ struct FramesBench: Bench {
                     case "one": [try Self.oneCode(width: w, height: h)]
                     case "ticket": [try Self.scene(width: w, height: h)]
                     case "busy": Self.busy(width: w, height: h)
+                    case "clutter", "clutter-still": ClutterScene.frames(width: w, height: h, photos: photos, panning: scene == "clutter")
                     case "qr16": [try Self.qrGrid(16, width: w, height: h)]
                     case "qr50": [try Self.qrGrid(50, width: w, height: h)]
                     default: [Frame.yuyv(LumaImage(width: w, height: h, fill: 180))]

@@ -159,9 +159,13 @@ struct TillSession {
     /// Photos laid over the counter in a 4x3 grid of cells, each cell a photo drawn by the seed, scaled to
     /// cover the cell (cropped, never stretched) and its contrast halved towards the counter's grey, as things
     /// lying on a counter under a till's lights: papers, shelf edges, a grille.
-    static func lay(_ photos: [LumaImage], on counter: inout LumaImage, seed: UInt64) {
+    /// (`columns` and `rows`: fewer for things seen closer; `halved` false: the photos' own contrast, as `scand bench frames`'s
+    /// cluttered counter lays them.)
+    static func lay(
+        _ photos: [LumaImage], on counter: inout LumaImage, seed: UInt64, columns: Int = 4, rows: Int = 3, halved: Bool = true
+    ) {
         var rng = Xorshift(seed: seed ^ 0xC1A7)
-        let columns = 4, rows = 3, cw = width / columns, ch = height / rows
+        let cw = counter.width / columns, ch = counter.height / rows
         for row in 0..<rows {
             for column in 0..<columns {
                 let photo = photos[Int(rng.next() % UInt64(photos.count))]
@@ -174,7 +178,7 @@ struct TillSession {
                     for x in 0..<cw {
                         let v = Double(photo.sample((ox + Double(x)) / scale, (oy + Double(y)) / scale))
                         let cx = column * cw + x, cy = row * ch + y
-                        counter[cx, cy] = UInt8(clamping: Int((Double(counter[cx, cy]) + v) / 2))
+                        counter[cx, cy] = halved ? UInt8(clamping: Int((Double(counter[cx, cy]) + v) / 2)) : UInt8(clamping: Int(v))
                     }
                 }
             }
