@@ -121,4 +121,13 @@ extension TrackerSettings {
         }
         confirmations[f] = n
     }
+
+    /// "FORMAT=N": the shortest read of that format that is a code, in characters (0: any).
+    public mutating func setMinimumLength(_ item: String) throws(Problem) {
+        let kv = item.split(separator: "=")
+        guard kv.count == 2, let f = BarcodeFormat(name: String(kv[0])), let n = Int(kv[1]), (0...100).contains(n) else {
+            throw Problem("must be FORMAT=N with N in 0…100, got '\(item)'")
+        }
+        minimumLengths[f] = n == 0 ? nil : n
+    }
 }

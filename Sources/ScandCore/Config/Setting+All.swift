@@ -138,6 +138,13 @@ extension Setting {
             write: { c, v, _ throws(Problem) in
                 for item in try v.texts() { try c.tracker.setConfirmation(item) }
             }),
+        Setting(
+            section: "tracking", key: "min_length", flag: "min-length", kind: .texts, valueName: "FORMAT=N",
+            help: "Shortest read of a format that is a code, in characters (repeatable, or a comma-separated list; 0: any).",
+            read: { .texts($0.tracker.minimumLengths.map { "\($0.key.name)=\($0.value)" }.sorted()) },
+            write: { c, v, _ throws(Problem) in
+                for item in try v.texts() { try c.tracker.setMinimumLength(item) }
+            }),
 
         Setting(
             section: "socket", key: "path", flag: "socket", kind: .text, valueName: "PATH|none",

@@ -50,6 +50,8 @@ extension Setting {
             "Seconds between UPDATE events (new corners) per code, for clients drawing overlays, 0...3600; 0 = none.",
         "tracking.confirm":
             "Agreeing reads needed before SCAN, per format, 1...30 (formats without a strong checksum need more); the option may be repeated. Formats not listed keep their default. For the formats redundancy covers, the larger of the two counts.",
+        "tracking.min_length":
+            "The shortest read of a format that is a code, in characters (Codabar's without its start and stop characters), 0...100; shorter reads are ignored, as hand scanners' length limits ignore them. A Codabar has no check character, and a few characters of it are what an EAN's bars or print give when read as one. The option may be repeated; FORMAT=0 takes a format's limit away. Formats not listed: any length.",
         "socket.path":
             "Unix socket for subscribers: an absolute path (a relative one would depend on the directory scand starts in, / under systemd) under 108 bytes, or \"none\". Under systemd, scand.socket passes the socket in and this path is not used.",
         "socket.group":

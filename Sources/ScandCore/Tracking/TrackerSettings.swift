@@ -24,6 +24,12 @@ public struct TrackerSettings: Sendable, Equatable {
     /// or a read of it) are never scanned without their add-on while they stay in view: a hand scanner's smart
     /// supplemental mode. At a till the add-on is the price or the issue. false: they wait `addOnBarsWait` at most.
     public var addOnRequired = true
+    /// The shortest read of a format that is a code to scand, in characters (Codabar's without its start and stop
+    /// characters): shorter reads are ignored, as hand scanners' length limits ignore them (their defaults are 3 to
+    /// 6 characters for Codabar). A short Codabar is what other codes' bars and print give: a Codabar has no check
+    /// character, and two or three characters' worth of an EAN-13's bars, read as one, repeat frame after frame
+    /// (the hard-mix till's "-3" on an ISBN's bars, in 20 frames running). Formats not listed: any length.
+    public var minimumLengths: [BarcodeFormat: Int] = [.codabar: 4]
     /// Linear reads of at most this many characters need at least two agreeing reads whatever the format.
     public var shortLinearLength = 4
     /// UPDATE events with new corners for clients that draw overlays, at most this often per code; nil: none.
@@ -47,6 +53,11 @@ public struct TrackerSettings: Sendable, Equatable {
     public var sequenceTimeout: Duration = .seconds(5)
 
     public init() {}
+
+    /// Whether `d` is at least its format's `minimumLengths`.
+    public func isLongEnough(_ d: Detection) -> Bool {
+        minimumLengths[d.format].map { d.mainBytes.count >= $0 } ?? true
+    }
 
     /// Agreeing reads before a SCAN: the format's count, and at least two for what a single read cannot
     /// vouch for (short linear reads, symbols with little error correction).

@@ -65,7 +65,8 @@ public struct CodeTracker: Sendable {
         var events: [TrackEvent] = []
         var matched = Set<Int>()
         for i in tracks.indices { tracks[i].readInLastFrame = false }
-        let reads = Self.oneReadPerCode(sequences.add(detections, at: now))
+        // Reads shorter than their format's shortest code are no codes (`TrackerSettings.minimumLengths`).
+        let reads = Self.oneReadPerCode(sequences.add(detections.filter(settings.isLongEnough), at: now))
         for read in reads {
             let d = read.detection
             if let i = match(d, excluding: matched) ?? twin(of: d, excluding: matched, at: now) ?? candidate(of: d, excluding: matched) {

@@ -40,6 +40,26 @@ import Testing
         #expect(summary(t.observe([line("5901234123457", y: 102)], at: ms(666))) == ["SCAN 4 5901234123457"])
     }
 
+    /// Issue 45: a Codabar "-3" read from an ISBN's bars in 20 frames running (the hard-mix till, seed 11) is too
+    /// short to be a code (`TrackerSettings.minimumLengths`, as hand scanners' length limits); a library's
+    /// 4-character Codabar is scanned, and `min_length = ["Codabar=0"]` scans any.
+    @Test func aCodabarShorterThanItsMinimumLengthIsNoCode() throws {
+        var t = CodeTracker()
+        var events: [String] = []
+        for k in 0..<20 { events += summary(t.observe([code("-3", x: 10, format: .codabar)], at: ms(33 * k))) }
+        #expect(events.isEmpty && t.visible.isEmpty, "\(events)")
+        for k in 20..<24 { events += summary(t.observe([code("1234", x: 10, format: .codabar)], at: ms(33 * k))) }
+        #expect(events == ["SCAN 1 1234"], "\(events)")
+        var any = TrackerSettings()
+        try any.setMinimumLength("Codabar=0")
+        var all = CodeTracker(settings: any)
+        events = []
+        for k in 0..<4 { events += summary(all.observe([code("-3", x: 10, format: .codabar)], at: ms(33 * k))) }
+        #expect(events == ["SCAN 1 -3"], "\(events)")
+        #expect(throws: Problem.self) { try any.setMinimumLength("Codabar=-1") }
+        #expect(throws: Problem.self) { try any.setMinimumLength("Nonsense=3") }
+    }
+
     @Test func oneScanWhileInViewThenLost() {
         var t = CodeTracker()
         #expect(summary(t.observe([code("a", x: 10)], at: ms(0))) == ["SCAN 1 a"])
