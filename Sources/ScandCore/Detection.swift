@@ -54,6 +54,9 @@ public struct Detection: Sendable, Hashable {
     /// its number's pattern, quiet zones clear; false when they show another character somewhere, or bars where
     /// a quiet zone must be; nil when not checked (another format, or bars that could not be measured).
     public var barsAgree: Bool?
+    /// The same for its EAN-2/EAN-5 add-on, once the main number's bars agree: false when another character
+    /// explains the add-on's bars clearly better; nil when not checked. A contradicted add-on gets no vote.
+    public var addOnBarsAgree: Bool?
 
     public init(
         format: BarcodeFormat, text: String, bytes: [UInt8], corners: Quadrilateral, orientation: Int = 0,

@@ -58,18 +58,20 @@ enum BarPatternCheck {
         var modules: Int
         var reversed: Bool
         var score = -2.0
+        /// Module 0 of this fit is module `offset` of the code's: an add-on's pattern laid on the main number's fit.
+        var offset = 0.0
 
         func x(_ u: Double) -> Double {
-            let h = Double(modules) / 2, t = (u - h) / h - axis
-            return centre + width * ((u - h) - bend * h * (t * t * t + axis * axis * axis))
+            let h = Double(modules) / 2, t = (u + offset - h) / h - axis
+            return centre + width * ((u + offset - h) - bend * h * (t * t * t + axis * axis * axis))
         }
 
         /// The module coordinate at profile pixel `x` (Newton's method on `x(_:)`, which rises everywhere).
         func u(_ x: Double) -> Double {
             let h = Double(modules) / 2
-            var u = h + (x - centre) / width
+            var u = h + (x - centre) / width - offset
             for _ in 0..<3 {
-                let t = (u - h) / h - axis, slope = width * (1 - 3 * bend * t * t)
+                let t = (u + offset - h) / h - axis, slope = width * (1 - 3 * bend * t * t)
                 guard slope > 0 else { break }
                 u -= (self.x(u) - x) / slope
             }
@@ -77,12 +79,23 @@ enum BarPatternCheck {
         }
     }
 
-    /// Whether `d` is contradicted by its bars in `image`: nil when it cannot be checked (another format, a
-    /// code partly outside the image, a profile without contrast or that its own pattern does not fit).
-    static func contradicts(_ d: Detection, in image: LumaSampler) -> Bool? {
-        guard let pattern = EANPattern(d), let profile = profile(along: d, modules: pattern.modules.count, in: image) else { return nil }
+    /// Whether `d`'s main number is contradicted by its bars in `image`: nil when it cannot be checked (another
+    /// format, a code partly outside the image, a profile without contrast or that its own pattern does not fit).
+    static func contradicts(_ d: Detection, in image: LumaSampler) -> Bool? { verdict(d, in: image).main }
+
+    /// Whether the bars contradict a read's main number, and its add-on (each nil when not checked).
+    struct Verdict: Equatable {
+        var main: Bool?
+        var addOn: Bool?
+    }
+
+    /// `d`'s main number held against its bars in `image`, then its add-on (when the main number agrees): the
+    /// add-on's pattern placed 7–12 modules after the code (ISO/IEC 15420's gap) on the main number's fit, its
+    /// characters weighed as the main number's are.
+    static func verdict(_ d: Detection, in image: LumaSampler) -> Verdict {
+        guard let pattern = EANPattern(d), let profile = profile(along: d, modules: pattern.modules.count, in: image) else { return Verdict() }
         let laidForward = pattern.modules, laidBackward = Array(pattern.modules.reversed())
-        guard let fit = bestFit(pattern: pattern, read: d, profile: profile) else { return nil }
+        guard let fit = bestFit(pattern: pattern, read: d, profile: profile) else { return Verdict() }
         let laid = fit.reversed ? laidBackward : laidForward
         // The quiet zones of a short code (UPC-E, EAN-8): `quietModules` either side hold no bar. Such a number read
         // from part of a longer code's bars (an EAN-13's, a UPC-A's) has bars there, faint ones under glare too: the
@@ -92,13 +105,13 @@ enum BarPatternCheck {
         // guards (a UPC-A's first and last).
         let means = moduleMeans(profile.values, fit, from: 0, count: laid.count)
         let bars = zip(laid, means).filter(\.0).map(\.1), spaces = zip(laid, means).filter { !$0.0 }.map(\.1)
-        guard !bars.isEmpty, !spaces.isEmpty else { return nil }
+        guard !bars.isEmpty, !spaces.isEmpty else { return Verdict() }
         let contrast = spaces.reduce(0, +) / Double(spaces.count) - bars.reduce(0, +) / Double(bars.count)
-        guard contrast > 0 else { return nil }
+        guard contrast > 0 else { return Verdict() }
         // A quiet zone the image cuts off is not looked at, but one of the two must be.
         if d.format == .ean8 || d.format == .upcE {
-            guard let zones = quietZonesHoldBars(profile.values, fit: fit, contrast: contrast) else { return nil }
-            if zones { return true }
+            guard let zones = quietZonesHoldBars(profile.values, fit: fit, contrast: contrast) else { return Verdict() }
+            if zones { return Verdict(main: true) }
             // The same across the bars' height: a line along a turned code leaves it through its top or bottom
             // edge, and past that edge it sees the label's light margin where the code's own bars go on lower
             // down (the till bench's EAN-13s turned 20–40°, read as a UPC-E of their left half on such a line
@@ -113,7 +126,7 @@ enum BarPatternCheck {
                 guard correlation(means, template) >= minimumFit else { continue }
                 let bars = zip(laid, means).filter(\.0).map(\.1), spaces = zip(laid, means).filter { !$0.0 }.map(\.1)
                 let contrast = spaces.reduce(0, +) / Double(spaces.count) - bars.reduce(0, +) / Double(bars.count)
-                if contrast > 0, quietZonesHoldBars(line.values, fit: fit, contrast: contrast) == true { return true }
+                if contrast > 0, quietZonesHoldBars(line.values, fit: fit, contrast: contrast) == true { return Verdict(main: true) }
             }
         }
         // The blur: the Gaussian (in modules) under which the read's own pattern best matches the whole profile.
@@ -123,12 +136,20 @@ enum BarPatternCheck {
                 fitted(laid, window: whole, shift: 0, blur: a, fit: fit, profile: profile.values)
                     < fitted(laid, window: whole, shift: 0, blur: b, fit: fit, profile: profile.values)
             })
-        else { return nil }
-        // Each character's window (and a module either side): the read's pattern against the same with any other
-        // character there, each at its best of small shifts. Residuals compared as likelihoods under Gaussian
-        // noise with about one independent sample a module (blur ties neighbouring samples): the read is
-        // contradicted when another character's residual is smaller by `contradiction`, a Bayes factor of 20
-        // over the window's nine modules ((1/2)^(9/2) ≈ 1/22).
+        else { return Verdict() }
+        if anyCharacterContradicted(pattern, laid: laid, fit: fit, blur: blur, profile: profile.values) { return Verdict(main: true) }
+        guard let addOn = EANPattern.addOn(d) else { return Verdict(main: false) }
+        return Verdict(main: false, addOn: addOnContradicted(addOn, fit: fit, blur: blur, profile: profile.values))
+    }
+
+    /// Whether a character of `pattern` (laid as `laid` on `fit`) is explained clearly better by another.
+    ///
+    /// Each character's window (and a module either side): the read's pattern against the same with any other
+    /// character there, each at its best of small shifts. Residuals compared as likelihoods under Gaussian noise
+    /// with about one independent sample a module (blur ties neighbouring samples): the read is contradicted when
+    /// another character's residual is smaller by `contradiction`, a Bayes factor of 20 over the window's nine
+    /// modules ((1/2)^(9/2) ≈ 1/22).
+    static func anyCharacterContradicted(_ pattern: EANPattern, laid: [Bool], fit: Fit, blur: Double, profile values: [Double]) -> Bool {
         for ch in pattern.characters {
             let first = fit.reversed ? laid.count - ch.start - 7 : ch.start
             let window = max(0, first - 1)..<min(laid.count, first + 8)
@@ -137,7 +158,7 @@ enum BarPatternCheck {
                 let shown = fit.reversed ? Array(p.reversed()) : p
                 for k in 0..<7 { modules[first + k] = shown[k] }
                 let best =
-                    shifts.map { ($0, fitted(modules, window: window, shift: $0, blur: blur, fit: fit, profile: profile.values)) }
+                    shifts.map { ($0, fitted(modules, window: window, shift: $0, blur: blur, fit: fit, profile: values)) }
                     .max { $0.1 < $1.1 } ?? (0, 0)
                 return (1 - best.1 * best.1, best.0)
             }
@@ -151,6 +172,23 @@ enum BarPatternCheck {
             }
         }
         return false
+    }
+
+    /// Whether the bars after the main number (before it, read backwards) contradict the add-on `pattern`: nil
+    /// when its pattern fits nowhere in the gap's range (`minimumFit`), as when the add-on lies past the image.
+    static func addOnContradicted(_ pattern: EANPattern, fit: Fit, blur: Double, profile values: [Double]) -> Bool? {
+        let n = pattern.modules.count, laid = fit.reversed ? Array(pattern.modules.reversed()) : pattern.modules
+        let template = laid.map { $0 ? -1.0 : 1.0 }
+        var best: (fit: Fit, score: Double)?
+        for gap in stride(from: 6.5, through: 12.5, by: 0.25) {
+            var f = fit
+            f.offset = fit.reversed ? -gap - Double(n) : Double(fit.modules) + gap
+            guard f.x(0) >= 0, Int(f.x(Double(n)) * resolution) < values.count - 1 else { continue }
+            let score = correlation(moduleMeans(values, f, from: 0, count: n), template)
+            if best == nil || score > best!.score { best = (f, score) }
+        }
+        guard let (f, score) = best, score >= minimumFit else { return nil }
+        return anyCharacterContradicted(pattern, laid: laid, fit: f, blur: blur, profile: values)
     }
 
     /// The luma along the read's bars, from 8 modules before its start to 8 after its end, `resolution` samples a

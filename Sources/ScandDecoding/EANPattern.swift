@@ -24,7 +24,38 @@ struct EANPattern: Equatable {
     /// UPC-E's parities (true: even, set B) by check digit, number system 0; number system 1 has them inverted.
     static let upcEParity: [[Bool]] = ["111000", "110100", "110010", "110001", "101100", "100110", "100011", "101010", "101001", "100101"].map(bits)
 
+    /// EAN-5's parities (true: set B) by its checksum, and EAN-2's by its value mod 4 (ISO/IEC 15420, annex).
+    static let ean5Parity: [[Bool]] = ["11000", "10100", "10010", "10001", "01100", "00110", "00011", "01010", "01001", "00101"].map(bits)
+    static let ean2Parity: [[Bool]] = ["00", "01", "10", "11"].map(bits)
+
     static func bits(_ s: String) -> [Bool] { s.map { $0 == "1" } }
+
+    private init(modules: [Bool], characters: [(start: Int, choices: [[Bool]], ownIndex: Int)]) {
+        self.modules = modules
+        self.characters = characters
+    }
+
+    /// The pattern of `d`'s EAN-2 or EAN-5 add-on: its start guard (1011), its characters of sets A and B by the
+    /// parity its value or checksum gives, a separator (01) between them. nil without an add-on.
+    static func addOn(_ d: Detection) -> EANPattern? {
+        guard let text = d.addOn else { return nil }
+        let digits = text.utf8.map { Int($0) - 0x30 }
+        let parity: [Bool]
+        switch digits.count {
+        case 2: parity = ean2Parity[(digits[0] * 10 + digits[1]) % 4]
+        case 5:
+            let sum = 3 * (digits[0] + digits[2] + digits[4]) + 9 * (digits[1] + digits[3])
+            parity = ean5Parity[sum % 10]
+        default: return nil
+        }
+        var modules = bits("1011"), characters: [(start: Int, choices: [[Bool]], ownIndex: Int)] = []
+        for (k, digit) in digits.enumerated() {
+            if k > 0 { modules += bits("01") }
+            characters.append((modules.count, a + b, digit + (parity[k] ? 10 : 0)))
+            modules += parity[k] ? b[digit] : a[digit]
+        }
+        return EANPattern(modules: modules, characters: characters)
+    }
 
     /// The pattern of `d`'s main number, nil for other formats or a number that is not all digits.
     init?(_ d: Detection) {

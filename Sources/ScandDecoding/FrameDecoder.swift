@@ -354,14 +354,16 @@ public struct FrameDecoder: Sendable {
             var d = d
             guard ScanLineEvidence.patternChecked.contains(d.format) else { return d }
             let bars = BarsSpan(d.corners)
+            // (An agreed read with another add-on, or none, is checked again: its add-on is new.)
             if let i = agreedBars.firstIndex(where: { a in
-                a.read.format == d.format && a.read.mainBytes == d.mainBytes && BarsSpan(a.read.corners, axisOf: d.corners).sameBars(as: bars)
+                a.read.format == d.format && a.read.bytes == d.bytes && BarsSpan(a.read.corners, axisOf: d.corners).sameBars(as: bars)
             }) {
-                d.barsAgree = true
+                (d.barsAgree, d.addOnBarsAgree) = (true, agreedBars[i].read.addOnBarsAgree)
                 agreedBars[i] = (d, now)
                 return d
             }
-            d.barsAgree = BarPatternCheck.contradicts(d, in: sampler).map { !$0 }
+            let verdict = BarPatternCheck.verdict(d, in: sampler)
+            (d.barsAgree, d.addOnBarsAgree) = (verdict.main.map { !$0 }, verdict.addOn.map { !$0 })
             if d.barsAgree == true { agreedBars.append((d, now)) }
             return d
         }

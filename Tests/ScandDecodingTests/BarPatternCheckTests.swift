@@ -150,6 +150,14 @@ import Testing
         let x0 = 100 + column(36), x1 = 100 + column(36 + Double(95 + 7 + 47) * 3)
         let corners = Quadrilateral([Point(x0, y - 1), Point(x1, y - 1), Point(x1, y + 1), Point(x0, y + 1)])
         #expect(verdict(.ean13, text + "12345", at: corners, in: page) == false)
+        // Its add-on, where the label turns away most, is never contradicted (a right add-on refused would keep a
+        // book from its SCAN).
+        let d = Detection(format: .ean13, text: text + "12345", bytes: Array((text + "12345").utf8), corners: corners)
+        let addOn = page.pixels.withUnsafeBytes { raw in
+            BarPatternCheck.verdict(d, in: LumaSampler(buffer: raw, width: page.width, height: page.height, rowStride: page.width, pixelStride: 1))
+                .addOn
+        }
+        #expect(addOn != true)
         // Another number there, a character changed in its left half (where the bend is least): contradicted.
         // (One changed in the last characters before the add-on, where the label turns away most, is not yet:
         // the bend's fit leaves those windows loose. The tracker still asks two looks of such a read.)
@@ -175,6 +183,49 @@ import Testing
     }
 
     static let nowhere = Quadrilateral(topLeft: Point(0, 0), topRight: Point(1, 0), bottomRight: Point(1, 1), bottomLeft: Point(0, 1))
+
+    /// EAN-2 and EAN-5 add-ons' patterns against zxing's writer: the modules after the main number's and the gap.
+    @Test(arguments: ["12", "47", "12345", "90000", "52495"])
+    func addOnPatternsFollowTheStandard(addOn: String) throws {
+        let text = "4006381333931"
+        let d = Detection(format: .ean13, text: text + addOn, bytes: Array((text + addOn).utf8), corners: Self.nowhere)
+        let p = try #require(EANPattern.addOn(d))
+        #expect(p.characters.count == addOn.count && p.modules.count == (addOn.count == 2 ? 20 : 47))
+        let written = try SymbolWriter.modules(.ean13, text: text + "+" + addOn, quietZone: 0)
+        let row = (0..<written.width).map { written[$0, 0] == 0 }
+        let start = try #require((95..<row.count).first { row[$0] })
+        #expect(Array(row[start..<(start + p.modules.count)]) == p.modules)
+    }
+
+    /// A code's add-on held against its bars, as its main number is: the add-on read agrees; another add-on
+    /// (one digit changed: its checksum, and so its parities, may still pass) is contradicted; the main number's
+    /// verdict does not depend on the add-on's.
+    @Test(arguments: [(0.0, 3), (0, 2), (24, 3), (-30, 2)])
+    func anAddOnIsHeldAgainstItsBars(degrees: Double, module: Int) throws {
+        let text = Self.withCheckDigit("978020137962")
+        let symbol = try SymbolWriter.render(.ean13, text: text + "+52495", moduleSize: module, quietZone: 12, barHeight: 40)
+        var faint = symbol
+        for i in faint.pixels.indices { faint.pixels[i] = faint.pixels[i] < 128 ? 60 : 200 }
+        var page = LumaImage(width: 900, height: 600, fill: 200)
+        page.paste(faint, centerX: 450, centerY: 300, degrees: degrees)
+        let a = degrees * Double.pi / 180, c = cos(a), s = sin(a)
+        let halfWidth = Double(symbol.width) / 2
+        func at(_ u: Double, _ v: Double) -> Point { Point(450 + u * c - v * s, 300 + u * s + v * c) }
+        // zxing's extent of the read with its add-on: from the main number's first module to the add-on's last.
+        let row = (0..<symbol.width).map { symbol[$0, symbol.height / 2] < 128 }
+        let last = try #require(row.lastIndex(of: true))
+        let u0 = Double(12 * module) - halfWidth, u1 = Double(last + 1) - halfWidth
+        let corners = Quadrilateral([at(u0, -1), at(u1, -1), at(u1, 1), at(u0, 1)])
+        func verdict(_ addOn: String) -> BarPatternCheck.Verdict {
+            let d = Detection(format: .ean13, text: text + addOn, bytes: Array((text + addOn).utf8), corners: corners)
+            return page.pixels.withUnsafeBytes { raw in
+                BarPatternCheck.verdict(
+                    d, in: LumaSampler(buffer: raw, width: page.width, height: page.height, rowStride: page.width, pixelStride: 1))
+            }
+        }
+        #expect(verdict("52495") == BarPatternCheck.Verdict(main: false, addOn: false))
+        for other in ["52485", "58495", "12495"] { #expect(verdict(other) == BarPatternCheck.Verdict(main: false, addOn: true), "\(other)") }
+    }
 
     @Test func patternsFollowTheStandard() throws {
         // 4006381333931: first digit 4 gives the left half's parities A B A A B B.

@@ -158,6 +158,8 @@ public struct CodeTracker: Sendable {
             // Contradicted if any part's bars contradict it; agreed if one's agree and none contradict.
             let verdicts = parts.compactMap(\.barsAgree)
             o.barsAgree = verdicts.isEmpty ? nil : verdicts.allSatisfy { $0 }
+            let addOnVerdicts = parts.filter { $0.addOn != nil }.compactMap(\.addOnBarsAgree)
+            o.addOnBarsAgree = addOnVerdicts.isEmpty ? nil : addOnVerdicts.allSatisfy { $0 }
             let addOns = Set(parts.compactMap(\.addOn))
             o.addOnBarsBeside = addOns.isEmpty && parts.contains(where: \.addOnBarsBeside)
             var addOnWorth = 0
@@ -242,7 +244,7 @@ public struct CodeTracker: Sendable {
     private mutating func seen(_ i: Int, _ read: Read, among frameReads: [Read], at now: Duration) -> [TrackEvent] {
         let d = read.detection
         let wasLost = tracks[i].lostAt != nil
-        if let a = d.addOn, d.barsAgree != false { tracks[i].addOnVotes[a, default: 0] += max(1, read.addOnWorth) }
+        if let a = d.addOn, d.barsAgree != false, d.addOnBarsAgree != false { tracks[i].addOnVotes[a, default: 0] += max(1, read.addOnWorth) }
         if d.addOn != nil || d.addOnBarsBeside { tracks[i].addOnShown = true }
         tracks[i].detection = withAgreedAddOn(d, tracks[i])
         tracks[i].lastSeen = now

@@ -116,6 +116,22 @@ import Testing
         #expect(summary(t.tick(at: ms(132 + 500))) == ["LOST 1 978030640615751299"])
     }
 
+    /// Issue 45: a shaken 2 px code on a can read with the same wrong add-on in frame after frame (the hard-mix
+    /// till, seed 11). Reads whose add-on the bars contradict (`Detection.addOnBarsAgree` false) give it no vote:
+    /// the add-on its bars agree with is scanned.
+    @Test func anAddOnItsBarsContradictGetsNoVote() {
+        var t = CodeTracker()
+        var wrong = line("978030640615743486", .ean13, x: 540...1000, rows: 400...420)
+        wrong.addOnBarsAgree = false
+        let right = line("978030640615745186", .ean13, x: 540...1000, rows: 400...420)
+        var events: [String] = []
+        for k in 0..<6 { events += summary(t.observe([wrong], at: ms(33 * k))) }
+        #expect(events.isEmpty, "\(events)")
+        events += summary(t.observe([right], at: ms(200)))
+        events += summary(t.observe([right], at: ms(233)))
+        #expect(events == ["SCAN 1 978030640615745186"], "\(events)")
+    }
+
     @Test func aBookWithoutAnAddOnIsScannedWhenTheWaitEnds() {
         // A book's prefix waits the longer wait (`addOnBarsWait`) for a frame that shows its add-on.
         var t = CodeTracker()
