@@ -116,14 +116,20 @@ enum BarPatternCheck {
             // edge, and past that edge it sees the label's light margin where the code's own bars go on lower
             // down (the till bench's EAN-13s turned 20–40°, read as a UPC-E of their left half on such a line
             // and agreeing with it there). Every line across the code at another height, moved along by the
-            // bars' slant, that the read's pattern still fits (the guards' longer bars alone do not: digits are
-            // printed beside them) must have its quiet zones clear too.
-            let template = laid.map { $0 ? -1.0 : 1.0 }
+            // bars' slant, whose characters' bars fit the read's about as well as its own line does (not lines below
+            // them, where a UPC-E prints its number system and check digits beside its guards, in its quiet zones),
+            // must have its quiet zones clear too.
+            let characters = pattern.characters.flatMap { ch in
+                let first = fit.reversed ? laid.count - ch.start - 7 : ch.start
+                return Array(first..<(first + 7))
+            }
+            let template = characters.map { laid[$0] ? -1.0 : 1.0 }
+            let own = correlation(characters.map { means[$0] }, template)
             let step = max(2, 1.5 * fit.width)
             for offset in stride(from: step, through: profile.length / 2, by: step).flatMap({ [$0, -$0] }) {
                 guard let line = self.profile(along: d, modules: laid.count, in: image, beside: (profile, offset)) else { continue }
                 let means = moduleMeans(line.values, fit, from: 0, count: laid.count)
-                guard correlation(means, template) >= minimumFit else { continue }
+                guard correlation(characters.map { means[$0] }, template) >= max(minimumFit, 0.8 * own) else { continue }
                 let bars = zip(laid, means).filter(\.0).map(\.1), spaces = zip(laid, means).filter { !$0.0 }.map(\.1)
                 let contrast = spaces.reduce(0, +) / Double(spaces.count) - bars.reduce(0, +) / Double(bars.count)
                 if contrast > 0, quietZonesHoldBars(line.values, fit: fit, contrast: contrast) == true { return Verdict(main: true) }
@@ -262,7 +268,8 @@ enum BarPatternCheck {
     }
 
     /// Whether either quiet zone of a short code holds a bar: `quietModules` beyond the module next to the code
-    /// whose profile varies by more than half the code's `contrast`. nil when the image cuts both off.
+    /// where the profile falls by more than half the code's `contrast` and rises again. nil when the image cuts
+    /// both off.
     static func quietZonesHoldBars(_ values: [Double], fit: Fit, contrast: Double) -> Bool? {
         let m = Double(fit.modules)
         var zonesSeen = 0
@@ -270,8 +277,12 @@ enum BarPatternCheck {
             let a = Int((fit.x(zone.lowerBound) * resolution).rounded(.up)), b = Int((fit.x(zone.upperBound) * resolution).rounded(.down))
             guard a >= 0, b < values.count, a < b else { continue }
             zonesSeen += 1
-            let values = values[a...b]
-            if let lo = values.min(), let hi = values.max(), hi - lo > contrast / 2 { return true }
+            // A bar: light, then darker by half the code's contrast, then light again. Not a step: a label's edge
+            // or a page beside it cut across the zone is no bar of another code.
+            let values = Array(values[a...b])
+            guard let lo = values.min(), let i = values.firstIndex(of: lo) else { continue }
+            let light = lo + contrast / 2
+            if values[..<i].contains(where: { $0 > light }) && values[i...].contains(where: { $0 > light }) { return true }
         }
         return zonesSeen == 0 ? nil : false
     }
