@@ -94,7 +94,27 @@ public struct StillImageDecoder: Sendable {
         let raw = report.found
         report.found = StillDisagreement.resolve(merger.merge(StillSecondLook.confirmed(raw), detection: \.detection), raw: raw, in: image)
             .filter { f in QuietZone.isClear(f.detection, width: image.width, height: image.height) { image[$0, $1] } }
+        report.found = Self.heldAgainstTheirBars(report.found, in: image)
         return report
+    }
+
+    /// Each EAN/UPC read held against its bars in the image (`BarPatternCheck`), as the live decoder holds them: a
+    /// main number its bars contradict is no read, and an add-on they contradict is left off (the main number
+    /// alone is half the code, not a wrong one). Bars that cannot be measured leave the read as it is.
+    static func heldAgainstTheirBars(_ found: [DecodeReport.Found], in image: LumaImage) -> [DecodeReport.Found] {
+        image.pixels.withUnsafeBytes { raw in
+            let sampler = LumaSampler(buffer: raw, width: image.width, height: image.height, rowStride: image.width, pixelStride: 1)
+            return found.compactMap { f in
+                guard ScanLineEvidence.patternChecked.contains(f.detection.format) else { return f }
+                let verdict = BarPatternCheck.verdict(f.detection, in: sampler)
+                if verdict.main == true { return nil }
+                guard verdict.addOn == true, let addOn = f.detection.addOn else { return f }
+                var g = f
+                g.detection.bytes.removeLast(addOn.utf8.count)
+                g.detection.text = String(decoding: g.detection.bytes, as: UTF8.self)
+                return g
+            }
+        }
     }
 
     /// zxing's defaults, with EAN add-ons read.

@@ -45,6 +45,30 @@ import ScandTestSupport
         }
     }
 
+    /// Issue 45: `scand scan` holds EAN/UPC reads against their bars as the live decoder does: a number the bars
+    /// contradict is dropped, an add-on they contradict is left off, and the right read stands.
+    @Test func readsTheirBarsContradictAreLeftOut() throws {
+        let text = "9780201379624"
+        let symbol = try SymbolWriter.render(.ean13, text: text + "+52495", moduleSize: 3, quietZone: 12, barHeight: 40)
+        var page = LumaImage(width: symbol.width + 40, height: symbol.height + 40, fill: 255)
+        page.paste(symbol, x: 20, y: 20)
+        let y = 20 + Double(symbol.height) / 2, x0 = 20 + 36.0
+        let row = (0..<symbol.width).map { symbol[$0, symbol.height / 2] < 128 }
+        let x1 = 20 + Double(try #require(row.lastIndex(of: true)) + 1)
+        func found(_ t: String) -> DecodeReport.Found {
+            let d = Detection(
+                format: .ean13, text: t, bytes: Array(t.utf8),
+                corners: Quadrilateral([Point(x0, y - 1), Point(x1, y - 1), Point(x1, y + 1), Point(x0, y + 1)]))
+            return DecodeReport.Found(detection: d, role: .adHoc)
+        }
+        // One character of the main number changed, the check digit made valid: "9780201379624" → "9780201378624"
+        // (its check digit 9780201378627).
+        let kept = StillImageDecoder.heldAgainstTheirBars(
+            [found(text + "52495"), found("9780201378627" + "52495"), found(text + "52485")], in: page
+        ).map(\.detection.text)
+        #expect(kept == [text + "52495", text], "\(kept)")
+    }
+
     @Test func passesOnlyAskForRequestedFormats() {
         let region = PixelRect(x: 0, y: 0, width: 10, height: 10)
         let still = StillImageDecoder(formats: BarcodeFormats(.ean13))
