@@ -48,6 +48,12 @@ actor DecodeLoop {
     /// readable in one frame in ten or twenty as the sensor's noise changes. A surface that only looks like a code
     /// costs that much after each change of the scene, then rests.
     static let unreadPatience = 90
+    /// …or for this long by the frames' own stamps, whichever ends first: frames dropped while the decoder is busy
+    /// (a slow machine, a busy one) are not judged, and must not stretch the search and keep it from ever ending.
+    static let unreadPatienceMicroseconds: UInt64 = 3_000_000
+    /// The stamp of the frame the scene last changed with, and whether its search has ended.
+    private var stillSince: UInt64 = 0
+    private var searchEnded = false
     /// Scenes whose search ended with nothing read: they rest when they come back still as they were.
     private var fruitlessScenes = FruitlessScenes()
     private var processes = DecoderProcessWatch()
@@ -144,13 +150,15 @@ actor DecodeLoop {
         }
         let still = lastScene.map { eighth == lastSceneOfEighth && scene.isStatic(comparedTo: $0) } ?? false
         stillFrames = still ? stillFrames &+ 1 : 0
+        if !still { (stillSince, searchEnded) = (stamp, false) }
+        let restedLong = stillFrames >= Self.unreadPatience || (stamp >= stillSince && stamp - stillSince >= Self.unreadPatienceMicroseconds)
         let unread = skipStaticScenes && still && !lastFound && tracker.visible.isEmpty
         // The frame that ends a search in vain: the scene is remembered, and rests when it comes back.
-        if unread && stillFrames == Self.unreadPatience, let searched = lastScene {
+        if unread && restedLong && !searchEnded, let searched = lastScene {
             fruitlessScenes.searchedInVain(searched, eighth: lastSceneOfEighth, at: stamp)
+            searchEnded = true
         }
-        let searching =
-            unread && stillFrames < Self.unreadPatience && !fruitlessScenes.rests(lastScene ?? scene, eighth: lastSceneOfEighth, at: stamp)
+        let searching = unread && !restedLong && !fruitlessScenes.rests(lastScene ?? scene, eighth: lastSceneOfEighth, at: stamp)
         // A static scene rests once every expensive pass has had its turn on it (a code held still that only one
         // of them reads, turned, tilted, small, …, is found first), and once it is old if it shows a code nothing
         // reads.

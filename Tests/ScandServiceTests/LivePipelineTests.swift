@@ -181,6 +181,24 @@ import NIOConcurrencyHelpers
         #expect(c.decoded == DecodeLoop.unreadPatience && c.skippedStatic == frames - c.decoded, "\(c)")
     }
 
+    /// The search lasts 3 s of the frames' own time, however few of them are decoded: at 15 fps (or a machine
+    /// dropping every other frame) it ends after 45 frames, not 90 (a cluttered counter watched by a busy
+    /// machine was searched for ever, the frames it dropped never counted).
+    @Test func aStillScenesSearchLastsThreeSecondsOfFrameTime() async throws {
+        let frames = DecodeLoop.unreadPatience
+        let path = try await OffPool.run {
+            var page = LumaImage(width: 640, height: 480, fill: 235)
+            Scene.stripes(on: &page, x: 220, y: 180, width: 200, height: 120)
+            return try Scene.record(
+                repeatElement(page, count: frames), to: NSTemporaryDirectory() + "scand-pipeline-\(getpid())-15fps.rec", gapMicroseconds: 66_667)
+        }
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let (_, pipeline) = await run(path, pace: .lockstep)
+        let c = pipeline.counters
+        #expect(c.decoded + c.skippedStatic == frames, "\(c)")
+        #expect((44...47).contains(c.decoded), "\(c)")
+    }
+
     /// Issue 45, 4: the same still scene, searched in vain, comes back after a hand passed over it (a till between
     /// customers): it rests at once (`FruitlessScenes`), not another `unreadPatience` frames; another scene is
     /// searched.
