@@ -273,16 +273,27 @@ enum BarPatternCheck {
     static func quietZonesHoldBars(_ values: [Double], fit: Fit, contrast: Double) -> Bool? {
         let m = Double(fit.modules)
         var zonesSeen = 0
-        for zone in [(-1 - quietModules)...(-1), (m + 1)...(m + 1 + quietModules)] {
+        // Each zone, and the same reaching a module and a half further (still short of where an add-on begins, 7
+        // modules after the code): an EAN-13's right half always shows two dark runs there.
+        let zones = [
+            ((-1 - quietModules)...(-1), (-2.5 - quietModules)...(-1)), ((m + 1)...(m + 1 + quietModules), (m + 1)...(m + 2.5 + quietModules))
+        ]
+        for (zone, wider) in zones {
             let a = Int((fit.x(zone.lowerBound) * resolution).rounded(.up)), b = Int((fit.x(zone.upperBound) * resolution).rounded(.down))
             guard a >= 0, b < values.count, a < b else { continue }
             zonesSeen += 1
-            // A bar: light, then darker by half the code's contrast, then light again. Not a step: a label's edge
-            // or a page beside it cut across the zone is no bar of another code.
-            let values = Array(values[a...b])
-            guard let lo = values.min(), let i = values.firstIndex(of: lo) else { continue }
+            // A bar: light, then darker by half the code's contrast, then light again; or two such dark runs. Not a
+            // step: a label's edge or a page beside it cut across the zone is no bar of another code.
+            let near = Array(values[a...b])
+            guard let lo = near.min(), let i = near.firstIndex(of: lo) else { continue }
             let light = lo + contrast / 2
-            if values[..<i].contains(where: { $0 > light }) && values[i...].contains(where: { $0 > light }) { return true }
+            if near[..<i].contains(where: { $0 > light }) && near[i...].contains(where: { $0 > light }) { return true }
+            let c = max(0, Int((fit.x(wider.lowerBound) * resolution).rounded(.up))),
+                d = min(values.count - 1, Int((fit.x(wider.upperBound) * resolution).rounded(.down)))
+            guard c < d else { continue }
+            let span = values[c...d], dark = (span.max() ?? 0) - contrast / 2
+            let runs = zip(span.dropFirst(), span).count { now, before in now < dark && before >= dark } + (span.first.map { $0 < dark ? 1 : 0 } ?? 0)
+            if runs >= 2 { return true }
         }
         return zonesSeen == 0 ? nil : false
     }
