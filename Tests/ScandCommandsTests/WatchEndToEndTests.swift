@@ -85,6 +85,8 @@ import Testing
         #expect(expected.count >= 6 && expected.last == "second-3", "\(expected)")
         #expect(watcher.stdout == expected, "every scan once, in order: \(watcher.stdout) against \(expected)")
         #expect(watcher.stderr.contains { $0.contains("subscribed again") }, "\(watcher.stderr)")
+        let firstSubscription = watcher.stderr.first { $0.contains("subscribed") }
+        #expect(firstSubscription?.hasSuffix("scand answers: subscribed") == true, "the first is no 'again': \(watcher.stderr)")
         watcher.signal(SIGTERM)
         #expect(watcher.finish() != 0)
         second.signal(SIGTERM)
