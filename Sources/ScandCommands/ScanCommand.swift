@@ -37,9 +37,9 @@ struct ScanCommand: ParsableCommand {
     var files: [String]
 
     func validate() throws {
-        do { _ = try BarcodeFormats.parse(formats) } catch { throw ValidationError(error.description) }
+        do { _ = try BarcodeFormats.parse(formats) } catch { throw ValidationError("--formats: lists an \(error.description)") }
         if let roi {
-            do { _ = try NormalizedRect.parse(roi) } catch { throw ValidationError(error.description) }
+            do { _ = try NormalizedRect.parse(roi) } catch { throw ValidationError("--roi: \(error.description)") }
         }
         if files.isEmpty { throw ValidationError("no image files given") }
         if files.filter({ $0 == ScanRunner.standardInput }).count > 1 { throw ValidationError("standard input (-) can be read once") }

@@ -101,7 +101,7 @@ struct WatchCommand: AsyncParsableCommand {
                 })
         }
         if let formats {
-            do { watch.formats = try BarcodeFormats.parse(formats) } catch { throw ValidationError("--formats: \(error.description)") }
+            do { watch.formats = try BarcodeFormats.parse(formats) } catch { throw ValidationError("--formats: lists an \(error.description)") }
         }
         return watch
     }
