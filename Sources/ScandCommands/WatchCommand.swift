@@ -51,10 +51,17 @@ struct WatchCommand: AsyncParsableCommand {
     )
     var reconnect = false
 
-    @Option(name: .long, help: "Exit 0 after N scans.")
+    /// -n as gpspipe's count, -C as mosquitto_sub's.
+    @Option(
+        name: [.customShort("n"), .customShort("C"), .long],
+        help: ArgumentHelp("Exit 0 after N scans (-n as gpspipe's, -C as mosquitto_sub's).", valueName: "N"))
     var count: Int?
 
-    @Option(name: .long, help: "Exit \(timeoutStatus) when S seconds pass without a scan (not counting the time an --exec command runs).")
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Exit \(timeoutStatus) when S seconds pass without a scan, counted from the start and again from each scan (not while an --exec command runs); unlike mosquitto_sub's -W, not a limit on the whole run.",
+            valueName: "S"))
     var timeout: Double?
 
     @Option(

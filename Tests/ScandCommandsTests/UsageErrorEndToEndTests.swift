@@ -16,7 +16,7 @@ import Testing
         (["run", "--raw"], 64, "unknown option '--raw'; did you mean 'scand watch --raw' or 'scand scan --raw'?"),
         (["run", "/dev/video0"], 64, "unexpected argument '/dev/video0'; did you mean '--device /dev/video0'?"),
         (["scan", "--raww", "x.png"], 1, "unknown option '--raww'; did you mean '--raw'?"),
-        (["watch", "--count"], 64, "missing value for '--count <count>' (see scand watch --help)"),
+        (["watch", "--count"], 64, "missing value for '--count <N>' (see scand watch --help)"),
         (["scan", "--formats", "qrcodez", "x.png"], 1, "--formats: lists an unknown barcode format 'qrcodez'; did you mean QRCode?"),
         (["run", "--formats", "qrcodez"], 64, "--formats: lists an unknown barcode format 'qrcodez'; did you mean QRCode?"),
         (

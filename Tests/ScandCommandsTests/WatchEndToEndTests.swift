@@ -41,6 +41,20 @@ import Testing
         #expect(daemon.finish() == 0)
     }
 
+    /// The count as gpspipe's -n and mosquitto_sub's -C (issue 46, item 14).
+    @Test func minusNAndMinusCapitalCAreTheCount() throws {
+        let sock = dir + "/short.sock"
+        let daemon = try daemon(["short-1", "short-2", "short-3"], socket: sock, state: dir + "/short-state", name: "short")
+        #expect(daemon.wait { FileManager.default.fileExists(atPath: sock) })
+        let n = try watch(["--socket", sock, "--raw", "-n", "1"])
+        let c = try watch(["--socket", sock, "--raw", "-C", "2"])
+        #expect(n.finish(seconds: 60) == 0, "\(n.stderr)")
+        #expect(c.finish(seconds: 60) == 0, "\(c.stderr)")
+        #expect(n.stdout == ["short-1"] && c.stdout == ["short-1", "short-2"], "\(n.stdout) \(c.stdout)")
+        daemon.signal(SIGTERM)
+        #expect(daemon.finish() == 0)
+    }
+
     @Test func aDaemonThatGoesAwayIsAnErrorWithoutReconnect() throws {
         let sock = dir + "/away.sock"
         let daemon = try daemon(
