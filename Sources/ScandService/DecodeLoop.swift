@@ -237,7 +237,7 @@ actor DecodeLoop {
         }
         let x0 = Int(min(corners[0].x, corners[1].x)), y0 = Int(min(corners[0].y, corners[1].y))
         let x1 = Int(max(corners[0].x, corners[1].x)), y1 = Int(max(corners[0].y, corners[1].y))
-        metrics.focus(FocusMeasure.sharpness(of: frame, in: PixelRect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)))
+        metrics.focus(FocusMeasure.sharpness(of: frame, in: PixelRect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)), at: now)
     }
 
     private func write(_ events: [TrackEvent], frame: (Frame, Int, Int)?) {
