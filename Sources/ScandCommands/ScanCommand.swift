@@ -8,7 +8,7 @@ struct ScanCommand: ParsableCommand {
 
     static let configuration = CommandConfiguration(
         commandName: "scan",
-        abstract: "Decode every barcode in still images (PNG, JPEG, PGM/PPM).",
+        abstract: "Decode every barcode in still images (PNG, JPEG, GIF, BMP, PGM/PPM, WebP, TIFF).",
         discussion: """
             Prints one JSON object per code found, one per line (--raw: its text alone). `-` reads an image from \
             standard input. Exit status as zbarimg's: 0 when every image held a code, 4 when one or more held \

@@ -72,7 +72,7 @@ import ScandTestSupport
         #expect(mixed.lines.count == 1, "the readable file is still scanned")
         let errors = mixed.stderr.split(separator: "\n")
         #expect(errors.count == 2)
-        #expect(errors[0].contains(garbage) && errors[0].contains("not a PNG, JPEG or binary PNM"))
+        #expect(errors[0].contains(garbage) && errors[0].contains("not a PNG, JPEG, GIF, BMP, PNM (PGM/PPM), WebP or TIFF image"))
         #expect(errors[1].contains("missing.png") && errors[1].contains("no such file"))
     }
 
