@@ -28,7 +28,7 @@ struct DevicesCommand: ParsableCommand {
     @Option(name: .long, help: "The frame rate to say which pixel format scand chooses for (default: the highest).")
     var fps: Int?
 
-    @Option(name: .long, help: "Device directory (tests).")
+    @Option(name: .long, help: ArgumentHelp("Device directory (tests).", visibility: .hidden))
     var devRoot: String = "/dev"
 
     func run() throws {

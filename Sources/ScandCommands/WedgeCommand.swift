@@ -30,7 +30,8 @@ struct WedgeCommand: AsyncParsableCommand {
             """
     )
 
-    @Option(name: .long, help: "Configuration file with a [wedge] table (default: /etc/scand/scand.toml if it exists).")
+    @Option(
+        name: .long, help: ArgumentHelp("Configuration file with a [wedge] table (default: /etc/scand/scand.toml if it exists).", valueName: "FILE"))
     var config: String?
 
     /// The settings options (--layout, --prefix, --suffix …): rows of the settings table's [wedge], which the
