@@ -22,10 +22,10 @@ struct DevicesCommand: ParsableCommand {
     @Flag(name: .long, help: "Also list each camera's controls (for [camera.controls]) with their ranges and current values.")
     var controls = false
 
-    @Option(name: .long, help: "The capture size to say which pixel format scand chooses for.")
+    @Option(name: .long, help: ArgumentHelp("The capture size to say which pixel format scand chooses for.", valueName: "WxH"))
     var size: String = "1280x720"
 
-    @Option(name: .long, help: "The frame rate to say which pixel format scand chooses for (default: the highest).")
+    @Option(name: .long, help: ArgumentHelp("The frame rate to say which pixel format scand chooses for (default: the highest).", valueName: "N"))
     var fps: Int?
 
     @Option(name: .long, help: ArgumentHelp("Device directory (tests).", visibility: .hidden))

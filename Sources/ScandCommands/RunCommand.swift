@@ -44,12 +44,12 @@ struct RunCommand: AsyncParsableCommand {
 
     @Option(
         name: .long,
-        help:
-            "Replay pace: recorded (as captured) or lockstep (every frame decoded as fast as the decoder works, recorded timestamps: the same events on every run)."
-    )
+        help: ArgumentHelp(
+            "Replay pace: recorded (as captured) or lockstep (every frame decoded as fast as the decoder works, recorded timestamps: the same events on every run).",
+            valueName: "recorded|lockstep"))
     var replayPace: ReplayPace = .recorded
 
-    @Option(name: .long, help: "Stop after this many frames.")
+    @Option(name: .long, help: ArgumentHelp("Stop after this many frames.", valueName: "N"))
     var frames: Int?
 
     /// The settings options (--device, --fps, --socket …): read through the table of settings that the

@@ -33,10 +33,10 @@ struct WatchCommand: AsyncParsableCommand {
     @Option(name: .long, help: DaemonSocket.optionHelp)
     var socket: String?
 
-    @Option(name: .long, help: "Only these event classes, comma-separated (SCAN, LOST, UPDATE, DEVICE, …).")
+    @Option(name: .long, help: ArgumentHelp("Only these event classes, comma-separated (SCAN, LOST, UPDATE, DEVICE, …).", valueName: "LIST"))
     var classes: String?
 
-    @Option(name: .long, help: "Only codes of these formats, comma-separated.")
+    @Option(name: .long, help: ArgumentHelp("Only codes of these formats, comma-separated.", valueName: "LIST"))
     var formats: String?
 
     @Flag(name: .long, help: "Print one STATUS object and exit.")
@@ -74,7 +74,10 @@ struct WatchCommand: AsyncParsableCommand {
     @Flag(name: .long, help: "Run the --exec command with /bin/sh -c, for $SCAND_TEXT, quotes, pipes (the payload is still only in the environment).")
     var shell = false
 
-    @Option(name: .long, help: "Seconds an --exec command may run before it is ended with its process group (SIGTERM, then SIGKILL 2 s later).")
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Seconds an --exec command may run before it is ended with its process group (SIGTERM, then SIGKILL 2 s later).", valueName: "S"))
     var execTimeout: Double = 30
 
     func validate() throws {

@@ -41,7 +41,7 @@ struct WedgeCommand: AsyncParsableCommand {
 
     static let command = "scand wedge"
 
-    @Option(name: .long, help: "The uinput device.")
+    @Option(name: .long, help: ArgumentHelp("The uinput device.", valueName: "DEVICE"))
     var uinput: String = VirtualKeyboard.defaultPath
 
     @Flag(name: .customLong("dry-run"), help: "Print each code's key events and the text they type instead of typing them.")
