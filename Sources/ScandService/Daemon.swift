@@ -33,7 +33,7 @@ public struct Daemon: Sendable {
     static func stateSummary(directory: String?, journal: JournalStatus) -> String {
         guard let directory else {
             return
-                "no state directory ([service] state_directory, or systemd's $STATE_DIRECTORY): no event journal, so a `since` and the MQTT bridge cannot resume, and a rect of interest set over the socket lasts until the next restart"
+                "no state directory ([service] state_directory, or systemd's $STATE_DIRECTORY): no event journal, so a `since` and the MQTT bridge cannot resume, and a rect of interest or camera controls set over the socket last until the next restart; --state-directory DIR keeps them"
         }
         let kept: String
         switch journal {
