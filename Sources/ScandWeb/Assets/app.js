@@ -29,6 +29,15 @@ async function snapshots() {
         const s = await r.json();
         $("frame").src = `data:${s.mime};base64,${s.data}`;
         $("frame").dataset.frame = s.frame;
+        // The codes read in the newest frame decoded: an outline whose code has left is hidden at once, not
+        // at its LOST (lost_after later).
+        if (Array.isArray(s.inView)) {
+          for (const [id, c] of codes) {
+            const gone = !s.inView.includes(id);
+            c.polygon.classList.toggle("gone", gone);
+            c.label.classList.toggle("gone", gone);
+          }
+        }
         if (s.sourceWidth !== source.width || s.sourceHeight !== source.height) {
           source = { width: s.sourceWidth, height: s.sourceHeight };
           // The overlay in camera pixels: outlines and labels keep their shape whatever the page's size.
@@ -432,7 +441,7 @@ function showFocus(focus) {
   focusBest = Math.max(focusBest, focus);
   const share = focusBest > 0 ? Math.round((100 * focus) / focusBest) : 0;
   $("s-focus-meter").value = share;
-  $("s-focus").textContent = focus === 0 ? "nothing sharp in the rect" : `${share}% of the sharpest seen (${Math.round(focus)})`;
+  $("s-focus").textContent = focus === 0 ? "nothing sharp in the rect" : `${share}% of the best (${Math.round(focus)})`;
 }
 
 function showStatus(s, now, roiCurrent) {

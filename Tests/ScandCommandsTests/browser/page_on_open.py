@@ -66,7 +66,7 @@ def main():
         focus = wait("the sharpness", lambda: (lambda t: t if "%" in t else None)(
             driver.find_element("id", "s-focus").text), 10)
         meter = driver.execute_script("return document.getElementById('s-focus-meter').value")
-        if "of the sharpest seen" not in focus or not 0 < meter <= 100:
+        if "% of the best (" not in focus or not 0 < meter <= 100:
             fail(f"the sharpness says {focus!r} with its bar at {meter}")
         print(f"sharpness: {focus}, bar {meter}")
         # 4. The daemon stops: said once.
