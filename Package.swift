@@ -35,10 +35,14 @@ let package = Package(
         // libjpeg-turbo's TurboJPEG: MJPEG frames to grey; libv4lconvert only for `scand bench mjpeg`'s comparison.
         .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
         .systemLibrary(name: "CV4LConvert", pkgConfig: "libv4lconvert", providers: [.apt(["libv4l-dev"])]),
+        // WebP and TIFF stills for `scand scan` (what zbarimg reads beside stb_image's formats), decoded in
+        // scand-decoder's sandbox only.
+        .systemLibrary(name: "CWebP", pkgConfig: "libwebp", providers: [.apt(["libwebp-dev"])]),
+        .systemLibrary(name: "CTIFF", pkgConfig: "libtiff-4", providers: [.apt(["libtiff-dev"])]),
         // The only C++ in the package: a C API over zxing-cpp with process isolation.
-        // It also runs stb_image, in the same sandboxed processes: image files are hostile input too.
+        // It also runs stb_image, libwebp and libtiff, in the same sandboxed processes: image files are hostile input too.
         // libm: the Swift runtime brings it into Swift executables, not into scand-decoder.
-        .target(name: "ScandZXingShim", dependencies: ["CZXing", "CSTB"], linkerSettings: [.linkedLibrary("m")]),
+        .target(name: "ScandZXingShim", dependencies: ["CZXing", "CSTB", "CWebP", "CTIFF"], linkerSettings: [.linkedLibrary("m")]),
         // The sandboxed decoder process every isolated read runs in, started with posix_spawn from beside
         // the running executable (or ../libexec/scand): a small C++ program over the shim, no Swift runtime.
         .executableTarget(name: "scand-decoder", dependencies: ["ScandZXingShim"]),
@@ -201,7 +205,7 @@ let package = Package(
                 .product(name: "NIOEmbedded", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio")
             ]),
-        .testTarget(name: "ScandImageIOTests", dependencies: ["ScandImageIO", "ScandCore", "CSTB", "ScandTestSupport"]),
+        .testTarget(name: "ScandImageIOTests", dependencies: ["ScandImageIO", "ScandCore", "CSTB", "CWebP", "ScandTestSupport"]),
         .testTarget(name: "ScandJournalTests", dependencies: ["ScandJournal", "ScandCore", "ScandTestSupport"]),
         .testTarget(name: "ScandFilesTests", dependencies: ["ScandFiles", "ScandTestSupport"]),
         .testTarget(

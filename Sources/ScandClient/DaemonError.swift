@@ -38,11 +38,16 @@ public enum DaemonError: Error, Equatable, CustomStringConvertible {
     /// A connect failure in words: what is wrong and what to do.
     static func connecting(to path: String, _ error: any Error) -> DaemonError {
         switch (error as? IOError)?.errnoCode {
-        case ENOENT, ECONNREFUSED:
+        case ENOENT, ENOTDIR:
             return .unreachable(
-                "scand is not running: nothing listens on \(path) (start it with `systemctl start scand` or `scand run`)", .notRunning)
+                "scand is not running: no socket at \(path) (start it with `systemctl start scand` or `scand run`, or name its socket with --socket)",
+                .notRunning)
+        case ECONNREFUSED:
+            return .unreachable(
+                "scand is not running: nothing listens on \(path), a socket left by a scand that stopped (start it with `systemctl start scand` or `scand run`)",
+                .notRunning)
         case EACCES, EPERM:
-            return .unreachable("permission denied on \(path): join the socket's group (usermod -aG GROUP USER)", .permissionDenied)
+            return .unreachable("permission denied on \(path): \(SocketGroup.advice(for: path))", .permissionDenied)
         case ENAMETOOLONG:
             return .unreachable("socket path too long: \(path)", .pathTooLong)
         default:

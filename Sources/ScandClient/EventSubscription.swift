@@ -72,6 +72,8 @@ public final class EventSubscription: Service, AsyncSequence, Sendable {
                     // A refused request stays refused: asking again would be refused again.
                     guard reconnect, !Self.isFinal(problem) else { return problem }
                 }
+                // Stopping (Ctrl-C, a graceful shutdown) ends the connection from this side: no loss to report.
+                if Task.isCancelled { return nil }
                 guard await pass(.lost(problem)) else { return nil }
                 try? await Task.sleep(for: backoff.next())
             }

@@ -105,9 +105,5 @@ struct DaemonSocket {
     }
 
     /// The group of the socket file (scand-clients for the packaged daemon), when it can be read.
-    static func group(of path: String) -> String? {
-        var st = stat()
-        guard stat(path, &st) == 0, let entry = getgrgid(st.st_gid) else { return nil }
-        return String(cString: entry.pointee.gr_name)
-    }
+    static func group(of path: String) -> String? { SocketGroup.of(path) }
 }

@@ -1,13 +1,19 @@
 import ArgumentParser
+import Logging
 import ScandCapture
 import ScandCore
+import ScandLogging
 import ScandProtocol
 
 /// `scand devices`: the cameras on this machine, like `v4l2-ctl --list-devices --list-formats-ext`.
 struct DevicesCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "devices",
-        abstract: "List video capture devices with their stable names, formats, sizes and frame rates, and the format scand captures in."
+        abstract: "List video capture devices with their stable names, formats, sizes and frame rates, and the format scand captures in.",
+        discussion: """
+            Exit status: 0 when a device is listed, 69 when there is none (the list, empty, is still printed \
+            with --json), 64 for bad options. Without a camera, `scand run --source demo` shows scand working.
+            """
     )
 
     @Flag(name: .long, help: "One JSON object instead of text.")
@@ -16,24 +22,26 @@ struct DevicesCommand: ParsableCommand {
     @Flag(name: .long, help: "Also list each camera's controls (for [camera.controls]) with their ranges and current values.")
     var controls = false
 
-    @Option(name: .long, help: "The capture size to say which pixel format scand chooses for.")
+    @Option(name: .long, help: ArgumentHelp("The capture size to say which pixel format scand chooses for.", valueName: "WxH"))
     var size: String = "1280x720"
 
-    @Option(name: .long, help: "The frame rate to say which pixel format scand chooses for (default: the highest).")
+    @Option(name: .long, help: ArgumentHelp("The frame rate to say which pixel format scand chooses for (default: the highest).", valueName: "N"))
     var fps: Int?
 
-    @Option(name: .long, help: "Device directory (tests).")
+    @Option(name: .long, help: ArgumentHelp("Device directory (tests).", visibility: .hidden))
     var devRoot: String = "/dev"
 
     func run() throws {
         let (w, h) = try sizeOption(size)
         let devices = V4L2Inventory.devices(devRoot: devRoot, request: .init(width: w, height: h, framesPerSecond: fps), controls: controls)
-        if json {
-            print(Event.devices(devices).line)
-            return
+        if json { print(Event.devices(devices).line) }
+        guard !devices.isEmpty else {
+            Logger.standardError(
+                "no video devices under \(devRoot)/video*: plug in a camera; without one, `scand run --source demo` shows scand working",
+                .error)
+            throw ExitCode(ExitStatus.unavailable)
         }
-        if devices.isEmpty { print("no video devices under \(devRoot)/video*") }
-        for d in devices { print(Self.text(d)) }
+        if !json { for d in devices { print(Self.text(d)) } }
     }
 
     static func text(_ d: CameraInfo) -> String {

@@ -11,13 +11,13 @@ struct EncodeCommand: ParsableCommand {
         discussion: "Writable formats: \(SymbolWriter.writable.members.map(\.name).joined(separator: ", "))."
     )
 
-    @Option(name: .long, help: "Barcode format, e.g. QRCode, EAN-13, Code128.")
+    @Option(name: .long, help: ArgumentHelp("Barcode format, e.g. QRCode, EAN-13, Code128.", valueName: "FORMAT"))
     var format: String
 
-    @Option(name: .long, help: "Payload text.")
+    @Option(name: .long, help: ArgumentHelp("Payload text.", valueName: "TEXT"))
     var text: String
 
-    @Option(name: .long, help: "Pixels per module.")
+    @Option(name: .long, help: ArgumentHelp("Pixels per module.", valueName: "N"))
     var moduleSize: Int = 4
 
     @Flag(name: .long, help: "Light on dark.")
@@ -27,7 +27,7 @@ struct EncodeCommand: ParsableCommand {
     var output: String
 
     func validate() throws {
-        guard let f = BarcodeFormat(name: format) else { throw ValidationError("unknown barcode format '\(format)'") }
+        guard let f = BarcodeFormat(name: format) else { throw ValidationError("--format: \(FormatListError(item: format).description)") }
         guard (1...64).contains(moduleSize) else { throw ValidationError("--module-size must be 1…64") }
     }
 
@@ -38,6 +38,9 @@ struct EncodeCommand: ParsableCommand {
             throw ValidationError(error.description)
         }
         if invert { image = image.inverted() }
-        try PNGWriter.write(image, to: output)
+        do { try PNGWriter.write(image, to: output) } catch {
+            printErr("\(error)")
+            throw ExitCode(ExitStatus.ioError)
+        }
     }
 }

@@ -192,7 +192,9 @@ struct MQTTBridgeService: Service {
                         // Once per outage, not once per attempt.
                         let problem = error == .closed ? "the daemon closed the connection" : error.description
                         if problem != daemonProblem {
-                            let since = bridge.received.map { "since \($0.json)" } ?? "live"
+                            let since =
+                                bridge.received.map { $0 == MQTTBridge.journalStart ? "from its journal's oldest event" : "since \($0.json)" }
+                                ?? "live"
                             Logger.standardError("\(problem); subscribing again \(since)", .warning)
                             daemonProblem = problem
                         }
@@ -219,7 +221,12 @@ struct MQTTBridgeService: Service {
     private func subscribe(_ watch: ClientRequest.Watch, in group: inout DiscardingTaskGroup, post: AsyncStream<Input>.Continuation) {
         // A few lines read ahead: the window, not this buffer, bounds what waits for the broker.
         let subscription = EventSubscription(socketPath: settings.socketPath, watch: watch, reconnect: true, bufferLimit: 16)
-        Logger.standardError("subscribing to scand at \(settings.socketPath): \(ClientRequest.watch(watch).line)", .info)
+        // The journal's start is a made-up position: said in words, not as a boot of zeros.
+        var shown = watch
+        let fromStart = shown.since == MQTTBridge.journalStart
+        if fromStart { shown.since = nil }
+        let from = fromStart ? " from the oldest event its journal keeps" : ""
+        Logger.standardError("subscribing to scand at \(settings.socketPath)\(from): \(ClientRequest.watch(shown).line)", .info)
         group.addTask { await subscription.run() }
         group.addTask {
             do {

@@ -33,7 +33,8 @@ struct MQTTCommand: AsyncParsableCommand {
             """
     )
 
-    @Option(name: .long, help: "Configuration file with an [mqtt] table (default: /etc/scand/scand.toml if it exists).")
+    @Option(
+        name: .long, help: ArgumentHelp("Configuration file with an [mqtt] table (default: /etc/scand/scand.toml if it exists).", valueName: "FILE"))
     var config: String?
 
     /// The settings options (--host, --port, --kiosk-id …): rows of the settings table's [mqtt], which the

@@ -13,19 +13,19 @@ struct RecordCommand: ParsableCommand {
         abstract: "Save raw camera frames to a file that `scand run --source replay:FILE` plays back."
     )
 
-    @Option(name: .long, help: "Camera: /dev/videoN or a /dev/v4l/by-id/… name.")
+    @Option(name: .long, help: ArgumentHelp("Camera: /dev/videoN or a /dev/v4l/by-id/… name.", valueName: "DEVICE"))
     var device: String = "/dev/video0"
 
-    @Option(name: .long, help: "Number of frames.")
+    @Option(name: .long, help: ArgumentHelp("Number of frames.", valueName: "N"))
     var frames: Int = 30
 
-    @Option(name: .long, help: "Capture size WIDTHxHEIGHT.")
+    @Option(name: .long, help: ArgumentHelp("Capture size WIDTHxHEIGHT.", valueName: "WxH"))
     var size: String = "1280x720"
 
-    @Option(name: .long, help: "Frame rate (default: the camera's highest at that size).")
+    @Option(name: .long, help: ArgumentHelp("Frame rate (default: the camera's highest at that size).", valueName: "N"))
     var fps: Int?
 
-    @Option(name: .long, help: "Pixel format (YUYV, MJPG, …; default: what `scand run` would choose).")
+    @Option(name: .long, help: ArgumentHelp("Pixel format (YUYV, MJPG, …; default: what `scand run` would choose).", valueName: "FOURCC"))
     var pixelFormat: String?
 
     @Argument(help: "Output file.")
@@ -52,7 +52,7 @@ struct RecordCommand: ParsableCommand {
                 written += 1
             }
             try writer.finish()
-            printErr("recorded \(written) frames of \(format) to \(output)")
+            Logger.standardError("recorded \(written) frames of \(format) to \(output)", .notice)
         } catch {
             printErr("\(error)")
             throw ExitCode(ExitStatus.ioError)

@@ -41,7 +41,7 @@ struct RoiCommand: AsyncParsableCommand {
             return .full
         }
         guard let rect else { return nil }
-        do { return try NormalizedRect.parse(rect) } catch { throw ValidationError("rect: \(error.description)") }
+        do { return try NormalizedRect.parse(rect) } catch { throw ValidationError(error.description) }
     }
 
     func validate() throws {

@@ -19,7 +19,8 @@ struct RunCommand: AsyncParsableCommand {
             Without a camera: `scand run --source demo`, and `scand watch --raw` in another terminal, shows codes \
             scanned as they come into view.
 
-            Settings come from the command line, then --config FILE (see config/scand.toml), then defaults. \
+            Settings come from the command line, then --config FILE (TOML; every setting with its default in \
+            scand.toml(5), and in /etc/scand/scand.toml as the package installs it), then the defaults below. \
             Exit status: 0 after SIGTERM/SIGINT or the end of a replay, 64 for bad options, 65 when a replay breaks \
             off or is malformed, 66 when it cannot be read, 71 when the socket cannot be served (another scand \
             answers on its path), 72 without scand-decoder, 78 for a wrong configuration file.
@@ -28,7 +29,10 @@ struct RunCommand: AsyncParsableCommand {
             """
     )
 
-    @Option(name: .long, help: "Configuration file (TOML).")
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Configuration file (TOML; default: none is read, scand.service passes /etc/scand/scand.toml).", valueName: "FILE"))
     var config: String?
 
     @Option(
@@ -40,12 +44,12 @@ struct RunCommand: AsyncParsableCommand {
 
     @Option(
         name: .long,
-        help:
-            "Replay pace: recorded (as captured) or lockstep (every frame decoded as fast as the decoder works, recorded timestamps: the same events on every run)."
-    )
+        help: ArgumentHelp(
+            "Replay pace: recorded (as captured) or lockstep (every frame decoded as fast as the decoder works, recorded timestamps: the same events on every run).",
+            valueName: "recorded|lockstep"))
     var replayPace: ReplayPace = .recorded
 
-    @Option(name: .long, help: "Stop after this many frames.")
+    @Option(name: .long, help: ArgumentHelp("Stop after this many frames.", valueName: "N"))
     var frames: Int?
 
     /// The settings options (--device, --fps, --socket …): read through the table of settings that the

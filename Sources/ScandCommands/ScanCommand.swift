@@ -8,7 +8,7 @@ struct ScanCommand: ParsableCommand {
 
     static let configuration = CommandConfiguration(
         commandName: "scan",
-        abstract: "Decode every barcode in still images (PNG, JPEG, PGM/PPM).",
+        abstract: "Decode every barcode in still images (PNG, JPEG, GIF, BMP, PGM/PPM, WebP, TIFF).",
         discussion: """
             Prints one JSON object per code found, one per line (--raw: its text alone). `-` reads an image from \
             standard input. Exit status as zbarimg's: 0 when every image held a code, 4 when one or more held \
@@ -18,13 +18,15 @@ struct ScanCommand: ParsableCommand {
             """
     )
 
-    @Option(name: .long, help: "Formats to look for, comma-separated (e.g. qr,ean13; or all, linear, matrix).")
+    @Option(name: .long, help: ArgumentHelp("Formats to look for, comma-separated (e.g. qr,ean13; or all, linear, matrix).", valueName: "LIST"))
     var formats: String = "all"
 
-    @Option(name: .long, help: "Rect of interest x,y,w,h, normalized 0…1; only this region is decoded.")
+    @Option(name: .long, help: ArgumentHelp("Rect of interest x,y,w,h, normalized 0…1; only this region is decoded.", valueName: "x,y,w,h"))
     var roi: String?
 
-    @Option(name: .long, help: "Write a copy of the image with each code outlined and labelled (a directory for several inputs).")
+    @Option(
+        name: .long,
+        help: ArgumentHelp("Write a copy of the image with each code outlined and labelled (a directory for several inputs).", valueName: "OUT"))
     var annotate: String?
 
     @Flag(name: .long, help: "Print only the text of each code, one per line (control characters escaped), as zbarimg --raw.")
@@ -37,11 +39,11 @@ struct ScanCommand: ParsableCommand {
     var files: [String]
 
     func validate() throws {
-        do { _ = try BarcodeFormats.parse(formats) } catch { throw ValidationError(error.description) }
+        do { _ = try BarcodeFormats.parse(formats) } catch { throw ValidationError("--formats: lists an \(error.description)") }
         if let roi {
-            do { _ = try NormalizedRect.parse(roi) } catch { throw ValidationError(error.description) }
+            do { _ = try NormalizedRect.parse(roi) } catch { throw ValidationError("--roi: \(error.description)") }
         }
-        if files.isEmpty { throw ValidationError("no image files given") }
+        if files.isEmpty { throw ValidationError("no image files given: scand scan FILE…, or - for standard input") }
         if files.filter({ $0 == ScanRunner.standardInput }).count > 1 { throw ValidationError("standard input (-) can be read once") }
         if let annotate, files.count > 1 {
             var isDirectory: ObjCBool = false

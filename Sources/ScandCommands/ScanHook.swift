@@ -1,3 +1,4 @@
+import ArgumentParser
 import Foundation
 import Glibc
 import NIOConcurrencyHelpers
@@ -32,6 +33,47 @@ struct ScanHook: Sendable {
             case .notStarted(let reason): "could not start: \(reason)"
             }
         }
+    }
+
+    /// Whether `outcome` says the command never ran: not found or not executable; under `--shell`, the
+    /// shell's 127 and 126 say the same of the command it was given.
+    func neverRan(_ outcome: Outcome) -> Bool {
+        switch outcome {
+        case .notStarted: true
+        case .exited(let status): arguments.first == "/bin/sh" && (status == 126 || status == 127)
+        default: false
+        }
+    }
+
+    /// `--exec`'s command checked before the watch starts: a program that is not there, and what only a
+    /// shell would understand without `--shell` (`$SCAND_TEXT` reached the command as those characters).
+    static func check(command: String, shell: Bool) throws(ValidationError) {
+        guard !shell else { return }
+        let words = command.split(whereSeparator: \.isWhitespace)
+        if let word = words.first(where: { $0.contains { "$`'\"|;&<>".contains($0) } }) {
+            throw ValidationError(
+                "--exec runs its command without a shell, so \(word) would reach it as it is: add --shell (the scan stays in the environment), or put the command in a script"
+            )
+        }
+        guard let program = words.first.map(String.init) else { return }
+        if let problem = Self.problem(withProgram: program, path: ProcessInfo.processInfo.environment["PATH"]) {
+            throw ValidationError("--exec: \(problem)")
+        }
+    }
+
+    /// Why `program` cannot be run, as posix_spawnp would find it (a name without a slash is looked up in PATH).
+    static func problem(withProgram program: String, path: String?) -> String? {
+        let fm = FileManager.default
+        func runnable(_ file: String) -> Bool {
+            var isDirectory: ObjCBool = false
+            return fm.fileExists(atPath: file, isDirectory: &isDirectory) && !isDirectory.boolValue && fm.isExecutableFile(atPath: file)
+        }
+        if program.contains("/") {
+            guard fm.fileExists(atPath: program) else { return "no such file: \(program)" }
+            return runnable(program) ? nil : "\(program) is not an executable file (chmod +x it)"
+        }
+        let directories = (path ?? "/usr/local/bin:/usr/bin:/bin").split(separator: ":").map { $0.isEmpty ? "." : String($0) }
+        return directories.contains { runnable($0 + "/" + program) } ? nil : "no such command in PATH: \(program)"
     }
 
     init(command: String, shell: Bool, timeout: Duration, grace: Duration = .seconds(2)) {

@@ -31,6 +31,17 @@ extension ScandCommand {
     /// Parses the command line and runs the chosen subcommand, async or not. (Called from top-level code,
     /// `main()` resolves to the synchronous variant, which refuses async subcommands.)
     public static func runMain(_ arguments: [String]? = nil) async {
+        let arguments = arguments ?? Array(CommandLine.arguments.dropFirst())
+        let scan = arguments.first == ScanCommand.configuration.commandName
+        // `-v` and `-V` as `--version`, as most tools take them (gpsd's -V).
+        if arguments == ["-v"] || arguments == ["-V"] {
+            StandardStream.writeAll(1, ScandVersion.string + "\n")
+            Foundation.exit(0)
+        }
+        if let problem = UsageError.mosquittoHost(in: arguments) {
+            Logger.standardError(problem, .error)
+            Foundation.exit(ExitStatus.usage)
+        }
         do {
             var command = try parseAsRoot(arguments)
             if var asyncCommand = command as? AsyncParsableCommand {
@@ -39,16 +50,25 @@ extension ScandCommand {
                 try command.run()
             }
         } catch {
-            // As `exit(withError:)`, with what the message echoes (an option's value) escaped: a command line
-            // may carry barcode text, and nothing of it reaches the terminal raw.
             let code = exitCode(for: error)
-            let message = fullMessage(for: error)
-            if !message.isEmpty {
-                let safe = message.split(separator: "\n", omittingEmptySubsequences: false).map { String($0).escapingControlCharacters() }
-                StandardStream.writeAll(code.isSuccess ? 1 : 2, safe.joined(separator: "\n") + "\n")
+            if code == .validationFailure {
+                // A command line that cannot run: one line in scand's style, with what to type instead.
+                let message = message(for: error)
+                if !message.isEmpty { Logger.standardError(UsageError(arguments: arguments, message: message).line, .error) }
+                Foundation.exit(scan ? ScanCommand.usageStatus : code.rawValue)
             }
-            let scan = (arguments ?? Array(CommandLine.arguments.dropFirst())).first == ScanCommand.configuration.commandName
-            Foundation.exit(scan && code == .validationFailure ? ScanCommand.usageStatus : code.rawValue)
+            // As `exit(withError:)` (help, the version, or an error's text), with what the message echoes
+            // escaped: a command line may carry barcode text, and nothing of it reaches the terminal raw.
+            let message = fullMessage(for: error, columns: nil)
+            if !message.isEmpty {
+                if code.isSuccess {
+                    let safe = message.split(separator: "\n", omittingEmptySubsequences: false).map { String($0).escapingControlCharacters() }
+                    StandardStream.writeAll(1, safe.joined(separator: "\n") + "\n")
+                } else {
+                    Logger.standardError(UsageError.sentence(message.hasPrefix("Error: ") ? String(message.dropFirst(7)) : message), .error)
+                }
+            }
+            Foundation.exit(code.rawValue)
         }
     }
 }

@@ -1,17 +1,14 @@
 import ArgumentParser
-import Logging
 import ScandCore
-import ScandLogging
 import ScandService
 
 extension CommandLineSettings {
     /// A command's settings options (`--fps`, `--host`, `--layout` …) for its `validate()`, each value checked
     /// by its row of the settings table as the file's would be. A bad one is one line naming the flag and a
-    /// usage error (64), before any file is read; ArgumentParser's own message would add its usage lines.
+    /// usage error (64), before any file is read, as `UsageError` writes it (with a "did you mean").
     static func options(_ arguments: [String], of command: String) throws -> CommandLineSettings {
         do { return try CommandLineSettings(arguments, command: command, table: .scand) } catch {
-            Logger.standardError(error.description, .error)
-            throw ExitCode(ExitStatus.usage)
+            throw ValidationError(error.description)
         }
     }
 

@@ -27,28 +27,35 @@ struct SynthCommand: ParsableCommand {
     static let maxFrames = 100_000_000
     static let maxFramesPerSecond = 1000
 
-    @Option(name: .long, help: "Frame size WIDTHxHEIGHT.")
+    @Option(name: .long, help: ArgumentHelp("Frame size WIDTHxHEIGHT.", valueName: "WxH"))
     var size: String = "1280x720"
 
-    @Option(name: .long, help: "Number of frames (default: 30, or --loops loops when codes come and go).")
+    @Option(name: .long, help: ArgumentHelp("Number of frames (default: 30, or --loops loops when codes come and go).", valueName: "N"))
     var frames: Int?
 
-    @Option(name: .long, help: "Frames per second of the recording's timestamps (1…1000).")
+    @Option(name: .long, help: ArgumentHelp("Frames per second of the recording's timestamps (1…1000).", valueName: "N"))
     var fps: Int = 30
 
-    @Option(name: .long, help: "A code: FORMAT:TEXT@X,Y in every frame, or FORMAT:TEXT@X,Y,FROM-UNTIL from FROM until UNTIL s into each loop.")
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "A code: FORMAT:TEXT@X,Y in every frame, or FORMAT:TEXT@X,Y,FROM-UNTIL from FROM until UNTIL s into each loop.",
+            valueName: "FORMAT:TEXT@X,Y"))
     var code: [String] = []
 
-    @Option(name: .long, help: "Times the loop is written (codes with FROM-UNTIL, or --loop-seconds); not with --frames.")
+    @Option(
+        name: .long, help: ArgumentHelp("Times the loop is written (codes with FROM-UNTIL, or --loop-seconds); not with --frames.", valueName: "N"))
     var loops: Int?
 
-    @Option(name: .long, help: "One loop's length in seconds (default: until the last code leaves).")
+    @Option(name: .long, help: ArgumentHelp("One loop's length in seconds (default: until the last code leaves).", valueName: "S"))
     var loopSeconds: Double?
 
-    @Option(name: .long, help: "Pixels per module (fewer for a code that would not fit the frame).")
+    @Option(name: .long, help: ArgumentHelp("Pixels per module (fewer for a code that would not fit the frame).", valueName: "N"))
     var moduleSize: Int = 4
 
-    @Option(name: .long, help: "YUYV, or MJPG: JPEG frames as a webcam's MJPEG stream sends them (libjpeg-turbo, 4:2:2).")
+    @Option(
+        name: .long,
+        help: ArgumentHelp("YUYV, or MJPG: JPEG frames as a webcam's MJPEG stream sends them (libjpeg-turbo, 4:2:2).", valueName: "FOURCC"))
     var pixelFormat: String = "YUYV"
 
     @Flag(name: .long, help: "Frames back to back without header (v4l2-ctl's raw format).")
@@ -89,13 +96,19 @@ struct SynthCommand: ParsableCommand {
         let (pages, order) = try schedule.pictures(width: w, height: h, framesPerSecond: fps, moduleSize: moduleSize)
         // Each picture encoded once; frames showing it share its bytes.
         let pictures = pages.map { fourcc == .mjpeg ? MJPEGEncoder().frame($0) : Frame.yuyv($0) }
-        let writer = try Recording.Writer(path: output, format: pictures[0].format, raw: raw)
-        let interval = UInt64(1_000_000 / fps)
-        for i in 0..<count {
-            var frame = pictures[order[i % order.count]]
-            (frame.sequence, frame.timestampMicroseconds) = (UInt64(i), UInt64(i) * interval)
-            try writer.append(frame)
+        // A file that cannot be written is EX_IOERR (74), as for `scand record`: one line, no usage.
+        do {
+            let writer = try Recording.Writer(path: output, format: pictures[0].format, raw: raw)
+            let interval = UInt64(1_000_000 / fps)
+            for i in 0..<count {
+                var frame = pictures[order[i % order.count]]
+                (frame.sequence, frame.timestampMicroseconds) = (UInt64(i), UInt64(i) * interval)
+                try writer.append(frame)
+            }
+            try writer.finish()
+        } catch {
+            printErr("cannot write \(error)")
+            throw ExitCode(ExitStatus.ioError)
         }
-        try writer.finish()
     }
 }

@@ -19,10 +19,11 @@ struct WatchCommand: AsyncParsableCommand {
         abstract: "Subscribe to a running scand and print its events (or the text of each scan).",
         discussion: """
             Exit status: 0 after --count scans (or --status), 4 when --timeout passed without a scan, 64 when the \
-            daemon refuses the request (or bad options), 69 when no daemon is running or it went away (without \
-            --reconnect), 75 when it refuses the connection (too many clients: try again later), 77 without \
-            permission, 130 or 143 after SIGINT or SIGTERM (an --exec command running is ended with its process group \
-            first). A refusal prints the daemon's reason.
+            daemon refuses the request (or bad options, an --exec command that is not there), 69 when no daemon is \
+            running or it went away (without --reconnect), 72 when the --exec command could not be started for a \
+            scan (that scan is not taken as handled), 75 when it refuses the connection (too many clients: try \
+            again later), 77 without permission, 130 or 143 after SIGINT or SIGTERM (an --exec command running is \
+            ended with its process group first). A refusal prints the daemon's reason.
             """
     )
 
@@ -32,10 +33,10 @@ struct WatchCommand: AsyncParsableCommand {
     @Option(name: .long, help: DaemonSocket.optionHelp)
     var socket: String?
 
-    @Option(name: .long, help: "Only these event classes, comma-separated (SCAN, LOST, UPDATE, DEVICE, …).")
+    @Option(name: .long, help: ArgumentHelp("Only these event classes, comma-separated (SCAN, LOST, UPDATE, DEVICE, …).", valueName: "LIST"))
     var classes: String?
 
-    @Option(name: .long, help: "Only codes of these formats, comma-separated.")
+    @Option(name: .long, help: ArgumentHelp("Only codes of these formats, comma-separated.", valueName: "LIST"))
     var formats: String?
 
     @Flag(name: .long, help: "Print one STATUS object and exit.")
@@ -50,23 +51,33 @@ struct WatchCommand: AsyncParsableCommand {
     )
     var reconnect = false
 
-    @Option(name: .long, help: "Exit 0 after N scans.")
+    /// -n as gpspipe's count, -C as mosquitto_sub's.
+    @Option(
+        name: [.customShort("n"), .customShort("C"), .long],
+        help: ArgumentHelp("Exit 0 after N scans (-n as gpspipe's, -C as mosquitto_sub's).", valueName: "N"))
     var count: Int?
 
-    @Option(name: .long, help: "Exit \(timeoutStatus) when S seconds pass without a scan (not counting the time an --exec command runs).")
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Exit \(timeoutStatus) when S seconds pass without a scan, counted from the start and again from each scan (not while an --exec command runs); unlike mosquitto_sub's -W, not a limit on the whole run.",
+            valueName: "S"))
     var timeout: Double?
 
     @Option(
         name: .long,
         help: ArgumentHelp(
-            "For each scan, run CMD (its words, no shell) with the scan in its environment: SCAND_TEXT, SCAND_FORMAT, SCAND_ID, SCAND_DEVICE, SCAND_BOOT, SCAND_SEQ, SCAND_JSON. One at a time; replaces printing.",
+            "For each scan, run CMD (its words, no shell: no quotes nor $VARIABLES, see --shell) with the scan in its environment: SCAND_TEXT, SCAND_FORMAT, SCAND_ID, SCAND_DEVICE, SCAND_BOOT, SCAND_SEQ, SCAND_JSON. One at a time; replaces printing.",
             valueName: "CMD"))
     var exec: String?
 
-    @Flag(name: .long, help: "Run the --exec command with /bin/sh -c (the payload is still only in the environment).")
+    @Flag(name: .long, help: "Run the --exec command with /bin/sh -c, for $SCAND_TEXT, quotes, pipes (the payload is still only in the environment).")
     var shell = false
 
-    @Option(name: .long, help: "Seconds an --exec command may run before it is ended with its process group (SIGTERM, then SIGKILL 2 s later).")
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Seconds an --exec command may run before it is ended with its process group (SIGTERM, then SIGKILL 2 s later).", valueName: "S"))
     var execTimeout: Double = 30
 
     func validate() throws {
@@ -77,6 +88,7 @@ struct WatchCommand: AsyncParsableCommand {
         if !(execTimeout > 0 && execTimeout <= 86400) { throw ValidationError("--exec-timeout must be 0…86400 seconds, above 0") }
         if shell, exec == nil { throw ValidationError("--shell goes with --exec") }
         if let exec, exec.allSatisfy(\.isWhitespace) { throw ValidationError("--exec needs a command") }
+        if let exec { try ScanHook.check(command: exec, shell: shell) }
         if count != nil || timeout != nil, let asked = try watch().classes, !asked.contains(.scan) {
             throw ValidationError("--count and --timeout count SCAN events: add SCAN to --classes")
         }
@@ -99,7 +111,7 @@ struct WatchCommand: AsyncParsableCommand {
                 })
         }
         if let formats {
-            do { watch.formats = try BarcodeFormats.parse(formats) } catch { throw ValidationError(error.description) }
+            do { watch.formats = try BarcodeFormats.parse(formats) } catch { throw ValidationError("--formats: lists an \(error.description)") }
         }
         return watch
     }
@@ -128,6 +140,9 @@ struct WatchCommand: AsyncParsableCommand {
         } catch let error as DaemonWentAway {
             Logger.standardError(error.description, .error)
             throw ExitCode(ExitStatus.unavailable)
+        } catch let error as HookCannotStart {
+            Logger.standardError("\(error.description); stopping: that scan is not handled", .error)
+            throw ExitCode(ExitStatus.missingFile)
         } catch is NothingCame {
             Logger.standardError("no scan came within \(timeout ?? 0) s", .notice)
             throw ExitCode(Self.timeoutStatus)
@@ -168,6 +183,8 @@ struct WatchCommand: AsyncParsableCommand {
                             let outcome = await hook.run(for: code, line: line)
                             idle.withLockedValue { $0 = IdleClock(since: clock.now) }
                             let what = "--exec for SCAN \(code.id)" + (line.position.map { " (seq \($0.seq))" } ?? "")
+                            // A command that cannot start handles no scan: the watch stops rather than count it.
+                            if hook.neverRan(outcome) { throw HookCannotStart(description: "\(what) \(outcome)") }
                             Logger.standardError("\(what) \(outcome)", outcome == .exited(0) ? .info : .warning)
                         case .finished:
                             throw Finished()
@@ -204,6 +221,10 @@ struct WatchCommand: AsyncParsableCommand {
     private struct Finished: Error {}
 
     struct NothingCame: Error {}
+
+    struct HookCannotStart: Error, CustomStringConvertible {
+        var description: String
+    }
 
     struct DaemonWentAway: Error, CustomStringConvertible {
         var description: String {

@@ -31,6 +31,8 @@ struct WatchPrinter {
     private(set) var scans = 0
     /// The reason of the last loss reported, so a daemon that stays away is one line, not one per attempt.
     private var lastLoss: String?
+    /// Whether a subscription was confirmed before: the next one is a subscription again, the first is not.
+    private var subscribed = false
 
     init(output: Output, classes: Set<Event.Class>?, count: Int?) {
         self.output = output
@@ -46,9 +48,11 @@ struct WatchPrinter {
             return reason == lastLoss ? [] : [.warn("\(reason); trying again")]
         case .event(let line):
             var actions: [Action] = []
-            if lastLoss != nil, line.eventClass == .watch {
+            if line.eventClass == .watch {
+                // Said only after a loss was: a watcher that found the daemon at once starts quietly.
+                if lastLoss != nil { actions.append(.warn(subscribed ? "subscribed again" : "scand answers: subscribed")) }
                 lastLoss = nil
-                actions.append(.warn("subscribed again"))
+                subscribed = true
             }
             // A refusal after the WATCH (a `since` the journal cannot answer) is news for the person, not data.
             if let message = line.errorMessage { return actions + [.warn("scand: \(message)")] }

@@ -23,7 +23,11 @@ struct WebCommand: AsyncParsableCommand {
             """
     )
 
-    @Option(name: .long, help: "Configuration file; its [web] table: listen, socket, hosts, allowed_origins, token.")
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Configuration file; its [web] table: listen, socket, hosts, allowed_origins, token (default: none is read; scand-web.service passes /etc/scand/web.toml).",
+            valueName: "FILE"))
     var config: String?
 
     /// The settings options (--listen, --socket): rows of the settings table's [web], which the configuration

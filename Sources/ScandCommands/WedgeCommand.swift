@@ -30,7 +30,8 @@ struct WedgeCommand: AsyncParsableCommand {
             """
     )
 
-    @Option(name: .long, help: "Configuration file with a [wedge] table (default: /etc/scand/scand.toml if it exists).")
+    @Option(
+        name: .long, help: ArgumentHelp("Configuration file with a [wedge] table (default: /etc/scand/scand.toml if it exists).", valueName: "FILE"))
     var config: String?
 
     /// The settings options (--layout, --prefix, --suffix …): rows of the settings table's [wedge], which the
@@ -40,7 +41,7 @@ struct WedgeCommand: AsyncParsableCommand {
 
     static let command = "scand wedge"
 
-    @Option(name: .long, help: "The uinput device.")
+    @Option(name: .long, help: ArgumentHelp("The uinput device.", valueName: "DEVICE"))
     var uinput: String = VirtualKeyboard.defaultPath
 
     @Flag(name: .customLong("dry-run"), help: "Print each code's key events and the text they type instead of typing them.")

@@ -3,8 +3,9 @@ import ScandCore
 import ScandFiles
 import ScandZXingShim
 
-/// Reads PNG, JPEG and binary PNM (PGM/PPM) files through stb_image (Debian's libstb), which runs in a
-/// sandboxed decoder process: it asserts on some hostile files, and that must cost the file, not scand's process.
+/// Reads PNG, JPEG, GIF (its first frame), BMP and binary PNM (PGM/PPM) files through stb_image (Debian's
+/// libstb), WebP through libwebp and TIFF (its first page) through libtiff, all in a sandboxed decoder
+/// process: they assert or worse on some hostile files, and that must cost the file, not scand's process.
 public enum ImageFile {
     /// Larger images are refused before they are decoded: a hostile file must not exhaust memory.
     public static let maxPixels = 100_000_000
@@ -45,6 +46,10 @@ public enum ImageFile {
         defer { for d in decoded { szx_free(d.pixels) } }
         return files.indices.map { i in
             let path = files[i].path
+            // What scand does not offer is not handed to stb_image, which would try (TGA has no signature).
+            guard ImageSignature(files[i].bytes) != nil else {
+                return .failure(ReadError(path: path, reason: "not a \(ImageSignature.readable) image"))
+            }
             guard status == SZX_OK.rawValue else { return .failure(ReadError(path: path, reason: "cannot start the image decoder")) }
             let d = decoded[i]
             let (w, h) = (Int(d.width), Int(d.height))
@@ -126,12 +131,15 @@ public enum ImageFile {
     private static func reason(_ stb: String, _ signature: ImageSignature?) -> String {
         switch stb {
         case "unknown image type":
-            guard let signature else { return "not a PNG, JPEG or binary PNM (PGM/PPM) image" }
+            guard let signature else { return "not a \(ImageSignature.readable) image" }
             if let (w, h) = signature.declared, w <= 0 || h <= 0 { return "corrupt \(signature.format): it declares \(w)x\(h) pixels" }
             // Divided, not multiplied: a hostile header's numbers overflow a product.
             if let (w, h) = signature.declared, w > maxPixels / h { return tooLarge(w, h) }
             return "corrupt or unsupported \(signature.format) image"
-        default: return "corrupt or unsupported image (\(stb))"
+        default:
+            // libwebp's and libtiff's own words (scand_image_webp_tiff.cpp) name the format already.
+            if let signature, ["WebP", "TIFF"].contains(signature.format) { return stb }
+            return "corrupt or unsupported image (\(stb))"
         }
     }
 }

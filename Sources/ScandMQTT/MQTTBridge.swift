@@ -166,7 +166,10 @@ public struct MQTTBridge: Sendable {
             let message = (line.errorMessage ?? line.line).escapingControlCharacters()
             if subscribedFromJournalStart {
                 subscribedFromJournalStart = false
-                return [.log("publishing everything the daemon's journal keeps, then live events (scand: \(message))")]
+                let (text, live) = Self.journalStartAnswer(message)
+                // Said once here: the unnumbered events that follow need no warning of their own.
+                if live { warnedUnnumbered = true }
+                return [.log(text)]
             }
             return [.log("scand: \(message)")]
         default:
@@ -208,6 +211,23 @@ public struct MQTTBridge: Sendable {
             actions.append(.pauseReading(inFlight: window.count))
         }
         return actions
+    }
+
+    /// What the daemon's ERROR to a bridge asking from the journal's start means, in words without the
+    /// made-up position it was asked since, and whether only live events follow (no journal to publish from).
+    static func journalStartAnswer(_ message: String) -> (String, live: Bool) {
+        if let off = message.range(of: "cannot be answered: ") {
+            let reason = message[off.upperBound...].replacingOccurrences(of: "; live events follow", with: "")
+            return (
+                "the daemon keeps no journal to publish from (\(reason)): publishing live events only; what is scanned while the bridge or the broker is away is not sent again",
+                true
+            )
+        }
+        if message.contains("which is empty") { return ("the daemon's journal is empty: publishing events as they come", false) }
+        let span = message.range(of: "): ").map { String(message[$0.upperBound...]) }.map {
+            $0.replacingOccurrences(of: "; replaying all of those", with: "")
+        }
+        return ("publishing everything the daemon's journal keeps, then live events" + (span.map { " (\($0))" } ?? ""), false)
     }
 
     /// The daemon's answer to a WATCH without a since carries the position the subscription starts after.

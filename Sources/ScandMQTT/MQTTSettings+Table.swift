@@ -52,7 +52,7 @@ extension MQTTSettings: SettingsSection {
         .text(
             in: Self.self, "state_file", flag: "state-file", value: "PATH",
             help: "Where the last acknowledged position is kept; empty: position.json in $STATE_DIRECTORY, else "
-                + "/var/lib/scand-mqtt/position.json.",
+                + "/var/lib/scand-mqtt/position.json for root, ~/.local/state/scand-mqtt/position.json for a user.",
             words:
                 "Where the last position the broker acknowledged is kept, to resume from after any outage: an absolute path; \"\" = position.json in systemd's $STATE_DIRECTORY (/var/lib/scand-mqtt), else /var/lib/scand-mqtt/position.json for root and scand-mqtt/position.json in $XDG_STATE_HOME (~/.local/state) for other users.",
             { $0.stateFile },

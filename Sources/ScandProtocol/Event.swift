@@ -239,8 +239,14 @@ public struct Snapshot: Sendable, Equatable {
     public var sourceHeight: Int
     public var mimeType: String
     public var data: [UInt8]
+    /// The ids of the scanned codes read in the newest frame decoded before this one (none: nothing read):
+    /// a page hides an outline whose code left the frame before its LOST, `lost_after` later. nil: not said.
+    public var inView: [Int]?
 
-    public init(frame: UInt64, width: Int, height: Int, sourceWidth: Int, sourceHeight: Int, mimeType: String, data: [UInt8]) {
+    public init(
+        frame: UInt64, width: Int, height: Int, sourceWidth: Int, sourceHeight: Int, mimeType: String, data: [UInt8], inView: [Int]? = nil
+    ) {
+        self.inView = inView
         self.frame = frame
         self.width = width
         self.height = height

@@ -59,6 +59,7 @@ public enum EventDecoder {
         var sourceHeight: Int?
         var mime: String?
         var data: String?
+        var inView: [Int]?
         // WATCH
         var enable: Bool?
         var classes: [String]?
@@ -160,7 +161,7 @@ public enum EventDecoder {
                 return .snapshot(
                     Snapshot(
                         frame: frame, width: width, height: height, sourceWidth: sourceWidth, sourceHeight: sourceHeight, mimeType: mime,
-                        data: [UInt8](bytes)))
+                        data: [UInt8](bytes), inView: inView))
             case .watch:
                 guard let enable else { throw missing }
                 var watch = ClientRequest.Watch(enable: enable)

@@ -61,6 +61,7 @@ public enum EventEncoder {
                 ("sourceWidth", .int(s.sourceWidth)), ("sourceHeight", .int(s.sourceHeight)), ("mime", .string(s.mimeType)),
                 ("data", .string(Data(s.data).base64EncodedString()))
             ]
+            if let ids = s.inView { fields.append(("inView", .array(ids.map { .int($0) }))) }
         case .regionOfInterest(let r):
             fields.append(("roi", rect(r)))
         case .cameraControls(let report):

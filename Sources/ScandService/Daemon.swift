@@ -33,7 +33,7 @@ public struct Daemon: Sendable {
     static func stateSummary(directory: String?, journal: JournalStatus) -> String {
         guard let directory else {
             return
-                "no state directory ([service] state_directory, or systemd's $STATE_DIRECTORY): no event journal, so a `since` and the MQTT bridge cannot resume, and a rect of interest set over the socket lasts until the next restart"
+                "no state directory ([service] state_directory, or systemd's $STATE_DIRECTORY): no event journal, so a `since` and the MQTT bridge cannot resume, and a rect of interest or camera controls set over the socket last until the next restart; --state-directory DIR keeps them"
         }
         let kept: String
         switch journal {
@@ -85,7 +85,6 @@ public struct Daemon: Sendable {
             hub.publish(published)
         }
         let output = OutputSink(event: { stage.submit($0) }, log: { log($0, $1) }, logger: log, room: { await stage.room() })
-        output.event(.version(VersionInfo.banner))
         // Trap SIGHUP before anything runs: its default action would end the daemon.
         let hangups = await UnixSignalsSequence(trapping: .sighup)
         let pipelines = self.pipelines
@@ -149,6 +148,9 @@ public struct Daemon: Sendable {
             // may stop the daemon at once. A failure to bind stops the rest gracefully and is thrown.
             services.append(.init(service: SocketService(server: server), failureTerminationBehavior: .gracefullyShutdownGroup))
         }
+        // The banner once the socket is claimed: a daemon refused (another scand holds the path) prints nothing on
+        // stdout, only its one line on stderr. Nothing before this writes an event.
+        output.event(.version(VersionInfo.banner))
         services.append(
             .init(
                 service: PipelineService(controller: controller, output: output, published: { await stage.drained() }),

@@ -59,6 +59,9 @@ actor DecodeLoop {
     private var processes = DecoderProcessWatch()
     /// When the focus figure was last taken (frame time, µs): a few times a second is enough for a person.
     private var focusTakenAt: UInt64?
+    /// The ids of the scanned codes read in the newest frame decoded, for snapshots: the setup page hides an
+    /// outline as soon as its code is gone, not `lost_after` later at its LOST.
+    private var readInLastFrame: [Int] = []
     /// When the last frame was done with: LOST events are due from the clock after `idleTick` without one.
     private var lastFrameDone = ContinuousClock.now
     static let idleTick = Duration.milliseconds(100)
@@ -178,11 +181,12 @@ actor DecodeLoop {
             frame = grey
         }
         if !frame.format.isCompressed {
-            snapshots.offer(frame, transform: decoder.transform)
+            snapshots.offer(frame, transform: decoder.transform, inView: readInLastFrame)
             takeFocus(of: frame)
         }
         let size = (taken, taken.format.width, taken.format.height)
         if empty {
+            readInLastFrame = []
             write(tracker.tick(at: .microseconds(stamp)), frame: size)
             metrics.skippedStaticScene()
             return
@@ -225,6 +229,7 @@ actor DecodeLoop {
         for failure in result.failures { output.logger("frame \(frame.sequence): \(failure)", .warning) }
         lastFound = !result.detections.isEmpty
         let events = tracker.observe(result.detections, at: .microseconds(frame.timestampMicroseconds))
+        readInLastFrame = Self.read(tracker.visible, in: result.detections)
         write(events, frame: (frame, result.width, result.height))
         let latency = Double(Monotonic.microseconds() &- frame.timestampMicroseconds) / 1000
         metrics.decoded(
@@ -237,6 +242,15 @@ actor DecodeLoop {
     static func milliseconds(_ seconds: Double) -> String {
         let ms = seconds * 1000
         return ms < 10 ? String(format: "%.1f ms", ms) : "\(Int(ms.rounded())) ms"
+    }
+
+    /// The visible codes one of `detections` reads: the same format, and the same text or one that begins
+    /// the other (a read with or without an EAN add-on). By payload, not by the tracker's own matching,
+    /// which keeps a read's place in its track.
+    static func read(_ visible: [(id: Int, detection: Detection)], in detections: [Detection]) -> [Int] {
+        visible.filter { v in
+            detections.contains { d in d.format == v.detection.format && (d.text.hasPrefix(v.detection.text) || v.detection.text.hasPrefix(d.text)) }
+        }.map(\.id)
     }
 
     /// The sharpness of the rect of interest, on the frame as it came (the rect mapped back through the
@@ -253,7 +267,7 @@ actor DecodeLoop {
         }
         let x0 = Int(min(corners[0].x, corners[1].x)), y0 = Int(min(corners[0].y, corners[1].y))
         let x1 = Int(max(corners[0].x, corners[1].x)), y1 = Int(max(corners[0].y, corners[1].y))
-        metrics.focus(FocusMeasure.sharpness(of: frame, in: PixelRect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)))
+        metrics.focus(FocusMeasure.sharpness(of: frame, in: PixelRect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)), at: now)
     }
 
     private func write(_ events: [TrackEvent], frame: (Frame, Int, Int)?) {

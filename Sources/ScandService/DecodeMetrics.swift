@@ -10,7 +10,7 @@ final class DecodeMetrics: Sendable {
         var decoded = 0, failed = 0, codes = 0, scans = 0, skippedStatic = 0, workerRestarts = 0
         var decodeSeconds = 0.0
         var latencies = LatencyWindow()
-        var focus: Double?
+        var focus = FocusHold()
         /// When the frame being decoded was taken (0: idle), `Monotonic` microseconds.
         var decodingSince: UInt64 = 0
     }
@@ -25,7 +25,7 @@ final class DecodeMetrics: Sendable {
             (c.decoded, c.failed, c.skippedStatic, c.codes, c.scans) = (s.decoded, s.failed, s.skippedStatic, s.codes, s.scans)
             c.decodeMillisecondsMean = s.decodeSeconds * 1000 / Double(max(1, s.decoded))
             (c.latencyP50Milliseconds, c.latencyP99Milliseconds, c.workerRestarts) = (p[0], p[1], s.workerRestarts)
-            c.focusSharpness = s.focus
+            c.focusSharpness = s.focus.value
             return c
         }
     }
@@ -38,8 +38,9 @@ final class DecodeMetrics: Sendable {
 
     func skippedStaticScene() { state.withLockedValue { $0.skippedStatic += 1 } }
 
-    /// The rect of interest's sharpness in the latest frame measured.
-    func focus(_ sharpness: Double?) { state.withLockedValue { $0.focus = sharpness } }
+    /// The rect of interest's sharpness in a frame measured at `time` (frame time, µs): STATUS reports the
+    /// highest of the last second (`FocusHold`).
+    func focus(_ sharpness: Double?, at time: UInt64) { state.withLockedValue { $0.focus.take(sharpness, at: time) } }
 
     func failedFrame() { state.withLockedValue { $0.failed += 1 } }
 

@@ -1,3 +1,4 @@
+import Foundation
 import Logging
 import ScandClient
 import ScandProtocol
@@ -8,22 +9,47 @@ import ServiceLifecycle
 /// again by `EventSubscription`, with its backoff, since the last event received: the hub misses nothing.
 public struct EventRelay: Service {
     static let watch = ClientRequest.Watch(enable: true, classes: Set(EventStreamRequest.classes))
+    /// Journaled events taken again at the start, for the pages' view of what is in view and was scanned.
+    static let history = 200
 
-    let subscription: EventSubscription
+    let socketPath: String
     let hub: PageHub
     let metrics: WebMetrics
     let logger: Logger
 
     public init(socketPath: String, hub: PageHub, metrics: WebMetrics, logger: Logger) {
-        subscription = EventSubscription(socketPath: socketPath, watch: Self.watch, reconnect: true)
+        self.socketPath = socketPath
         self.hub = hub
         self.metrics = metrics
         self.logger = logger
     }
 
+    /// Where the first subscription starts: the last `history` events the daemon's journal keeps (so a page
+    /// opened now shows the code already in view and the last scans, though scand web started after them),
+    /// or live when the daemon keeps no journal or does not answer yet.
+    static func start(status line: String?) -> EventPosition? {
+        guard let line, let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
+            let journal = object["journal"] as? [String: Any], journal["state"] as? String == "on", let boot = journal["boot"] as? String,
+            let first = journal["first"] as? Int, let last = journal["last"] as? Int, last >= first
+        else { return nil }
+        return EventPosition(boot: boot, seq: max(first, last - history))
+    }
+
     /// Until a graceful shutdown, which ends the subscription and then every page's stream.
     public func run() async throws {
         defer { hub.finish() }
+        let status = try? await withThrowingTaskGroup(of: String?.self) { group in
+            group.addTask { try await DaemonClient.ask(.status, socketPath: socketPath).line }
+            group.addTask {
+                try await Task.sleep(for: .seconds(5))
+                return nil
+            }
+            defer { group.cancelAll() }
+            return try await group.next() ?? nil
+        }
+        var watch = Self.watch
+        watch.since = Self.start(status: status)
+        let subscription = EventSubscription(socketPath: socketPath, watch: watch, reconnect: true)
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { await subscription.run() }
             group.addTask {
@@ -34,11 +60,11 @@ public struct EventRelay: Service {
                 }
             }
             defer { group.cancelAll() }
-            try await relay()
+            try await relay(subscription)
         }
     }
 
-    private func relay() async throws {
+    private func relay(_ subscription: EventSubscription) async throws {
         var lastProblem: String?
         for try await element in subscription {
             switch element {
@@ -49,10 +75,15 @@ public struct EventRelay: Service {
                     lastProblem = nil
                     metrics.subscribed.set(to: 1)
                     logger.info("subscribed to scand's events on \(subscription.socketPath)")
-                case .error: logger.warning("scand: \(line.errorMessage ?? line.line)")
+                case .error:
+                    // The history asked for at the start, pruned since: what the journal keeps comes instead.
+                    let message = line.errorMessage ?? line.line
+                    if !message.contains("replaying all of those") { logger.warning("scand: \(message)") }
                 default: hub.broadcast(line)
                 }
             case .lost(let error):
+                // What was in view may be gone by the time the daemon answers again.
+                hub.daemonLost()
                 metrics.subscribed.set(to: 0)
                 metrics.reconnects.increment()
                 let problem = error == .closed ? "scand closed the event subscription" : error.description

@@ -20,6 +20,7 @@ public final class PageHub: Sendable {
     private struct State {
         var subscribers: [UUID: Subscriber] = [:]
         var latest: EventPosition?
+        var view = PageView()
         var finished = false
     }
     private let state = NIOLockedValueBox(State())
@@ -36,20 +37,29 @@ public final class PageHub: Sendable {
     func subscribe(
         onOverflow: (@Sendable () -> Void)? = nil
     ) -> (items: AsyncStream<Item>, latest: EventPosition?, end: @Sendable () -> Void) {
+        let (items, latest, _, end) = subscribeWithView(onOverflow: onOverflow)
+        return (items, latest, end)
+    }
+
+    /// As `subscribe`, with the `PageView` line of what was passed on before the items (a page's first line):
+    /// taken under the same lock, so nothing is in both, and nothing between them is missed.
+    func subscribeWithView(
+        onOverflow: (@Sendable () -> Void)? = nil
+    ) -> (items: AsyncStream<Item>, latest: EventPosition?, view: String?, end: @Sendable () -> Void) {
         let policy: AsyncStream<Item>.Continuation.BufferingPolicy =
             onOverflow == nil ? .bufferingNewest(Self.queueLimit) : .bufferingOldest(Self.queueLimit)
         let (stream, continuation) = AsyncStream.makeStream(of: Item.self, bufferingPolicy: policy)
         let id = UUID()
-        let (added, latest) = state.withLockedValue { state in
-            guard !state.finished else { return (false, state.latest) }
+        let (added, latest, view) = state.withLockedValue { state in
+            guard !state.finished else { return (false, state.latest, state.view.line) }
             state.subscribers[id] = Subscriber(continuation: continuation, onOverflow: onOverflow)
-            return (true, state.latest)
+            return (true, state.latest, state.view.line)
         }
         if !added { continuation.finish() }
         continuation.onTermination = { [weak self] _ in
             _ = self?.state.withLockedValue { $0.subscribers.removeValue(forKey: id) }
         }
-        return (stream, latest, { continuation.finish() })
+        return (stream, latest, view, { continuation.finish() })
     }
 
     public var subscriberCount: Int { state.withLockedValue { $0.subscribers.count } }
@@ -63,11 +73,18 @@ public final class PageHub: Sendable {
         send(.event(line), position: line.position)
     }
 
+    /// The daemon is out of reach: no code is known to be in view (the pages clear their outlines too).
+    func daemonLost() { state.withLockedValue { $0.view.clearInView() } }
+
+    /// The view a page opened now would be greeted with, for tests.
+    var viewForTests: String? { state.withLockedValue { $0.view.line } }
+
     func keepalive() { send(.keepalive, position: nil) }
 
     private func send(_ item: Item, position: EventPosition?) {
         let overflowed = state.withLockedValue { state -> [Subscriber] in
             if let position { state.latest = position }
+            if case .event(let line) = item { state.view.take(line) }
             var overflowed: [Subscriber] = []
             for (id, subscriber) in state.subscribers {
                 if case .dropped = subscriber.continuation.yield(item), subscriber.onOverflow != nil {

@@ -109,7 +109,9 @@ public enum WebApp {
         } onUpgrade: { inbound, outbound, _ in
             metrics.webSockets.increment()
             defer { metrics.webSockets.decrement() }
-            let items = hub.subscribe().items
+            let (items, _, view, _) = hub.subscribeWithView()
+            // First what is in view and the last scans: the page shows them at once, not at the next event.
+            if let view { try await outbound.write(.text(view)) }
             try await withThrowingTaskGroup(of: Void.self) { group in
                 // The page sends nothing; its close (or a broken connection) ends the inbound stream.
                 group.addTask { for try await _ in inbound {} }

@@ -67,9 +67,9 @@ extension WedgeSettings: SettingsSection {
         .text(
             in: Self.self, "state_file", flag: "state-file", value: "PATH",
             help: "Where the last typed position is kept; empty: position.json in $STATE_DIRECTORY, else "
-                + "/var/lib/scand-wedge/position.json.",
+                + "/var/lib/scand-wedge/position.json for root, ~/.local/state/scand-wedge/position.json for a user.",
             words:
-                "Where the position of the last SCAN typed is kept, to resume from without typing anything twice: an absolute path; \"\" = position.json in systemd's $STATE_DIRECTORY (/var/lib/scand-wedge), else /var/lib/scand-wedge/position.json.",
+                "Where the position of the last SCAN typed is kept, to resume from without typing anything twice: an absolute path; \"\" = position.json in systemd's $STATE_DIRECTORY (/var/lib/scand-wedge), else /var/lib/scand-wedge/position.json for root and scand-wedge/position.json in $XDG_STATE_HOME (~/.local/state) for other users.",
             { $0.stateFile },
             { s, v throws(Setting.Problem) in
                 s.stateFile = v.isEmpty ? "" : try Setting.absolutePath(.text(v), example: WedgeSettings.defaultStateFile)

@@ -1,4 +1,5 @@
-// Image files decoded in a decoder process: stb_image (Debian's libstb) asserts on hostile JPEGs, so it never
+// Image files decoded in a decoder process: stb_image (Debian's libstb; WebP and TIFF through
+// scand_image_webp_tiff.cpp) asserts on hostile JPEGs, so it never
 // runs in scand's own process. The parent reads the files; the sandboxed decoder process decodes their bytes
 // (in a shared buffer it was given, nothing to open) and sends the pixels back. A crash or overrun costs one
 // file; the next process goes on from the file after it.
@@ -24,7 +25,20 @@ void DecodeOne(const szx_encoded &file, int channels, long long maxPixels, int o
     std::string body;
     int w = 0, h = 0, comp = 0;
     int size = file.size > (size_t)INT32_MAX ? INT32_MAX : (int)file.size;  // stb takes an int
-    if (!file.data || !stbi_info_from_memory(file.data, size, &w, &h, &comp)) {
+    OtherImageOut other;
+    OtherImage decoded = file.data ? DecodeOtherImage(file.data, file.size, channels, maxPixels, other) : OtherImage::NotMine;
+    if (decoded != OtherImage::NotMine) {
+        w = other.width;
+        h = other.height;
+        switch (decoded) {
+        case OtherImage::Decoded: body.swap(other.pixels); break;
+        case OtherImage::Empty: head.refusal = SZX_IMAGE_EMPTY; break;
+        case OtherImage::TooLarge: head.refusal = SZX_IMAGE_TOO_LARGE; break;
+        default:
+            head.refusal = SZX_IMAGE_UNREADABLE;
+            CopyString(o.message, sizeof o.message, other.message);
+        }
+    } else if (!file.data || !stbi_info_from_memory(file.data, size, &w, &h, &comp)) {
         head.refusal = SZX_IMAGE_UNREADABLE;
         CopyString(o.message, sizeof o.message, file.data ? stbi_failure_reason() : "no data");
     } else if (w <= 0 || h <= 0) {

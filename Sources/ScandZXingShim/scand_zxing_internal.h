@@ -45,6 +45,15 @@ struct Found {
     std::vector<uint8_t> bytes;
 };
 
+// WebP and TIFF files, which stb_image does not read (scand_image_webp_tiff.cpp): NotMine for any other bytes.
+enum class OtherImage { NotMine, Decoded, Unreadable, TooLarge, Empty };
+struct OtherImageOut {
+    int width = 0, height = 0;
+    std::string pixels;  // `channels` bytes a pixel, when Decoded
+    char message[160] = {0};
+};
+OtherImage DecodeOtherImage(const uint8_t *data, size_t size, int channels, long long maxPixels, OtherImageOut &out);
+
 // Records a decoder child writes: pass started, a result, pass done, batch done (worker only), and an image
 // decoded from a file's bytes (scand_image_decode.cpp; a pass there is one file).
 enum Record : uint8_t { kPassStart = 'S', kResult = 'R', kPassDone = 'D', kBatchDone = 'E', kImage = 'I' };

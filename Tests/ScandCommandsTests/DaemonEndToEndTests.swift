@@ -123,6 +123,7 @@ import ScandTestSupport
         #expect(daemon.finish() == 0)
         #expect(!FileManager.default.fileExists(atPath: sock), "the socket file is removed on shutdown")
         #expect(daemon.stderr.filter { $0.contains("client connected: pid") }.count >= 3, "credentials are logged")
+        #expect(daemon.stderr.contains { $0.contains("client disconnected: pid") && $0.hasSuffix(" s") }, "and their going: \(daemon.stderr)")
     }
 
     @Test func theSocketIsServedWithoutACameraAndSaysWhereTheCameraStands() throws {

@@ -58,6 +58,7 @@ extension DaemonReliabilityTests {
         let second = try ScandBinary.run(["run", "--socket", sock, "--device", dir + "/no-camera"])
         #expect(second.status == 71, "EX_OSERR")
         #expect(second.stderr.contains("\(sock) is in use: another scand"), "\(second.stderr)")
+        #expect(second.stdout.isEmpty, "no VERSION from a daemon that does not run: \(second.stdout)")
         #expect(status(sock) != nil, "the first one still serves its clients")
         // Killed, the first one leaves a stale file behind: the next daemon replaces it.
         first.signal(SIGKILL)

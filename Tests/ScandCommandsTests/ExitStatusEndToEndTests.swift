@@ -46,6 +46,18 @@ import Testing
         }
     }
 
+    /// An output that cannot be written is 74 (EX_IOERR) for the commands that write files, in one line
+    /// naming it (it was 1, with encode's and synth's errors as the parser's).
+    @Test func anOutputThatCannotBeWrittenIsSeventyFour() throws {
+        for arguments in [
+            ["encode", "--format", "qr", "--text", "x", dir + "/missing/x.png"], ["synth", "--code", "QRCode:x@0.5,0.5", dir + "/missing/x.rec"]
+        ] {
+            let r = try ScandBinary.run(arguments)
+            #expect(r.status == 74, "scand \(arguments[0]): \(r.stderr)")
+            #expect(r.stderr.split(separator: "\n").count == 1 && r.stderr.contains(dir + "/missing/x."), "\(r.stderr)")
+        }
+    }
+
     /// No daemon is 69 (EX_UNAVAILABLE) for the clients that ask once.
     @Test func noDaemonIsSixtyNine() throws {
         for command in [["watch", "--status"], ["controls"], ["roi"]] {

@@ -137,6 +137,7 @@ final class MQTTBridgeEndToEndTests {
         #expect(Self.seqs(office.lines) == Array(1...15))
         #expect(daemon.requests == [Self.fromJournalStart])
         #expect(bridge.stderr.contains { $0.contains("publishing everything the daemon's journal keeps, then live events") }, "\(bridge.stderr)")
+        #expect(!bridge.stderr.contains { $0.contains(MQTTBridge.journalStart.boot) }, "no made-up boot in its words: \(bridge.stderr)")
         #expect(bridge.wait { self.stateFileHolds(EventPosition(boot: daemon.boot, seq: 15)) })
     }
 

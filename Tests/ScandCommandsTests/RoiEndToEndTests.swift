@@ -43,7 +43,7 @@ import Testing
         for bad in ["0.5,0.5,0.9,0.1", "1,2,3", "a,b,c,d"] {
             let r = try ScandBinary.run(["roi", "--socket", dir + "/none.sock", bad])
             #expect(r.status == 64, "\(bad): \(r.stderr)")
-            #expect(r.stderr.hasPrefix("Error: rect: "), "\(bad): \(r.stderr)")
+            #expect(r.stderr.hasPrefix("scand: rect of interest: ") && r.stderr.split(separator: "\n").count == 1, "\(bad): \(r.stderr)")
         }
         let both = try ScandBinary.run(["roi", "--socket", dir + "/none.sock", "--reset", "0,0,1,1"])
         #expect(both.status == 64 && both.stderr.contains("--reset"), "\(both.stderr)")

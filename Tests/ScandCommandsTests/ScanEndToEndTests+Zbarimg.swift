@@ -51,7 +51,7 @@ extension ScanEndToEndTests {
         let garbage = dir + "/garbage-stdin"
         FileManager.default.createFile(atPath: garbage, contents: Data("not an image".utf8))
         let bad = try scan(["-"], stdin: garbage)
-        #expect(bad.status == 1 && bad.stderr.contains("not a PNG, JPEG or binary PNM"), "\(bad.stderr)")
+        #expect(bad.status == 1 && bad.stderr.contains("not a PNG, JPEG, GIF, BMP, PNM (PGM/PPM), WebP or TIFF image"), "\(bad.stderr)")
         let twice = try scan(["-", "-"], stdin: path)
         #expect(twice.status == 1 && twice.stderr.contains("can be read once"), "\(twice.stderr)")
     }

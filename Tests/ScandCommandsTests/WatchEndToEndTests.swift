@@ -41,6 +41,20 @@ import Testing
         #expect(daemon.finish() == 0)
     }
 
+    /// The count as gpspipe's -n and mosquitto_sub's -C (issue 46, item 14).
+    @Test func minusNAndMinusCapitalCAreTheCount() throws {
+        let sock = dir + "/short.sock"
+        let daemon = try daemon(["short-1", "short-2", "short-3"], socket: sock, state: dir + "/short-state", name: "short")
+        #expect(daemon.wait { FileManager.default.fileExists(atPath: sock) })
+        let n = try watch(["--socket", sock, "--raw", "-n", "1"])
+        let c = try watch(["--socket", sock, "--raw", "-C", "2"])
+        #expect(n.finish(seconds: 60) == 0, "\(n.stderr)")
+        #expect(c.finish(seconds: 60) == 0, "\(c.stderr)")
+        #expect(n.stdout == ["short-1"] && c.stdout == ["short-1", "short-2"], "\(n.stdout) \(c.stdout)")
+        daemon.signal(SIGTERM)
+        #expect(daemon.finish() == 0)
+    }
+
     @Test func aDaemonThatGoesAwayIsAnErrorWithoutReconnect() throws {
         let sock = dir + "/away.sock"
         let daemon = try daemon(
@@ -85,6 +99,8 @@ import Testing
         #expect(expected.count >= 6 && expected.last == "second-3", "\(expected)")
         #expect(watcher.stdout == expected, "every scan once, in order: \(watcher.stdout) against \(expected)")
         #expect(watcher.stderr.contains { $0.contains("subscribed again") }, "\(watcher.stderr)")
+        let firstSubscription = watcher.stderr.first { $0.contains("subscribed") }
+        #expect(firstSubscription?.hasSuffix("scand answers: subscribed") == true, "the first is no 'again': \(watcher.stderr)")
         watcher.signal(SIGTERM)
         #expect(watcher.finish() != 0)
         second.signal(SIGTERM)
@@ -207,6 +223,54 @@ import Testing
     static func isRunning(_ pid: pid_t) -> Bool {
         guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8), let close = stat.lastIndex(of: ")") else { return false }
         return !stat[close...].dropFirst().trimmingCharacters(in: .whitespaces).hasPrefix("Z")
+    }
+
+    /// A mistyped --exec is refused before the watch starts (it exited 0, the scan taken as handled), and so
+    /// is what only a shell understands without --shell (issue 46, items 1 and 2).
+    @Test func anExecCommandThatCannotRunIsRefusedAtOnce() throws {
+        let notExecutable = dir + "/not-executable.sh"
+        try "#!/bin/sh\n".write(toFile: notExecutable, atomically: true, encoding: .utf8)
+        let cases: [([String], String)] = [
+            (["--exec", "/nonexistent/cmd", "--count", "1", "--timeout", "10"], "--exec: no such file: /nonexistent/cmd"),
+            (["--exec", "no-such-command-46"], "--exec: no such command in PATH: no-such-command-46"),
+            (["--exec", notExecutable], "is not an executable file"),
+            (["--exec", "echo got $SCAND_TEXT"], "without a shell, so $SCAND_TEXT would reach it as it is: add --shell")
+        ]
+        for (arguments, message) in cases {
+            let r = try ScandBinary.run(["watch", "--socket", dir + "/none.sock"] + arguments)
+            #expect(r.status == 64, "\(arguments): \(r.stderr)")
+            #expect(r.stderr.contains(message) && r.stderr.split(separator: "\n").count == 1, "\(arguments): \(r.stderr)")
+        }
+    }
+
+    /// A command that cannot start when a scan comes (removed since, or not found by the shell) stops the
+    /// watch with 72: the scan is not taken as handled and `--count` is not met.
+    @Test(arguments: ["removed", "shell"])
+    func anExecCommandThatCannotStartForAScanStopsTheWatch(_ how: String) throws {
+        let sock = dir + "/gone-\(how).sock"
+        let daemon = try daemon(["gone-\(how)"], socket: sock, state: dir + "/gone-\(how)", leadIn: 3, name: "gone-\(how)")
+        #expect(daemon.wait { FileManager.default.fileExists(atPath: sock) })
+        let script = dir + "/gone-\(how).sh"
+        try "#!/bin/sh\nexit 0\n".write(toFile: script, atomically: true, encoding: .utf8)
+        chmod(script, 0o755)
+        let options = how == "shell" ? ["--shell", "--exec", "no-such-command-46 \"$SCAND_TEXT\""] : ["--exec", script]
+        let watcher = try watch(["--socket", sock, "--count", "1"] + options)
+        if how == "removed" {
+            // Removed once the watcher has checked it and subscribed, before the first scan (3 s in).
+            let subscribed = Eventually.wait(seconds: 30) {
+                guard let c = SocketClient(path: sock) else { return false }
+                _ = c.readLine()
+                c.send("?STATUS;\n")
+                return c.read { $0.hasPrefix(#"{"class":"STATUS""#) }?.contains(#""watching":1"#) == true
+            }
+            #expect(subscribed, "\(watcher.stderr)")
+            try FileManager.default.removeItem(atPath: script)
+        }
+        #expect(watcher.finish(seconds: 60) == 72, "\(watcher.stderr)")
+        let expected = how == "shell" ? "exited 127" : "could not start"
+        #expect(watcher.stderr.contains { $0.contains(expected) && $0.hasSuffix("stopping: that scan is not handled") }, "\(watcher.stderr)")
+        daemon.signal(SIGTERM)
+        #expect(daemon.finish() == 0)
     }
 
     @Test func optionsThatContradictAreRefused() throws {

@@ -49,7 +49,15 @@ struct WatchPrinterTests {
         #expect(p.take(.lost(gone)) == [], "a daemon that stays away is one line")
         #expect(p.take(.lost(.closed)) == [.warn("\(DaemonError.closed); trying again")])
         #expect(p.take(try Self.line(Self.version)) == [])
+        #expect(p.take(try Self.line(Self.watch)) == [.warn("scand answers: subscribed")], "the first subscription is no subscription again")
+        #expect(p.take(.lost(.closed)) == [.warn("\(DaemonError.closed); trying again")])
         #expect(p.take(try Self.line(Self.watch)) == [.warn("subscribed again")])
+    }
+
+    /// A watcher that finds the daemon at once says nothing about subscribing.
+    @Test func aFirstSubscriptionWithoutALossIsQuiet() throws {
+        var p = WatchPrinter(output: .raw, classes: nil, count: nil)
+        #expect(p.take(try Self.line(Self.watch)) == [])
     }
 
     @Test func execRunsForScansWithTheirText() throws {

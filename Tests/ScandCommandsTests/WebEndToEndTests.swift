@@ -156,6 +156,49 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: screenshot))
     }
 
+    /// The page opened while a code is in view (update_interval 0, the default: nothing more comes while it
+    /// stays) outlines it and lists its scan at once, its label inside the frame though the code is near its
+    /// right edge; the sharpness is on a scale; the daemon stopping is said once (issue 46, items 10 to 12).
+    @Test(.enabled(if: hasBrowser, "needs chromium, chromium-driver and selenium (scripts/install-deps)"), .timeLimit(.minutes(5)))
+    func thePageOpenedWhileACodeIsInViewShowsItAtOnce() throws {
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let text = "kiosk-right-edge-0042"
+        let recording = dir + "/edge.rec"
+        let synth = try ScandBinary.run([
+            "synth", "--size", "640x360", "--frames", "1200", "--fps", "10", "--code", "QRCode:\(text)@0.88,0.5", recording
+        ])
+        try #require(synth.status == 0, "\(synth.stderr)")
+        let socket = dir + "/edge.sock"
+        // Its journal on, as the packaged daemon's: scand web, started after the scan, learns of it from there.
+        let daemon = try Self.daemon(
+            replaying: recording, socket: socket, settings: ["--update-interval", "0", "--state-directory", dir + "/edge-state"])
+        defer {
+            daemon.signal(SIGTERM)
+            _ = daemon.finish()
+        }
+        try #require(daemon.wait { daemon.stdout.contains { $0.contains(#""class":"SCAN""#) } }, "\(daemon.stderr)")
+        let web = try DaemonProcess(["web", "--listen", "127.0.0.1:0", "--socket", socket])
+        var url: String?
+        web.wait {
+            url = web.stderr.lazy.compactMap { line in line.range(of: "serving ").map { String(line[$0.upperBound...].prefix { $0 != " " }) } }.first
+            return url != nil
+        }
+        let page = try #require(url, "\(web.stderr)")
+        let browser = try SpawnedProcess("/usr/bin/env", Self.browserScript("page_on_open.py", ["--url", page, "--text", text]))
+        if browser.wait(seconds: 120, until: { !browser.isRunning || browser.stdout.contains("stop scand") }),
+            browser.stdout.contains("stop scand")
+        {
+            daemon.signal(SIGTERM)
+            #expect(daemon.finish() == 0)
+        }
+        let status = browser.finish(seconds: 120)
+        print("browser test:\n\(browser.stdout.joined(separator: "\n"))\n\(browser.stderr.joined(separator: "\n"))")
+        web.signal(SIGTERM)
+        #expect(web.finish() == 0)
+        try #require(status != 77, "skipped: \(browser.stdout)")
+        #expect(status == 0, "\(browser.stdout)\(browser.stderr)\nscand web: \(web.stderr.suffix(20))")
+    }
+
     /// With `[web] token`, the setup page opened once as `/?token=…` keeps the token as its cookie: the
     /// preview, the outlines, the rect of interest and the scans all work through it (fetch and WebSocket).
     @Test(.enabled(if: hasBrowser, "needs chromium, chromium-driver and selenium (scripts/install-deps)"), .timeLimit(.minutes(5)))

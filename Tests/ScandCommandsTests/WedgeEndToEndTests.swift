@@ -166,6 +166,20 @@ import Testing
         #expect(again.finish() == 0)
     }
 
+    /// Ctrl-C stops the wedge, which says so: the daemon closed nothing, and nothing is subscribed again
+    /// (issue 46, item 5).
+    @Test func aWedgeStoppedWithControlCSaysItStoppedNotThatScandClosed() throws {
+        let quiet = try daemon(try Self.items([], leadIn: 30, to: dir + "/ctrl-c.rec"))
+        let wedge = try wedge([])
+        #expect(wedge.wait { wedge.stderr.contains { $0.contains("subscribed to scand") } }, "\(wedge.stderr)")
+        wedge.signal(SIGINT)
+        #expect(wedge.finish() == 0, "\(wedge.stderr)")
+        #expect(!wedge.stderr.contains { $0.contains("closed") || $0.contains("subscribing again") }, "\(wedge.stderr)")
+        #expect(wedge.stderr.last?.contains("stopped:") == true, "\(wedge.stderr)")
+        quiet.signal(SIGTERM)
+        #expect(quiet.finish() == 0)
+    }
+
     @Test func aWrongSettingOrNoUinputIsOneLineAndItsExitStatus() throws {
         let layout = try ScandBinary.run(["wedge", "--dry-run", "--layout", "dvorak", "--socket", socket, "--state-file", stateFile])
         // A bad option value is 64 (EX_USAGE), as for every command, and a prefix the layout cannot type given

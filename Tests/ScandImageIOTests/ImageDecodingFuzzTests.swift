@@ -4,8 +4,8 @@ import Testing
 import ScandCore
 @testable import ScandImageIO
 
-/// Hostile image files through the real decoding path (stb_image in the sandboxed child): 102,000 seeded
-/// mutations of generated PNG, JPEG and PNM files, in batches of 1,000 a child. None may take scand's process
+/// Hostile image files through the real decoding path (stb_image, libwebp and libtiff in the sandboxed
+/// child): 102,000 seeded mutations of generated PNG, JPEG, PNM, WebP and TIFF files, in batches of 1,000 a child. None may take scand's process
 /// down or hang; each file ends as pixels or one line saying why not. (Whether stb_image asserts on a file
 /// depends on what the child decoded before it: it reads memory it never wrote. About one file in 100,000
 /// here crashes its child, which costs that file only.)
@@ -21,7 +21,10 @@ import ScandCore
             ("jpeg colour", ImageSamples.jpeg(odd, components: 3, quality: 75)),
             ("jpeg colour small", ImageSamples.jpeg(small, components: 3, quality: 30)),
             ("pgm", ImageSamples.pgm(small)),
-            ("ppm", ImageSamples.ppm(odd))
+            ("ppm", ImageSamples.ppm(odd)),
+            ("webp", ImageSamples.webp(odd)),
+            ("tiff", ImageSamples.tiff(small)),
+            ("tiff rgb big-endian", ImageSamples.tiff(odd, rgb: true, bigEndian: true))
         ]
     }
 

@@ -39,6 +39,36 @@ import ScandTestSupport
         #expect(back.width == 64 && back.pixels.allSatisfy { abs(Int($0) - 200) <= 2 })
     }
 
+    /// What zbarimg users feed it besides PNG and JPEG (issue 46, item 13): WebP, TIFF (either byte order,
+    /// grey or RGB), GIF and BMP, each decoded exactly.
+    @Test func readsWebPTIFFGIFAndBMP() throws {
+        let img = ImageSamples.pattern(width: 67, height: 19)
+        let files: [(String, [UInt8])] = [
+            ("webp", ImageSamples.webp(img)), ("tiff", ImageSamples.tiff(img)),
+            ("tiff rgb big-endian", ImageSamples.tiff(img, rgb: true, bigEndian: true))
+        ]
+        for (name, bytes) in files {
+            let back = try ImageFile.decodeLuma([(name, bytes)])[0].get()
+            #expect(back == img, "\(name)")
+        }
+        // GIF and BMP, which stb_image reads, written by stb_image_write's BMP and by hand for GIF's header.
+        let bmp = dir + "/g.bmp"
+        #expect(img.pixels.withUnsafeBytes { stbi_write_bmp(bmp, 67, 19, 1, $0.baseAddress) } != 0)
+        #expect(try ImageFile.readLuma(bmp) == img)
+    }
+
+    /// A format stb_image would try and scand does not offer (TGA, PSD, HDR) is refused as not an image.
+    @Test func aFormatScandDoesNotOfferIsRefused() throws {
+        let tga = dir + "/g.tga"
+        let img = ImageSamples.pattern(width: 8, height: 8)
+        #expect(img.pixels.withUnsafeBytes { stbi_write_tga(tga, 8, 8, 1, $0.baseAddress) } != 0)
+        #expect {
+            try ImageFile.readLuma(tga)
+        } throws: { error in
+            (error as? ImageFile.ReadError)?.reason == "not a PNG, JPEG, GIF, BMP, PNM (PGM/PPM), WebP or TIFF image"
+        }
+    }
+
     @Test func namesTheReasonForUnreadableFiles() throws {
         FileManager.default.createFile(atPath: dir + "/empty.png", contents: Data())
         FileManager.default.createFile(atPath: dir + "/text.png", contents: Data("hello, not an image".utf8))
@@ -49,7 +79,7 @@ import ScandTestSupport
             (dir + "/missing.png", "no such file or directory"),
             (dir, "is a directory"),
             (dir + "/empty.png", "file is empty"),
-            (dir + "/text.png", "not a PNG, JPEG or binary PNM"),
+            (dir + "/text.png", "not a PNG, JPEG, GIF, BMP, PNM (PGM/PPM), WebP or TIFF image"),
             (dir + "/truncated.png", "corrupt or unsupported image")
         ]
         for (path, reason) in cases {

@@ -1,5 +1,6 @@
 import ScandTestSupport
 import CSTB
+import CWebP
 import Foundation
 import ScandCore
 @testable import ScandImageIO
@@ -36,6 +37,44 @@ enum ImageSamples {
         }
         precondition(ok != 0, "stb_image_write could not encode the sample")
         return sink.bytes
+    }
+
+    /// libwebp's lossless WebP of the grey image (as RGB): decoded, each pixel's grey comes back exactly.
+    static func webp(_ image: LumaImage) -> [UInt8] {
+        let rgb = image.pixels.flatMap { [$0, $0, $0] }
+        var output: UnsafeMutablePointer<UInt8>?
+        let size = rgb.withUnsafeBufferPointer {
+            WebPEncodeLosslessRGB($0.baseAddress, Int32(image.width), Int32(image.height), Int32(image.width * 3), &output)
+        }
+        precondition(size > 0, "libwebp could not encode the sample")
+        defer { WebPFree(output) }
+        return Array(UnsafeBufferPointer(start: output, count: size))
+    }
+
+    /// A baseline TIFF, written here: little- or big-endian, 8-bit grey or RGB (the grey repeated),
+    /// uncompressed, one strip.
+    static func tiff(_ image: LumaImage, rgb: Bool = false, bigEndian: Bool = false) -> [UInt8] {
+        func u16(_ v: Int) -> [UInt8] { bigEndian ? [UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)] : [UInt8(v & 0xFF), UInt8(v >> 8 & 0xFF)] }
+        func u32(_ v: Int) -> [UInt8] { bigEndian ? (u16(v >> 16) + u16(v & 0xFFFF)) : (u16(v & 0xFFFF) + u16(v >> 16)) }
+        let samples = rgb ? image.pixels.flatMap { [$0, $0, $0] } : image.pixels
+        let channels = rgb ? 3 : 1
+        // Header (8), then the pixels, then BitsPerSample's three values for RGB, then the IFD.
+        let pixelsAt = 8, bitsAt = pixelsAt + samples.count, ifdAt = bitsAt + 6
+        // Tag, type (3 SHORT, 4 LONG), count, value (or, for three SHORTs, where they are).
+        var entries: [(Int, Int, Int, Int)] = [
+            (256, 4, 1, image.width), (257, 4, 1, image.height), (258, 3, channels, rgb ? bitsAt : 8), (259, 3, 1, 1),
+            (262, 3, 1, rgb ? 2 : 1), (273, 4, 1, pixelsAt), (277, 3, 1, channels), (278, 4, 1, image.height), (279, 4, 1, samples.count)
+        ]
+        entries.sort { $0.0 < $1.0 }
+        var bytes: [UInt8] = (bigEndian ? Array("MM".utf8) : Array("II".utf8)) + u16(42) + u32(ifdAt) + samples
+        bytes += u16(8) + u16(8) + u16(8)
+        bytes += u16(entries.count)
+        for (tag, type, count, value) in entries {
+            bytes += u16(tag) + u16(type) + u32(count)
+            // A SHORT value sits in the first two of the four bytes.
+            bytes += type == 3 && count == 1 ? u16(value) + u16(0) : u32(value)
+        }
+        return bytes + u32(0)
     }
 
     static func pgm(_ image: LumaImage) -> [UInt8] {

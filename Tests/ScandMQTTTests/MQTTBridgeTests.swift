@@ -57,9 +57,32 @@ import Testing
                     #"{"class":"ERROR","message":"since … is not in the journal (it is not from this journal): the journal keeps seq 1…3 since x; replaying all of those"}"#
                 )))
         guard case .log(let text)? = error.first else { Issue.record("\(error)"); return }
-        #expect(text.hasPrefix("publishing everything the daemon's journal keeps, then live events"))
+        #expect(text == "publishing everything the daemon's journal keeps, then live events (the journal keeps seq 1…3 since x)")
         for seq in 1...3 { #expect(b.handle(.line(Self.received(Self.line(seq)))).count == 1, "seq \(seq) taken") }
         #expect(b.received?.seq == 3)
+    }
+
+    /// A daemon without a journal cannot answer the journal's start: said in words, without the made-up
+    /// position, and without a second warning for the unnumbered events that follow (issue 46, item 6).
+    @Test func aDaemonWithoutAJournalIsSaidOnceWithoutTheMadeUpPosition() {
+        var b = MQTTBridge(kioskID: "k", release: "0", acknowledged: nil)
+        _ = b.start()
+        _ = b.handle(.daemonConnected)
+        let since = MQTTBridge.journalStart.json.replacingOccurrences(of: "\"", with: "\\\"")
+        let error = b.handle(
+            .line(
+                Self.received(
+                    #"{"class":"ERROR","message":"since \#(since) cannot be answered: the event journal is off (disk full); live events follow"}"#
+                )))
+        #expect(
+            error == [
+                .log(
+                    "the daemon keeps no journal to publish from (the event journal is off (disk full)): publishing live events only; what is scanned while the bridge or the broker is away is not sent again"
+                )
+            ])
+        let live = b.handle(.line(Self.received(#"{"class":"SCAN","id":1,"format":"QRCode","text":"x"}"#)))
+        #expect(!live.contains { if case .log = $0 { true } else { false } }, "\(live)")
+        #expect(live.contains { if case .publish = $0 { true } else { false } }, "\(live)")
     }
 
     @Test func aBridgeStartedNowWritesDownWhereItBeganAtItsFirstEvent() {

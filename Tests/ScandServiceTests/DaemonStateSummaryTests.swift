@@ -21,6 +21,7 @@ import Testing
         #expect(off.contains("event journal off (disk full)") && off.contains("/s/roi"))
         let none = Daemon.stateSummary(directory: nil, journal: .off(reason: "no state directory", boot: Self.boot))
         #expect(none.hasPrefix("no state directory ([service] state_directory, or systemd's $STATE_DIRECTORY): no event journal"))
-        #expect(none.contains("lasts until the next restart"))
+        #expect(none.hasSuffix("; --state-directory DIR keeps them"), "says what to do: \(none)")
+        #expect(none.contains("camera controls set over the socket last until the next restart"))
     }
 }

@@ -30,7 +30,9 @@ import Testing
         try await app.serving { client in
             #expect(await Eventually.check { daemon.watcherCount == 1 })
             // One WATCH, or the same again if a loaded machine let the first one time out: one at a time.
-            let requests = try daemon.requests.map { try ClientRequest.parse($0) }
+            // First a STATUS: a daemon without a journal (this one) is subscribed to live.
+            let requests = try daemon.requests.map { try ClientRequest.parse($0) }.filter { $0 != .status }
+            #expect(daemon.requests.first == ClientRequest.status.line, "\(daemon.requests)")
             #expect(!requests.isEmpty && requests.allSatisfy { $0 == .watch(EventRelay.watch) }, "\(requests)")
             // Two pages, one subscription.
             async let second: [String] = Self.receive(client, count: 2)
@@ -57,7 +59,10 @@ import Testing
                 #expect(await Eventually.check { hub.subscriberCount == 1 })
                 restarted.push(Self.scan)
                 var messages = inbound.makeAsyncIterator()
-                let first = try await messages.next()
+                // A page opened later is told first what was scanned; nothing is known to be in view after
+                // the daemon was away.
+                let view = try await messages.next(), first = try await messages.next()
+                #expect(view == .text(#"{"class":"VIEW","scans":["# + Self.scan + #"],"inView":[]}"#))
                 #expect(first == .text(Self.scan))
             }
             #expect(WebRoutesTests.sample(metrics.text(), "scand_web_daemon_reconnects_total") ?? 0 >= 1, "\(metrics.text())")

@@ -74,7 +74,7 @@ import Testing
         try await Self.app(socket: path).serving { client in
             try await client.execute(uri: "/api/status", method: .get) { response in
                 #expect(response.status == .serviceUnavailable)
-                #expect(Self.message(response)?.hasPrefix("scand is not running: nothing listens on \(path)") == true)
+                #expect(Self.message(response)?.hasPrefix("scand is not running: no socket at \(path)") == true)
                 #expect(Self.body(response).split(separator: "\n").count == 1)
             }
             try await client.execute(uri: "/metrics", method: .get) { response in

@@ -3,8 +3,8 @@ import FuzzSupport
 import ScandCore
 import ScandImageIO
 
-// A still image as `scand scan FILE` reads it: ImageFile.readLuma, whose PNG, JPEG or PNM is decoded by
-// stb_image in a scand-decoder process (beside this executable, as beside scand). stb_image's own faults cost
+// A still image as `scand scan FILE` reads it: ImageFile.readLuma, whose PNG, JPEG, GIF, BMP, PNM, WebP or
+// TIFF is decoded by stb_image, libwebp or libtiff in a scand-decoder process (beside this executable, as beside scand). stb_image's own faults cost
 // that process, not this one; libFuzzer guides by this side's code (the file's checks, the reply's reading,
 // the refusal's reason). What is read is a whole image of its declared size; a refusal is one line.
 

@@ -177,8 +177,8 @@ extension Setting {
             reload: .restart, \.adminGroup),
         Setting(
             section: "service", key: "state_directory", flag: "state-directory", kind: .text, valueName: "PATH",
-            help: "Directory for what outlives a restart (the rect of interest set over the socket); empty: systemd's "
-                + "$STATE_DIRECTORY, else nothing is kept.", reload: .restart,
+            help: "Directory for what outlives a restart: the event journal (for since and scand mqtt), the rect of interest and "
+                + "camera controls set over the socket; empty: systemd's $STATE_DIRECTORY, else nothing is kept.", reload: .restart,
             read: { .text($0.stateDirectory ?? "") },
             write: { c, v, _ throws(Problem) in
                 if case .text("") = v { c.stateDirectory = nil; return }

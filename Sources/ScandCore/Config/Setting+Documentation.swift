@@ -69,7 +69,7 @@ extension Setting {
         "socket.admin_group":
             "Group whose members may change settings over the socket (?ROI=, from `scand web`); \"\" = root and scand's own user only. A group that does not exist is a configuration error.",
         "service.state_directory":
-            "Directory for what outlives a restart: the rect of interest set over the socket (it then overrides [decoding] roi) and the journal. \"\" = systemd's $STATE_DIRECTORY (the first, if the unit names several), else nothing is kept.",
+            "Directory for what outlives a restart: the event journal (what since and scand mqtt resume from), and the rect of interest and camera controls set over the socket or the setup page (they then override [decoding] roi and [camera.controls]). \"\" = systemd's $STATE_DIRECTORY (the first, if the unit names several), else nothing is kept.",
         "journal.max_events":
             "Events kept at most, 1...10000000.",
         "journal.max_age":

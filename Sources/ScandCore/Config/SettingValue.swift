@@ -95,7 +95,8 @@ public enum SettingValue: Sendable, Equatable {
         case .number(let d): return Self.shortest(d, float: true)
         case .boolean(let b): return String(b)
         case .texts(let items): return "[" + items.map(quoted).joined(separator: ", ") + "]"
-        case .numbers(let items): return "[" + items.map { Self.shortest($0, float: true) }.joined(separator: ", ") + "]"
+        // Whole numbers as integers (itf_lengths = [14], not [14.0]): the file reads either as a number.
+        case .numbers(let items): return "[" + items.map { Self.shortest($0) }.joined(separator: ", ") + "]"
         }
     }
 

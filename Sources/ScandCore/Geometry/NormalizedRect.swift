@@ -54,6 +54,11 @@ public struct NormalizedRect: Sendable, Hashable, CustomStringConvertible {
             }
             values.append(v)
         }
+        // 25,25,50,50: percent, where fractions of the frame are asked for.
+        if values.contains(where: { $0 > 1 }), values.allSatisfy({ $0 >= 0 && $0 <= 100 }) {
+            let fractions = values.map { v in v == 0 || v == 100 ? "\(Int(v / 100))" : "\(v / 100)" }.joined(separator: ",")
+            throw RectError("x,y,w,h are fractions of the frame, 0…1, not percent: for \(text) percent write \(fractions)")
+        }
         return try NormalizedRect(x: values[0], y: values[1], width: values[2], height: values[3])
     }
 

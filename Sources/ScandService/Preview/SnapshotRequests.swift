@@ -40,7 +40,8 @@ final class SnapshotRequests: Sendable {
 
     /// Hands `frame` over to be made into a snapshot for everyone waiting, if anyone still wants one and no
     /// snapshot is being made; the caller (the decode loop) goes on at once.
-    func offer(_ frame: Frame, transform: FrameTransform) {
+    /// `inView`: the ids of the scanned codes read in the newest frame decoded (`Snapshot.inView`).
+    func offer(_ frame: Frame, transform: FrameTransform, inView: [Int]? = nil) {
         let waiters: [Waiter]? = state.withLockedValue { s in
             guard !s.making, !s.waiting.isEmpty else { return nil }
             let taken = s.waiting
@@ -52,7 +53,7 @@ final class SnapshotRequests: Sendable {
         NIOThreadPool.singleton.submit { [self] _ in
             let wanted = waiters.filter { $0.isWanted() }
             if !wanted.isEmpty {
-                let line = Self.snapshot(of: frame, transform: transform).line
+                let line = Self.snapshot(of: frame, transform: transform, inView: inView).line
                 // Counted before anyone is answered: an answered client may ask how many were made.
                 state.withLockedValue { $0.made += 1 }
                 for w in wanted { w.answer(line) }
@@ -62,7 +63,7 @@ final class SnapshotRequests: Sendable {
     }
 
     /// `frame` shrunk and turned as the decoder sees it, as a SNAPSHOT (or why there is none).
-    static func snapshot(of frame: Frame, transform: FrameTransform) -> Event {
+    static func snapshot(of frame: Frame, transform: FrameTransform, inView: [Int]? = nil) -> Event {
         guard let small = frame.thumbnail(maxSide: maxSide) else {
             return .error("no frame to show: the camera's \(frame.format.fourcc) frames have no luma scand reads")
         }
@@ -71,7 +72,7 @@ final class SnapshotRequests: Sendable {
         return .snapshot(
             Snapshot(
                 frame: frame.sequence, width: oriented.width, height: oriented.height, sourceWidth: source.width,
-                sourceHeight: source.height, mimeType: "image/jpeg", data: JPEGEncoder.encode(oriented, quality: 70)))
+                sourceHeight: source.height, mimeType: "image/jpeg", data: JPEGEncoder.encode(oriented, quality: 70), inView: inView))
     }
 
     /// Tells requests that waited longer than `patience` for a frame why there is none.

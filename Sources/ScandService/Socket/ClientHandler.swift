@@ -46,6 +46,8 @@ final class ClientHandler: ChannelDuplexHandler {
     private var hub: EventHub { settings.hub }
     private var subscriber: Subscriber?
     private var credentials: PeerCredentials?
+    /// When the client was admitted: its disconnection is logged with how long it stayed.
+    private var admitted: ContinuousClock.Instant?
     private var idleTimer: Scheduled<Void>?
     private var closing = false
     private var order = ReplyOrder(limit: ClientHandler.maxAnswersWaiting)
@@ -85,6 +87,7 @@ final class ClientHandler: ChannelDuplexHandler {
         subscriber = client
         self.credentials = credentials
         if let c = credentials { settings.log("client connected: pid \(c.pid), uid \(c.uid), gid \(c.gid)", .info) }
+        admitted = .now
         client.send(versionLine)
         let timeout = settings.requestTimeout
         idleTimer = context.eventLoop.assumeIsolated().scheduleTask(in: TimeAmount(timeout)) { [self] in
@@ -104,6 +107,11 @@ final class ClientHandler: ChannelDuplexHandler {
         if let subscriber {
             subscriber.close()
             hub.remove(subscriber)
+            // The pair of "client connected": a log shows who is connected now.
+            if let c = credentials, let admitted {
+                let seconds = (ContinuousClock.now - admitted).inSeconds
+                settings.log("client disconnected: pid \(c.pid), uid \(c.uid), after \(String(format: "%.1f", seconds)) s", .info)
+            }
         }
         subscriber = nil
         held = []

@@ -15,6 +15,9 @@ let roiChanges = 0;  // rects of interest posted so far: a STATUS asked for befo
 let lastCaptured = null;
 // What the badge says: scand web's WebSocket, the daemon (from STATUS), and the camera.
 const health = { web: false, daemon: true, camera: "" };
+// The sharpest figure seen since the page opened, or since the rect of interest or the camera changed: the
+// sharpness is shown against it, as a person turning the focus ring looks for the best setting.
+let focusBest = 0;
 
 // The preview: one snapshot at a time, at most 5 a second.
 async function snapshots() {
@@ -26,6 +29,15 @@ async function snapshots() {
         const s = await r.json();
         $("frame").src = `data:${s.mime};base64,${s.data}`;
         $("frame").dataset.frame = s.frame;
+        // The codes read in the newest frame decoded: an outline whose code has left is hidden at once, not
+        // at its LOST (lost_after later).
+        if (Array.isArray(s.inView)) {
+          for (const [id, c] of codes) {
+            const gone = !s.inView.includes(id);
+            c.polygon.classList.toggle("gone", gone);
+            c.label.classList.toggle("gone", gone);
+          }
+        }
         if (s.sourceWidth !== source.width || s.sourceHeight !== source.height) {
           source = { width: s.sourceWidth, height: s.sourceHeight };
           // The overlay in camera pixels: outlines and labels keep their shape whatever the page's size.
@@ -37,7 +49,7 @@ async function snapshots() {
         document.documentElement.style.setProperty("--aspect", (s.sourceWidth / s.sourceHeight).toFixed(4));
       } else {
         $("preview").classList.add("no-frame");
-        $("frame-message").textContent = (await r.json()).message;
+        showMessage($("frame-message"), (await r.json()).message);
       }
     } catch (e) { /* the daemon or scand web restarting: try again */ }
     await new Promise((done) => setTimeout(done, Math.max(0, 200 - (performance.now() - started))));
@@ -64,14 +76,21 @@ function events() {
 
 function onEvent(e) {
   switch (e.class) {
+    // scand web's first line: the last scans and the codes in view when the page opened (or reconnected).
+    case "VIEW":
+      $("scans").replaceChildren();
+      for (const scan of e.scans) addScan(scan);
+      for (const id of [...codes.keys()]) removeCode(id);
+      for (const code of e.inView) showCode(code);
+      break;
     case "SCAN": showCode(e); addScan(e); break;
     case "UPDATE": showCode(e); break;
     case "LOST": removeCode(e.id); break;
     case "DEVICE":
       health.camera = e.state;
       showHealth();
-      // A camera (re)opened: its controls, as it has them now.
-      if (e.state === "streaming") loadControls();
+      // A camera (re)opened: its controls, as it has them now; its sharpness is a new scale.
+      if (e.state === "streaming") { loadControls(); focusBest = 0; }
       if (e.state !== "streaming") for (const id of [...codes.keys()]) removeCode(id);
       break;
   }
@@ -115,9 +134,11 @@ function placeCode(c) {
   c.polygon.setAttribute("points", px.map((p) => p.map((v) => v.toFixed(1)).join(",")).join(" "));
   const size = Math.max(12, source.height * 0.035);
   c.label.setAttribute("font-size", size);
-  c.label.setAttribute("x", Math.min(...px.map((p) => p[0])));
   c.label.setAttribute("y", Math.max(size, Math.min(...px.map((p) => p[1])) - size * 0.4));
   c.label.textContent = `${c.format} ${c.text}`.slice(0, 48);
+  // Inside the frame: a code near its right edge keeps its label whole, moved left (camera pixels).
+  const length = c.label.getComputedTextLength();
+  c.label.setAttribute("x", Math.max(0, Math.min(Math.min(...px.map((p) => p[0])), source.width - length - size * 0.3)));
 }
 
 function removeCode(id) {
@@ -384,10 +405,43 @@ async function status() {
   }
 }
 
+// The daemon (or scand web) not answering: the badge says so, the preview says why (once, the same message
+// would fill every cell), the values are unknown.
 function showDown(message) {
-  $("s-camera").textContent = message;
-  for (const id of ["s-size", "s-fps", "s-dropped", "s-decode", "s-focus", "s-latency", "s-subscribers"]) $(id).textContent = "–";
+  for (const id of ["s-camera", "s-size", "s-fps", "s-dropped", "s-decode", "s-focus", "s-latency", "s-subscribers"]) $(id).textContent = "–";
+  $("s-focus-meter").value = 0;
+  $("preview").classList.add("no-frame");
+  showMessage($("frame-message"), message);
   lastCaptured = null;
+}
+
+// A message of scand's, with its `commands` set as code rather than shown with their backticks.
+function showMessage(element, message) {
+  element.replaceChildren(...String(message).split("`").map((part, i) => {
+    if (i % 2 === 0) return document.createTextNode(part);
+    const code = document.createElement("code");
+    code.textContent = part;
+    return code;
+  }));
+}
+
+// Whether a message says the daemon is out of reach, which the badge and the preview already say.
+function saysDaemonDown(message) {
+  return /^(scand is not running|no scand answers|permission denied|scand did not answer|scand closed)/.test(message);
+}
+
+// The sharpness against the sharpest seen, on a bar: what a person focusing looks at (the figure alone means
+// nothing without the same scene at another focus).
+function showFocus(focus) {
+  if (focus === undefined) {
+    $("s-focus").textContent = "–";
+    $("s-focus-meter").value = 0;
+    return;
+  }
+  focusBest = Math.max(focusBest, focus);
+  const share = focusBest > 0 ? Math.round((100 * focus) / focusBest) : 0;
+  $("s-focus-meter").value = share;
+  $("s-focus").textContent = focus === 0 ? "nothing sharp in the rect" : `${share}% of the best (${Math.round(focus)})`;
 }
 
 function showStatus(s, now, roiCurrent) {
@@ -402,8 +456,7 @@ function showStatus(s, now, roiCurrent) {
   lastCaptured = { count: s.captured, at: now };
   $("s-dropped").textContent = `${s.dropped} of ${s.captured}`;
   $("s-decode").textContent = `${s.decodeMsMean} ms`;
-  // Higher is sharper: a person turning the focus ring watches it climb.
-  $("s-focus").textContent = s.focus !== undefined ? `${s.focus} (higher is sharper)` : "–";
+  showFocus(s.focus);
   $("s-latency").textContent = s.latencyP50Ms !== undefined ? `${s.latencyP50Ms} / ${s.latencyP99Ms} ms` : "–";
   $("s-subscribers").textContent = `${s.watching} watching, ${s.clients} connected`;
   if (s.roi && roiCurrent) {
@@ -458,6 +511,7 @@ async function sendRoi(r) {
   $("roi-message").textContent = "applying…";
   sending += 1;
   roiChanges += 1;
+  focusBest = 0;  // another part of the scene: another scale
   try {
     const response = await fetch("/api/roi", {
       method: "POST", headers: { "Content-Type": "application/json", "X-Scand-Request": "1" }, body: JSON.stringify(body),
@@ -488,7 +542,8 @@ async function loadControls() {
     if (!r.ok) {
       $("controls").replaceChildren();
       $("controls-keep").parentElement.hidden = true;
-      $("controls-message").textContent = answer.message;
+      // A daemon out of reach is said once, in the preview; a camera without controls is said here.
+      showMessage($("controls-message"), saysDaemonDown(answer.message) ? "–" : answer.message);
       return;
     }
     showControls(answer);

@@ -147,8 +147,8 @@ int szx_worker_pid(const szx_worker *worker, int lane);
 void szx_worker_retire(szx_worker *worker);
 void szx_worker_destroy(szx_worker *worker);
 
-/// Image files (PNG, JPEG, binary PNM) decoded by stb_image in a sandboxed decoder process, never in the
-/// caller's process: stb_image asserts on some hostile files. The caller reads the files; the process decodes
+/// Image files (PNG, JPEG, GIF, BMP, binary PNM by stb_image; WebP by libwebp; TIFF by libtiff) decoded in a
+/// sandboxed decoder process, never in the caller's process: stb_image asserts on some hostile files. The caller reads the files; the process decodes
 /// their bytes. One process decodes files from the first on; after a crash or overrun (`timeout_ms` per file,
 /// 0 = none) the next one goes on from the file after it.
 typedef struct szx_encoded {
