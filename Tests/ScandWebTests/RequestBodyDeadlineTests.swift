@@ -91,7 +91,10 @@ import Testing
                     return scraped.hasPrefix("HTTP/1.1 200 ")
                 }, "\(scraped.prefix(200))")
             #expect(ContinuousClock.now - started < .seconds(5))
-            #expect(slow.allSatisfy { $0.closed && $0.text.hasPrefix("HTTP/1.1 408 ") }, "\(slow.map { $0.text.prefix(12) })")
+            // The scrape gets in once the first place is free; the others' 408s follow within moments (a loaded
+            // machine spreads them out).
+            #expect(await Eventually.check(seconds: 5) { slow.allSatisfy(\.closed) })
+            #expect(slow.allSatisfy { $0.text.hasPrefix("HTTP/1.1 408 ") }, "\(slow.map { $0.text.prefix(12) })")
             for connection in slow { await connection.close() }
         }
     }
