@@ -24,6 +24,14 @@ enum BarPatternCheck {
     static let quietModules = 4.0
     /// How many times another character's residual must be smaller than the read's own to contradict it.
     static let contradiction = 2.0
+    /// A read is contradicted by a character only where its pattern, or the pattern with that character in its
+    /// place, explains the profile this well (correlation): below it the fit's own errors (a can's bend not quite
+    /// caught, glare over part of the code) are as large as one character's difference from another, and right
+    /// reads were contradicted (a UPC-A on a can under glare, fitted at 0.60). There a read no character
+    /// contradicts agrees, and one some character does gets no verdict.
+    static let fitToWeighCharacters = 0.75
+    /// How far across the bars (modules) the quiet zones of a short code are looked at (`verdict`).
+    static let acrossModules = 8.0
     /// How much a label round a can squeezes the modules at the code's ends: a module there is `1 − 3·bend` of
     /// one at its middle (x = R·sin φ; up to a third of a turn round the can each way, as `scand bench till`'s
     /// cans and a 37 mm EAN-13 on a 66 mm can).
@@ -125,8 +133,11 @@ enum BarPatternCheck {
             }
             let template = characters.map { laid[$0] ? -1.0 : 1.0 }
             let own = correlation(characters.map { means[$0] }, template)
+            // Within `acrossModules` of the read's line: a line leaving through the bars' edge sees another
+            // code's bars in its zone once it is as far inside as the zone is long times the slant (at 40°, about
+            // five modules); lines further off reach print above or below the code.
             let step = max(2, 1.5 * fit.width)
-            for offset in stride(from: step, through: profile.length / 2, by: step).flatMap({ [$0, -$0] }) {
+            for offset in stride(from: step, through: min(profile.length / 2, acrossModules * fit.width), by: step).flatMap({ [$0, -$0] }) {
                 guard let line = self.profile(along: d, modules: laid.count, in: image, beside: (profile, offset)) else { continue }
                 let means = moduleMeans(line.values, fit, from: 0, count: laid.count)
                 guard correlation(characters.map { means[$0] }, template) >= max(minimumFit, 0.8 * own) else { continue }
@@ -143,19 +154,22 @@ enum BarPatternCheck {
                     < fitted(laid, window: whole, shift: 0, blur: b, fit: fit, profile: profile.values)
             })
         else { return Verdict() }
-        if anyCharacterContradicted(pattern, laid: laid, fit: fit, blur: blur, profile: profile.values) { return Verdict(main: true) }
+        if let other = contradictingPattern(pattern, laid: laid, fit: fit, blur: blur, profile: profile.values) {
+            return fitsWell(other, fit: fit, profile: profile.values) || fit.score >= fitToWeighCharacters ? Verdict(main: true) : Verdict()
+        }
         guard let addOn = EANPattern.addOn(d) else { return Verdict(main: false) }
         return Verdict(main: false, addOn: addOnContradicted(addOn, fit: fit, blur: blur, profile: profile.values))
     }
 
-    /// Whether a character of `pattern` (laid as `laid` on `fit`) is explained clearly better by another.
+    /// A character of `pattern` (laid as `laid` on `fit`) that another explains clearly better.
     ///
     /// Each character's window (and a module either side): the read's pattern against the same with any other
     /// character there, each at its best of small shifts. Residuals compared as likelihoods under Gaussian noise
     /// with about one independent sample a module (blur ties neighbouring samples): the read is contradicted when
     /// another character's residual is smaller by `contradiction`, a Bayes factor of 20 over the window's nine
     /// modules ((1/2)^(9/2) ≈ 1/22).
-    static func anyCharacterContradicted(_ pattern: EANPattern, laid: [Bool], fit: Fit, blur: Double, profile values: [Double]) -> Bool {
+    /// Returns the read's pattern (laid) with the first such character replaced by the other; nil when none is.
+    static func contradictingPattern(_ pattern: EANPattern, laid: [Bool], fit: Fit, blur: Double, profile values: [Double]) -> [Bool]? {
         for ch in pattern.characters {
             let first = fit.reversed ? laid.count - ch.start - 7 : ch.start
             let window = max(0, first - 1)..<min(laid.count, first + 8)
@@ -174,10 +188,19 @@ enum BarPatternCheck {
             let own = residual(ch.choices[ch.ownIndex], shifts: Array(stride(from: -0.5, through: 0.5, by: 0.125)))
             let near = [own.shift - 0.125, own.shift, own.shift + 0.125]
             for (i, p) in ch.choices.enumerated() where i != ch.ownIndex && own.value > contradiction * residual(p, shifts: near).value {
-                return true
+                var modules = laid
+                let shown = fit.reversed ? Array(p.reversed()) : p
+                for k in 0..<7 { modules[first + k] = shown[k] }
+                return modules
             }
         }
-        return false
+        return nil
+    }
+
+    /// Whether `laid` (a pattern with another character where the read had its own) explains the profile as a
+    /// whole at least `fitToWeighCharacters`: only then is the read contradicted.
+    static func fitsWell(_ laid: [Bool], fit: Fit, profile values: [Double]) -> Bool {
+        correlation(moduleMeans(values, fit, from: 0, count: laid.count), laid.map { $0 ? -1.0 : 1.0 }) >= fitToWeighCharacters
     }
 
     /// Whether the bars after the main number (before it, read backwards) contradict the add-on `pattern`: nil
@@ -194,7 +217,8 @@ enum BarPatternCheck {
             if best == nil || score > best!.score { best = (f, score) }
         }
         guard let (f, score) = best, score >= minimumFit else { return nil }
-        return anyCharacterContradicted(pattern, laid: laid, fit: f, blur: blur, profile: values)
+        guard let other = contradictingPattern(pattern, laid: laid, fit: f, blur: blur, profile: values) else { return false }
+        return score >= fitToWeighCharacters || fitsWell(other, fit: f, profile: values) ? true : nil
     }
 
     /// The luma along the read's bars, from 8 modules before its start to 8 after its end, `resolution` samples a
