@@ -113,21 +113,24 @@ public struct ScandConfig: Sendable, Equatable {
 }
 
 extension TrackerSettings {
+    /// "FORMAT=N" with N in `range`: one item of a per-format table (`confirm`, `min_length`).
+    static func formatCount(_ item: String, in range: ClosedRange<Int>) throws(Problem) -> (format: BarcodeFormat, count: Int) {
+        let kv = item.split(separator: "=")
+        guard kv.count == 2, let f = BarcodeFormat(name: String(kv[0])), let n = Int(kv[1]), range.contains(n) else {
+            throw Problem("must be FORMAT=N with N in \(range.lowerBound)…\(range.upperBound), got '\(item)'")
+        }
+        return (f, n)
+    }
+
     /// "FORMAT=N": agreeing reads needed before SCAN for that format.
     public mutating func setConfirmation(_ item: String) throws(Problem) {
-        let kv = item.split(separator: "=")
-        guard kv.count == 2, let f = BarcodeFormat(name: String(kv[0])), let n = Int(kv[1]), (1...30).contains(n) else {
-            throw Problem("must be FORMAT=N with N in 1…30, got '\(item)'")
-        }
+        let (f, n) = try Self.formatCount(item, in: 1...30)
         confirmations[f] = n
     }
 
     /// "FORMAT=N": the shortest read of that format that is a code, in characters (0: any).
     public mutating func setMinimumLength(_ item: String) throws(Problem) {
-        let kv = item.split(separator: "=")
-        guard kv.count == 2, let f = BarcodeFormat(name: String(kv[0])), let n = Int(kv[1]), (0...100).contains(n) else {
-            throw Problem("must be FORMAT=N with N in 0…100, got '\(item)'")
-        }
+        let (f, n) = try Self.formatCount(item, in: 0...100)
         minimumLengths[f] = n == 0 ? nil : n
     }
 }

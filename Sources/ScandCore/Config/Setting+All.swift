@@ -131,20 +131,13 @@ extension Setting {
             help: "EAN codes with the add_on_prefixes that show an add-on are never scanned without it; false: they wait at most 0.3 s.",
             read: { .boolean($0.tracker.addOnRequired) },
             write: { c, v, _ throws(Problem) in c.tracker.addOnRequired = try v.boolean() }),
-        Setting(
-            section: "tracking", key: "confirm", flag: "confirm", kind: .texts, valueName: "FORMAT=N",
-            help: "Agreeing reads before SCAN for a format (repeatable, or a comma-separated list).",
-            read: { .texts($0.tracker.confirmations.map { "\($0.key.name)=\($0.value)" }.sorted()) },
-            write: { c, v, _ throws(Problem) in
-                for item in try v.texts() { try c.tracker.setConfirmation(item) }
-            }),
-        Setting(
-            section: "tracking", key: "min_length", flag: "min-length", kind: .texts, valueName: "FORMAT=N",
-            help: "Shortest read of a format that is a code, in characters (repeatable, or a comma-separated list; 0: any).",
-            read: { .texts($0.tracker.minimumLengths.map { "\($0.key.name)=\($0.value)" }.sorted()) },
-            write: { c, v, _ throws(Problem) in
-                for item in try v.texts() { try c.tracker.setMinimumLength(item) }
-            }),
+        .formatCounts(
+            "confirm", help: "Agreeing reads before SCAN for a format (repeatable, or a comma-separated list).", \.tracker.confirmations
+        ) { t, item throws(Problem) in try t.setConfirmation(item) },
+        .formatCounts(
+            "min_length", help: "Shortest read of a format that is a code, in characters (repeatable, or a comma-separated list; 0: any).",
+            \.tracker.minimumLengths
+        ) { t, item throws(Problem) in try t.setMinimumLength(item) },
 
         Setting(
             section: "socket", key: "path", flag: "socket", kind: .text, valueName: "PATH|none",

@@ -139,6 +139,20 @@ extension Setting {
             write: { c, value, _ throws(Problem) in c[keyPath: path] = try value.integer() })
     }
 
+    /// A per-format table of `[tracking]`, as "FORMAT=N" items (`--KEY` with dashes, repeatable), each item given
+    /// to `set`.
+    static func formatCounts(
+        _ key: String, help: String, _ path: KeyPath<ScandConfig, [BarcodeFormat: Int]> & Sendable,
+        set: @escaping @Sendable (inout TrackerSettings, String) throws(Problem) -> Void
+    ) -> Setting {
+        Setting(
+            section: "tracking", key: key, flag: key.replacingOccurrences(of: "_", with: "-"), kind: .texts, valueName: "FORMAT=N", help: help,
+            read: { .texts($0[keyPath: path].map { "\($0.key.name)=\($0.value)" }.sorted()) },
+            write: { c, v, _ throws(Problem) in
+                for item in try v.texts() { try set(&c.tracker, item) }
+            })
+    }
+
     /// The name of a group of this system (checked through the context), or empty for none.
     static func group(
         _ section: String, _ key: String, help: String, reload: Reload = .live, _ path: WritableKeyPath<ScandConfig, String> & Sendable
