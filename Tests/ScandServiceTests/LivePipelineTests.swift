@@ -162,16 +162,22 @@ import NIOConcurrencyHelpers
         #expect(c.decoded + c.skippedStatic == 20, "\(c)")
     }
 
+    /// A light 640x480 page with stripes that look like a code and that no pass reads.
+    static func stripedPage(x: Int = 220, y: Int = 180) -> LumaImage {
+        var page = LumaImage(width: 640, height: 480, fill: 235)
+        Scene.stripes(on: &page, x: x, y: y, width: 200, height: 120)
+        return page
+    }
+
     /// A still scene where nothing is read but something looks like a code (here stripes, which no pass reads)
     /// is decoded every frame for `DecodeLoop.unreadPatience` frames, its bands and crops not resting: a
     /// defocused code held up, or one under glare, reads in one frame in ten or twenty. Then it rests.
     @Test func aStillSceneShowingWhatLooksLikeACodeIsTriedForThreeSecondsThenRests() async throws {
         let frames = DecodeLoop.unreadPatience + 40
         let path = try await OffPool.run {
-            var page = LumaImage(width: 640, height: 480, fill: 235)
-            Scene.stripes(on: &page, x: 220, y: 180, width: 200, height: 120)
-            return try Scene.record(
-                repeatElement(page, count: frames), to: NSTemporaryDirectory() + "scand-pipeline-\(getpid())-stripes.rec", gapMicroseconds: 33_333)
+            try Scene.record(
+                repeatElement(Self.stripedPage(), count: frames), to: NSTemporaryDirectory() + "scand-pipeline-\(getpid())-stripes.rec",
+                gapMicroseconds: 33_333)
         }
         defer { try? FileManager.default.removeItem(atPath: path) }
         let (_, pipeline) = await run(path, pace: .lockstep)
@@ -187,10 +193,9 @@ import NIOConcurrencyHelpers
     @Test func aStillScenesSearchLastsThreeSecondsOfFrameTime() async throws {
         let frames = DecodeLoop.unreadPatience
         let path = try await OffPool.run {
-            var page = LumaImage(width: 640, height: 480, fill: 235)
-            Scene.stripes(on: &page, x: 220, y: 180, width: 200, height: 120)
-            return try Scene.record(
-                repeatElement(page, count: frames), to: NSTemporaryDirectory() + "scand-pipeline-\(getpid())-15fps.rec", gapMicroseconds: 66_667)
+            try Scene.record(
+                repeatElement(Self.stripedPage(), count: frames), to: NSTemporaryDirectory() + "scand-pipeline-\(getpid())-15fps.rec",
+                gapMicroseconds: 66_667)
         }
         defer { try? FileManager.default.removeItem(atPath: path) }
         let (_, pipeline) = await run(path, pace: .lockstep)
@@ -205,12 +210,10 @@ import NIOConcurrencyHelpers
     @Test func aStillSceneSearchedInVainIsNotSearchedAgainWhenItComesBack() async throws {
         let still = DecodeLoop.unreadPatience + 20
         let path = try await OffPool.run {
-            var page = LumaImage(width: 640, height: 480, fill: 235)
-            Scene.stripes(on: &page, x: 220, y: 180, width: 200, height: 120)
+            let page = Self.stripedPage()
             var hand = page
             for y in 300..<480 { for x in 0..<640 { hand[x, y] = 60 } }
-            var moved = LumaImage(width: 640, height: 480, fill: 235)
-            Scene.stripes(on: &moved, x: 60, y: 60, width: 200, height: 120)
+            let moved = Self.stripedPage(x: 60, y: 60)
             let frames =
                 Array(repeatElement(page, count: still)) + [hand, hand] + Array(repeatElement(page, count: 40)) + [hand, hand]
                 + Array(repeatElement(moved, count: still))
