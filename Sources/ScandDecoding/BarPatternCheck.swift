@@ -112,10 +112,7 @@ enum BarPatternCheck {
         // EAN-13's or UPC-A's are not looked at: no longer code holds one, and packs print digits beside their
         // guards (a UPC-A's first and last).
         let means = moduleMeans(profile.values, fit, from: 0, count: laid.count)
-        let bars = zip(laid, means).filter(\.0).map(\.1), spaces = zip(laid, means).filter { !$0.0 }.map(\.1)
-        guard !bars.isEmpty, !spaces.isEmpty else { return Verdict() }
-        let contrast = spaces.reduce(0, +) / Double(spaces.count) - bars.reduce(0, +) / Double(bars.count)
-        guard contrast > 0 else { return Verdict() }
+        guard let contrast = Self.contrast(laid, means) else { return Verdict() }
         // A quiet zone the image cuts off is not looked at, but one of the two must be.
         if d.format == .ean8 || d.format == .upcE {
             guard let zones = quietZonesHoldBars(profile.values, fit: fit, contrast: contrast) else { return Verdict() }
@@ -141,9 +138,9 @@ enum BarPatternCheck {
                 guard let line = self.profile(along: d, modules: laid.count, in: image, beside: (profile, offset)) else { continue }
                 let means = moduleMeans(line.values, fit, from: 0, count: laid.count)
                 guard correlation(characters.map { means[$0] }, template) >= max(minimumFit, 0.8 * own) else { continue }
-                let bars = zip(laid, means).filter(\.0).map(\.1), spaces = zip(laid, means).filter { !$0.0 }.map(\.1)
-                let contrast = spaces.reduce(0, +) / Double(spaces.count) - bars.reduce(0, +) / Double(bars.count)
-                if contrast > 0, quietZonesHoldBars(line.values, fit: fit, contrast: contrast) == true { return Verdict(main: true) }
+                if let contrast = Self.contrast(laid, means), quietZonesHoldBars(line.values, fit: fit, contrast: contrast) == true {
+                    return Verdict(main: true)
+                }
             }
         }
         // The blur: the Gaussian (in modules) under which the read's own pattern best matches the whole profile.
@@ -289,6 +286,15 @@ enum BarPatternCheck {
         return Profile(
             values: profile, from: from, start: span.start - from, length: span.length,
             slant: beside?.0.slant ?? (offsetSquared > 0 ? lagTimesOffset / offsetSquared : 0))
+    }
+
+    /// The code's contrast on a profile: its spaces' mean module grey less its bars' (`means` of the modules
+    /// `laid`); nil when it is not positive.
+    static func contrast(_ laid: [Bool], _ means: [Double]) -> Double? {
+        let bars = zip(laid, means).filter(\.0).map(\.1), spaces = zip(laid, means).filter { !$0.0 }.map(\.1)
+        guard !bars.isEmpty, !spaces.isEmpty else { return nil }
+        let contrast = spaces.reduce(0, +) / Double(spaces.count) - bars.reduce(0, +) / Double(bars.count)
+        return contrast > 0 ? contrast : nil
     }
 
     /// Whether either quiet zone of a short code holds a bar: `quietModules` beyond the module next to the code
