@@ -259,7 +259,7 @@ public struct CodeTracker: Sendable {
         }
         if d.barsAgree == true { tracks[i].barsAgreed = true }
         if !tracks[i].confirmed && !tracks[i].contested { tracks[i].contested = onScannedBars(d, among: frameReads) }
-        if !tracks[i].confirmed { return confirmIfReady(i, at: now) }
+        if !tracks[i].confirmed { return confirmIfReady(i, at: now, among: frameReads) }
         if wasLost { tracks[i].lastUpdate = now }
         guard let interval = settings.updateInterval, now - tracks[i].lastUpdate >= interval, !wasLost else { return [] }
         tracks[i].lastUpdate = now
@@ -288,9 +288,19 @@ public struct CodeTracker: Sendable {
     /// `addOnWait` (`addOnBarsWait` while it is in view with an add-on's bars beside it, or one add-on read
     /// and none contradicting it); a code scanned while another of its format and text was seen within the
     /// duplicate filter is that code instead.
-    private mutating func confirmIfReady(_ i: Int, at now: Duration, addOnMayCome: Bool = true) -> [TrackEvent] {
+    private mutating func confirmIfReady(_ i: Int, at now: Duration, among frameReads: [Read] = [], addOnMayCome: Bool = true) -> [TrackEvent] {
         let t = tracks[i]
         guard !t.confirmed, t.inView, t.units - t.contradicted - rivalUnits(of: i) >= unitsNeeded(for: i) else { return [] }
+        // A UPC-E whose bars are those of an EAN-13 read lately (its left half): read on part of that code.
+        if let ean13 = Self.ean13Prefix(ofUPCE: t.detection) {
+            let since = t.firstSeen - settings.forgetAfter
+            let read = { (d: Detection) in d.format == .ean13 && d.mainBytes.starts(with: ean13) }
+            if tracks.contains(where: { !$0.absorbed && $0.lastSeen >= since && read($0.detection) })
+                || frameReads.contains(where: { read($0.detection) })
+            {
+                return []
+            }
+        }
         // An EAN/UPC number is scanned only once a frame's own bars, looked at again, agreed with it.
         if settings.redundancy > 1, ScanLineEvidence.patternChecked.contains(t.detection.format), !t.barsAgreed { return [] }
         // A book's or periodical's EAN that shows its add-on is not scanned without it (smart supplementals); one
@@ -319,6 +329,19 @@ public struct CodeTracker: Sendable {
         tracks[i].confirmed = true
         tracks[i].lastUpdate = now
         return [.scan(id: t.id, t.detection)]
+    }
+
+    /// The first seven digits of the EAN-13 whose left half has `d`'s bars, when `d` is a UPC-E of number system
+    /// 1: its six digits in the parities that its check digit gives them are those an EAN-13 beginning with that
+    /// check digit gives its left half, and its end guard is that EAN-13's centre guard and the right half's first
+    /// bar. zxing-cpp reads such a UPC-E on a line that leaves a turned or shaken EAN-13 past its centre guard (the
+    /// till bench's EAN-13 2330056384129, shaken on a can, as UPC-E 13300562); one of number system 0 has parities
+    /// no EAN-13's left half has. A real UPC-E and an EAN-13 with those seven digits at one till within seconds is
+    /// one chance in millions.
+    static func ean13Prefix(ofUPCE d: Detection) -> [UInt8]? {
+        let digits = Array(d.mainBytes)
+        guard d.format == .upcE, digits.count == 8, digits[0] == UInt8(ascii: "1") else { return nil }
+        return [digits[7]] + digits[1...6]
     }
 
     /// The half-looks a SCAN needs (`TrackerSettings.unitsNeeded`), and at least two looks for a contested read: a

@@ -60,6 +60,39 @@ import Testing
         #expect(throws: Problem.self) { try any.setMinimumLength("Nonsense=3") }
     }
 
+    /// Issue 45: a shaken EAN-13 on a can (the hard-mix till, seed 10 #14, 2330056384129) read in some frames as
+    /// the UPC-E of its left half (13300562: number system 1, its check digit the EAN-13's first): that UPC-E is
+    /// never scanned while the EAN-13 was read within the forget time before it or is read since, whichever
+    /// comes first. A UPC-E of number system 1 with no such EAN-13 is scanned; so is one of number system 0.
+    @Test func aUPCEThatIsAnEAN13sLeftHalfIsNotScanned() {
+        func read(_ text: String, _ format: BarcodeFormat, x: Double = 100) -> Detection {
+            var d = code(text, x: x, format: format)
+            d.barsAgree = true
+            return d
+        }
+        var t = CodeTracker()
+        var events: [String] = []
+        // (Read apart from the EAN-13's place: a shaken code's reads are not where its last read was.)
+        for k in 0...5 { events += summary(t.observe([read("2330056384129", .ean13)], at: ms(33 * k))) }
+        for k in 20...40 { events += summary(t.observe([read("13300562", .upcE, x: 600)], at: ms(33 * k))) }
+        #expect(events == ["SCAN 1 2330056384129", "LOST 1 2330056384129"], "\(events)")
+        // The UPC-E first, the EAN-13 in a later frame: still never the UPC-E.
+        var u = CodeTracker()
+        events = []
+        events += summary(u.observe([read("13300562", .upcE, x: 600)], at: ms(0)))
+        events += summary(u.observe([read("2330056384129", .ean13), read("13300562", .upcE, x: 600)], at: ms(33)))
+        for k in 2...20 { events += summary(u.observe([read("13300562", .upcE, x: 600)], at: ms(33 * k))) }
+        #expect(!events.contains { $0.hasSuffix("13300562") }, "\(events)")
+        // An EAN-13 with other digits, or a UPC-E of number system 0 with the same: no part of each other.
+        for (ean, upcE) in [("2330057384128", "13300562"), ("2330056384129", "03300565")] {
+            var v = CodeTracker()
+            events = []
+            events += summary(v.observe([read(ean, .ean13)], at: ms(0)))
+            for k in 1...20 { events += summary(v.observe([read(upcE, .upcE, x: 600)], at: ms(33 * k))) }
+            #expect(events.contains { $0.hasSuffix(upcE) }, "\(ean) \(upcE): \(events)")
+        }
+    }
+
     @Test func oneScanWhileInViewThenLost() {
         var t = CodeTracker()
         #expect(summary(t.observe([code("a", x: 10)], at: ms(0))) == ["SCAN 1 a"])
