@@ -227,6 +227,42 @@ import Testing
         for other in ["52485", "58495", "12495"] { #expect(verdict(other) == BarPatternCheck.Verdict(main: false, addOn: true), "\(other)") }
     }
 
+    /// Issue 45: a read agrees with its bars only where its own character explains every window best. A UPC-A's
+    /// right-half 7s read as 1s (the till bench's 412541731747 as 412541131141, 2 px and turned 29°: the two
+    /// differ only in their bars' widths) on a profile that lies between the two patterns there: nearer the 1s,
+    /// the read agrees; nearer the 7s but not by the contradiction's factor, no verdict (it agreed before: one
+    /// such frame scanned the misread); on the 7s themselves, contradicted (it agreed too, before the 7s were
+    /// weighed where the whole fit puts them as well as where the 1s fit best, half a module off).
+    @Test(arguments: [(0.3, "agrees"), (0.6, "undecided"), (1.0, "contradicted")])
+    func aReadAgreesOnlyWhereItsOwnCharactersFitBest(towardsTruth: Double, expected: String) throws {
+        let truth = "412541731747", read = "412541131141"
+        func pattern(_ text: String) throws -> EANPattern {
+            try #require(EANPattern(Detection(format: .upcA, text: text, bytes: Array(text.utf8), corners: Self.nowhere)))
+        }
+        let shown = try pattern(truth).modules, laid = try pattern(read).modules
+        // 3 px modules from 24 px in, the profile's modules mixed between the read's and the truth's, blurred.
+        let width = 3.0, blur = 0.35
+        let fit = BarPatternCheck.Fit(centre: 24 + 47.5 * width, width: width, bend: 0, modules: 95, reversed: false)
+        let samples = Int((24 * 2 + 95 * width) * BarPatternCheck.resolution)
+        let ideal = (0..<samples).map { i -> Double in
+            let m = Int(((Double(i) / BarPatternCheck.resolution - 24) / width).rounded(.down))
+            guard m >= 0, m < 95 else { return 200 }
+            let dark = towardsTruth * (shown[m] ? 1 : 0) + (1 - towardsTruth) * (laid[m] ? 1 : 0)
+            return 200 - 140 * dark
+        }
+        let sigma = blur * width * BarPatternCheck.resolution, radius = Int(3 * sigma)
+        let kernel = (-radius...radius).map { exp(-Double($0 * $0) / (2 * sigma * sigma)) }, total = kernel.reduce(0, +)
+        let profile = ideal.indices.map { i in
+            kernel.indices.reduce(0.0) { $0 + kernel[$1] * ideal[min(max(i + $1 - radius, 0), samples - 1)] } / total
+        }
+        let weighing = BarPatternCheck.weigh(try pattern(read), laid: laid, fit: fit, blur: blur, profile: profile)
+        switch weighing {
+        case .agrees: #expect(expected == "agrees")
+        case .undecided: #expect(expected == "undecided")
+        case .contradicted: #expect(expected == "contradicted")
+        }
+    }
+
     @Test func patternsFollowTheStandard() throws {
         // 4006381333931: first digit 4 gives the left half's parities A B A A B B.
         let d = Detection(format: .ean13, text: "4006381333931", bytes: Array("4006381333931".utf8), corners: Self.nowhere)
