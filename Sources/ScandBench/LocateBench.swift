@@ -59,10 +59,7 @@ struct LocateBench: Bench {
                     let cpu = FramesBench.cpuSeconds()
                     var found: [LinearLocator.Candidate] = []
                     for _ in 0..<Self.timedRuns {
-                        found = image.pixels.withUnsafeBytes {
-                            LinearLocator().find(
-                                in: $0, width: image.width, height: image.height, rowStride: image.width, pixelStride: 1, region: region)
-                        }
+                        found = image.withView { LinearLocator().find(in: $0, region: region) }
                     }
                     row.locateSeconds += (FramesBench.cpuSeconds() - cpu) / Double(Self.timedRuns)
                     row.megapixels += Double(image.width * image.height) / 1e6

@@ -21,18 +21,12 @@ enum AddOnBars {
     /// Each is probed along the outline of its read with the most scan lines among `raw` (the frame's reads
     /// before they were merged): a merged read keeps its first read's outline, which for a tilted code may be a
     /// whole-frame band's horizontal scan line across it, along which no add-on lies.
-    static func mark(
-        _ detections: [Detection], raw: [Detection] = [], in buffer: UnsafeRawBufferPointer, width: Int, height: Int, rowStride: Int,
-        pixelStride: Int
-    ) -> [Detection] {
+    static func mark(_ detections: [Detection], raw: [Detection] = [], in luma: LumaView) -> [Detection] {
         detections.map { d in
             var d = d
             var probe = d
             if let best = raw.filter({ $0.isSameSymbol(as: d) }).max(by: { $0.lineCount < $1.lineCount }) { probe.corners = best.corners }
-            d.addOnBarsBeside = beside(probe, width: width, height: height) { x, y in
-                let i = y * rowStride + x * pixelStride
-                return i < buffer.count ? buffer[i] : 255
-            }
+            d.addOnBarsBeside = beside(probe, width: luma.width, height: luma.height, luma: luma.pixelOrWhite)
             return d
         }
     }

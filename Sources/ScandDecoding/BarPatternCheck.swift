@@ -90,7 +90,7 @@ enum BarPatternCheck {
 
     /// Whether `d`'s main number is contradicted by its bars in `image`: nil when it cannot be checked (another
     /// format, a code partly outside the image, a profile without contrast or that its own pattern does not fit).
-    static func contradicts(_ d: Detection, in image: LumaSampler) -> Bool? { verdict(d, in: image).main }
+    static func contradicts(_ d: Detection, in image: LumaView) -> Bool? { verdict(d, in: image).main }
 
     /// Whether the bars contradict a read's main number, and its add-on (each nil when not checked).
     struct Verdict: Equatable {
@@ -101,7 +101,7 @@ enum BarPatternCheck {
     /// `d`'s main number held against its bars in `image`, then its add-on (when the main number agrees): the
     /// add-on's pattern placed 7–12 modules after the code (ISO/IEC 15420's gap) on the main number's fit, its
     /// characters weighed as the main number's are.
-    static func verdict(_ d: Detection, in image: LumaSampler) -> Verdict {
+    static func verdict(_ d: Detection, in image: LumaView) -> Verdict {
         guard let pattern = EANPattern(d), let profile = profile(along: d, modules: pattern.modules.count, in: image) else { return Verdict() }
         let laidForward = pattern.modules, laidBackward = Array(pattern.modules.reversed())
         guard let fit = bestFit(pattern: pattern, read: d, profile: profile) else { return Verdict() }
@@ -251,7 +251,7 @@ enum BarPatternCheck {
     /// `beside`: the same samples on lines `height` pixels across from that profile's, each moved along by its
     /// slant instead of by a lag of its own: the same bars at the same places, on another line across them (nil
     /// where those lines leave the image).
-    static func profile(along d: Detection, modules: Int, in image: LumaSampler, beside: (Profile, height: Double)? = nil) -> Profile? {
+    static func profile(along d: Detection, modules: Int, in image: LumaView, beside: (Profile, height: Double)? = nil) -> Profile? {
         let span = BarsSpan(d.corners)
         let widest = span.length / Double(modules)
         guard span.length / (Double(modules) + addOnModules(d)) >= 0.8 else { return nil }
@@ -453,20 +453,5 @@ enum BarPatternCheck {
             syy += b * b
         }
         return sxx > 0 && syy > 0 ? sxy / (sxx * syy).squareRoot() : 0
-    }
-}
-
-/// Bilinear luma samples of a frame in place (no copy), nil outside it.
-struct LumaSampler {
-    let buffer: UnsafeRawBufferPointer
-    let width: Int, height: Int, rowStride: Int, pixelStride: Int
-
-    func sample(_ x: Double, _ y: Double) -> Double? {
-        guard x >= 0, y >= 0, x <= Double(width - 1), y <= Double(height - 1) else { return nil }
-        let x0 = min(Int(x), width - 2), y0 = min(Int(y), height - 2)
-        guard x0 >= 0, y0 >= 0 else { return nil }
-        let fx = x - Double(x0), fy = y - Double(y0)
-        func v(_ x: Int, _ y: Int) -> Double { Double(buffer[y * rowStride + x * pixelStride]) }
-        return (v(x0, y0) * (1 - fx) + v(x0 + 1, y0) * fx) * (1 - fy) + (v(x0, y0 + 1) * (1 - fx) + v(x0 + 1, y0 + 1) * fx) * fy
     }
 }

@@ -19,9 +19,7 @@ extension BarsSpan {
         let box = PixelRect(x: Int(b.minX - pad), y: Int(b.minY - pad), width: Int(b.maxX - b.minX + 2 * pad), height: Int(b.maxY - b.minY + 2 * pad))
             .intersection(inner)
         guard box.width >= 8, box.height >= 8 else { return scan }
-        let (degrees, coherence) = image.pixels.withUnsafeBufferPointer { px in
-            px.baseAddress.map { CodeCandidates.angle($0, rowStride: image.width, pixelStride: 1, inside: box) } ?? (0, 0)
-        }
+        let (degrees, coherence) = image.withView { CodeCandidates.angle(in: $0, inside: box) }
         guard coherence > 0.2 else { return scan }
         let quarter = ((scan.degrees - degrees) / 90).rounded()
         let a = (degrees + quarter * 90) * .pi / 180

@@ -36,16 +36,13 @@ public struct CodeCandidates: Sendable {
 
     /// Candidates in `region`, largest first, leaving out patches `excluding` rejects (before their angle,
     /// the dearer part, is measured).
-    public func find(
-        in buffer: UnsafeRawBufferPointer, width: Int, height: Int, rowStride: Int, pixelStride: Int,
-        region: PixelRect, excluding: (PixelRect) -> Bool = { _ in false }
-    ) -> [Candidate] {
+    public func find(in luma: LumaView, region: PixelRect, excluding: (PixelRect) -> Bool = { _ in false }) -> [Candidate] {
+        let width = luma.width, height = luma.height
         let r = region.intersection(PixelRect(x: 0, y: 0, width: width, height: height))
         let block = max(self.block, r.width / 160 / 2 * 2)
         let cols = (r.width - 2) / block, rows = (r.height - 2) / block
-        guard limit > 0, cols >= 3, rows >= 3, let base = buffer.baseAddress?.assumingMemoryBound(to: UInt8.self),
-            buffer.count >= (height - 1) * rowStride + (width - 1) * pixelStride + 1
-        else { return [] }
+        guard limit > 0, cols >= 3, rows >= 3, let base = luma.base, luma.holdsEveryPixel else { return [] }
+        let rowStride = luma.rowStride, pixelStride = luma.pixelStride
         // Sixteen samples a block, with differences over two pixels: an edge between samples counts whatever its
         // parity (at larger blocks some edges fall between samples; a code has plenty).
         let step = max(2, block / 4)
@@ -108,14 +105,16 @@ public struct CodeCandidates: Sendable {
         }
         let inner = PixelRect(x: 1, y: 1, width: width - 2, height: height - 2)
         return patches.filter { $0.blocks > 0 && !excluding($0.bounds) }.sorted { $0.blocks > $1.blocks }.prefix(limit).map { p in
-            let (degrees, coherence) = Self.angle(base, rowStride: rowStride, pixelStride: pixelStride, inside: p.bounds.intersection(inner))
+            let (degrees, coherence) = Self.angle(in: luma, inside: p.bounds.intersection(inner))
             return Candidate(bounds: p.bounds, degrees: degrees, coherence: coherence)
         }
     }
 
     /// The dominant edge angle (modulo 90°) of a patch and how coherent it is, from Sobel gradients at every
     /// pixel (the block pass's two-pixel differences lean towards the axes).
-    static func angle(_ base: UnsafePointer<UInt8>, rowStride: Int, pixelStride: Int, inside r: PixelRect) -> (Double, Double) {
+    static func angle(in luma: LumaView, inside r: PixelRect) -> (Double, Double) {
+        guard let base = luma.base else { return (0, 0) }
+        let rowStride = luma.rowStride, pixelStride = luma.pixelStride
         var sr = 0.0, si = 0.0, sw = 0.0
         for y in r.y..<r.maxY {
             for x in r.x..<r.maxX {

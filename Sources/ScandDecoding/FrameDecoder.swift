@@ -126,16 +126,14 @@ public struct FrameDecoder: Sendable {
     /// that read nothing last frame, then, while the scene moves, faint ones (`LinearLocator.Candidate.isFaint`),
     /// which are read deblurred only.
     private mutating func locatedLinearPasses(
-        _ buffer: UnsafeRawBufferPointer, width: Int, height: Int, rowStride: Int, pixelStride: Int, region: PixelRect,
-        known: [Detection], now: Int
+        _ luma: LumaView, region: PixelRect, known: [Detection], now: Int
     ) -> (passes: [DecodePass], deblurSources: [DecodePass], deblurred: [DecodePass], resting: Int) {
         guard !formats.intersection(.linear).isEmpty else { return ([], [], [], 0) }
         fruitlessBands.removeAll { $0.frame <= now - Self.bandRest }
         let misses = retriesUnreadPatches ? [] : fruitlessBands
-        let found = locator.find(
-            in: buffer, width: width, height: height, rowStride: rowStride, pixelStride: pixelStride, region: region,
-            includingFaint: !sceneIsStill
-        ).filter { c in !known.contains { c.bounds.contains($0.corners.center) } }
+        let found = locator.find(in: luma, region: region, includingFaint: !sceneIsStill).filter { c in
+            !known.contains { c.bounds.contains($0.corners.center) }
+        }
         let located = found.filter { c in misses.count { $0.crop.contains(Point(c.centerX, c.centerY)) } < Self.fruitlessBandsBeforeRest }
         let passes = LinearLocator.passes(
             for: located.filter { !$0.isFaint }, region: region, formats: formats, role: .locatedLinear, label: "live located linear")
@@ -224,38 +222,27 @@ public struct FrameDecoder: Sendable {
 
     public mutating func decode(_ frame: Frame) throws(ImageGeometryError) -> Result {
         let f = frame.format
-        guard let layout = f.lumaLayout, f.isComplete(frame.byteCount) else {
-            throw ImageGeometryError(description: "frame of \(frame.byteCount) bytes does not hold \(f)")
-        }
+        let incomplete = ImageGeometryError(description: "frame of \(frame.byteCount) bytes does not hold \(f)")
+        guard f.lumaLayout != nil, f.isComplete(frame.byteCount) else { throw incomplete }
         let started = ContinuousClock.now
         let result: Result
         if transform == .identity {
             // The common case reads the luma in place: no copy of the frame.
-            result = try frame.withUnsafeBytes { raw in
-                Swift.Result { () throws(ImageGeometryError) in
-                    try decode(
-                        UnsafeRawBufferPointer(rebasing: raw[layout.offset...]), width: f.width, height: f.height,
-                        rowStride: f.bytesPerLine, pixelStride: layout.pixelStride)
-                }
-            }.get()
+            guard let inPlace = frame.withLumaView({ luma in Swift.Result { () throws(ImageGeometryError) in try decode(luma) } }) else {
+                throw incomplete
+            }
+            result = try inPlace.get()
         } else {
             guard let luma = frame.luma() else { throw ImageGeometryError(description: "no luma in \(f)") }
-            let oriented = luma.oriented(by: transform)
-            result = try oriented.pixels.withUnsafeBytes { raw in
-                Swift.Result { () throws(ImageGeometryError) in
-                    try decode(raw, width: oriented.width, height: oriented.height, rowStride: oriented.width, pixelStride: 1)
-                }
-            }.get()
+            result = try luma.oriented(by: transform).withView { luma in Swift.Result { () throws(ImageGeometryError) in try decode(luma) } }.get()
         }
         let spent = (ContinuousClock.now - started).components
         schedule.record(milliseconds: Double(spent.seconds) * 1000 + Double(spent.attoseconds) / 1e15, extras: lastExtras)
         return result
     }
 
-    private mutating func decode(
-        _ buffer: UnsafeRawBufferPointer, width: Int, height: Int, rowStride: Int,
-        pixelStride: Int
-    ) throws(ImageGeometryError) -> Result {
+    private mutating func decode(_ luma: LumaView) throws(ImageGeometryError) -> Result {
+        let width = luma.width, height = luma.height
         let region = regionOfInterest.pixelRect(width: width, height: height)
         frameCount += 1
         let now = frameCount
@@ -268,7 +255,7 @@ public struct FrameDecoder: Sendable {
             formats.intersection(CodeCandidates.formats.union(.linear)).isEmpty
             ? []
             : finder.find(
-                in: buffer, width: width, height: height, rowStride: rowStride, pixelStride: pixelStride, region: region,
+                in: luma, region: region,
                 excluding: { bounds in
                     patches.append(bounds)
                     if known.contains(where: { bounds.contains($0.corners.center) }) { return true }
@@ -277,8 +264,7 @@ public struct FrameDecoder: Sendable {
                 })
         let candidatePasses = CodeCandidates.passes(for: candidates, region: region, formats: formats, label: "live upright crop")
         let (locatedPasses, deblurSources, deblurredPasses, restingBands) = locatedLinearPasses(
-            buffer, width: width, height: height, rowStride: rowStride, pixelStride: pixelStride, region: region, known: readEveryFrame,
-            now: now)
+            luma, region: region, known: readEveryFrame, now: now)
         // A code-like patch that was not in view last frame (a code being shown) may be one only an expensive pass
         // reads; a surface's own patches, which stay, do not keep the passes awake.
         let before = lastPatches
@@ -288,9 +274,7 @@ public struct FrameDecoder: Sendable {
         let (extras, kinds) = schedule.next(
             region: region, formats: formats, hasCandidates: unread > 0,
             candidates: {
-                finder.find(
-                    in: buffer, width: width, height: height, rowStride: rowStride, pixelStride: pixelStride, region: region,
-                    excluding: { bounds in known.contains { bounds.contains($0.corners.center) } })
+                finder.find(in: luma, region: region, excluding: { bounds in known.contains { bounds.contains($0.corners.center) } })
             }, budget: extraPassBudgetMilliseconds, still: sceneIsStill)
         lastExtras = kinds
         let passes =
@@ -298,9 +282,7 @@ public struct FrameDecoder: Sendable {
             + tracked.passes(region: region)
             + extras.map(\.pass)
         lastPasses = passes
-        var report = try decoder.decode(
-            buffer: buffer, width: width, height: height, rowStride: rowStride, pixelStride: pixelStride,
-            passes: passes)
+        var report = try decoder.decode(luma, passes: passes)
         report.found = Self.markedReconstructed(Self.deblurredReadsWeighed(report.found, passes: passes), passes: passes)
         // Patches not cropped (resting, or past the limit) are unread as well as those whose crops read nothing.
         hadUnreadPatches = restingBands > 0 || unread > candidates.count
@@ -339,16 +321,12 @@ public struct FrameDecoder: Sendable {
             d.format != .itf || itfLengths.isEmpty || itfLengths.contains(d.text.count)
         }
         // Two numbers read on the same bars: the one with clearly more scan lines stays, else neither.
-        let merged = StillDisagreement.settled(read, raw: report.found) {
-            LumaImage(buffer, width: width, height: height, rowStride: rowStride, pixelStride: pixelStride)
-        }
+        let merged = StillDisagreement.settled(read, raw: report.found) { LumaImage(luma) }
         // An EAN/UPC read without its add-on may have the add-on's bars beside it: the tracker waits for them.
         // A UPC-E read inside an EAN-13's bars (its left half) is no code of its own.
-        let own = QuietZone.keep(merged, in: buffer, width: width, height: height, rowStride: rowStride, pixelStride: pixelStride)
-        let marked = AddOnBars.mark(
-            own, raw: report.detections, in: buffer, width: width, height: height, rowStride: rowStride, pixelStride: pixelStride)
+        let own = QuietZone.keep(merged, in: luma)
+        let marked = AddOnBars.mark(own, raw: report.detections, in: luma)
         // Each EAN/UPC read held against its own bars in the frame's pixels (`BarPatternCheck`).
-        let sampler = LumaSampler(buffer: buffer, width: width, height: height, rowStride: rowStride, pixelStride: pixelStride)
         agreedBars.removeAll { $0.frame <= now - Self.agreedBarsKept }
         let checked = marked.map { d in
             var d = d
@@ -362,7 +340,7 @@ public struct FrameDecoder: Sendable {
                 agreedBars[i] = (d, now)
                 return d
             }
-            let verdict = BarPatternCheck.verdict(d, in: sampler)
+            let verdict = BarPatternCheck.verdict(d, in: luma)
             (d.barsAgree, d.addOnBarsAgree) = (verdict.main.map { !$0 }, verdict.addOn.map { !$0 })
             if d.barsAgree == true { agreedBars.append((d, now)) }
             return d

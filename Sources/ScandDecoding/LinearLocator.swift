@@ -72,16 +72,12 @@ public struct LinearLocator: Sendable {
     }
 
     /// Candidates in `region`, best first, then (`includingFaint`) faint ones, best first.
-    public func find(
-        in buffer: UnsafeRawBufferPointer, width: Int, height: Int, rowStride: Int, pixelStride: Int, region: PixelRect,
-        includingFaint: Bool = false
-    ) -> [Candidate] {
-        let r = region.intersection(PixelRect(x: 1, y: 1, width: width - 2, height: height - 2))
+    public func find(in luma: LumaView, region: PixelRect, includingFaint: Bool = false) -> [Candidate] {
+        let r = region.intersection(PixelRect(x: 1, y: 1, width: luma.width - 2, height: luma.height - 2))
         let block = max(8, min(self.block, self.block * r.width / 1280 / 2 * 2))
         let cols = r.width / block, rows = r.height / block
-        guard limit > 0, cols >= 2, rows >= 2, let base = buffer.baseAddress?.assumingMemoryBound(to: UInt8.self),
-            buffer.count >= (height - 1) * rowStride + (width - 1) * pixelStride + 1
-        else { return [] }
+        guard limit > 0, cols >= 2, rows >= 2, let base = luma.base, luma.holdsEveryPixel else { return [] }
+        let rowStride = luma.rowStride, pixelStride = luma.pixelStride
         var blocks = [Block](repeating: Block(), count: cols * rows)
         // 16 samples a block (each a difference over two pixels) still tell a code's one direction from text's many.
         // This pass sees every frame: denser sampling cost a quarter of a millisecond more a 720p frame for the same
@@ -152,7 +148,7 @@ public struct LinearLocator: Sendable {
             component += 1
             guard members.count >= minimumBlocks,
                 let c = candidate(
-                    members, blocks: blocks, cols: cols, block: block, region: r, base: base, rowStride: rowStride, pixelStride: pixelStride,
+                    members, blocks: blocks, cols: cols, block: block, region: r, in: luma,
                     minimumEdges: includingFaint ? min(faintEdges, minimumEdges) : minimumEdges)
             else { continue }
             if c.isFaint {
@@ -168,8 +164,7 @@ public struct LinearLocator: Sendable {
     /// The candidate a component of bar-like blocks makes, or nil when a line across it has fewer than
     /// `minimumEdges` edges (faint under `self.minimumEdges`).
     private func candidate(
-        _ members: [Int], blocks: [Block], cols: Int, block: Int, region r: PixelRect, base: UnsafePointer<UInt8>, rowStride: Int,
-        pixelStride: Int, minimumEdges: Int
+        _ members: [Int], blocks: [Block], cols: Int, block: Int, region r: PixelRect, in luma: LumaView, minimumEdges: Int
     ) -> Candidate? {
         var c: Float = 0, s: Float = 0, trace: Float = 0
         for i in members {
@@ -196,8 +191,7 @@ public struct LinearLocator: Sendable {
             let length = maxU - minU + Double(block), thickness = maxV - minV + Double(block)
             guard
                 let (edges, module) = Self.edges(
-                    base, rowStride: rowStride, pixelStride: pixelStride, region: r, centerX: cx, centerY: cy, cos: cosA, sin: sinA,
-                    length: length, thickness: thickness),
+                    in: luma, region: r, centerX: cx, centerY: cy, cos: cosA, sin: sinA, length: length, thickness: thickness),
                 edges >= minimumEdges
             else { return nil }
             return (cx, cy, length, thickness, edges, module)
@@ -207,7 +201,7 @@ public struct LinearLocator: Sendable {
         let rough = Double(atan2(s, c)) / 2
         guard across(rough) != nil else { return nil }
         let angle =
-            Self.direction(members, cols: cols, block: block, region: r, base: base, rowStride: rowStride, pixelStride: pixelStride) ?? rough
+            Self.direction(members, cols: cols, block: block, region: r, in: luma) ?? rough
         guard let a = across(angle) else { return nil }
         var minX = Int.max, minY = Int.max, maxX = Int.min, maxY = Int.min
         for i in members {
@@ -224,9 +218,9 @@ public struct LinearLocator: Sendable {
 
     /// The direction across the bars (radians, -π/2…π/2) from Sobel gradients at every other pixel of the blocks
     /// `members`, each weighted by its strength: the doubled angles' mean, halved.
-    static func direction(
-        _ members: [Int], cols: Int, block: Int, region r: PixelRect, base: UnsafePointer<UInt8>, rowStride: Int, pixelStride: Int
-    ) -> Double? {
+    static func direction(_ members: [Int], cols: Int, block: Int, region r: PixelRect, in luma: LumaView) -> Double? {
+        guard let base = luma.base else { return nil }
+        let rowStride = luma.rowStride, pixelStride = luma.pixelStride
         var sc = 0.0, ss = 0.0
         for i in members {
             let x0 = r.x + (i % cols) * block, y0 = r.y + (i / cols) * block
@@ -257,11 +251,12 @@ public struct LinearLocator: Sendable {
     /// line with most of them: how many, and the narrow module's width they imply. A code's elements average
     /// 1.6 (EAN/UPC) to 2 (ITF, Code 39) modules.
     static func edges(
-        _ base: UnsafePointer<UInt8>, rowStride: Int, pixelStride: Int, region r: PixelRect, centerX: Double, centerY: Double,
-        cos cosA: Double, sin sinA: Double, length: Double, thickness: Double
+        in luma: LumaView, region r: PixelRect, centerX: Double, centerY: Double, cos cosA: Double, sin sinA: Double, length: Double,
+        thickness: Double
     ) -> (Int, Double)? {
         let steps = Int(length)
-        guard steps >= 8 else { return nil }
+        guard steps >= 8, let base = luma.base else { return nil }
+        let rowStride = luma.rowStride, pixelStride = luma.pixelStride
         var best: (count: Int, span: Double) = (0, 0)
         var profile = [Float](repeating: 0, count: steps)
         for offset in [-0.25, 0.0, 0.25] {

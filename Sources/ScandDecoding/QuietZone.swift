@@ -29,14 +29,9 @@ enum QuietZone {
     }
 
     /// `detections` but the UPC-E reads whose quiet zone after them holds bars.
-    static func keep(
-        _ detections: [Detection], in buffer: UnsafeRawBufferPointer, width: Int, height: Int, rowStride: Int, pixelStride: Int
-    ) -> [Detection] {
+    static func keep(_ detections: [Detection], in luma: LumaView) -> [Detection] {
         detections.filter { d in
-            isClear(d, width: width, height: height) { x, y in
-                let i = y * rowStride + x * pixelStride
-                return i < buffer.count ? buffer[i] : 255
-            }
+            isClear(d, width: luma.width, height: luma.height, luma: luma.pixelOrWhite)
         }
     }
 }

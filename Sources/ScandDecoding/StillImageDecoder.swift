@@ -62,10 +62,8 @@ public struct StillImageDecoder: Sendable {
         var finder = CodeCandidates()
         finder.limit = 4
         let found = report.detections
-        let candidates = image.pixels.withUnsafeBytes {
-            finder.find(
-                in: $0, width: image.width, height: image.height, rowStride: image.width, pixelStride: 1, region: region,
-                excluding: { bounds in found.contains { bounds.contains($0.corners.center) } })
+        let candidates = image.withView {
+            finder.find(in: $0, region: region, excluding: { bounds in found.contains { bounds.contains($0.corners.center) } })
         }
         let linear = CodeCandidates.linearPasses(
             for: candidates, region: region, formats: formats, role: .still(.uprightLinear), label: "still upright linear")
@@ -102,11 +100,10 @@ public struct StillImageDecoder: Sendable {
     /// main number its bars contradict is no read, and an add-on they contradict is left off (the main number
     /// alone is half the code, not a wrong one). Bars that cannot be measured leave the read as it is.
     static func heldAgainstTheirBars(_ found: [DecodeReport.Found], in image: LumaImage) -> [DecodeReport.Found] {
-        image.pixels.withUnsafeBytes { raw in
-            let sampler = LumaSampler(buffer: raw, width: image.width, height: image.height, rowStride: image.width, pixelStride: 1)
-            return found.compactMap { f in
+        image.withView { luma in
+            found.compactMap { f in
                 guard ScanLineEvidence.patternChecked.contains(f.detection.format) else { return f }
-                let verdict = BarPatternCheck.verdict(f.detection, in: sampler)
+                let verdict = BarPatternCheck.verdict(f.detection, in: luma)
                 if verdict.main == true { return nil }
                 guard verdict.addOn == true, let addOn = f.detection.addOn else { return f }
                 var g = f

@@ -23,19 +23,15 @@ public struct ZXingDecoder: Sendable {
     public static var libraryVersion: String { String(cString: szx_version()) }
 
     public func decode(_ image: LumaImage, passes: [DecodePass]) -> DecodeReport {
-        image.pixels.withUnsafeBytes { raw in
-            // Safe: `decode(buffer:)` checks geometry against the buffer before the library sees it.
-            (try? decode(
-                buffer: raw, width: image.width, height: image.height, rowStride: image.width, pixelStride: 1,
-                passes: passes)) ?? DecodeReport()
+        image.withView { luma in
+            // Safe: `decode(_:passes:)` checks geometry against the buffer before the library sees it.
+            (try? decode(luma, passes: passes)) ?? DecodeReport()
         }
     }
 
     /// Decodes luminance samples in place: `pixelStride` 2 reads the Y of a YUYV frame without a copy.
-    public func decode(
-        buffer: UnsafeRawBufferPointer, width: Int, height: Int, rowStride: Int, pixelStride: Int,
-        passes: [DecodePass]
-    ) throws(ImageGeometryError) -> DecodeReport {
+    public func decode(_ luma: LumaView, passes: [DecodePass]) throws(ImageGeometryError) -> DecodeReport {
+        let buffer = luma.buffer, width = luma.width, height = luma.height, rowStride = luma.rowStride, pixelStride = luma.pixelStride
         guard width > 0, height > 0, pixelStride >= 1, rowStride >= (width - 1) * pixelStride + 1 else {
             throw ImageGeometryError(description: "bad image geometry \(width)x\(height), row stride \(rowStride), pixel stride \(pixelStride)")
         }

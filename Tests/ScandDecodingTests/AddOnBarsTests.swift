@@ -35,9 +35,7 @@ import ScandTestSupport
         #expect(merged.text == "4006381333931" && merged.addOnBarsBeside, "\(merged)")
 
         let region = Scene.full(page)
-        let found = page.pixels.withUnsafeBytes {
-            LinearLocator().find(in: $0, width: page.width, height: page.height, rowStride: page.width, pixelStride: 1, region: region)
-        }
+        let found = page.withView { LinearLocator().find(in: $0, region: region) }
         let bands = LinearLocator.passes(for: found, region: region, formats: BarcodeFormats([.ean13]), role: .locatedLinear, label: "band")
         let band = try #require(ZXingDecoder(isolated: false).decode(page, passes: bands).detections.first)
         var line = band
@@ -47,9 +45,7 @@ import ScandTestSupport
             bottomLeft: Point(c.x - 160, c.y + 7))
         line.lineCount = 2
         let mark = { (raw: [Detection]) in
-            page.pixels.withUnsafeBytes {
-                AddOnBars.mark([line], raw: raw, in: $0, width: page.width, height: page.height, rowStride: page.width, pixelStride: 1)
-            }
+            page.withView { AddOnBars.mark([line], raw: raw, in: $0) }
         }
         #expect(mark([]).map(\.addOnBarsBeside) == [false], "along the scan line across the bars: nothing beside")
         #expect(mark([line, band]).map(\.addOnBarsBeside) == [true])

@@ -41,10 +41,7 @@ import Testing
 
     func verdict(_ format: BarcodeFormat, _ text: String, at corners: Quadrilateral, in image: LumaImage) -> Bool? {
         let d = Detection(format: format, text: text, bytes: Array(text.utf8), corners: corners)
-        return image.pixels.withUnsafeBytes { raw in
-            BarPatternCheck.contradicts(
-                d, in: LumaSampler(buffer: raw, width: image.width, height: image.height, rowStride: image.width, pixelStride: 1))
-        }
+        return image.withView { BarPatternCheck.contradicts(d, in: $0) }
     }
 
     @Test(arguments: [0.0, 12, 28, -35])
@@ -153,10 +150,7 @@ import Testing
         // Its add-on, where the label turns away most, is never contradicted (a right add-on refused would keep a
         // book from its SCAN).
         let d = Detection(format: .ean13, text: text + "12345", bytes: Array((text + "12345").utf8), corners: corners)
-        let addOn = page.pixels.withUnsafeBytes { raw in
-            BarPatternCheck.verdict(d, in: LumaSampler(buffer: raw, width: page.width, height: page.height, rowStride: page.width, pixelStride: 1))
-                .addOn
-        }
+        let addOn = page.withView { BarPatternCheck.verdict(d, in: $0).addOn }
         #expect(addOn != true)
         // Another number there, a character changed in its left half (where the bend is least): contradicted.
         // (One changed in the last characters before the add-on, where the label turns away most, is not yet:
@@ -172,10 +166,7 @@ import Testing
         #expect(verdict(.ean13, text, at: off, in: image) == nil)
         // A photo cropped close to the bars (its quiet zones cut by the image's edge): the bars are still checked.
         let b = BarsSpan(corners)
-        let cropped = LumaImage(
-            image.pixels.withUnsafeBytes { raw in
-                LumaImage(raw, width: image.width, height: image.height, rowStride: image.width, pixelStride: 1)
-            }, x: Int(b.start) - 8, width: Int(b.length) + 16)
+        let cropped = LumaImage(image.withView { LumaImage($0) }, x: Int(b.start) - 8, width: Int(b.length) + 16)
         let moved = corners.map { Point($0.x - Double(Int(b.start) - 8), $0.y) }
         #expect(verdict(.ean13, text, at: moved, in: cropped) == false)
         // Not a pattern-checked format.
@@ -218,10 +209,7 @@ import Testing
         let corners = Quadrilateral([at(u0, -1), at(u1, -1), at(u1, 1), at(u0, 1)])
         func verdict(_ addOn: String) -> BarPatternCheck.Verdict {
             let d = Detection(format: .ean13, text: text + addOn, bytes: Array((text + addOn).utf8), corners: corners)
-            return page.pixels.withUnsafeBytes { raw in
-                BarPatternCheck.verdict(
-                    d, in: LumaSampler(buffer: raw, width: page.width, height: page.height, rowStride: page.width, pixelStride: 1))
-            }
+            return page.withView { BarPatternCheck.verdict(d, in: $0) }
         }
         #expect(verdict("52495") == BarPatternCheck.Verdict(main: false, addOn: false))
         for other in ["52485", "58495", "12495"] { #expect(verdict(other) == BarPatternCheck.Verdict(main: false, addOn: true), "\(other)") }

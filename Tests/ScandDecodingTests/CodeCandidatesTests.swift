@@ -7,11 +7,7 @@ import ScandTestSupport
 /// Patches that look like matrix codes: where they are, at what angle, and the upright crops read from them.
 @Suite struct CodeCandidatesTests {
     func find(_ image: LumaImage) -> [CodeCandidates.Candidate] {
-        image.pixels.withUnsafeBytes {
-            CodeCandidates().find(
-                in: $0, width: image.width, height: image.height, rowStride: image.width, pixelStride: 1,
-                region: Scene.full(image))
-        }
+        image.withView { CodeCandidates().find(in: $0, region: Scene.full(image)) }
     }
 
     @Test(arguments: [-31.0, -12, 0, 7, 19, 40])
@@ -43,9 +39,7 @@ import ScandTestSupport
         var finder = CodeCandidates()
         finder.limit = 3
         let image = Scene.page(width: 1280, height: 600, items)
-        let found = image.pixels.withUnsafeBytes {
-            finder.find(in: $0, width: 1280, height: 600, rowStride: 1280, pixelStride: 1, region: Scene.full(image))
-        }
+        let found = image.withView { finder.find(in: $0, region: Scene.full(image)) }
         #expect(found.count == 3)
         let areas = found.map { $0.bounds.width * $0.bounds.height }
         #expect(areas == areas.sorted(by: >))

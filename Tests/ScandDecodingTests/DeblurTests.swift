@@ -26,10 +26,7 @@ import ScandTestSupport
 
     static func bands(_ image: LumaImage, faint: Bool = false) -> [DecodePass] {
         let region = Scene.full(image)
-        let found = image.pixels.withUnsafeBytes {
-            LinearLocator().find(
-                in: $0, width: image.width, height: image.height, rowStride: image.width, pixelStride: 1, region: region, includingFaint: faint)
-        }
+        let found = image.withView { LinearLocator().find(in: $0, region: region, includingFaint: faint) }
         return LinearLocator.passes(for: found, region: region, formats: .linear, role: .locatedLinear, label: "band")
     }
 
@@ -59,10 +56,7 @@ import ScandTestSupport
         let image = Scene.smeared(page, length: 7.5)
         #expect(Self.bands(image).isEmpty)
         let region = Scene.full(image)
-        let faint = image.pixels.withUnsafeBytes {
-            LinearLocator().find(
-                in: $0, width: image.width, height: image.height, rowStride: image.width, pixelStride: 1, region: region, includingFaint: true)
-        }
+        let faint = image.withView { LinearLocator().find(in: $0, region: region, includingFaint: true) }
         #expect(faint.count == 1 && faint.allSatisfy(\.isFaint), "\(faint)")
         // Its band is three times the blocks' length: they may be the code's wide bars on one side.
         let band = LinearLocator.passes(for: faint, region: region, formats: .linear, role: .locatedLinear, label: "faint")

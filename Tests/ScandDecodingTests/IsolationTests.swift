@@ -62,14 +62,14 @@ import ScandTestSupport
         let pass = DecodePass(label: "x", crop: PixelRect(x: 0, y: 0, width: 10, height: 10), formats: .all)
         try bytes.withUnsafeBytes { raw in
             #expect(throws: ImageGeometryError.self) {
-                try ZXingDecoder().decode(buffer: raw, width: 20, height: 10, rowStride: 20, pixelStride: 1, passes: [pass])
+                try ZXingDecoder().decode(LumaView(raw, width: 20, height: 10, rowStride: 20, pixelStride: 1), passes: [pass])
             }
             #expect(throws: ImageGeometryError.self) {
-                try ZXingDecoder().decode(buffer: raw, width: 10, height: 10, rowStride: 5, pixelStride: 1, passes: [pass])
+                try ZXingDecoder().decode(LumaView(raw, width: 10, height: 10, rowStride: 5, pixelStride: 1), passes: [pass])
             }
             var outside = pass
             outside.crop = PixelRect(x: 5, y: 5, width: 10, height: 10)
-            let report = try ZXingDecoder().decode(buffer: raw, width: 10, height: 10, rowStride: 10, pixelStride: 1, passes: [outside])
+            let report = try ZXingDecoder().decode(LumaView(raw, width: 10, height: 10, rowStride: 10, pixelStride: 1), passes: [outside])
             #expect(report.failures.first?.kind == .badArgument)
         }
     }
@@ -80,7 +80,7 @@ import ScandTestSupport
         for i in 0..<luma.pixels.count { yuyv[2 * i] = luma.pixels[i] }
         let pass = DecodePass(label: "yuyv", crop: Scene.full(luma), formats: BarcodeFormats(.qrCode))
         let report = try yuyv.withUnsafeBytes {
-            try ZXingDecoder().decode(buffer: $0, width: 320, height: 240, rowStride: 640, pixelStride: 2, passes: [pass])
+            try ZXingDecoder().decode(LumaView($0, width: 320, height: 240, rowStride: 640, pixelStride: 2), passes: [pass])
         }
         #expect(report.detections.map(\.text) == ["yuyv"])
     }
@@ -196,7 +196,7 @@ import ScandTestSupport
             for i in 0..<luma.pixels.count { yuyv[2 * i] = luma.pixels[i] }
             let pass = DecodePass(label: "yuyv", crop: Scene.full(luma), formats: BarcodeFormats(.qrCode))
             let report = try yuyv.withUnsafeBytes {
-                try decoder.decode(buffer: $0, width: w, height: h, rowStride: 2 * w, pixelStride: 2, passes: [pass])
+                try decoder.decode(LumaView($0, width: w, height: h, rowStride: 2 * w, pixelStride: 2), passes: [pass])
             }
             #expect(report.detections.map(\.text) == ["\(w)"])
         }

@@ -7,9 +7,7 @@ import ScandTestSupport
 /// small, in stills and in a live scene held still.
 @Suite struct LinearCandidatesTests {
     func candidates(_ image: LumaImage) -> [CodeCandidates.Candidate] {
-        image.pixels.withUnsafeBytes {
-            CodeCandidates().find(in: $0, width: image.width, height: image.height, rowStride: image.width, pixelStride: 1, region: Scene.full(image))
-        }
+        image.withView { CodeCandidates().find(in: $0, region: Scene.full(image)) }
     }
 
     @Test(arguments: [-35.0, 25, 40])

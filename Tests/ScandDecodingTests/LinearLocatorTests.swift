@@ -8,9 +8,7 @@ import ScandTestSupport
 /// the bands it cuts read them; text and texture give few candidates.
 @Suite struct LinearLocatorTests {
     func located(_ image: LumaImage, _ locator: LinearLocator = LinearLocator()) -> [LinearLocator.Candidate] {
-        image.pixels.withUnsafeBytes {
-            locator.find(in: $0, width: image.width, height: image.height, rowStride: image.width, pixelStride: 1, region: Scene.full(image))
-        }
+        image.withView { locator.find(in: $0, region: Scene.full(image)) }
     }
 
     @Test(arguments: [(-38.0, 2), (-12, 3), (0, 2), (17, 4), (29, 2), (40, 3), (63, 3), (-75, 2), (90, 3)])

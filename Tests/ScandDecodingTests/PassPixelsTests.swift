@@ -19,7 +19,7 @@ import ScandTestSupport
         let bytes = interleaved(image)
         return try bytes.withUnsafeBytes {
             try ZXingDecoder(isolated: false).decode(
-                buffer: $0, width: image.width, height: image.height, rowStride: image.width * 2, pixelStride: 2, passes: [p]
+                LumaView($0, width: image.width, height: image.height, rowStride: image.width * 2, pixelStride: 2), passes: [p]
             ).detections
         }
     }

@@ -63,6 +63,19 @@ public struct Frame: Sendable {
         }
     }
 
+    /// The luma plane in place, without a copy, for `body` (which must not keep the view); nil when the frame's
+    /// format has no luma plane or the frame does not hold all of it.
+    public func withLumaView<R>(_ body: (LumaView) throws -> R) rethrows -> R? {
+        let f = format
+        guard let layout = f.lumaLayout, f.isComplete(byteCount) else { return nil }
+        return try withUnsafeBytes { raw in
+            try body(
+                LumaView(
+                    UnsafeRawBufferPointer(rebasing: raw[layout.offset...]), width: f.width, height: f.height, rowStride: f.bytesPerLine,
+                    pixelStride: layout.pixelStride))
+        }
+    }
+
     /// The luma plane as a dense image (a copy), for orientation changes and tests.
     public func luma() -> LumaImage? {
         var pixels = [UInt8](repeating: 0, count: format.width * format.height)

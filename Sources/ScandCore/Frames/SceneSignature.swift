@@ -10,16 +10,7 @@ public struct SceneSignature: Sendable, Equatable {
     /// webcam's noise in a dim room move a block's mean past `isStatic`'s thresholds, and a still scene was
     /// decoded frame after frame.
     public init(frame: Frame) {
-        let f = frame.format
-        guard let layout = f.lumaLayout, f.isComplete(frame.byteCount) else {
-            cells = []
-            return
-        }
-        cells = frame.withUnsafeBytes { p in
-            Self.cells(
-                UnsafeRawBufferPointer(rebasing: p[layout.offset...]), width: f.width, height: f.height, rowStride: f.bytesPerLine,
-                pixelStride: layout.pixelStride)
-        }
+        cells = frame.withLumaView(Self.cells) ?? []
     }
 
     /// Of a grey picture (an MJPEG frame decoded at an eighth of its size, `MJPEGDecoder.eighth`): its block
@@ -30,7 +21,7 @@ public struct SceneSignature: Sendable, Equatable {
             cells = []
             return
         }
-        cells = pixels.withUnsafeBytes { Self.cells($0, width: width, height: height, rowStride: width, pixelStride: 1) }
+        cells = pixels.withUnsafeBytes { Self.cells(LumaView($0, width: width, height: height, rowStride: width, pixelStride: 1)) }
     }
 
     /// Of a frame decoded whole, as of its picture at an eighth of the size (`init(grey:)` of
@@ -86,7 +77,8 @@ public struct SceneSignature: Sendable, Equatable {
         self.init(grey: eighth, width: sw, height: sh)
     }
 
-    private static func cells(_ p: UnsafeRawBufferPointer, width: Int, height: Int, rowStride: Int, pixelStride: Int) -> [UInt8] {
+    private static func cells(_ luma: LumaView) -> [UInt8] {
+        let p = luma.buffer, width = luma.width, height = luma.height, rowStride = luma.rowStride, pixelStride = luma.pixelStride
         var out = [UInt8](repeating: 0, count: columns * rows)
         let bw = max(1, width / columns), bh = max(1, height / rows)
         let step = max(1, min(bw, bh) / 8)

@@ -13,9 +13,10 @@ public struct LumaImage: Sendable, Hashable {
         self.pixels = pixels
     }
 
-    /// A copy of the luma a decoder reads in place: `pixelStride` bytes apart, rows `rowStride` apart.
-    public init(_ buffer: UnsafeRawBufferPointer, width: Int, height: Int, rowStride: Int, pixelStride: Int) {
-        precondition(width > 0 && height > 0 && buffer.count >= (height - 1) * rowStride + (width - 1) * pixelStride + 1)
+    /// A copy of the luma a decoder reads in place.
+    public init(_ view: LumaView) {
+        let width = view.width, height = view.height, rowStride = view.rowStride, pixelStride = view.pixelStride, buffer = view.buffer
+        precondition(width > 0 && height > 0 && view.holdsEveryPixel)
         var pixels = [UInt8](repeating: 0, count: width * height)
         pixels.withUnsafeMutableBufferPointer { out in
             for y in 0..<height {
@@ -28,6 +29,11 @@ public struct LumaImage: Sendable, Hashable {
             }
         }
         self.init(width: width, height: height, pixels: pixels)
+    }
+
+    /// The pixels as a view (rows `width` apart) for `body`, which must not keep it.
+    public func withView<R>(_ body: (LumaView) throws -> R) rethrows -> R {
+        try pixels.withUnsafeBytes { try body(LumaView($0, width: width, height: height, rowStride: width, pixelStride: 1)) }
     }
 
     public init(width: Int, height: Int, fill: UInt8 = 255) {
