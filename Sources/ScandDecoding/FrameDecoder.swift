@@ -125,10 +125,8 @@ public struct FrameDecoder: Sendable {
     /// `retriesUnreadPatches`), with how many of those rest; and the bands read deblurred: those near a band
     /// that read nothing last frame, then, while the scene moves, faint ones (`LinearLocator.Candidate.isFaint`),
     /// which are read deblurred only.
-    private mutating func locatedLinearPasses(
-        _ luma: LumaView, region: PixelRect, known: [Detection], now: Int
-    ) -> (passes: [DecodePass], deblurSources: [DecodePass], deblurred: [DecodePass], resting: Int) {
-        guard !formats.intersection(.linear).isEmpty else { return ([], [], [], 0) }
+    private mutating func locatedLinearPasses(_ luma: LumaView, region: PixelRect, known: [Detection], now: Int) -> LocatedBands {
+        guard !formats.intersection(.linear).isEmpty else { return LocatedBands(passes: [], deblurSources: [], deblurred: [], resting: 0) }
         fruitlessBands.removeAll { $0.frame <= now - Self.bandRest }
         let misses = retriesUnreadPatches ? [] : fruitlessBands
         let found = locator.find(in: luma, region: region, includingFaint: !sceneIsStill).filter { c in
@@ -144,7 +142,25 @@ public struct FrameDecoder: Sendable {
         let blurred = blurredBands
         let sources = Array((passes.filter { p in blurred.contains { Self.near(p.crop, $0) } } + faint).prefix(Self.deblurredBandsPerFrame))
         let deblurred = sources.flatMap { LinearLocator.deblurred($0, moving: !sceneIsStill) }
-        return (passes, sources, deblurred, found.count { !$0.isFaint } - located.count { !$0.isFaint })
+        return LocatedBands(
+            passes: passes, deblurSources: sources, deblurred: deblurred, resting: found.count { !$0.isFaint } - located.count { !$0.isFaint })
+    }
+
+    /// A frame's bands along located linear codes (`locatedLinearPasses`): those read as they are, those also
+    /// read deblurred and their deblurred passes, and how many located codes rest.
+    private struct LocatedBands {
+        var passes: [DecodePass]
+        var deblurSources: [DecodePass]
+        var deblurred: [DecodePass]
+        var resting: Int
+    }
+
+    /// A frame's code-like patches (`CodeCandidates`): every one it holds, those cropped this frame, and how many
+    /// no band or tracked crop read last frame (resting ones included).
+    private struct Patches {
+        var all: [PixelRect]
+        var cropped: [CodeCandidates.Candidate]
+        var unread: Int
     }
 
     /// `found` with its deblurred reads weighed. A wrong guess at a defocus can restore bars that are not there:
@@ -241,12 +257,41 @@ public struct FrameDecoder: Sendable {
         return result
     }
 
+    /// One frame: where codes are, this frame's passes over them, what they read remembered for the next frames'
+    /// passes, and the reads that are the frame's own codes, held against their bars.
     private mutating func decode(_ luma: LumaView) throws(ImageGeometryError) -> Result {
-        let width = luma.width, height = luma.height
-        let region = regionOfInterest.pixelRect(width: width, height: height)
+        let region = regionOfInterest.pixelRect(width: luma.width, height: luma.height)
         frameCount += 1
         let now = frameCount
         let wholeFrame = wholeFrameNeeded || (now - 1) % max(1, wholeFrameEvery) == 0
+        let patches = codeLikePatches(in: luma, region: region, now: now)
+        let candidatePasses = CodeCandidates.passes(for: patches.cropped, region: region, formats: formats, label: "live upright crop")
+        let located = locatedLinearPasses(luma, region: region, known: readEveryFrame, now: now)
+        wakeExpensivePasses(for: patches)
+        // The upright linear kinds read every unread patch, resting or not (a patch rests from the matrix crops).
+        let known = readElsewhere, finder = candidateFinder
+        let (extras, kinds) = schedule.next(
+            region: region, formats: formats, hasCandidates: patches.unread > 0,
+            candidates: {
+                finder.find(in: luma, region: region, excluding: { bounds in known.contains { bounds.contains($0.corners.center) } })
+            }, budget: extraPassBudgetMilliseconds, still: sceneIsStill)
+        lastExtras = kinds
+        let passes =
+            (wholeFrame ? Self.passes(region: region, formats: formats) : []) + located.passes + located.deblurred + candidatePasses
+            + tracked.passes(region: region)
+            + extras.map(\.pass)
+        lastPasses = passes
+        var report = try decoder.decode(luma, passes: passes)
+        report.found = Self.markedReconstructed(Self.deblurredReadsWeighed(report.found, passes: passes), passes: passes)
+        restUnread(patches, located, report: report, now: now)
+        remember(report, wholeFrame: wholeFrame, extras: extras.map(\.pass), kinds: kinds)
+        let checked = heldAgainstTheirBars(ownCodes(report, in: luma), in: luma, now: now)
+        return Result(detections: checked, failures: report.failures, width: luma.width, height: luma.height)
+    }
+
+    /// The frame's code-like patches; those a band or tracked crop read last frame, and (unless
+    /// `retriesUnreadPatches`) those resting, are not cropped.
+    private mutating func codeLikePatches(in luma: LumaView, region: PixelRect, now: Int) -> Patches {
         fruitless.removeAll { $0.until <= now }
         let known = readElsewhere, resting = retriesUnreadPatches ? [] : fruitless.map(\.bounds), finder = candidateFinder
         var patches: [PixelRect] = []
@@ -262,46 +307,44 @@ public struct FrameDecoder: Sendable {
                     unread += 1
                     return resting.contains { $0.contains(bounds.center) }
                 })
-        let candidatePasses = CodeCandidates.passes(for: candidates, region: region, formats: formats, label: "live upright crop")
-        let (locatedPasses, deblurSources, deblurredPasses, restingBands) = locatedLinearPasses(
-            luma, region: region, known: readEveryFrame, now: now)
-        // A code-like patch that was not in view last frame (a code being shown) may be one only an expensive pass
-        // reads; a surface's own patches, which stay, do not keep the passes awake.
+        return Patches(all: patches, cropped: candidates, unread: unread)
+    }
+
+    /// A code-like patch that was not in view last frame (a code being shown) may be one only an expensive pass
+    /// reads; a surface's own patches, which stay, do not keep the passes awake.
+    private mutating func wakeExpensivePasses(for patches: Patches) {
         let before = lastPatches
-        if candidates.contains(where: { c in !before.contains { $0.contains(c.bounds.center) } }) { schedule.wake() }
-        lastPatches = patches
-        // The upright linear kinds read every unread patch, resting or not (a patch rests from the matrix crops).
-        let (extras, kinds) = schedule.next(
-            region: region, formats: formats, hasCandidates: unread > 0,
-            candidates: {
-                finder.find(in: luma, region: region, excluding: { bounds in known.contains { bounds.contains($0.corners.center) } })
-            }, budget: extraPassBudgetMilliseconds, still: sceneIsStill)
-        lastExtras = kinds
-        let passes =
-            (wholeFrame ? Self.passes(region: region, formats: formats) : []) + locatedPasses + deblurredPasses + candidatePasses
-            + tracked.passes(region: region)
-            + extras.map(\.pass)
-        lastPasses = passes
-        var report = try decoder.decode(luma, passes: passes)
-        report.found = Self.markedReconstructed(Self.deblurredReadsWeighed(report.found, passes: passes), passes: passes)
+        if patches.cropped.contains(where: { c in !before.contains { $0.contains(c.bounds.center) } }) { schedule.wake() }
+        lastPatches = patches.all
+    }
+
+    /// Patches and bands whose passes read nothing rest (`fruitlessRest`, `bandRest`), and bands that read
+    /// nothing of their own are read deblurred next frame; whether a code-like patch or located code went unread.
+    private mutating func restUnread(_ patches: Patches, _ located: LocatedBands, report: DecodeReport, now: Int) {
         // Patches not cropped (resting, or past the limit) are unread as well as those whose crops read nothing.
-        hadUnreadPatches = restingBands > 0 || unread > candidates.count
-        for c in candidates where !report.detections.contains(where: { c.bounds.contains($0.corners.center) }) {
+        hadUnreadPatches = located.resting > 0 || patches.unread > patches.cropped.count
+        for c in patches.cropped where !report.detections.contains(where: { c.bounds.contains($0.corners.center) }) {
             fruitless.append((c.bounds, now + Self.fruitlessRest))
             hadUnreadPatches = true
         }
         let readOwn = { (p: DecodePass, roles: Set<DecodePass.Role>) in
             report.found.contains { roles.contains($0.role) && p.crop.contains($0.detection.corners.center) }
         }
-        let faintSources = deblurSources.filter { s in !locatedPasses.contains { $0.crop == s.crop } }
-        blurredBands = (locatedPasses + faintSources).filter { !readOwn($0, [.locatedLinear]) }.map(\.crop)
-        for p in locatedPasses where !readOwn(p, [.locatedLinear, .deblurredLinear]) {
+        let faintSources = located.deblurSources.filter { s in !located.passes.contains { $0.crop == s.crop } }
+        blurredBands = (located.passes + faintSources).filter { !readOwn($0, [.locatedLinear]) }.map(\.crop)
+        for p in located.passes where !readOwn(p, [.locatedLinear, .deblurredLinear]) {
             fruitlessBands.append((p.crop, now))
             hadUnreadPatches = true
         }
         // A faint band tried in vain rests as a located one does (a stripy surface in a moving scene), but does not
         // keep a still scene awake: it is found only while the scene moves.
         for p in faintSources where !readOwn(p, [.deblurredLinear]) { fruitlessBands.append((p.crop, now)) }
+    }
+
+    /// What this frame's passes read, for the next frame's: the codes bands and tracked crops read (their patches
+    /// need no crop), whether the whole-frame passes run again, the codes only an expensive pass read (tracked),
+    /// and whether the expensive passes `kinds` found a code new.
+    private mutating func remember(_ report: DecodeReport, wholeFrame: Bool, extras: [DecodePass], kinds: Set<ExtraPassSchedule.Kind>) {
         let wholeFrameRoles: Set<DecodePass.Role> = [.cheapMatrix, .linearBand]
         readElsewhere = report.found.filter { $0.role == .locatedLinear || $0.role == .deblurredLinear || $0.role.isTrackedCrop }.map(\.detection)
         readEveryFrame = report.found.filter(\.role.isTrackedCrop).map(\.detection)
@@ -314,21 +357,28 @@ public struct FrameDecoder: Sendable {
         }
         // Codes only an expensive pass read are re-read next frame from a crop around them.
         let regular = report.found.filter(\.role.isRegular).map(\.detection)
-        tracked.update(found: report.found, regular: regular, extras: extras.map(\.pass))
+        tracked.update(found: report.found, regular: regular, extras: extras)
         let foundNew = report.found.contains { f in f.role.isExtra && !regular.contains { $0.isSameSymbol(as: f.detection) } }
         schedule.outcome(of: kinds, foundNew: foundNew)
+    }
+
+    /// The frame's reads merged into its codes, with the configured ITF lengths only; of two numbers read on the
+    /// same bars the one with clearly more scan lines, else neither; no UPC-E inside an EAN-13's bars (its left
+    /// half); add-on bars beside a read without one marked (the tracker waits for them).
+    private func ownCodes(_ report: DecodeReport, in luma: LumaView) -> [Detection] {
         let read = merger.merge(report.detections).filter { d in
             d.format != .itf || itfLengths.isEmpty || itfLengths.contains(d.text.count)
         }
-        // Two numbers read on the same bars: the one with clearly more scan lines stays, else neither.
         let merged = StillDisagreement.settled(read, raw: report.found) { LumaImage(luma) }
-        // An EAN/UPC read without its add-on may have the add-on's bars beside it: the tracker waits for them.
-        // A UPC-E read inside an EAN-13's bars (its left half) is no code of its own.
         let own = QuietZone.keep(merged, in: luma)
-        let marked = AddOnBars.mark(own, raw: report.detections, in: luma)
-        // Each EAN/UPC read held against its own bars in the frame's pixels (`BarPatternCheck`).
+        return AddOnBars.mark(own, raw: report.detections, in: luma)
+    }
+
+    /// Each EAN/UPC read held against its own bars in the frame's pixels (`BarPatternCheck`), but for a number
+    /// whose bars agreed lately (`agreedBars`).
+    private mutating func heldAgainstTheirBars(_ reads: [Detection], in luma: LumaView, now: Int) -> [Detection] {
         agreedBars.removeAll { $0.frame <= now - Self.agreedBarsKept }
-        let checked = marked.map { d in
+        return reads.map { d in
             var d = d
             guard ScanLineEvidence.patternChecked.contains(d.format) else { return d }
             let bars = BarsSpan(d.corners)
@@ -345,6 +395,5 @@ public struct FrameDecoder: Sendable {
             if d.barsAgree == true { agreedBars.append((d, now)) }
             return d
         }
-        return Result(detections: checked, failures: report.failures, width: width, height: height)
     }
 }
