@@ -76,7 +76,32 @@ public struct LinearLocator: Sendable {
         let r = region.intersection(PixelRect(x: 1, y: 1, width: luma.width - 2, height: luma.height - 2))
         let block = max(8, min(self.block, self.block * r.width / 1280 / 2 * 2))
         let cols = r.width / block, rows = r.height / block
-        guard limit > 0, cols >= 2, rows >= 2, let base = luma.base, luma.holdsEveryPixel else { return [] }
+        guard limit > 0, cols >= 2, rows >= 2, luma.holdsEveryPixel,
+            let blocks = Self.blocks(in: luma, region: r, block: block, cols: cols, rows: rows)
+        else { return [] }
+        let median = blocks.map(\.energy).element(atSortedRank: blocks.count / 2)
+        let threshold = max(minimumEnergy, aboveMedian * median)
+        var found: [(candidate: Candidate, score: Double)] = [], faint: [(candidate: Candidate, score: Double)] = []
+        for members in components(of: blocks, cols: cols, rows: rows, threshold: threshold) {
+            guard members.count >= minimumBlocks,
+                let c = candidate(
+                    members, blocks: blocks, cols: cols, block: block, region: r, in: luma,
+                    minimumEdges: includingFaint ? min(faintEdges, minimumEdges) : minimumEdges)
+            else { continue }
+            if c.isFaint {
+                if c.coherence >= faintCoherence { faint.append((c, Double(members.count) * c.coherence)) }
+            } else {
+                found.append((c, Double(members.count) * c.coherence))
+            }
+        }
+        return Self.joiningCollinear(found).sorted { $0.score > $1.score }.prefix(limit).map(\.candidate)
+            + faint.sorted { $0.score > $1.score }.prefix(faintLimit).map(\.candidate)
+    }
+
+    /// The structure tensor of each block of the `cols` × `rows` grid at `r`'s top left, row by row (nil for an
+    /// empty buffer).
+    static func blocks(in luma: LumaView, region r: PixelRect, block: Int, cols: Int, rows: Int) -> [Block]? {
+        guard let base = luma.base else { return nil }
         let rowStride = luma.rowStride, pixelStride = luma.pixelStride
         var blocks = [Block](repeating: Block(), count: cols * rows)
         // 16 samples a block (each a difference over two pixels) still tell a code's one direction from text's many.
@@ -106,17 +131,20 @@ public struct LinearLocator: Sendable {
                 blocks[by * cols + bx] = Block(energy: trace / samples, coherence: (c * c + s * s).squareRoot() / trace, trace: trace, c: c, s: s)
             }
         }
-        let median = blocks.map(\.energy).element(atSortedRank: blocks.count / 2)
-        let threshold = max(minimumEnergy, aboveMedian * median)
+        return blocks
+    }
+
+    /// The bar-like blocks (`threshold` of energy, `minimumCoherence`) in groups of neighbours whose directions
+    /// differ by less than `maximumTurn`, in the order of each group's first block.
+    func components(of blocks: [Block], cols: Int, rows: Int, threshold: Float) -> [[Int]] {
         func barLike(_ b: Block) -> Bool { b.energy >= threshold && b.coherence >= minimumCoherence }
         func direction(_ b: Block) -> Double { Double(atan2(b.s, b.c)) / 2 }
         let turn = maximumTurn * .pi / 180
         var label = [Int](repeating: -1, count: blocks.count)
-        var found: [(candidate: Candidate, score: Double)] = [], faint: [(candidate: Candidate, score: Double)] = []
-        var component = 0
+        var components: [[Int]] = []
         for start in blocks.indices where label[start] < 0 && barLike(blocks[start]) {
             var stack = [start], members: [Int] = []
-            label[start] = component
+            label[start] = components.count
             while let i = stack.popLast() {
                 members.append(i)
                 let bx = i % cols, by = i / cols, a = direction(blocks[i]), cosA = cos(a), sinA = sin(a)
@@ -139,26 +167,15 @@ public struct LinearLocator: Sendable {
                         var d = abs(direction(blocks[n]) - a)
                         if d > .pi / 2 { d = .pi - d }
                         if d < turn {
-                            label[n] = component
+                            label[n] = components.count
                             stack.append(n)
                         }
                     }
                 }
             }
-            component += 1
-            guard members.count >= minimumBlocks,
-                let c = candidate(
-                    members, blocks: blocks, cols: cols, block: block, region: r, in: luma,
-                    minimumEdges: includingFaint ? min(faintEdges, minimumEdges) : minimumEdges)
-            else { continue }
-            if c.isFaint {
-                if c.coherence >= faintCoherence { faint.append((c, Double(members.count) * c.coherence)) }
-            } else {
-                found.append((c, Double(members.count) * c.coherence))
-            }
+            components.append(members)
         }
-        return Self.joiningCollinear(found).sorted { $0.score > $1.score }.prefix(limit).map(\.candidate)
-            + faint.sorted { $0.score > $1.score }.prefix(faintLimit).map(\.candidate)
+        return components
     }
 
     /// The candidate a component of bar-like blocks makes, or nil when a line across it has fewer than
