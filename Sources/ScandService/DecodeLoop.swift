@@ -128,29 +128,67 @@ actor DecodeLoop {
         write(tracker.tick(at: now), frame: nil)
     }
 
+    /// A frame's scene as it was judged: its signature, whether that is of an MJPEG frame's picture at an eighth
+    /// of the size, and the whole picture when it was decoded to judge it.
+    private struct SeenScene {
+        var signature: SceneSignature
+        var ofEighth: Bool
+        var whole: Frame?
+    }
+
+    /// What a frame's scene calls for: whether it is still and searched for a code nothing reads, and whether
+    /// it rests undecoded (`empty`: nothing to read; `settled`: its codes all scanned).
+    private struct SceneJudgement {
+        var still: Bool
+        var searching: Bool
+        var empty: Bool
+        var settled: Bool
+        var rests: Bool { empty || settled }
+    }
+
+    /// Judges the frame's scene; decodes the frame unless the scene rests, and writes the tracker's events.
     private func process(_ taken: Frame, from handOff: FrameHandOff) {
         defer { lastFrameDone = .now }
         let stamp = taken.timestampMicroseconds
         if let tick = replayTicks.take(stamp: stamp, idleTick: Self.idleTick), clock.now() == nil {
             write(tracker.tick(at: .microseconds(tick)), frame: nil)
         }
-        // An MJPEG frame's scene is judged from its picture at an eighth of the size, before it is decoded
-        // whole: a still scene's frames (most of an idle kiosk's) are never decoded whole. After a frame that was
-        // decoded whole (a moving scene, a code being read), the next most likely is too: it is decoded whole at
-        // once and judged from that picture's block means, so its Huffman data is decoded once, not twice.
-        var eighth = false, scene = SceneSignature(frame: taken)
-        var whole: Frame?
-        if taken.format.isCompressed {
-            let jpeg = self.jpeg ?? MJPEGDecoder()
-            self.jpeg = jpeg
-            let w = taken.format.width, h = taken.format.height
-            if lastDecodedWhole {
-                guard let grey = handOff.decompress(taken, with: jpeg) else { return }
-                (whole, eighth, scene) = (grey, true, SceneSignature(eighthOf: grey))
-            } else if let small = taken.withUnsafeBytes({ jpeg.eighth($0, width: w, height: h) }) {
-                (eighth, scene) = (true, SceneSignature(grey: small.pixels, width: small.width, height: small.height))
-            }
+        guard let seen = scene(of: taken, from: handOff) else { return }
+        let judged = judge(seen, at: stamp)
+        guard let frame = picture(of: taken, seen: seen, judged: judged, from: handOff) else { return }
+        if !frame.format.isCompressed {
+            snapshots.offer(frame, transform: decoder.transform, inView: readInLastFrame)
+            takeFocus(of: frame)
         }
+        if rest(taken, judged, at: stamp) { return }
+        decodeAndTrack(frame, seen: seen, judged: judged)
+    }
+
+    /// The frame's scene; nil when an MJPEG frame to be decoded whole does not decompress. An MJPEG frame's scene
+    /// is judged from its picture at an eighth of the size, before it is decoded whole: a still scene's frames
+    /// (most of an idle kiosk's) are never decoded whole. After a frame that was decoded whole (a moving scene, a
+    /// code being read), the next most likely is too: it is decoded whole at once and judged from that picture's
+    /// block means, so its Huffman data is decoded once, not twice.
+    private func scene(of taken: Frame, from handOff: FrameHandOff) -> SeenScene? {
+        var seen = SeenScene(signature: SceneSignature(frame: taken), ofEighth: false, whole: nil)
+        guard taken.format.isCompressed else { return seen }
+        let jpeg = self.jpeg ?? MJPEGDecoder()
+        self.jpeg = jpeg
+        let w = taken.format.width, h = taken.format.height
+        if lastDecodedWhole {
+            guard let grey = handOff.decompress(taken, with: jpeg) else { return nil }
+            seen = SeenScene(signature: SceneSignature(eighthOf: grey), ofEighth: true, whole: grey)
+        } else if let small = taken.withUnsafeBytes({ jpeg.eighth($0, width: w, height: h) }) {
+            seen.signature = SceneSignature(grey: small.pixels, width: small.width, height: small.height)
+            seen.ofEighth = true
+        }
+        return seen
+    }
+
+    /// Whether the scene is still, is searched for unread codes, or rests; it counts the still frames and
+    /// remembers a scene whose search ended in vain.
+    private func judge(_ seen: SeenScene, at stamp: UInt64) -> SceneJudgement {
+        let scene = seen.signature, eighth = seen.ofEighth
         let still = lastScene.map { eighth == lastSceneOfEighth && scene.isStatic(comparedTo: $0) } ?? false
         stillFrames = still ? stillFrames &+ 1 : 0
         if !still { (stillSince, searchEnded) = (stamp, false) }
@@ -172,61 +210,50 @@ actor DecodeLoop {
         // (or the periodic recheck). A new code or a moved item changes the scene, and the next frame is decoded.
         let settled =
             !empty && skipStaticScenes && still && tracker.isSettled && decoder.hasTriedEveryPass && heldFrames < Self.restingRecheck
-        // A resting MJPEG frame's whole picture is used only for a snapshot someone waits for (it is decoded whole
-        // only then, or when it followed a decoded frame and was judged from that picture).
-        var frame = taken
-        lastDecodedWhole = taken.format.isCompressed && !(empty || settled)
-        if taken.format.isCompressed && (!(empty || settled) || snapshots.isWaiting) {
-            guard let jpeg, let grey = whole ?? handOff.decompress(taken, with: jpeg) else { return }
-            frame = grey
-        }
-        if !frame.format.isCompressed {
-            snapshots.offer(frame, transform: decoder.transform, inView: readInLastFrame)
-            takeFocus(of: frame)
-        }
+        return SceneJudgement(still: still, searching: searching, empty: empty, settled: settled)
+    }
+
+    /// The frame to decode and offer for snapshots: an MJPEG frame's whole picture, nil when it does not
+    /// decompress. A resting MJPEG frame's whole picture is used only for a snapshot someone waits for (it is
+    /// decoded whole only then, or when it followed a decoded frame and was judged from that picture).
+    private func picture(of taken: Frame, seen: SeenScene, judged: SceneJudgement, from handOff: FrameHandOff) -> Frame? {
+        lastDecodedWhole = taken.format.isCompressed && !judged.rests
+        guard taken.format.isCompressed && (!judged.rests || snapshots.isWaiting) else { return taken }
+        guard let jpeg, let grey = seen.whole ?? handOff.decompress(taken, with: jpeg) else { return nil }
+        return grey
+    }
+
+    /// A resting scene's frame is not decoded: the tracker ticks on an empty one and holds a settled one's codes.
+    /// Whether the frame rested.
+    private func rest(_ taken: Frame, _ judged: SceneJudgement, at stamp: UInt64) -> Bool {
         let size = (taken, taken.format.width, taken.format.height)
-        if empty {
+        if judged.empty {
             readInLastFrame = []
             write(tracker.tick(at: .microseconds(stamp)), frame: size)
             metrics.skippedStaticScene()
-            return
+            return true
         }
-        if settled {
+        if judged.settled {
             heldFrames += 1
             write(tracker.hold(at: .microseconds(stamp)), frame: size)
             metrics.skippedStaticScene()
-            return
+            return true
         }
+        return false
+    }
+
+    /// Decodes a frame whose scene does not rest, runs its codes through the tracker and writes their events.
+    private func decodeAndTrack(_ frame: Frame, seen: SeenScene, judged: SceneJudgement) {
         heldFrames = 0
-        lastScene = scene
-        lastSceneOfEighth = eighth
-        decoder.sceneIsStill = skipStaticScenes && still
-        decoder.retriesUnreadPatches = searching
+        lastScene = seen.signature
+        lastSceneOfEighth = seen.ofEighth
+        decoder.sceneIsStill = skipStaticScenes && judged.still
+        decoder.retriesUnreadPatches = judged.searching
         let started = Monotonic.microseconds()
         metrics.decodeStarted(at: started)
         defer { metrics.decodeEnded() }
-        // A process that died since the last frame is replaced by this read, with no failed pass to show.
-        let ended = decoder.decoder.worker.map { processes.ended(among: $0.processIDs) } ?? 0
-        if ended > 0 { metrics.workersRestarted(ended) }
-        let result: FrameDecoder.Result
-        do { result = try decoder.decode(frame) } catch {
-            output.logger("frame \(frame.sequence): \(error)", .warning)
-            metrics.failedFrame()
-            return
-        }
-        let spent = Double(Monotonic.microseconds() - started) / 1e6
-        daemonMetrics?.recordDecode(seconds: spent)
-        // A process that crashed or overran in a pass was killed and replaced too.
-        let replaced = result.failures.filter { $0.kind == .crashed || $0.kind == .timeout }.count
-        if replaced > 0 { metrics.workersRestarted(replaced) }
-        let deadline = decoder.passDeadline?.milliseconds
-        decoder.decoded(seconds: spent, overran: result.failures.contains { $0.kind == .timeout })
-        if let before = deadline, let after = decoder.passDeadline?.milliseconds, after > before {
-            output.logger(
-                "a decode pass overran \(before) ms: the decoders now have \(after) ms a pass (this machine decodes a frame in about \(Self.milliseconds(decoder.passDeadline?.typicalFrameSeconds ?? spent)))",
-                .notice)
-        }
-        for failure in result.failures { output.logger("frame \(frame.sequence): \(failure)", .warning) }
+        guard let decoded = decode(frame, startedAt: started) else { return }
+        let (result, spent) = decoded
         lastFound = !result.detections.isEmpty
         let events = tracker.observe(result.detections, at: .microseconds(frame.timestampMicroseconds))
         readInLastFrame = Self.read(tracker.visible, in: result.detections)
@@ -235,6 +262,39 @@ actor DecodeLoop {
         metrics.decoded(
             seconds: spent, codes: result.detections.count, scans: events.filter { if case .scan = $0 { true } else { false } }.count,
             failed: !result.failures.isEmpty, latency: latency)
+    }
+
+    /// The frame decoded, and the seconds it took; the decoder processes replaced and the pass failures are
+    /// counted and logged. nil when the frame cannot be decoded (logged and counted).
+    private func decode(_ frame: Frame, startedAt started: UInt64) -> (FrameDecoder.Result, Double)? {
+        // A process that died since the last frame is replaced by this read, with no failed pass to show.
+        let ended = decoder.decoder.worker.map { processes.ended(among: $0.processIDs) } ?? 0
+        if ended > 0 { metrics.workersRestarted(ended) }
+        let result: FrameDecoder.Result
+        do { result = try decoder.decode(frame) } catch {
+            output.logger("frame \(frame.sequence): \(error)", .warning)
+            metrics.failedFrame()
+            return nil
+        }
+        let spent = Double(Monotonic.microseconds() - started) / 1e6
+        daemonMetrics?.recordDecode(seconds: spent)
+        // A process that crashed or overran in a pass was killed and replaced too.
+        let replaced = result.failures.filter { $0.kind == .crashed || $0.kind == .timeout }.count
+        if replaced > 0 { metrics.workersRestarted(replaced) }
+        adaptPassDeadline(to: result, spent: spent)
+        for failure in result.failures { output.logger("frame \(frame.sequence): \(failure)", .warning) }
+        return (result, spent)
+    }
+
+    /// The pass deadline follows the frame's decoding time; a deadline raised after an overrun is logged.
+    private func adaptPassDeadline(to result: FrameDecoder.Result, spent: Double) {
+        let deadline = decoder.passDeadline?.milliseconds
+        decoder.decoded(seconds: spent, overran: result.failures.contains { $0.kind == .timeout })
+        if let before = deadline, let after = decoder.passDeadline?.milliseconds, after > before {
+            output.logger(
+                "a decode pass overran \(before) ms: the decoders now have \(after) ms a pass (this machine decodes a frame in about \(Self.milliseconds(decoder.passDeadline?.typicalFrameSeconds ?? spent)))",
+                .notice)
+        }
     }
 
     /// A frame's decoding time as the overrun log says it: whole milliseconds, or tenths under 10 ms ("0.4 ms",
