@@ -25,6 +25,11 @@ enum BarPatternCheck {
     static let quietModules = 4.0
     /// How many times another character's residual must be smaller than the read's own to contradict it.
     static let contradiction = 2.0
+    /// How much smaller the read's own residual must be than every other character's, in every window, for the
+    /// read to agree: a Bayes factor of 3 over the window's nine modules ((1/3)^(2/9) ≈ 0.78), the least that
+    /// counts as evidence for it (Kass and Raftery's "positive"); a window weighed between this and
+    /// `contradiction` gives no verdict.
+    static let agreement = 0.78
     /// A read is contradicted by a character only where its pattern, or the pattern with that character in its
     /// place, explains the profile this well (correlation): below it the fit's own errors (a can's bend not quite
     /// caught, glare over part of the code) are as large as one character's difference from another, and right
@@ -180,10 +185,12 @@ enum BarPatternCheck {
     /// character there, each at its best of small shifts. Residuals compared as likelihoods under Gaussian noise
     /// with about one independent sample a module (blur ties neighbouring samples): the read is contradicted when
     /// another character's residual is smaller by `contradiction`, a Bayes factor of 20 over the window's nine
-    /// modules ((1/2)^(9/2) ≈ 1/22). It agrees only where its own character is the best of all in every window:
-    /// a window another character explains a little better is no second look that agreed (the till bench's UPC-A
-    /// 412541731747, 2 px and turned 29°, read as 412541131141: its 7s as 1s, whose bars differ in width alone,
-    /// weighed at 0.23–0.26 of the 1s' residual in two frames and at 0.53 in a third, which agreed).
+    /// modules ((1/2)^(9/2) ≈ 1/22). It agrees only where its own character is favoured over every other in
+    /// every window (`agreement`): a window another character explains about as well is no second look that
+    /// agreed (the till bench's UPC-A 412541731747, 2 px and turned 29°, read as 412541131141: its 7s as 1s,
+    /// whose bars differ in width alone, weighed at 0.23–0.26 of the 1s' residual in two frames and at 0.53 in a
+    /// third, which agreed; 334588874754 on a can as 334588214154, its 8 as a 2 at 0.47–1.03 frame by frame,
+    /// agreed in the frame at 1.03).
     static func weigh(_ pattern: EANPattern, laid: [Bool], fit: Fit, blur: Double, profile values: [Double]) -> Weighing {
         var undecided = false
         for ch in pattern.characters {
@@ -211,7 +218,7 @@ enum BarPatternCheck {
             for (i, p) in ch.choices.enumerated() where i != ch.ownIndex {
                 let other = residual(p, shifts: near).value
                 if own.value > contradiction * other { return .contradicted(by: placed(p)) }
-                if own.value > other { undecided = true }
+                if own.value > agreement * other { undecided = true }
             }
         }
         return undecided ? .undecided : .agrees
