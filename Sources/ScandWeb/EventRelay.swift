@@ -4,7 +4,7 @@ import ScandClient
 import ScandProtocol
 import ServiceLifecycle
 
-/// The one subscription to the daemon's journaled events (those /events serves; /ws pages take SCAN,
+/// The one subscription to the daemon's journaled events (those /events serves; the setup page takes SCAN,
 /// UPDATE, LOST and DEVICE of them), relayed to the hub. A daemon that stops or restarts is subscribed to
 /// again by `EventSubscription`, with its backoff, since the last event received: the hub misses nothing.
 public struct EventRelay: Service {
