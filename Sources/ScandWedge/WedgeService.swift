@@ -85,7 +85,7 @@ public struct WedgeService: Service {
                     wedge.sinceNotKept()
                     logger.warning("scand: \(line.errorMessage ?? line.line)")
                 case .scan:
-                    guard watch.accepts(line: line.line), let code = line.code, let text = code.text else { continue }
+                    guard watch.accepts(line), let code = line.code, let text = code.text else { continue }
                     let scan = KeyboardWedge.Scan(
                         position: line.position, replayed: line.stamp?.replayed ?? false, format: code.format, text: text, time: code.time)
                     for action in wedge.handle(scan, now: Date()) {

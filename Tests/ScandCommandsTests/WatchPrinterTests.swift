@@ -8,12 +8,13 @@ import Testing
 /// What `scand watch` prints, without a daemon: lines as the daemon writes them, through the one decoder.
 struct WatchPrinterTests {
     static func line(_ text: String) throws -> EventSubscription.Element { .event(try EventDecoder.decode(text)) }
-    static let version = #"{"class":"VERSION","boot":"b1","release":"1.0","proto_major":1,"proto_minor":5,"zxing":"3.1.1"}"#
+    static let version =
+        #"{"class":"VERSION","boot":"0123456789abcdef0123456789abcdef","release":"1.0","proto_major":1,"proto_minor":5,"zxing":"3.1.1"}"#
     static let watch = #"{"class":"WATCH","enable":true,"classes":["SCAN"]}"#
     static func scan(_ id: Int, _ text: String, seq: Int) -> String {
-        #"{"class":"SCAN","boot":"b1","seq":\#(seq),"id":\#(id),"device":"/dev/video0","format":"EAN-13","text":"\#(text)"}"#
+        #"{"class":"SCAN","boot":"0123456789abcdef0123456789abcdef","seq":\#(seq),"id":\#(id),"device":"/dev/video0","format":"EAN-13","text":"\#(text)"}"#
     }
-    static let lost = #"{"class":"LOST","boot":"b1","seq":9,"id":1,"device":"/dev/video0","format":"EAN-13"}"#
+    static let lost = #"{"class":"LOST","boot":"0123456789abcdef0123456789abcdef","seq":9,"id":1,"device":"/dev/video0","format":"EAN-13"}"#
 
     @Test func rawPrintsOnlyTheTextOfScansEscaped() throws {
         var p = WatchPrinter(output: .raw, classes: nil, count: nil)
@@ -65,7 +66,9 @@ struct WatchPrinterTests {
         let line = try EventDecoder.decode(Self.scan(7, "x y", seq: 4))
         #expect(p.take(.event(line)) == [.run(ReceivedCode(id: 7, formatName: "EAN-13", text: "x y", device: "/dev/video0"), line)])
         let env = ScanHook.environment(for: line.code!, line: line)
-        #expect(env["SCAND_TEXT"] == "x y" && env["SCAND_ID"] == "7" && env["SCAND_SEQ"] == "4" && env["SCAND_BOOT"] == "b1")
+        #expect(
+            env["SCAND_TEXT"] == "x y" && env["SCAND_ID"] == "7" && env["SCAND_SEQ"] == "4" && env["SCAND_BOOT"] == "0123456789abcdef0123456789abcdef"
+        )
         #expect(env["SCAND_FORMAT"] == "EAN-13" && env["SCAND_DEVICE"] == "/dev/video0" && env["SCAND_JSON"] == line.line)
     }
 }
