@@ -14,8 +14,8 @@ import ServiceLifecycle
 struct MQTTBridgeService: Service {
     enum Input: Sendable {
         case bridge(MQTTBridge.Input)
-        /// A line or a lost connection of the subscription; `taken` lets its reader read on.
-        case daemon(EventSubscription.Element, taken: CheckedContinuation<Void, Never>)
+        /// A step of the subscription; `taken` lets its reader read on.
+        case daemon(SubscriptionLoop.Step, taken: CheckedContinuation<Void, Never>)
         /// The daemon refused the subscription: asking again would be refused again.
         case refused(DaemonError)
         case log(String, Logger.Level)
@@ -77,7 +77,6 @@ struct MQTTBridgeService: Service {
         /// The subscription's reader, waiting until the window has room again.
         var reader: CheckedContinuation<Void, Never>?
         var paused = false
-        var daemonProblem: String?
         var refusal: DaemonError?
 
         func save() async {
@@ -180,23 +179,19 @@ struct MQTTBridgeService: Service {
                             Logger.standardError("connected to the broker \(brokerName)", .info)
                         }
                         perform(bridge.handle(event))
+                    case .daemon(.subscribed, let taken):
+                        Logger.standardError("subscribed to scand at \(settings.socketPath)", .info)
+                        perform(bridge.handle(.daemonConnected))
+                        taken.resume()
                     case .daemon(.event(let line), let taken):
-                        if line.eventClass == .watch {
-                            daemonProblem = nil
-                            Logger.standardError("subscribed to scand at \(settings.socketPath)", .info)
-                            perform(bridge.handle(.daemonConnected))
-                        }
                         perform(bridge.handle(.line(line)))
                         if paused { reader = taken } else { taken.resume() }
-                    case .daemon(.lost(let error), let taken):
-                        // Once per outage, not once per attempt.
-                        let problem = error == .closed ? "the daemon closed the connection" : error.description
-                        if problem != daemonProblem {
+                    case .daemon(.lost(_, let reason), let taken):
+                        if let reason {
                             let since =
                                 bridge.received.map { $0 == MQTTBridge.journalStart ? "from its journal's oldest event" : "since \($0.json)" }
                                 ?? "live"
-                            Logger.standardError("\(problem); subscribing again \(since)", .warning)
-                            daemonProblem = problem
+                            Logger.standardError("\(reason); subscribing again \(since)", .warning)
                         }
                         taken.resume()
                     }
@@ -216,8 +211,8 @@ struct MQTTBridgeService: Service {
         if let refusal { throw refusal }
     }
 
-    /// The one subscription, run beside its reader; the reader hands each element to the loop and waits
-    /// until the loop has taken it.
+    /// The one subscription, run by its `SubscriptionLoop`, which hands each step to the bridge's loop and
+    /// waits until that loop has taken it.
     private func subscribe(_ watch: ClientRequest.Watch, in group: inout DiscardingTaskGroup, post: AsyncStream<Input>.Continuation) {
         // A few lines read ahead: the window, not this buffer, bounds what waits for the broker.
         let subscription = EventSubscription(socketPath: settings.socketPath, watch: watch, reconnect: true, bufferLimit: 16)
@@ -227,12 +222,11 @@ struct MQTTBridgeService: Service {
         if fromStart { shown.since = nil }
         let from = fromStart ? " from the oldest event its journal keeps" : ""
         Logger.standardError("subscribing to scand at \(settings.socketPath)\(from): \(ClientRequest.watch(shown).line)", .info)
-        group.addTask { await subscription.run() }
         group.addTask {
             do {
-                for try await element in subscription {
+                try await SubscriptionLoop.run(subscription) { step in
                     await withCheckedContinuation { taken in
-                        if case .terminated = post.yield(.daemon(element, taken: taken)) { taken.resume() }
+                        if case .terminated = post.yield(.daemon(step, taken: taken)) { taken.resume() }
                     }
                 }
             } catch {

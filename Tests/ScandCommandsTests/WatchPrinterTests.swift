@@ -7,7 +7,7 @@ import Testing
 
 /// What `scand watch` prints, without a daemon: lines as the daemon writes them, through the one decoder.
 struct WatchPrinterTests {
-    static func line(_ text: String) throws -> EventSubscription.Element { .event(try EventDecoder.decode(text)) }
+    static func line(_ text: String) throws -> SubscriptionLoop.Step { .event(try EventDecoder.decode(text)) }
     static let version =
         #"{"class":"VERSION","boot":"0123456789abcdef0123456789abcdef","release":"1.0","proto_major":1,"proto_minor":5,"zxing":"3.1.1"}"#
     static let watch = #"{"class":"WATCH","enable":true,"classes":["SCAN"]}"#
@@ -41,24 +41,25 @@ struct WatchPrinterTests {
         #expect(p.take(try Self.line(Self.scan(2, "b", seq: 2))) == [.print("b"), .finished])
     }
 
-    @Test func errorsAndLossesAreWarningsOncePerReason() throws {
+    /// Losses are said as the loop's `OutageReport` decides (each cause once per outage), and a subscription
+    /// only after a loss was said.
+    @Test func errorsAndLossesAreWarnings() throws {
         var p = WatchPrinter(output: .raw, classes: nil, count: nil)
         let error = #"{"class":"ERROR","message":"since {\"boot\":\"x\",\"seq\":1} is not in the journal"}"#
         #expect(p.take(try Self.line(error)) == [.warn(#"scand: since {"boot":"x","seq":1} is not in the journal"#)])
         let gone = DaemonError.unreachable("scand is not running", .notRunning)
-        #expect(p.take(.lost(gone)) == [.warn("scand is not running; trying again")])
-        #expect(p.take(.lost(gone)) == [], "a daemon that stays away is one line")
-        #expect(p.take(.lost(.closed)) == [.warn("\(DaemonError.closed); trying again")])
-        #expect(p.take(try Self.line(Self.version)) == [])
-        #expect(p.take(try Self.line(Self.watch)) == [.warn("scand answers: subscribed")], "the first subscription is no subscription again")
-        #expect(p.take(.lost(.closed)) == [.warn("\(DaemonError.closed); trying again")])
-        #expect(p.take(try Self.line(Self.watch)) == [.warn("subscribed again")])
+        #expect(p.take(.lost(gone, reason: gone.description)) == [.warn("scand is not running; trying again")])
+        #expect(p.take(.lost(gone, reason: nil)) == [], "a cause said already")
+        #expect(p.take(.subscribed(again: false, afterOutage: true)) == [.warn("scand answers: subscribed")], "the first is no 'again'")
+        #expect(p.take(.subscribed(again: true, afterOutage: true)) == [.warn("subscribed again")])
+        #expect(p.take(try Self.line(Self.watch)) == [])
     }
 
     /// A watcher that finds the daemon at once says nothing about subscribing.
     @Test func aFirstSubscriptionWithoutALossIsQuiet() throws {
         var p = WatchPrinter(output: .raw, classes: nil, count: nil)
-        #expect(p.take(try Self.line(Self.watch)) == [])
+        #expect(p.take(.subscribed(again: false, afterOutage: false)) == [])
+        #expect(p.take(.subscribed(again: true, afterOutage: false)) == [])
     }
 
     @Test func execRunsForScansWithTheirText() throws {
