@@ -119,7 +119,7 @@ let package = Package(
         .target(
             name: "ScandWeb",
             dependencies: [
-                "ScandCore", "ScandProtocol", "ScandClient", "ScandLogging",
+                "ScandCore", "ScandProtocol", "ScandClient",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -129,7 +129,6 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                 .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log")
             ],
@@ -141,7 +140,7 @@ let package = Package(
         .target(
             name: "ScandWedge",
             dependencies: [
-                "ScandCore", "ScandProtocol", "ScandClient", "ScandUInputShim", "ScandLogging",
+                "ScandCore", "ScandProtocol", "ScandClient", "ScandUInputShim",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log")
@@ -177,7 +176,7 @@ let package = Package(
             ],
             path: "Tests/ScandTestSupport"),
 
-        .testTarget(name: "ScandCoreTests", dependencies: ["ScandCore", "ScandProtocol", "ScandConfigFile", "ScandTestSupport"]),
+        .testTarget(name: "ScandCoreTests", dependencies: ["ScandCore", "ScandConfigFile"]),
         .testTarget(name: "ScandProtocolTests", dependencies: ["ScandProtocol", "ScandCore", "ScandTestSupport"]),
         .testTarget(name: "ScandWedgeTests", dependencies: ["ScandWedge", "ScandCore", "ScandProtocol", "ScandTestSupport"]),
         .testTarget(

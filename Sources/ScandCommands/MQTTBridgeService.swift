@@ -5,7 +5,6 @@ import ScandCore
 import ScandLogging
 import ScandMQTT
 import ScandProtocol
-import ScandService
 import ServiceLifecycle
 
 /// `scand mqtt` running: carries out `MQTTBridge`'s actions in one loop over what the subscription,

@@ -6,7 +6,6 @@ import ScandCore
 import ScandProtocol
 import ScandLogging
 import ScandMQTT
-import ScandService
 import ServiceLifecycle
 
 /// `scand mqtt`: the bridge from the daemon's socket to an MQTT broker.

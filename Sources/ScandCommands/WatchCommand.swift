@@ -6,7 +6,6 @@ import ScandClient
 import ScandCore
 import ScandLogging
 import ScandProtocol
-import ScandService
 import UnixSignals
 
 /// `scand watch`: the command-line subscriber. Prints the daemon's events, one JSON object per line, or
