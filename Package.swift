@@ -84,12 +84,16 @@ let package = Package(
                 "ScandCore", "ScandProtocol", .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio")
             ]),
-        // An MQTT client over libmosquitto, for the `scand mqtt` bridge.
+        // `scand mqtt`: an MQTT client over libmosquitto, the bridge's state machine and its service, a client of
+        // the daemon's socket.
         .target(
             name: "ScandMQTT",
             dependencies: [
-                "CMosquitto", "ScandCore", "ScandProtocol", .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio")
+                "CMosquitto", "ScandCore", "ScandProtocol", "ScandClient", "ScandLogging",
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")
             ]),
         .target(
             name: "ScandService",

@@ -3,14 +3,13 @@ import Logging
 import ScandClient
 import ScandCore
 import ScandLogging
-import ScandMQTT
 import ScandProtocol
 import ServiceLifecycle
 
 /// `scand mqtt` running: carries out `MQTTBridge`'s actions in one loop over what the subscription,
 /// libmosquitto's thread and the clock report, in arrival order, so a PUBACK is taken only after its publish
 /// was recorded. The subscription's reader waits until the loop took each line and the window has room.
-struct MQTTBridgeService: Service {
+public struct MQTTBridgeService: Service {
     enum Input: Sendable {
         case bridge(MQTTBridge.Input)
         /// A step of the subscription; `taken` lets its reader read on.
@@ -36,15 +35,32 @@ struct MQTTBridgeService: Service {
     /// PUBACKs taken within this are written to the state file in one write.
     var flushAfter: Duration = .milliseconds(50)
     var clock = ContinuousClock()
+    /// scand's release, for the bridge's status messages.
+    let release: String
+    /// The exit status when the MQTT network loop hangs, for systemd to start the bridge again.
+    let stuckExitStatus: Int32
+
+    public init(
+        settings: MQTTSettings, kioskID: String, password: String?, acknowledged: EventPosition?, stateFileHeld: Bool, release: String,
+        stuckExitStatus: Int32
+    ) {
+        self.settings = settings
+        self.kioskID = kioskID
+        self.password = password
+        self.acknowledged = acknowledged
+        self.stateFileHeld = stateFileHeld
+        self.release = release
+        self.stuckExitStatus = stuckExitStatus
+    }
 
     var brokerName: String { "\(settings.host):\(settings.effectivePort)" }
 
     /// Runs until a graceful shutdown. Throws what stops it from starting (exit status 78).
-    func run() async throws {
+    public func run() async throws {
         let classes = Set(settings.classes.compactMap(Event.Class.init(rawValue:)))
         var bridge = MQTTBridge(
             kioskID: kioskID, topicPrefix: settings.topicPrefix, classes: classes, formats: settings.formats, maxInFlight: settings.maxInFlight,
-            release: ScandVersion.string, acknowledged: acknowledged, start: settings.start)
+            release: release, acknowledged: acknowledged, start: settings.start)
         let (inputs, post) = AsyncStream.makeStream(of: Input.self)
         let connection = try MQTTConnection(options(bridge)) { [brokerName] event in
             switch event {
@@ -168,10 +184,10 @@ struct MQTTBridgeService: Service {
                     case .loopStuck(let after):
                         await save()
                         Logger.standardError(
-                            "the MQTT network loop has not turned for \(Int(after.inSeconds)) s: exiting with status \(ExitStatus.software) for systemd to start scand mqtt again",
+                            "the MQTT network loop has not turned for \(Int(after.inSeconds)) s: exiting with status \(stuckExitStatus) for systemd to start scand mqtt again",
                             .error)
                         // Not through disconnect, which waits for the loop that hangs.
-                        exit(ExitStatus.software)
+                        exit(stuckExitStatus)
                     case .bridge(let event):
                         if event == .brokerConnected {
                             brokerProblems.removeAll()
