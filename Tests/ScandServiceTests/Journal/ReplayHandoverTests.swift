@@ -75,6 +75,24 @@ struct MiniDaemon {
     }
 
     func receivedSeqs() -> [Int] { received.compactMap { ReceivedEvent(reading: $0)?.position?.seq } }
+
+    /// A seeded run: events, a client subscribing `since` one of them, reads and new events (one in ten not
+    /// journaled) interleaved until it is live, then a few live events. Returns the since, nil when the
+    /// client never went live.
+    mutating func replay(_ random: inout SeededRandom) -> Int? {
+        batchLimit = 1 + random.below(6)
+        for _ in 0..<(5 + random.below(30)) { publish() }
+        let since = 1 + random.below(seq)
+        subscribe(since: EventPosition(boot: boot, seq: since), queueLimit: 1 + random.below(8))
+        var steps = 0
+        while handover?.isLive == false {
+            if random.below(3) == 0 { publish(journaled: random.below(10) != 0) } else { performRead() }
+            steps += 1
+            if steps >= 10_000 { return nil }
+        }
+        for _ in 0..<random.below(5) { publish() }
+        return since
+    }
 }
 
 @Suite struct ReplayHandoverTests {
@@ -82,19 +100,10 @@ struct MiniDaemon {
     func liveEventsDuringTheReplayMakeNoGapAndNoDuplicate(seed: UInt64) {
         var random = SeededRandom(seed: seed)
         var d = MiniDaemon()
-        d.batchLimit = 1 + random.below(6)
-        for _ in 0..<(5 + random.below(30)) { d.publish() }
-        let since = 1 + random.below(d.seq)
-        d.subscribe(since: EventPosition(boot: d.boot, seq: since), queueLimit: 1 + random.below(8))
-        // Reads and new events interleave, then the daemon goes on live for a while.
-        var steps = 0
-        while d.handover?.isLive == false {
-            if random.below(3) == 0 { d.publish(journaled: random.below(10) != 0) } else { d.performRead() }
-            steps += 1
-            #expect(steps < 10_000)
-            if steps >= 10_000 { return }
+        guard let since = d.replay(&random) else {
+            Issue.record("the client never went live")
+            return
         }
-        for _ in 0..<random.below(5) { d.publish() }
         #expect(d.errors.isEmpty)
         #expect(d.receivedSeqs() == Array((since + 1)..<(d.seq + 1)))
         let replayed = d.received.filter { ReceivedEvent(reading: $0)?.stamp?.replayed == true }.compactMap {
@@ -110,18 +119,10 @@ struct MiniDaemon {
         var random = SeededRandom(seed: seed)
         var d = MiniDaemon()
         d.classes = random.below(2) == 0 ? ["LOST"] : ["SCAN"]
-        d.batchLimit = 1 + random.below(6)
-        for _ in 0..<(5 + random.below(30)) { d.publish() }
-        let since = 1 + random.below(d.seq)
-        d.subscribe(since: EventPosition(boot: d.boot, seq: since), queueLimit: 1 + random.below(8))
-        var steps = 0
-        while d.handover?.isLive == false {
-            if random.below(3) == 0 { d.publish(journaled: random.below(10) != 0) } else { d.performRead() }
-            steps += 1
-            #expect(steps < 10_000)
-            if steps >= 10_000 { return }
+        guard let since = d.replay(&random) else {
+            Issue.record("the client never went live")
+            return
         }
-        for _ in 0..<random.below(5) { d.publish() }
         #expect(d.errors.isEmpty)
         let wanted = ((since + 1)..<(d.seq + 1)).filter { d.classes?.contains(MiniDaemon.eventClass($0)) == true }
         #expect(d.receivedSeqs() == wanted, "\(d.classes ?? [])")
