@@ -7,8 +7,9 @@ import ScandProtocol
 
 /// GET /events: the daemon's events as Server-Sent Events, for a page's `EventSource` (the setup page's
 /// among them, which asks for a VIEW first). Live events come from the shared relay; a client that resumes
-/// (Last-Event-ID) first catches up from the daemon's journal (`EventHandover`). Each client has the hub's bounded queue: one that does not keep up is disconnected,
-/// never waited on, and its browser's reconnection resumes from the journal, so it loses nothing.
+/// (Last-Event-ID) first catches up from the daemon's journal (`EventHandover`). Each client has the hub's
+/// bounded queue: one that does not keep up is disconnected, never waited on, and its browser's reconnection
+/// resumes from the journal, so it loses nothing.
 enum EventStreamRoute {
     static let lastEventID = HTTPField.Name("Last-Event-ID")!
 
