@@ -17,7 +17,6 @@ let package = Package(
         // Without its default ConfigurationSupport trait: scand reads its own settings, and swift-configuration
         // would be one more package to build.
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.0", traits: ["FullFoundation"]),
-        .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.8.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.0"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.0.0"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
@@ -85,12 +84,16 @@ let package = Package(
                 "ScandCore", "ScandProtocol", .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio")
             ]),
-        // An MQTT client over libmosquitto, for the `scand mqtt` bridge.
+        // `scand mqtt`: an MQTT client over libmosquitto, the bridge's state machine and its service, a client of
+        // the daemon's socket.
         .target(
             name: "ScandMQTT",
             dependencies: [
-                "CMosquitto", "ScandCore", "ScandProtocol", .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio")
+                "CMosquitto", "ScandCore", "ScandProtocol", "ScandClient", "ScandLogging",
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")
             ]),
         .target(
             name: "ScandService",
@@ -120,10 +123,9 @@ let package = Package(
         .target(
             name: "ScandWeb",
             dependencies: [
-                "ScandCore", "ScandProtocol", "ScandClient", "ScandLogging",
+                "ScandCore", "ScandProtocol", "ScandClient",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
-                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
@@ -131,7 +133,6 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                 .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log")
             ],
@@ -143,7 +144,7 @@ let package = Package(
         .target(
             name: "ScandWedge",
             dependencies: [
-                "ScandCore", "ScandProtocol", "ScandClient", "ScandUInputShim", "ScandLogging",
+                "ScandCore", "ScandProtocol", "ScandClient", "ScandUInputShim",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log")
@@ -179,7 +180,7 @@ let package = Package(
             ],
             path: "Tests/ScandTestSupport"),
 
-        .testTarget(name: "ScandCoreTests", dependencies: ["ScandCore", "ScandProtocol", "ScandConfigFile", "ScandTestSupport"]),
+        .testTarget(name: "ScandCoreTests", dependencies: ["ScandCore", "ScandConfigFile"]),
         .testTarget(name: "ScandProtocolTests", dependencies: ["ScandProtocol", "ScandCore", "ScandTestSupport"]),
         .testTarget(name: "ScandWedgeTests", dependencies: ["ScandWedge", "ScandCore", "ScandProtocol", "ScandTestSupport"]),
         .testTarget(

@@ -5,7 +5,6 @@ import ScandClient
 import ScandCore
 import ScandLogging
 import ScandProtocol
-import ScandService
 
 /// `scand controls`: the running daemon's camera controls, and setting them live (`--set`), kept for
 /// restarts with `--keep`: what the setup page does, for a shell or a fleet's configuration tool. Setting is

@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 import ScandClient
 import ScandCore
-import ScandService
+import ScandFiles
 
 /// Where a client finds the daemon when neither `--socket` nor a configuration file names its socket: the
 /// socket a daemon run by this user makes (`$XDG_RUNTIME_DIR/scand.sock`), then the packaged daemon's

@@ -6,7 +6,6 @@ import ScandCore
 import ScandProtocol
 import ScandLogging
 import ScandMQTT
-import ScandService
 import ServiceLifecycle
 
 /// `scand mqtt`: the bridge from the daemon's socket to an MQTT broker.
@@ -72,7 +71,9 @@ struct MQTTCommand: AsyncParsableCommand {
                 "\(error.description); resuming from the oldest event the daemon's journal keeps (the broker may get some events twice)", .error)
             acknowledged = MQTTBridge.journalStart
         }
-        let bridge = MQTTBridgeService(settings: settings, kioskID: kiosk, password: password, acknowledged: acknowledged, stateFileHeld: held)
+        let bridge = MQTTBridgeService(
+            settings: settings, kioskID: kiosk, password: password, acknowledged: acknowledged, stateFileHeld: held, release: ScandVersion.string,
+            stuckExitStatus: ExitStatus.software)
         let group = ServiceGroup(
             configuration: .init(
                 services: [.init(service: bridge)], gracefulShutdownSignals: [.sigterm, .sigint], logger: .scand("mqtt", level: .warning)))

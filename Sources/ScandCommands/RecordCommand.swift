@@ -3,7 +3,6 @@ import Logging
 import ScandCapture
 import ScandCore
 import ScandLogging
-import ScandService
 
 /// `scand record`: saves frames as the camera sends them (raw, or MJPEG's JPEG frames) with their format, for
 /// replay (`scand run --source replay:FILE`) and for bug reports.

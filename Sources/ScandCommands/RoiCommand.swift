@@ -5,7 +5,6 @@ import ScandClient
 import ScandCore
 import ScandLogging
 import ScandProtocol
-import ScandService
 
 /// `scand roi`: the running daemon's rect of interest, and setting it (`?ROI=`) from a shell, as the setup
 /// page does. The daemon keeps what is set for restarts; setting is for its admin group.

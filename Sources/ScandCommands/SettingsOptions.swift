@@ -1,6 +1,5 @@
 import ArgumentParser
 import ScandCore
-import ScandService
 
 extension CommandLineSettings {
     /// A command's settings options (`--fps`, `--host`, `--layout` …) for its `validate()`, each value checked

@@ -6,7 +6,6 @@ import ScandClient
 import ScandCore
 import ScandLogging
 import ScandProtocol
-import ScandService
 import UnixSignals
 
 /// `scand watch`: the command-line subscriber. Prints the daemon's events, one JSON object per line, or
@@ -159,19 +158,14 @@ struct WatchCommand: AsyncParsableCommand {
     static func session(_ subscription: EventSubscription, printer: WatchPrinter, hook: ScanHook?, idleLimit: Duration?) async throws {
         let clock = ContinuousClock()
         let idle = NIOLockedValueBox(IdleClock(since: clock.now))
-        try await withThrowingTaskGroup(of: Bool.self) { group in
-            // The subscription's own task ends after the sequence is finished: not the session's end.
-            group.addTask {
-                await subscription.run()
-                return false
-            }
+        try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { [printer] in
                 var printer = printer
-                for try await element in subscription {
-                    if case .event(let line) = element, line.eventClass == .scan, line.code != nil {
+                try await SubscriptionLoop.run(subscription) { step in
+                    if case .event(let line) = step, line.eventClass == .scan, line.code != nil {
                         idle.withLockedValue { $0.since = clock.now }
                     }
-                    for action in printer.take(element) {
+                    for action in printer.take(step) {
                         switch action {
                         case .print(let text):
                             StandardStream.writeAll(1, text + "\n")
@@ -191,7 +185,7 @@ struct WatchCommand: AsyncParsableCommand {
                         }
                     }
                 }
-                // The sequence ends without an error only when the daemon closed and there is no reconnecting.
+                // The subscription ends without an error only when the daemon closed and there is no reconnecting.
                 throw DaemonWentAway()
             }
             if let idleLimit {
@@ -206,9 +200,7 @@ struct WatchCommand: AsyncParsableCommand {
                 }
             }
             defer { group.cancelAll() }
-            do {
-                while let ended = try await group.next(), !ended {}
-            } catch is Finished {}
+            do { _ = try await group.next() } catch is Finished {}
         }
     }
 

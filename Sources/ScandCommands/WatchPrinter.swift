@@ -29,10 +29,6 @@ struct WatchPrinter {
     let classes: Set<Event.Class>?
     let count: Int?
     private(set) var scans = 0
-    /// The reason of the last loss reported, so a daemon that stays away is one line, not one per attempt.
-    private var lastLoss: String?
-    /// Whether a subscription was confirmed before: the next one is a subscription again, the first is not.
-    private var subscribed = false
 
     init(output: Output, classes: Set<Event.Class>?, count: Int?) {
         self.output = output
@@ -40,22 +36,17 @@ struct WatchPrinter {
         self.count = count
     }
 
-    mutating func take(_ element: EventSubscription.Element) -> [Action] {
-        switch element {
-        case .lost(let error):
-            let reason = error.description
-            defer { lastLoss = reason }
-            return reason == lastLoss ? [] : [.warn("\(reason); trying again")]
+    mutating func take(_ step: SubscriptionLoop.Step) -> [Action] {
+        switch step {
+        case .lost(_, let reason):
+            return reason.map { [.warn("\($0); trying again")] } ?? []
+        case .subscribed(let again, let afterOutage):
+            // Said only after a loss was: a watcher that found the daemon at once starts quietly.
+            return afterOutage ? [.warn(again ? "subscribed again" : "scand answers: subscribed")] : []
         case .event(let line):
             var actions: [Action] = []
-            if line.eventClass == .watch {
-                // Said only after a loss was: a watcher that found the daemon at once starts quietly.
-                if lastLoss != nil { actions.append(.warn(subscribed ? "subscribed again" : "scand answers: subscribed")) }
-                lastLoss = nil
-                subscribed = true
-            }
             // A refusal after the WATCH (a `since` the journal cannot answer) is news for the person, not data.
-            if let message = line.errorMessage { return actions + [.warn("scand: \(message)")] }
+            if let message = line.errorMessage { return [.warn("scand: \(message)")] }
             guard classes?.contains(line.eventClass) ?? true else { return actions }
             switch output {
             case .json:

@@ -4,7 +4,6 @@ import Logging
 import NIOCore
 import ScandCore
 import ScandLogging
-import ScandService
 import ScandWeb
 
 /// `scand web`: the setup page and Prometheus metrics over HTTP, talking to the daemon only through its

@@ -5,7 +5,6 @@ import ScandClient
 import ScandCore
 import ScandProtocol
 import ScandLogging
-import ScandService
 import ScandWedge
 import ServiceLifecycle
 

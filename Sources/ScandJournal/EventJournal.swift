@@ -214,13 +214,20 @@ public final class EventJournal: Sendable {
         }
     }
 
-    /// At most `limit` events with seq > `seq`, in seq order: one page of a replay.
-    public func events(after seq: Int, limit: Int = 256) throws(JournalError) -> [JournaledEvent] {
-        try read("reading events after seq \(seq)") { db in
-            try Row.fetchAll(
-                db, sql: "SELECT seq, boot, class, time, line FROM event WHERE seq > ? ORDER BY seq LIMIT ?",
-                arguments: [seq, max(1, limit)]
-            ).map {
+    /// At most `limit` events with seq > `seq`, in seq order: one page of a replay; of `classes` only, when
+    /// named (a client's `?WATCH` classes: the others are never read).
+    public func events(after seq: Int, limit: Int = 256, classes: Set<String>? = nil) throws(JournalError) -> [JournaledEvent] {
+        var sql = "SELECT seq, boot, class, time, line FROM event WHERE seq > ?"
+        var arguments: StatementArguments = [seq]
+        if let classes {
+            let names = classes.sorted()
+            sql += " AND class IN (\(names.map { _ in "?" }.joined(separator: ", ")))"
+            arguments += StatementArguments(names)
+        }
+        sql += " ORDER BY seq LIMIT ?"
+        arguments += [max(1, limit)]
+        return try read("reading events after seq \(seq)") { db in
+            try Row.fetchAll(db, sql: sql, arguments: arguments).map {
                 JournaledEvent(seq: $0[0], boot: $0[1], eventClass: $0[2], time: $0[3], line: $0[4])
             }
         }

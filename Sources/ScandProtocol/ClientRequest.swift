@@ -67,16 +67,12 @@ public enum ClientRequest: Sendable, Equatable {
             return true
         }
 
-        /// The same test on a journaled line (a replay has lines, not events): its class from the envelope,
-        /// and a code's format from its top-level `"format"` (a string value never holds `,"` unescaped).
-        public func accepts(line: String) -> Bool {
+        /// The same test on a line as `EventDecoder` read it (a replay and a client have lines, not events):
+        /// its class, and a code's format.
+        public func accepts(_ event: ReceivedEvent) -> Bool {
             guard enable else { return false }
-            guard let envelope = EventEnvelope.parse(line), let eventClass = Event.Class(rawValue: envelope.eventClass) else { return false }
-            if let classes, !classes.contains(eventClass) { return false }
-            if let formats, [.scan, .update, .lost].contains(eventClass), let r = line.range(of: #","format":""#) {
-                let name = line[r.upperBound...].prefix { $0 != "\"" }
-                if let format = BarcodeFormat(name: String(name)), !formats.contains(format) { return false }
-            }
+            if let classes, !classes.contains(event.eventClass) { return false }
+            if let formats, let name = event.code?.formatName, let format = BarcodeFormat(name: name), !formats.contains(format) { return false }
             return true
         }
 

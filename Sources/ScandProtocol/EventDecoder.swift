@@ -20,7 +20,9 @@ public enum EventDecoder {
         guard let eventClass = Event.Class(rawValue: fields.class) else {
             throw Problem("scand sent an event of unknown class \(ClientRequest.quoted(fields.class))")
         }
-        let stamp = fields.boot.map { EventStamp(boot: $0, seq: fields.seq, replayed: fields.replayed ?? false) }
+        // A boot or seq the daemon would refuse as a `since` is no position to resume from.
+        let seq = fields.seq.flatMap { EventPosition.isSeq($0) ? $0 : nil }
+        let stamp = fields.boot.flatMap { EventPosition.isBootID($0) ? EventStamp(boot: $0, seq: seq, replayed: fields.replayed ?? false) : nil }
         return ReceivedEvent(eventClass: eventClass, stamp: stamp, event: try fields.event(eventClass), code: try fields.code(eventClass), line: line)
     }
 

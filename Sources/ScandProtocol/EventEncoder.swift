@@ -6,7 +6,23 @@ import ScandCore
 public enum EventEncoder {
     public static func line(_ event: Event, stamp: EventStamp? = nil) -> String { object(event, stamp: stamp).serialized() }
 
-    /// With a stamp: `boot` and `seq` right after `class`, `replayed` last (see `EventEnvelope`).
+    /// What marks a line replayed from the journal: `"replayed":true`, last, so that the rest of the line is
+    /// the same bytes as when it was published live.
+    static let replayedSuffix = #","replayed":true}"#
+
+    /// A journaled line as a replay sends it: the same object with `"replayed":true` last.
+    public static func markingReplayed(_ line: String) -> String {
+        guard line.hasSuffix("}") else { return line }
+        return String(line.dropLast()) + replayedSuffix
+    }
+
+    /// A replayed line as it was published live: without its `"replayed":true`; any other line as it is.
+    public static func removingReplayMark(_ line: String) -> String {
+        guard line.hasSuffix(replayedSuffix) else { return line }
+        return String(line.dropLast(replayedSuffix.utf8.count)) + "}"
+    }
+
+    /// With a stamp: `boot` and `seq` right after `class`, `replayed` last (`markingReplayed`).
     public static func object(_ event: Event, stamp: EventStamp? = nil) -> JSONValue {
         var fields: [(String, JSONValue)] = [("class", .string(event.eventClass.rawValue))]
         if let stamp {

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Where an event stands in a daemon's numbering: the boot that published it (32 lowercase hex digits,
 /// random per daemon start) and its sequence number (> 0, growing by one per published event and going on
 /// across restarts from the journal's last one). Consumers deduplicate with it.
@@ -54,13 +56,26 @@ public struct EventPosition: Sendable, Hashable, CustomStringConvertible {
         return String(decoding: digits, as: UTF8.self)
     }
 
-    /// Exactly `{"boot":"<32 lowercase hex>","seq":N}` with N in 1…`maxSeq` (spaces around tokens allowed);
-    /// nil for anything else.
+    /// A JSON object of exactly `boot` (32 lowercase hex digits) and `seq` (1…`maxSeq`); nil for anything else.
     public static func parse(json text: String) -> EventPosition? {
-        var s = JSONPrefixScanner(text)
-        guard s.take("{"), s.take("\"boot\""), s.take(":"), let boot = s.string(), isBootID(boot),
-            s.take(","), s.take("\"seq\""), s.take(":"), let seq = s.integer(), isSeq(seq), s.take("}"), s.atEnd
-        else { return nil }
-        return EventPosition(boot: boot, seq: seq)
+        guard let fields = try? JSONDecoder().decode(Fields.self, from: Data(text.utf8)), isBootID(fields.boot), isSeq(fields.seq) else {
+            return nil
+        }
+        return EventPosition(boot: fields.boot, seq: fields.seq)
+    }
+
+    /// `{"boot":…,"seq":…}` and no other key.
+    private struct Fields: Decodable {
+        var boot: String
+        var seq: Int
+
+        init(from decoder: any Decoder) throws {
+            let c = try decoder.container(keyedBy: ClientRequest.AnyKey.self)
+            guard Set(c.allKeys.map(\.stringValue)) == ["boot", "seq"] else {
+                throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "a position has a boot and a seq only"))
+            }
+            boot = try c.decode(String.self, forKey: .init(stringValue: "boot"))
+            seq = try c.decode(Int.self, forKey: .init(stringValue: "seq"))
+        }
     }
 }

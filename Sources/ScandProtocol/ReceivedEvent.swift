@@ -33,6 +33,6 @@ public struct ReceivedEvent: Sendable, Equatable {
     /// The line as it was published live, without a replay's `"replayed":true`: the same bytes whether it
     /// came live or from the journal.
     public var liveLine: String {
-        stamp?.replayed == true ? EventEnvelope.removingReplayMark(line) : line
+        stamp?.replayed == true ? EventEncoder.removingReplayMark(line) : line
     }
 }

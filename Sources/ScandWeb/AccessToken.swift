@@ -1,8 +1,8 @@
 import HTTPTypes
 
 /// `[web] token`: the secret every request carries when one is set, as `Authorization: Bearer`, as the
-/// cookie `scand_token`, or (on a GET, where EventSource and WebSocket cannot send a header) as the query
-/// parameter `token`. Compared in constant time; it never appears in a message or a log line.
+/// cookie `scand_token`, or (on a GET, where EventSource cannot send a header) as the query parameter
+/// `token`. Compared in constant time; it never appears in a message or a log line.
 struct AccessToken: Sendable {
     private let secret: [UInt8]
 

@@ -47,13 +47,13 @@ struct EventHandover {
     /// A line of the shared relay, once live: what to send (nil: nothing, or already sent by the catch-up).
     mutating func relayed(_ line: ReceivedEvent) -> ReceivedEvent? {
         guard phase == .live else { return nil }
-        guard let position = line.position else { return watch.accepts(line: line.line) ? line : nil }  // an unnumbered daemon
+        guard let position = line.position else { return watch.accepts(line) ? line : nil }  // an unnumbered daemon
         if let last, last.boot == position.boot, position.seq <= last.seq { return nil }
         return pass(line, at: position)
     }
 
     private mutating func pass(_ line: ReceivedEvent, at position: EventPosition) -> ReceivedEvent? {
         last = position
-        return watch.accepts(line: line.line) ? line : nil
+        return watch.accepts(line) ? line : nil
     }
 }

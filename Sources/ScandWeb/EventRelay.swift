@@ -4,7 +4,7 @@ import ScandClient
 import ScandProtocol
 import ServiceLifecycle
 
-/// The one subscription to the daemon's journaled events (those /events serves; /ws pages take SCAN,
+/// The one subscription to the daemon's journaled events (those /events serves; the setup page takes SCAN,
 /// UPDATE, LOST and DEVICE of them), relayed to the hub. A daemon that stops or restarts is subscribed to
 /// again by `EventSubscription`, with its backoff, since the last event received: the hub misses nothing.
 public struct EventRelay: Service {
@@ -51,7 +51,6 @@ public struct EventRelay: Service {
         watch.since = Self.start(status: status)
         let subscription = EventSubscription(socketPath: socketPath, watch: watch, reconnect: true)
         try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { await subscription.run() }
             group.addTask {
                 // One clock for every page's keepalive, not one per page.
                 while true {
@@ -65,32 +64,28 @@ public struct EventRelay: Service {
     }
 
     private func relay(_ subscription: EventSubscription) async throws {
-        var lastProblem: String?
-        for try await element in subscription {
-            switch element {
+        defer { metrics.subscribed.set(to: 0) }
+        try await SubscriptionLoop.run(subscription) { step in
+            switch step {
+            case .subscribed:
+                metrics.subscribed.set(to: 1)
+                logger.info("subscribed to scand's events on \(subscription.socketPath)")
             case .event(let line):
                 switch line.eventClass {
-                case .version: continue
-                case .watch:
-                    lastProblem = nil
-                    metrics.subscribed.set(to: 1)
-                    logger.info("subscribed to scand's events on \(subscription.socketPath)")
+                case .version, .watch: return
                 case .error:
                     // The history asked for at the start, pruned since: what the journal keeps comes instead.
                     let message = line.errorMessage ?? line.line
                     if !message.contains("replaying all of those") { logger.warning("scand: \(message)") }
                 default: hub.broadcast(line)
                 }
-            case .lost(let error):
+            case .lost(_, let reason):
                 // What was in view may be gone by the time the daemon answers again.
                 hub.daemonLost()
                 metrics.subscribed.set(to: 0)
                 metrics.reconnects.increment()
-                let problem = error == .closed ? "scand closed the event subscription" : error.description
-                if problem != lastProblem { logger.warning("\(problem); subscribing again") }  // once per cause, not per retry
-                lastProblem = problem
+                if let reason { logger.warning("\(reason); subscribing again") }
             }
         }
-        metrics.subscribed.set(to: 0)
     }
 }

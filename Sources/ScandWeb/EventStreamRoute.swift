@@ -5,10 +5,11 @@ import ScandClient
 import ScandCore
 import ScandProtocol
 
-/// GET /events: the daemon's events as Server-Sent Events, for a page's `EventSource`. Live events come from
-/// the shared relay; a client that resumes (Last-Event-ID) first catches up from the daemon's journal
-/// (`EventHandover`). Each client has the hub's bounded queue: one that does not keep up is disconnected,
-/// never waited on, and its browser's reconnection resumes from the journal, so it loses nothing.
+/// GET /events: the daemon's events as Server-Sent Events, for a page's `EventSource` (the setup page's
+/// among them, which asks for a VIEW first). Live events come from the shared relay; a client that resumes
+/// (Last-Event-ID) first catches up from the daemon's journal (`EventHandover`). Each client has the hub's
+/// bounded queue: one that does not keep up is disconnected, never waited on, and its browser's reconnection
+/// resumes from the journal, so it loses nothing.
 enum EventStreamRoute {
     static let lastEventID = HTTPField.Name("Last-Event-ID")!
 
@@ -19,19 +20,20 @@ enum EventStreamRoute {
         let asked: EventStreamRequest
         do {
             asked = try EventStreamRequest(
-                classes: query["classes"].map(String.init), formats: query["formats"].map(String.init),
+                classes: query["classes"].map(String.init), formats: query["formats"].map(String.init), view: query["view"].map(String.init),
                 lastEventID: request.headers[lastEventID], lastEventID: query["lastEventId"].map(String.init))
         } catch {
             return WebApp.json(.badRequest, message: error.description)
         }
         let channel = context.channel
-        let (items, latest, end) = hub.subscribe {
+        let (items, latest, view, end) = hub.subscribe {
             // Too slow: closing the connection also ends a write that waits for it.
             metrics.eventStreamsDropped.increment()
             channel.close(promise: nil)
         }
         let start = EventHandover(watch: asked.watch, since: asked.since, relayed: latest)
         let catchingUp = start.phase != .live
+        let first = asked.view && asked.since == nil ? view.map(ServerSentEvent.view) : nil
         let place: EventStreamLimits.Place
         do { place = try limits.admit(catchingUp: catchingUp) } catch {
             end()
@@ -40,8 +42,9 @@ enum EventStreamRoute {
             return response
         }
         // A closed connection ends the stream without waiting for the next event, and gives its place back
-        // even when the body never ran. (A client that only goes away half-closes it; the next write, a
-        // keepalive at the latest, finds out.)
+        // even when the body never ran; a client that goes away closes it (its side closed, or the next write
+        // fails, a keepalive at the latest).
+        channel.pipeline.addHandler(EventStreamHangUp(), position: .first).whenFailure { _ in channel.close(promise: nil) }
         channel.closeFuture.whenComplete { _ in
             end()
             place.end()
@@ -60,7 +63,7 @@ enum EventStreamRoute {
                     metrics.eventStreams.decrement()
                 }
                 var handover = start
-                try await writer.write(ByteBuffer(string: ServerSentEvent.prelude))
+                try await writer.write(ByteBuffer(string: ServerSentEvent.prelude + (first ?? "")))
                 if catchingUp {
                     defer { place.endCatchUp() }
                     try await catchUp(&handover, since: asked.since, socketPath: socketPath, channel: channel, writer: &writer)

@@ -3,8 +3,8 @@ import NIOHTTP1
 
 /// Right behind the HTTP request decoder until the connection's first request head (see
 /// `FirstRequestHeadGuard`). A first head that does not parse is answered 400 (431 over the limit) through
-/// the guard and the connection closed: the upgrade pipeline has no error handling of its own, and would
-/// hold it for ever.
+/// the guard and the connection closed: Hummingbird's pipeline (built without NIO's HTTP error handler)
+/// would hold it for ever.
 final class FirstRequestDecodeWatch: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPServerRequestPart
     typealias InboundOut = HTTPServerRequestPart

@@ -99,8 +99,8 @@ final class FirstRequestHeadGuard: ChannelInboundHandler, RemovableChannelHandle
         }
     }
 
-    /// Tells the handlers behind that the client is gone: a WebSocket upgrade still waiting for a head then
-    /// ends as "input closed", which Hummingbird does not log as an error.
+    /// Tells the handlers behind that the client is gone: what still waits for a head there then ends as
+    /// "input closed", which Hummingbird does not log as an error.
     static func endQuietly(_ context: ChannelHandlerContext) {
         context.fireUserInboundEventTriggered(ChannelEvent.inputClosed)
     }

@@ -2,7 +2,7 @@ import HummingbirdCore
 import Logging
 import NIOCore
 
-/// Hummingbird's HTTP/1 (with WebSocket upgrades) child channel behind the first-request guards
+/// Hummingbird's HTTP/1 child channel behind the first-request guards
 /// (`FirstRequestHeadGuard`), with at most `limits.maxConnections` connections served, so idle clients
 /// cannot take every file descriptor.
 struct GuardedHTTPChannel<Inner: ServerChildChannel>: ServerChildChannel {

@@ -4,7 +4,7 @@ import ScandCore
 
 /// Refuses requests whose Host names anything but an IP address, `localhost` or a name in `[web] hosts`
 /// (against DNS rebinding), a malformed Host or two of them, and browser pages (Origin) `OriginPolicy`
-/// refuses: browsers let any page, extension or local file open a WebSocket anywhere, and only the Origin
+/// refuses: browsers let any page, extension or local file send requests anywhere, and only the Origin
 /// tells them apart. Allowed other origins get CORS answers and preflights here.
 struct HostCheck<Context: RequestContext>: RouterMiddleware {
     let hosts: Set<String>

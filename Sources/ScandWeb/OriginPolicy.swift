@@ -2,9 +2,9 @@ import HTTPTypes
 import ScandCore
 
 /// Which browser pages may ask what, by their `Origin`: this server's own page anything; a page of an
-/// origin of `[web] allowed_origins` only the routes that read (the event stream, the WebSocket, the
-/// read-only API), with CORS answers; any other page nothing. A request without `Origin` is no page's
-/// script (curl, Prometheus, a navigation) and is left to the other checks.
+/// origin of `[web] allowed_origins` only the routes that read (the event stream, the read-only API), with
+/// CORS answers; any other page nothing. A request without `Origin` is no page's script (curl, Prometheus,
+/// a navigation) and is left to the other checks.
 struct OriginPolicy: Sendable {
     /// Exact origins, as `WebSettings.origin` writes them.
     let allowed: Set<String>
@@ -23,7 +23,7 @@ struct OriginPolicy: Sendable {
     }
 
     /// The routes a page of another origin may use: they read and change nothing.
-    static let openRoutes: Set<String> = ["/events", "/ws", "/api/status", "/api/snapshot"]
+    static let openRoutes: Set<String> = ["/events", "/api/status", "/api/snapshot"]
 
     static func isOpen(method: HTTPRequest.Method, path: String) -> Bool {
         [.get, .head, .options].contains(method) && openRoutes.contains(path)
@@ -31,13 +31,13 @@ struct OriginPolicy: Sendable {
 
     func verdict(method: HTTPRequest.Method, path: String, origin: String?, authority: String) -> Verdict {
         guard let origin else { return .sameOrigin }
-        if Self.sameSite(origin: origin, authority: authority) || Self.isNoPage(origin) { return .sameOrigin }
+        if Self.sameSite(origin: origin, authority: authority) { return .sameOrigin }
         let quoted = origin.prefix(64)
         guard let normalized = WebSettings.origin(origin), allowed.contains(normalized) else {
             return .refused("requests from another site's page are refused (Origin \(quoted)); allow it in [web] allowed_origins")
         }
         guard Self.isOpen(method: method, path: path) else {
-            return .refused("a page of \(quoted) may only read: GET /events, /ws, /api/status and /api/snapshot")
+            return .refused("a page of \(quoted) may only read: GET /events, /api/status and /api/snapshot")
         }
         return .crossOrigin(normalized)
     }
@@ -49,14 +49,6 @@ struct OriginPolicy: Sendable {
         guard !authority.isEmpty else { return false }
         let lower = origin.lowercased(), host = authority.lowercased()
         return lower == "http://\(host)" || lower == "https://\(host)"
-    }
-
-    /// A `ws://` or `wss://` Origin: what WebSocket client libraries send (swift-websocket sends
-    /// `ws://HOST`), never a browser, whose Origin is its page's (`http(s)://…`, `null`, an extension's).
-    /// Like a client that sends none, it is no page that could be made to act for someone.
-    static func isNoPage(_ origin: String) -> Bool {
-        let lower = origin.lowercased()
-        return lower.hasPrefix("ws://") || lower.hasPrefix("wss://")
     }
 
     // CORS answers. `Vary: Origin` on every answer of an open route, whoever asked: a cache must not serve

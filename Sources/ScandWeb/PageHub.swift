@@ -3,9 +3,9 @@ import NIOConcurrencyHelpers
 import ScandCore
 import ScandProtocol
 
-/// `scand web`'s side of the daemon's `EventHub`: its one daemon subscription fanned out to every page, each
-/// with a bounded queue of its own. Overflow: a WebSocket page (which shows the present) loses its oldest
-/// lines; an /events client (which must miss nothing) is dropped (`onOverflow`) and resumes from the journal.
+/// `scand web`'s side of the daemon's `EventHub`: its one daemon subscription fanned out to every /events
+/// client, each with a bounded queue of its own. A client that overflows it is dropped (`onOverflow`): a
+/// client that must miss nothing resumes from the journal, the setup page opens a stream anew (with a VIEW).
 public final class PageHub: Sendable {
     public enum Item: Sendable, Equatable {
         case event(ReceivedEvent)
@@ -15,7 +15,7 @@ public final class PageHub: Sendable {
 
     private struct Subscriber {
         var continuation: AsyncStream<Item>.Continuation
-        var onOverflow: (@Sendable () -> Void)?
+        var onOverflow: @Sendable () -> Void
     }
     private struct State {
         var subscribers: [UUID: Subscriber] = [:]
@@ -30,25 +30,15 @@ public final class PageHub: Sendable {
 
     public init() {}
 
-    /// The items to come, and the newest event passed on before them (every later one is in the stream);
-    /// the stream ends when the hub finishes (scand web stopping), after an overflow, or on `end`.
-    /// - Parameter onOverflow: called once when the queue is full; the stream then ends. Without it the
-    ///   oldest items are dropped instead.
+    /// The items to come, the newest event passed on before them (every later one is in the stream), and the
+    /// `PageView` line of what was passed on before them (a page's first line): all taken under one lock, so
+    /// nothing is in both and nothing between them is missed. The stream ends when the hub finishes (scand
+    /// web stopping), after an overflow, or on `end`.
+    /// - Parameter onOverflow: called once when the queue is full; the stream then ends.
     func subscribe(
-        onOverflow: (@Sendable () -> Void)? = nil
-    ) -> (items: AsyncStream<Item>, latest: EventPosition?, end: @Sendable () -> Void) {
-        let (items, latest, _, end) = subscribeWithView(onOverflow: onOverflow)
-        return (items, latest, end)
-    }
-
-    /// As `subscribe`, with the `PageView` line of what was passed on before the items (a page's first line):
-    /// taken under the same lock, so nothing is in both, and nothing between them is missed.
-    func subscribeWithView(
-        onOverflow: (@Sendable () -> Void)? = nil
+        onOverflow: @escaping @Sendable () -> Void
     ) -> (items: AsyncStream<Item>, latest: EventPosition?, view: String?, end: @Sendable () -> Void) {
-        let policy: AsyncStream<Item>.Continuation.BufferingPolicy =
-            onOverflow == nil ? .bufferingNewest(Self.queueLimit) : .bufferingOldest(Self.queueLimit)
-        let (stream, continuation) = AsyncStream.makeStream(of: Item.self, bufferingPolicy: policy)
+        let (stream, continuation) = AsyncStream.makeStream(of: Item.self, bufferingPolicy: .bufferingOldest(Self.queueLimit))
         let id = UUID()
         let (added, latest, view) = state.withLockedValue { state in
             guard !state.finished else { return (false, state.latest, state.view.line) }
@@ -87,7 +77,7 @@ public final class PageHub: Sendable {
             if case .event(let line) = item { state.view.take(line) }
             var overflowed: [Subscriber] = []
             for (id, subscriber) in state.subscribers {
-                if case .dropped = subscriber.continuation.yield(item), subscriber.onOverflow != nil {
+                if case .dropped = subscriber.continuation.yield(item) {
                     overflowed.append(subscriber)
                     state.subscribers.removeValue(forKey: id)
                 }
@@ -96,7 +86,7 @@ public final class PageHub: Sendable {
         }
         for subscriber in overflowed {
             subscriber.continuation.finish()
-            subscriber.onOverflow?()
+            subscriber.onOverflow()
         }
     }
 

@@ -13,6 +13,11 @@ enum ServerSentEvent {
     /// a client that is gone.
     static let keepalive = ": keepalive\n\n"
 
+    /// `PageView`'s line, which has no position: a resumed stream never gets one.
+    static func view(_ line: String) -> String {
+        "event: VIEW\ndata: \(line)\n\n"
+    }
+
     static func frame(_ line: ReceivedEvent) -> String {
         // A stray CR or LF would end the field early: never in the daemon's lines, cut rather than trusted.
         let data = line.line.split(whereSeparator: { $0 == "\n" || $0 == "\r" }).joined()

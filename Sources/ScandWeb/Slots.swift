@@ -1,7 +1,6 @@
 import NIOConcurrencyHelpers
 
-/// Places for what is served at once (connections, pages on /ws): one is taken before serving and
-/// given back when it ends.
+/// Places for the connections served at once: one is taken before serving and given back when it ends.
 final class Slots: Sendable {
     let max: Int
     private let taken = NIOLockedValueBox(0)

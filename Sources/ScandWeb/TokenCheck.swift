@@ -9,8 +9,8 @@ struct TokenCheck<Context: RequestContext>: RouterMiddleware {
     var metrics: WebMetrics?
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        // In a query only on a GET: a page cannot set a header on EventSource or WebSocket, and nothing that
-        // changes anything may be asked with a link.
+        // In a query only on a GET: a page cannot set a header on EventSource, and nothing that changes
+        // anything may be asked with a link.
         let reads = request.method == .get || request.method == .head
         let query = reads ? request.uri.queryParameters[AccessToken.queryName[...]].map(String.init) : nil
         let verdict = token.verdict(

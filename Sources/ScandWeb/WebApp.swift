@@ -2,7 +2,6 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdCore
-import HummingbirdWebSocket
 import Logging
 import NIOCore
 import ScandClient
@@ -11,8 +10,8 @@ import ScandProtocol
 import ServiceLifecycle
 import UnixSignals
 
-/// The routes of `scand web`: the page, the daemon's answers as JSON, the event WebSocket, the event
-/// stream (/events) and /metrics.
+/// The routes of `scand web`: the page, the daemon's answers as JSON, the event stream (/events, the page's
+/// too) and /metrics.
 public enum WebApp {
     public typealias Context = WebRequestContext
 
@@ -25,11 +24,9 @@ public enum WebApp {
     ///   - token: `[web] token`; "" for none.
     public static func router(
         daemon: DaemonClient, scrapes: DaemonClient? = nil, hub: PageHub, metrics: WebMetrics, hosts: [String] = [],
-        allowedOrigins: [String] = [], token: String = "", eventStreams: EventStreamLimits = EventStreamLimits(),
-        limits: WebServerLimits = WebServerLimits()
+        allowedOrigins: [String] = [], token: String = "", eventStreams: EventStreamLimits = EventStreamLimits()
     ) -> Router<Context> {
         let scrapes = scrapes ?? daemon
-        let webSockets = Slots(max: limits.maxWebSockets)
         let router = Router(context: Context.self)
         router.middlewares.add(HostCheck<Context>(hosts: Set(hosts), origins: OriginPolicy(allowed: allowedOrigins), metrics: metrics))
         if let token = AccessToken(token) { router.middlewares.add(TokenCheck<Context>(token: token, metrics: metrics)) }
@@ -96,35 +93,6 @@ public enum WebApp {
             EventStreamRoute.response(
                 request, context: context, hub: hub, socketPath: daemon.socketPath, limits: eventStreams, metrics: metrics)
         }
-        router.ws("/ws") { _, context in
-            // Refused (400) when full. The place is the connection's, given back when it closes: a page that
-            // goes before its upgrade is done never reaches the handler below.
-            guard webSockets.take() else {
-                metrics.refusedWebSocket.increment()
-                context.logger.notice("a page was refused /ws: \(webSockets.max) pages are connected already")
-                return .dontUpgrade
-            }
-            context.channel.closeFuture.whenComplete { _ in webSockets.giveBack() }
-            return .upgrade([:])
-        } onUpgrade: { inbound, outbound, _ in
-            metrics.webSockets.increment()
-            defer { metrics.webSockets.decrement() }
-            let (items, _, view, _) = hub.subscribeWithView()
-            // First what is in view and the last scans: the page shows them at once, not at the next event.
-            if let view { try await outbound.write(.text(view)) }
-            try await withThrowingTaskGroup(of: Void.self) { group in
-                // The page sends nothing; its close (or a broken connection) ends the inbound stream.
-                group.addTask { for try await _ in inbound {} }
-                group.addTask {
-                    for await item in items {
-                        guard case .event(let line) = item, webSocketClasses.contains(line.eventClass) else { continue }
-                        try await outbound.write(.text(line.line))
-                    }
-                }
-                try await group.next()
-                group.cancelAll()
-            }
-        }
         return router
     }
 
@@ -138,7 +106,7 @@ public enum WebApp {
         let metrics = WebMetrics()
         let router = router(
             daemon: daemon, scrapes: scrapes, hub: hub, metrics: metrics, hosts: settings.hosts, allowedOrigins: settings.allowedOrigins,
-            token: settings.token, limits: limits)
+            token: settings.token)
         let app = application(
             router: router, daemon: daemon, scrapes: scrapes, metrics: metrics, listen: settings.listen, logger: logger, limits: limits
         ) {
@@ -151,7 +119,7 @@ public enum WebApp {
             onServing("http://\(address)/")
         }
         let relay = EventRelay(socketPath: settings.socket, hub: hub, metrics: metrics, logger: logger)
-        // Shut down in reverse order: the relay first ends every page's WebSocket, then the server stops.
+        // Shut down in reverse order: the relay first ends every page's event stream, then the server stops.
         let group = ServiceGroup(
             configuration: .init(
                 services: [.init(service: app), .init(service: relay)],
@@ -160,15 +128,15 @@ public enum WebApp {
         try await group.run()
     }
 
-    /// The application: HTTP/1 with WebSocket upgrades on `listen`, within `limits`, and the daemon
-    /// clients' connections kept as its services.
+    /// The application: HTTP/1 on `listen`, within `limits`, and the daemon clients' connections kept as its
+    /// services.
     public static func application(
         router: Router<Context>, daemon: DaemonClient, scrapes: DaemonClient? = nil, metrics: WebMetrics, listen: ListenAddress, logger: Logger,
         limits: WebServerLimits = WebServerLimits(), onServerRunning: @escaping @Sendable (any Channel) async -> Void = { _ in }
     ) -> some ApplicationProtocol {
         var app = Application(
             router: router,
-            server: server(webSocketRouter: router, limits: limits, metrics: metrics),
+            server: server(limits: limits, metrics: metrics),
             configuration: .init(address: .hostname(listen.host, port: listen.port), serverName: nil),
             onServerRunning: onServerRunning,
             logger: logger
@@ -178,30 +146,24 @@ public enum WebApp {
         return app
     }
 
-    /// HTTP/1 with WebSocket upgrades, its connections counted, their heads bounded in time and size.
-    static func server(webSocketRouter: Router<Context>, limits: WebServerLimits, metrics: WebMetrics) -> HTTPServerBuilder {
+    /// HTTP/1, its connections counted, their heads bounded in time and size.
+    static func server(limits: WebServerLimits, metrics: WebMetrics) -> HTTPServerBuilder {
         let connections = Slots(max: limits.maxConnections)
-        let webSocketResponder = webSocketRouter.buildResponder()
         var decoder = HTTP1Channel.Configuration.DecoderConfiguration()
         decoder.maxHeaderFieldSize = limits.maxHeaderBytes
         decoder.maxHeaderListSize = limits.maxHeaderBytes
-        let configuration = HTTP1WebSocketUpgradeChannel.Configuration(
-            http1: .init(
-                additionalChannelHandlers: [ParseErrorResponder(), RequestBodyDeadline(timeout: limits.bodyTimeout)],
-                idleTimeout: TimeAmount(limits.idleTimeout),
-                httpDecoderConfiguration: decoder),
-            ws: .init(autoPing: .enabled(timePeriod: limits.webSocketPing)))
+        let configuration = HTTP1Channel.Configuration(
+            additionalChannelHandlers: [ParseErrorResponder(), RequestBodyDeadline(timeout: limits.bodyTimeout)],
+            idleTimeout: TimeAmount(limits.idleTimeout),
+            httpDecoderConfiguration: decoder)
         return HTTPServerBuilder { responder in
             GuardedHTTPChannel(
-                inner: HTTP1WebSocketUpgradeChannel(responder: responder, webSocketResponder: webSocketResponder, configuration: configuration),
-                limits: limits, connections: connections, metrics: metrics)
+                inner: HTTP1Channel(responder: responder, configuration: configuration), limits: limits, connections: connections,
+                metrics: metrics)
         }
     }
 
     static let requestMarker = HTTPField.Name("X-Scand-Request")!
-
-    /// What the setup page draws and lists; /events serves every journaled class.
-    static let webSocketClasses: Set<Event.Class> = [.scan, .update, .lost, .device]
 
     /// The page is this server's only content: no framing elsewhere, nothing loaded from elsewhere.
     static let pageHeaders: HTTPFields = [

@@ -7,8 +7,6 @@ public final class WebMetrics: Sendable {
     let daemonUp: Gauge
     /// 1 while the event subscription is connected.
     let subscribed: Gauge
-    /// Pages connected to /ws.
-    let webSockets: Gauge
     /// HTTP connections served (at most `WebServerLimits.maxConnections`).
     let connections: Gauge
     /// Times the event subscription was lost or could not be made, and tried again.
@@ -21,8 +19,6 @@ public final class WebMetrics: Sendable {
     let refusedHost: Counter
     let refusedOrigin: Counter
     let refusedToken: Counter
-    /// Pages refused /ws because the most it serves were connected.
-    let refusedWebSocket: Counter
 
     public init() {
         func name(_ name: String, _ unit: String, _ help: String) -> MetricNameDescriptor {
@@ -30,7 +26,6 @@ public final class WebMetrics: Sendable {
         }
         daemonUp = registry.makeGauge(descriptor: name("daemon_up", "", "1 when scand answered scand web's last metrics request, else 0."))
         subscribed = registry.makeGauge(descriptor: name("event_subscription_up", "", "1 while scand web is subscribed to scand's events."))
-        webSockets = registry.makeGauge(descriptor: name("websocket_clients", "", "Pages connected to scand web's event WebSocket."))
         connections = registry.makeGauge(descriptor: name("connections", "", "HTTP connections scand web serves now."))
         reconnects = registry.makeCounter(
             descriptor: name(
@@ -41,11 +36,10 @@ public final class WebMetrics: Sendable {
             descriptor: name("event_streams_dropped", "total", "/events clients disconnected for not keeping up (they resume from the journal)."))
         let refused = name(
             "requests_refused", "total",
-            "Requests refused: another host (host), another site's page (origin), no or a wrong token (token), /ws full (websockets).")
+            "Requests refused: another host (host), another site's page (origin), no or a wrong token (token).")
         refusedHost = registry.makeCounter(descriptor: refused, labels: [("reason", "host")])
         refusedOrigin = registry.makeCounter(descriptor: refused, labels: [("reason", "origin")])
         refusedToken = registry.makeCounter(descriptor: refused, labels: [("reason", "token")])
-        refusedWebSocket = registry.makeCounter(descriptor: refused, labels: [("reason", "websockets")])
         daemonUp.set(to: 0)
         subscribed.set(to: 0)
     }

@@ -1,6 +1,6 @@
 /// What one client of `scand web` may hold: a connection that says nothing, a kept-alive one, the size of a
-/// request's head, and how many connections and pages there are at once. Without them 1,100 idle
-/// connections took every file descriptor and 3,000 idle WebSockets took the service past its MemoryMax.
+/// request's head, and how many connections there are at once (event streams are bounded by
+/// `EventStreamLimits`). Without them 1,100 idle connections took every file descriptor.
 public struct WebServerLimits: Sendable {
     /// A new connection's first request line and headers must have arrived within this (answered 408).
     public var headerTimeout: Duration = .seconds(10)
@@ -15,10 +15,6 @@ public struct WebServerLimits: Sendable {
     /// Connections served at once; one more is answered 503 and closed. Well below scand-web.service's
     /// `LimitNOFILE=1024`, with room for the daemon's connections and the journal streams.
     public var maxConnections = 256
-    /// Pages on /ws at once; more are refused until one goes.
-    public var maxWebSockets = 64
-    /// A WebSocket ping this often; a page that does not answer by the next one is closed.
-    public var webSocketPing: Duration = .seconds(30)
 
     public init() {}
 }

@@ -39,9 +39,9 @@ extension WebSettings: SettingsSection {
             }),
         Setting(
             in: Self.self, key: "allowed_origins", flag: nil, kind: .texts, valueName: "LIST",
-            help: "Origins of other pages (http://localhost:3000) that may use /events, /ws and the read-only /api routes.",
+            help: "Origins of other pages (http://localhost:3000) that may use /events and the read-only /api routes.",
             words:
-                "Origins of other pages that may use the event stream (/events), the WebSocket (/ws) and the read-only /api routes, exactly as a browser sends them: scheme://host[:port], e.g. [\"http://localhost:3000\"] (a default port is dropped); they get CORS answers. Pages of any other origin stay refused (403); setting the rect of interest stays for scand web's own page.",
+                "Origins of other pages that may use the event stream (/events) and the read-only /api routes, exactly as a browser sends them: scheme://host[:port], e.g. [\"http://localhost:3000\"] (a default port is dropped); they get CORS answers. Pages of any other origin stay refused (403); setting the rect of interest stays for scand web's own page.",
             read: { SettingValue.texts($0.allowedOrigins) },
             write: { s, v throws(Setting.Problem) in
                 var origins: [String] = []
@@ -58,7 +58,7 @@ extension WebSettings: SettingsSection {
         .text(
             in: Self.self, "token", value: "TOKEN", help: "The access token every request must carry; empty: none.",
             words:
-                "The access token every request must carry, 16...256 letters, digits, '-', '_', '.' or '~' (make one with `openssl rand -hex 32`); \"\" = none. Sent as \"Authorization: Bearer TOKEN\", as the cookie scand_token (set by opening /?token=TOKEN once), or, where a browser cannot send a header (EventSource, WebSocket), as ?token=TOKEN on a GET. A missing or wrong token gets 401. Compared in constant time and never logged; keep this file unreadable to others (chmod 0640) when it holds one.",
+                "The access token every request must carry, 16...256 letters, digits, '-', '_', '.' or '~' (make one with `openssl rand -hex 32`); \"\" = none. Sent as \"Authorization: Bearer TOKEN\", as the cookie scand_token (set by opening /?token=TOKEN once), or, where a browser cannot send a header (EventSource), as ?token=TOKEN on a GET. A missing or wrong token gets 401. Compared in constant time and never logged; keep this file unreadable to others (chmod 0640) when it holds one.",
             { $0.token },
             { s, token throws(Setting.Problem) in
                 guard token.isEmpty || WebSettings.isValidToken(token) else {

@@ -11,8 +11,8 @@ public struct WebSettings: Sendable, Equatable {
     /// Host names the page may be reached by besides IP addresses and `localhost` (a request naming any
     /// other is refused, so a web page elsewhere cannot reach it by DNS rebinding).
     public var hosts: [String] = []
-    /// Origins of other pages (`http://localhost:3000`) that may use the event stream, the WebSocket and
-    /// the read-only API, lowercased and without a default port, as browsers send them.
+    /// Origins of other pages (`http://localhost:3000`) that may use the event stream and the
+    /// read-only API, lowercased and without a default port, as browsers send them.
     public var allowedOrigins: [String] = []
     /// The access token every request must carry; "" for none.
     public var token: String = ""

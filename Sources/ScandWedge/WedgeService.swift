@@ -36,11 +36,7 @@ public struct WedgeService: Service {
     /// restart would not fix).
     public func run() async throws {
         var wedge = start
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { await subscription.run() }
-            try await consume(&wedge)
-            try await group.waitForAll()
-        }
+        try await consume(&wedge)
         let c = wedge.counters
         logger.notice(
             "stopped: \(c.typed) codes typed, \(c.refused) refused (untypable in the \(settings.layout.rawValue) layout), \(c.droppedControls) control characters dropped, \(c.skippedStale) old replayed scans not typed"
@@ -66,45 +62,45 @@ public struct WedgeService: Service {
             held = position
             if let (text, isError) = await stateFile.save(position) { isError ? logger.error("\(text)") : logger.info("\(text)") }
         }
-        var lastProblem: String?
         let delay = Duration.milliseconds(settings.keyDelayMilliseconds)
-        for try await element in subscription {
-            switch element {
-            case .lost(let error):
-                let problem = error == .closed ? "scand closed the event subscription" : error.description
-                if problem != lastProblem { logger.warning("\(problem); subscribing again") }  // once per cause, not per retry
-                lastProblem = problem
+        try await SubscriptionLoop.run(subscription) { step in
+            switch step {
+            case .lost(_, let reason):
+                if let reason { logger.warning("\(reason); subscribing again") }
+            case .subscribed:
+                logger.info("subscribed to scand at \(settings.socketPath); typing SCANs with the \(settings.layout.rawValue) layout")
             case .event(let line):
                 switch line.eventClass {
                 case .watch:
-                    lastProblem = nil
-                    logger.info("subscribed to scand at \(settings.socketPath); typing SCANs with the \(settings.layout.rawValue) layout")
                     if case .watch(let answer)? = line.event, let start = answer.since, Self.advances(held, to: start) { await save(start) }
                 case .error:
                     // The `since` is not in the daemon's journal: what it replays instead is numbered anew.
                     wedge.sinceNotKept()
                     logger.warning("scand: \(line.errorMessage ?? line.line)")
                 case .scan:
-                    guard watch.accepts(line: line.line), let code = line.code, let text = code.text else { continue }
+                    guard watch.accepts(line), let code = line.code, let text = code.text else { return }
                     let scan = KeyboardWedge.Scan(
                         position: line.position, replayed: line.stamp?.replayed ?? false, format: code.format, text: text, time: code.time)
-                    for action in wedge.handle(scan, now: Date()) {
-                        switch action {
-                        case .persist(let position):
-                            await save(position)
-                        case .log(let text):
-                            logger.warning("\(text)")
-                        case .type(let events):
-                            do {
-                                try await NIOThreadPool.singleton.runIfActive { [sink] in try sink.send(events, delay: delay) }
-                            } catch {
-                                logger.error("\(error); that code was not typed whole")
-                            }
-                        }
-                    }
+                    for action in wedge.handle(scan, now: Date()) { await perform(action, delay: delay, save: save) }
                 default:
-                    continue
+                    return
                 }
+            }
+        }
+    }
+
+    /// One of the wedge's actions: the position to the state file, a warning, or keys to type.
+    private func perform(_ action: KeyboardWedge.Action, delay: Duration, save: (EventPosition) async -> Void) async {
+        switch action {
+        case .persist(let position):
+            await save(position)
+        case .log(let text):
+            logger.warning("\(text)")
+        case .type(let events):
+            do {
+                try await NIOThreadPool.singleton.runIfActive { [sink] in try sink.send(events, delay: delay) }
+            } catch {
+                logger.error("\(error); that code was not typed whole")
             }
         }
     }

@@ -25,9 +25,9 @@ import Testing
     @Test func aClientCutOffMidReplayGetsTheRestOnceAndInOrderAcrossARestart() throws {
         let state = dir + "/state", sock = dir + "/j1.sock"
         let first = try journaled(state: state)
-        let numbered = first.filter { EventEnvelope.parse($0)?.seq != nil }
+        let numbered = first.filter { ReceivedEvent(reading: $0)?.position != nil }
         try #require(numbered.count > 200, "\(numbered.count)")
-        let start = try #require(EventEnvelope.parse(numbered[0])?.position)
+        let start = try #require(ReceivedEvent(reading: numbered[0])?.position)
         #expect(start.seq == 1 && FleetRecordings.positions(numbered).map(\.seq) == Array(1...numbered.count))
         // A second daemon numbers on, under a boot of its own, while tickets come and go live.
         let till = try FleetRecordings.till(tickets: 40, leadIn: 2, to: dir + "/till.rec")
@@ -43,25 +43,26 @@ import Testing
         var gotA: [String] = []
         while gotA.count < 100, let line = a.readLine() { gotA.append(line) }
         #expect(
-            gotA.count == 100 && gotA == numbered[1...100].map(EventEnvelope.markingReplayed),
+            gotA.count == 100 && gotA == numbered[1...100].map(EventEncoder.markingReplayed),
             "the journal's lines, marked: \(gotA.first?.prefix(300) ?? "")")
         close(a.fd)  // cut off in the middle of the replay
 
         let b = try #require(SocketClient(path: sock))
         _ = b.readLine()
-        let resume = try #require(EventEnvelope.parse(gotA.last!)?.position)
+        let resume = try #require(ReceivedEvent(reading: gotA.last!)?.position)
         b.send(FleetRecordings.since(resume))
         #expect(b.readLine()?.hasPrefix(#"{"class":"WATCH""#) == true)
         var gotB: [String] = []
         // Until two ticket SCANs have come live.
         while FleetRecordings.scans(gotB).filter({ !$0.hasSuffix(#""replayed":true}"#) }).count < 2, let line = b.readLine() { gotB.append(line) }
-        let envelopes = gotB.compactMap(EventEnvelope.parse)
-        #expect(envelopes.count == gotB.count)
-        #expect(envelopes.map { $0.seq ?? 0 } == Array((resume.seq + 1)...(resume.seq + gotB.count)), "each event once, in order, no gap")
-        let replayed = envelopes.prefix { $0.replayed }
-        #expect(replayed.count >= numbered.count - 101 && !envelopes.dropFirst(replayed.count).contains { $0.replayed }, "replay, then live")
-        #expect(Array(gotB.prefix(numbered.count - 101)) == numbered[101...].map(EventEnvelope.markingReplayed), "the rest of the journal, marked")
-        #expect(envelopes.dropFirst(numbered.count - 101).allSatisfy { $0.boot != start.boot }, "the new boot's events follow")
+        let events = gotB.compactMap { ReceivedEvent(reading: $0) }
+        #expect(events.count == gotB.count)
+        #expect(events.map { $0.position?.seq ?? 0 } == Array((resume.seq + 1)...(resume.seq + gotB.count)), "each event once, in order, no gap")
+        let replayed = events.prefix { $0.stamp?.replayed == true }
+        #expect(
+            replayed.count >= numbered.count - 101 && !events.dropFirst(replayed.count).contains { $0.stamp?.replayed == true }, "replay, then live")
+        #expect(Array(gotB.prefix(numbered.count - 101)) == numbered[101...].map(EventEncoder.markingReplayed), "the rest of the journal, marked")
+        #expect(events.dropFirst(numbered.count - 101).allSatisfy { $0.stamp?.boot != start.boot }, "the new boot's events follow")
         daemon.signal(SIGTERM)
         #expect(daemon.finish() == 0)
     }
@@ -86,11 +87,13 @@ import Testing
         let kept = try #require(error.range(of: "keeps seq ")).upperBound
         let bounds = error[kept...].prefix { $0 != " " }.split(separator: "…").compactMap { Int($0) }
         #expect(bounds.count == 2 && bounds[1] - bounds[0] + 1 >= 50 && bounds[1] - bounds[0] < 50 + 64, "\(bounds)")
-        var got: [EventEnvelope] = []
-        while got.count < bounds[1] - bounds[0] + 1, let line = client.readLine(), let e = EventEnvelope.parse(line) { got.append(e) }
-        #expect(got.map { $0.seq ?? 0 } == Array(bounds[0]...bounds[1]) && got.allSatisfy(\.replayed))
-        let last = try #require(first.last { EventEnvelope.parse($0)?.seq != nil })
-        #expect(got.first { $0.seq == EventEnvelope.parse(last)?.seq }?.liveLine == last, "the first daemon's last event, as it was published")
+        var got: [ReceivedEvent] = []
+        while got.count < bounds[1] - bounds[0] + 1, let line = client.readLine(), let e = ReceivedEvent(reading: line) { got.append(e) }
+        #expect(got.map { $0.position?.seq ?? 0 } == Array(bounds[0]...bounds[1]) && got.allSatisfy { $0.stamp?.replayed == true })
+        let last = try #require(first.last { ReceivedEvent(reading: $0)?.position != nil })
+        #expect(
+            got.first { $0.position == ReceivedEvent(reading: last)?.position }?.liveLine == last,
+            "the first daemon's last event, as it was published")
         client.send("?STATUS;\n")
         let status = try #require(client.read { $0.hasPrefix(#"{"class":"STATUS""#) })
         #expect(status.contains(#""journal":{"state":"on","boot":""#) && status.contains(#""first":\#(bounds[0])"#), "\(status)")
@@ -136,7 +139,7 @@ import Testing
         let notices = daemon.stdout.filter { $0.hasPrefix(#"{"class":"JOURNAL""#) }
         #expect(notices.count == 2 && notices[0].contains(#""state":"off""#) && notices[1].contains(#""state":"on""#), "\(notices)")
         let scans = FleetRecordings.scans(daemon.stdout)
-        #expect(scans.count == 2 && scans.allSatisfy { EventEnvelope.parse($0)?.seq != nil }, "both codes published live, numbered")
+        #expect(scans.count == 2 && scans.allSatisfy { ReceivedEvent(reading: $0)?.position != nil }, "both codes published live, numbered")
         #expect(daemon.stdout.filter { $0.hasPrefix(#"{"class":"UPDATE""#) }.count > 100)
     }
 

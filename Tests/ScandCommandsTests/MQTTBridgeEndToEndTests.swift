@@ -50,7 +50,8 @@ final class MQTTBridgeEndToEndTests {
     /// The seqs of the SCAN messages the subscriber holds, each once, sorted.
     static func seqs(_ lines: [String], kiosk: String = "till-1") -> [Int] {
         let prefix = "scand/\(kiosk)/events/scan "
-        return Set(lines.filter { $0.hasPrefix(prefix) }.compactMap { EventEnvelope.parse(String($0.dropFirst(prefix.count)))?.seq }).sorted()
+        return Set(lines.filter { $0.hasPrefix(prefix) }.compactMap { ReceivedEvent(reading: String($0.dropFirst(prefix.count)))?.position?.seq })
+            .sorted()
     }
 
     func subscriber(_ broker: MosquittoBroker, _ id: String) throws -> MosquittoSubscriber {

@@ -17,7 +17,7 @@ final class MQTTBrokerFaultsEndToEndTests {
 
     /// The seq of an event PUBLISH (nil for the status).
     static func seq(_ p: FakeMQTTBroker.Publish) -> Int? {
-        p.topic == "scand/till-1/events/scan" ? EventEnvelope.parse(p.payload)?.seq : nil
+        p.topic == "scand/till-1/events/scan" ? ReceivedEvent(reading: p.payload)?.position?.seq : nil
     }
 
     static func residentKiB(_ pid: pid_t) -> Int {

@@ -33,7 +33,7 @@ final class MQTTFilterEndToEndTests {
         for line in lines where line.hasPrefix(prefix + "/events/") {
             let rest = line.dropFirst(prefix.count + "/events/".count)
             let topic = String(rest.prefix { $0 != " " })
-            found[topic, default: []].insert(EventEnvelope.parse(String(rest.drop { $0 != " " }.dropFirst()))?.eventClass ?? "?")
+            found[topic, default: []].insert(ReceivedEvent(reading: String(rest.drop { $0 != " " }.dropFirst()))?.eventClass.rawValue ?? "?")
         }
         return found
     }
@@ -50,7 +50,7 @@ final class MQTTFilterEndToEndTests {
         let recording = try FleetRecordings.till(tickets: 3, leadIn: 1, to: dir + "/till.rec")
         let till = try daemon(["--replay-pace", "recorded", "--source", "replay:" + recording])
         #expect(till.finish(seconds: 60) == 0)
-        let journaled = Set(till.stdout.compactMap { EventEnvelope.parse($0) }.filter { $0.seq != nil }.map(\.eventClass))
+        let journaled = Set(till.stdout.compactMap { ReceivedEvent(reading: $0) }.filter { $0.position != nil }.map(\.eventClass.rawValue))
         #expect(journaled.isSuperset(of: ["SCAN", "LOST", "STATS"]), "\(till.stdout)")
         let scans = Set(FleetRecordings.positions(FleetRecordings.scans(till.stdout)))
         #expect(scans.count == 3)
@@ -71,7 +71,8 @@ final class MQTTFilterEndToEndTests {
         #expect(
             office.wait { lines in
                 lines.contains {
-                    $0.hasPrefix("site/berlin/scand/all/events/") && EventEnvelope.parse(String($0.drop { $0 != " " }.dropFirst()))?.seq == lastSeq
+                    $0.hasPrefix("site/berlin/scand/all/events/")
+                        && ReceivedEvent(reading: String($0.drop { $0 != " " }.dropFirst()))?.position?.seq == lastSeq
                 }
             },
             "\(all.stderr)")
@@ -84,7 +85,7 @@ final class MQTTFilterEndToEndTests {
         func scanned(_ kiosk: String) -> Set<EventPosition> {
             Set(
                 office.lines.filter { $0.hasPrefix("scand/\(kiosk)/events/scan ") }.compactMap {
-                    EventEnvelope.parse(String($0.drop { $0 != " " }.dropFirst()))?.position
+                    ReceivedEvent(reading: String($0.drop { $0 != " " }.dropFirst()))?.position
                 })
         }
         #expect(office.wait { _ in scanned("plain") == scans && scanned("lost") == scans }, "\(plain.stderr)\n\(lost.stderr)")

@@ -44,7 +44,7 @@ final class MQTTFleetEndToEndTests {
     /// The (boot, seq) of the SCAN messages under a kiosk's topic.
     static func scanPositions(_ lines: [String], kiosk: String) -> Set<EventPosition> {
         let prefix = "scand/\(kiosk)/events/scan "
-        return Set(lines.filter { $0.hasPrefix(prefix) }.compactMap { EventEnvelope.parse(String($0.dropFirst(prefix.count)))?.position })
+        return Set(lines.filter { $0.hasPrefix(prefix) }.compactMap { ReceivedEvent(reading: String($0.dropFirst(prefix.count)))?.position })
     }
 
     static func published(_ daemon: DaemonProcess) -> Set<EventPosition> { Set(FleetRecordings.positions(FleetRecordings.scans(daemon.stdout))) }

@@ -15,7 +15,7 @@ import Testing
     }
 
     static let scan = try! EventDecoder.decode(
-        #"{"class":"SCAN","boot":"b1","seq":4,"id":7,"device":"/dev/video0","format":"EAN-13","text":"x"}"#)
+        #"{"class":"SCAN","boot":"0123456789abcdef0123456789abcdef","seq":4,"id":7,"device":"/dev/video0","format":"EAN-13","text":"x"}"#)
 
     func run(_ command: String, timeout: Duration = .seconds(30), grace: Duration = .seconds(30)) async -> ScanHook.Outcome {
         await ScanHook(command: command, shell: true, timeout: timeout, grace: grace).run(for: Self.scan.code!, line: Self.scan)

@@ -115,7 +115,7 @@ import Testing
         let sock = dir + "/first-sub.sock", state = dir + "/first-sub"
         let quiet = try daemon([], socket: sock, state: state, leadIn: 60, name: "first-sub-quiet")
         #expect(quiet.wait { FileManager.default.fileExists(atPath: sock) })
-        #expect(quiet.wait { quiet.stdout.contains { EventEnvelope.parse($0)?.seq != nil } }, "a numbered event: the journal is not empty")
+        #expect(quiet.wait { quiet.stdout.contains { ReceivedEvent(reading: $0)?.position != nil } }, "a numbered event: the journal is not empty")
         let watcher = try watch(["--socket", sock, "--raw", "--reconnect"])
         let subscribed = Eventually.wait(seconds: 30) {
             guard let c = SocketClient(path: sock) else { return false }

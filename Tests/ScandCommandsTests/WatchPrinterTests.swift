@@ -7,13 +7,14 @@ import Testing
 
 /// What `scand watch` prints, without a daemon: lines as the daemon writes them, through the one decoder.
 struct WatchPrinterTests {
-    static func line(_ text: String) throws -> EventSubscription.Element { .event(try EventDecoder.decode(text)) }
-    static let version = #"{"class":"VERSION","boot":"b1","release":"1.0","proto_major":1,"proto_minor":5,"zxing":"3.1.1"}"#
+    static func line(_ text: String) throws -> SubscriptionLoop.Step { .event(try EventDecoder.decode(text)) }
+    static let version =
+        #"{"class":"VERSION","boot":"0123456789abcdef0123456789abcdef","release":"1.0","proto_major":1,"proto_minor":5,"zxing":"3.1.1"}"#
     static let watch = #"{"class":"WATCH","enable":true,"classes":["SCAN"]}"#
     static func scan(_ id: Int, _ text: String, seq: Int) -> String {
-        #"{"class":"SCAN","boot":"b1","seq":\#(seq),"id":\#(id),"device":"/dev/video0","format":"EAN-13","text":"\#(text)"}"#
+        #"{"class":"SCAN","boot":"0123456789abcdef0123456789abcdef","seq":\#(seq),"id":\#(id),"device":"/dev/video0","format":"EAN-13","text":"\#(text)"}"#
     }
-    static let lost = #"{"class":"LOST","boot":"b1","seq":9,"id":1,"device":"/dev/video0","format":"EAN-13"}"#
+    static let lost = #"{"class":"LOST","boot":"0123456789abcdef0123456789abcdef","seq":9,"id":1,"device":"/dev/video0","format":"EAN-13"}"#
 
     @Test func rawPrintsOnlyTheTextOfScansEscaped() throws {
         var p = WatchPrinter(output: .raw, classes: nil, count: nil)
@@ -40,24 +41,25 @@ struct WatchPrinterTests {
         #expect(p.take(try Self.line(Self.scan(2, "b", seq: 2))) == [.print("b"), .finished])
     }
 
-    @Test func errorsAndLossesAreWarningsOncePerReason() throws {
+    /// Losses are said as the loop's `OutageReport` decides (each cause once per outage), and a subscription
+    /// only after a loss was said.
+    @Test func errorsAndLossesAreWarnings() throws {
         var p = WatchPrinter(output: .raw, classes: nil, count: nil)
         let error = #"{"class":"ERROR","message":"since {\"boot\":\"x\",\"seq\":1} is not in the journal"}"#
         #expect(p.take(try Self.line(error)) == [.warn(#"scand: since {"boot":"x","seq":1} is not in the journal"#)])
         let gone = DaemonError.unreachable("scand is not running", .notRunning)
-        #expect(p.take(.lost(gone)) == [.warn("scand is not running; trying again")])
-        #expect(p.take(.lost(gone)) == [], "a daemon that stays away is one line")
-        #expect(p.take(.lost(.closed)) == [.warn("\(DaemonError.closed); trying again")])
-        #expect(p.take(try Self.line(Self.version)) == [])
-        #expect(p.take(try Self.line(Self.watch)) == [.warn("scand answers: subscribed")], "the first subscription is no subscription again")
-        #expect(p.take(.lost(.closed)) == [.warn("\(DaemonError.closed); trying again")])
-        #expect(p.take(try Self.line(Self.watch)) == [.warn("subscribed again")])
+        #expect(p.take(.lost(gone, reason: gone.description)) == [.warn("scand is not running; trying again")])
+        #expect(p.take(.lost(gone, reason: nil)) == [], "a cause said already")
+        #expect(p.take(.subscribed(again: false, afterOutage: true)) == [.warn("scand answers: subscribed")], "the first is no 'again'")
+        #expect(p.take(.subscribed(again: true, afterOutage: true)) == [.warn("subscribed again")])
+        #expect(p.take(try Self.line(Self.watch)) == [])
     }
 
     /// A watcher that finds the daemon at once says nothing about subscribing.
     @Test func aFirstSubscriptionWithoutALossIsQuiet() throws {
         var p = WatchPrinter(output: .raw, classes: nil, count: nil)
-        #expect(p.take(try Self.line(Self.watch)) == [])
+        #expect(p.take(.subscribed(again: false, afterOutage: false)) == [])
+        #expect(p.take(.subscribed(again: true, afterOutage: false)) == [])
     }
 
     @Test func execRunsForScansWithTheirText() throws {
@@ -65,7 +67,9 @@ struct WatchPrinterTests {
         let line = try EventDecoder.decode(Self.scan(7, "x y", seq: 4))
         #expect(p.take(.event(line)) == [.run(ReceivedCode(id: 7, formatName: "EAN-13", text: "x y", device: "/dev/video0"), line)])
         let env = ScanHook.environment(for: line.code!, line: line)
-        #expect(env["SCAND_TEXT"] == "x y" && env["SCAND_ID"] == "7" && env["SCAND_SEQ"] == "4" && env["SCAND_BOOT"] == "b1")
+        #expect(
+            env["SCAND_TEXT"] == "x y" && env["SCAND_ID"] == "7" && env["SCAND_SEQ"] == "4" && env["SCAND_BOOT"] == "0123456789abcdef0123456789abcdef"
+        )
         #expect(env["SCAND_FORMAT"] == "EAN-13" && env["SCAND_DEVICE"] == "/dev/video0" && env["SCAND_JSON"] == line.line)
     }
 }

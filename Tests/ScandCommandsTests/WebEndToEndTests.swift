@@ -200,7 +200,7 @@ import Testing
     }
 
     /// With `[web] token`, the setup page opened once as `/?token=…` keeps the token as its cookie: the
-    /// preview, the outlines, the rect of interest and the scans all work through it (fetch and WebSocket).
+    /// preview, the outlines, the rect of interest and the scans all work through it (fetch and EventSource).
     @Test(.enabled(if: hasBrowser, "needs chromium, chromium-driver and selenium (scripts/install-deps)"), .timeLimit(.minutes(5)))
     func theSetupPageWorksWithATokenKeptAsItsCookie() throws {
         defer { try? FileManager.default.removeItem(atPath: dir) }

@@ -64,6 +64,20 @@ final class TinyFileSystem {
         #expect(FileManager.default.fileExists(atPath: path + "-wal"))
     }
 
+    /// A replay of some classes reads only those: a batch is full of them, whatever lies between.
+    @Test func aReplayOfSomeClassesReadsOnlyThose() throws {
+        let dir = TemporaryDirectory()
+        let j = try EventJournal.open(path: dir.path + "/j", limits: Self.roomy)
+        let classes = ["SCAN", "UPDATE", "UPDATE", "LOST", "STATS"]
+        for seq in 1...100 { try j.append(seq: seq, boot: Self.boot, eventClass: classes[seq % 5], line: Self.line(seq), at: Double(seq)) }
+        let scans = try j.events(after: 0, limit: 10, classes: ["SCAN"])
+        #expect(scans.map(\.seq) == Array(stride(from: 5, through: 50, by: 5)))
+        let some = try j.events(after: 90, limit: 256, classes: ["LOST", "STATS"])
+        #expect(some.map(\.seq) == [93, 94, 98, 99])
+        #expect(try j.events(after: 0, classes: []).isEmpty)
+        #expect(try j.events(after: 97, limit: 256).map(\.seq) == [98, 99, 100], "no classes named: all of them")
+    }
+
     /// Issue 48: STATUS said 1021 events for the 21 rows of a journal that was off for 1000 seqs.
     @Test func theSpanCountsTheEventsItHoldsAcrossAGap() throws {
         let dir = TemporaryDirectory()

@@ -46,6 +46,21 @@ import Testing
         #expect(try EventDecoder.decode(Event.error("x").line).stamp == nil)
     }
 
+    /// A boot or seq the daemon would refuse as a `since` is no position; a line of a daemon older than the
+    /// numbering has its class and none.
+    @Test(arguments: [
+        #""boot":"0123","seq":1"#, #""boot":"\#(String(repeating: "A", count: 32))","seq":1"#,
+        #""boot":"0123456789abcdef0123456789abcdef","seq":0"#, #""boot":"0123456789abcdef0123456789abcdef","seq":-3"#
+    ])
+    func aMalformedPositionIsNone(_ fields: String) throws {
+        let received = try EventDecoder.decode(#"{"class":"LOST",\#(fields),"id":1,"format":"QRCode"}"#)
+        #expect(received.eventClass == .lost && received.position == nil)
+        let older = try EventDecoder.decode(#"{"class":"SCAN","id":1,"format":"QRCode","text":"a"}"#)
+        #expect(older.eventClass == .scan && older.stamp == nil)
+        let version = try EventDecoder.decode(#"{"class":"VERSION","boot":"\#(boot)","release":"0.1.0","proto_major":1,"proto_minor":0}"#)
+        #expect(version.stamp == EventStamp(boot: boot) && version.position == nil)
+    }
+
     /// Events keep their line: a client relays or prints it as the daemon wrote it.
     @Test func eventsKeepTheirLineWithTheirClass() throws {
         let code = TrackedCode(
@@ -78,7 +93,7 @@ import Testing
     @Test(arguments: [
         "", "not json", "[]", #"{"class":"NOPE"}"#, #"{"class":"ERROR"}"#, #"{"class":"ROI","roi":[0,0,2,2]}"#,
         #"{"class":"SNAPSHOT","frame":1,"width":1,"height":1,"sourceWidth":1,"sourceHeight":1,"mime":"x","data":"***"}"#,
-        #"{"nothing":1}"#, #"{"class":1}"#
+        #"{"nothing":1}"#, #"{"class":1}"#, #"{"class":"scan"}"#, #"{"class":""}"#
     ])
     func badLinesAreOneLineProblems(_ line: String) {
         #expect { try EventDecoder.decode(line) } throws: { error in

@@ -109,7 +109,7 @@ import ScandCore
         }
     }
 
-    @Test func filtersReadTypedFields() {
+    @Test func filtersReadTypedFields() throws {
         let scan = Event.scan(TrackedCode(id: 1, device: "d", time: Self.time, frame: 1, detection: Self.qr, frameWidth: 0, frameHeight: 0))
         let device = Event.device(DeviceStatus(device: "d", state: .stopped))
         let qrScans = ClientRequest.Watch(enable: true, classes: [.scan], formats: BarcodeFormats([.qrCode]))
@@ -117,21 +117,25 @@ import ScandCore
         #expect(!ClientRequest.Watch(enable: true, formats: BarcodeFormats([.ean13])).accepts(scan))
         #expect(ClientRequest.Watch(enable: true, formats: BarcodeFormats([.ean13])).accepts(device), "formats filter codes only")
         #expect(!ClientRequest.Watch(enable: false).accepts(device))
-        // A replay filters lines the same way.
-        let line = EventEncoder.line(scan, stamp: Self.at(3))
-        #expect(qrScans.accepts(line: line) && qrScans.accepts(line: EventEnvelope.markingReplayed(line)))
-        #expect(!ClientRequest.Watch(enable: true, formats: BarcodeFormats([.ean13])).accepts(line: line))
-        #expect(!ClientRequest.Watch(enable: true, classes: [.lost]).accepts(line: line))
-        #expect(ClientRequest.Watch(enable: true, formats: BarcodeFormats([.ean13])).accepts(line: EventEncoder.line(device, stamp: Self.at(4))))
+        // A replay and a client filter lines read back the same way.
+        let line = try EventDecoder.decode(EventEncoder.line(scan, stamp: Self.at(3)))
+        let replayed = try EventDecoder.decode(EventEncoder.markingReplayed(line.line))
+        #expect(qrScans.accepts(line) && qrScans.accepts(replayed))
+        #expect(!ClientRequest.Watch(enable: true, formats: BarcodeFormats([.ean13])).accepts(line))
+        #expect(!ClientRequest.Watch(enable: true, classes: [.lost]).accepts(line))
+        let deviceLine = try EventDecoder.decode(EventEncoder.line(device, stamp: Self.at(4)))
+        #expect(ClientRequest.Watch(enable: true, formats: BarcodeFormats([.ean13])).accepts(deviceLine), "formats filter codes only")
+        #expect(!ClientRequest.Watch(enable: false).accepts(deviceLine))
     }
 
     @Test func aReplayedLineIsTheLiveLineMarkedAtTheEnd() throws {
         let device = Event.device(DeviceStatus(device: "d", state: .stopped))
         let live = EventEncoder.line(device, stamp: Self.at(9))
         let replayed = EventEncoder.line(device, stamp: EventStamp(boot: Self.boot, seq: 9, replayed: true))
-        #expect(replayed == EventEnvelope.markingReplayed(live))
-        let envelope = try #require(EventEnvelope.parse(replayed))
-        #expect(envelope.replayed && envelope.liveLine == live && envelope.position == EventPosition(boot: Self.boot, seq: 9))
+        #expect(replayed == EventEncoder.markingReplayed(live))
+        let read = try EventDecoder.decode(replayed)
+        #expect(read.stamp?.replayed == true && read.liveLine == live && read.position == EventPosition(boot: Self.boot, seq: 9))
+        #expect(EventEncoder.removingReplayMark(replayed) == live && EventEncoder.removingReplayMark(live) == live)
         #expect(live.hasPrefix(#"{"class":"DEVICE","boot":"\#(Self.boot)","seq":9,"path""#))
     }
 }

@@ -161,7 +161,7 @@ public final class FakeDaemon: Sendable {
                         ? "which is empty; live events follow" : "it is not from this journal: the journal keeps seq 1…\(s.events.count)"
                     _ = Self.write(fd, Event.error("since \(since.json) is not in the journal, \(what)").line)
                 }
-                for line in s.events.dropFirst(after) { _ = Self.write(fd, EventEnvelope.markingReplayed(line)) }
+                for line in s.events.dropFirst(after) { _ = Self.write(fd, EventEncoder.markingReplayed(line)) }
             }
             s.watchers.insert(fd)
         }

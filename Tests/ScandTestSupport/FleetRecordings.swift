@@ -25,7 +25,7 @@ public enum FleetRecordings {
     }
 
     /// The (boot, seq) of each numbered line, in order.
-    public static func positions(_ lines: [String]) -> [EventPosition] { lines.compactMap { EventEnvelope.parse($0)?.position } }
+    public static func positions(_ lines: [String]) -> [EventPosition] { lines.compactMap { ReceivedEvent(reading: $0)?.position } }
 
     public static func scans(_ lines: [String]) -> [String] { lines.filter { $0.hasPrefix(#"{"class":"SCAN""#) } }
 

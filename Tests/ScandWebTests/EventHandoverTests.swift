@@ -17,7 +17,7 @@ import Testing
     static func line(_ seq: Int, _ eventClass: Event.Class = .scan, replayed: Bool = false, boot: String = boot) -> ReceivedEvent {
         let code = SampleCode.tracked(seq, text: "t\(seq)")
         let line = EventEncoder.line(eventClass == .update ? .update(code) : .scan(code), stamp: EventStamp(boot: boot, seq: seq))
-        return try! EventDecoder.decode(replayed ? EventEnvelope.markingReplayed(line) : line)
+        return try! EventDecoder.decode(replayed ? EventEncoder.markingReplayed(line) : line)
     }
 
     static func position(_ seq: Int, boot: String = boot) -> EventPosition { EventPosition(boot: boot, seq: seq) }

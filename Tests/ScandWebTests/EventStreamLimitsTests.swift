@@ -40,7 +40,7 @@ import Testing
 
     @Test func aRefusedStreamLeavesNoSubscriptionBehind() {
         let hub = PageHub()
-        let (items, _, end) = hub.subscribe(onOverflow: {})
+        let (items, _, _, end) = hub.subscribe(onOverflow: {})
         withExtendedLifetime(items) {
             #expect(hub.subscriberCount == 1)
             end()

@@ -36,6 +36,17 @@ import Testing
         }
     }
 
+    @Test func aViewIsAskedWithOneAndAnythingElseIsRefused() throws {
+        #expect(try EventStreamRequest(classes: nil, formats: nil, view: "1", lastEventID: nil, lastEventID: nil).view)
+        #expect(try !EventStreamRequest(classes: nil, formats: nil, view: "0", lastEventID: nil, lastEventID: nil).view)
+        #expect(try !EventStreamRequest(classes: nil, formats: nil, lastEventID: nil, lastEventID: nil).view)
+        for bad in ["", "yes", "true", "2"] {
+            #expect {
+                try EventStreamRequest(classes: nil, formats: nil, view: bad, lastEventID: nil, lastEventID: nil)
+            } throws: { ($0 as? EventStreamRequest.Problem)?.description == "view must be 1 or 0, got '\(bad)'" }
+        }
+    }
+
     @Test func theHeaderWinsOverTheQueryAndABadIdIsRefused() throws {
         let a = "\(Self.boot):7", b = "\(Self.boot):9"
         #expect(try EventStreamRequest(classes: nil, formats: nil, lastEventID: nil, lastEventID: a).since?.seq == 7)

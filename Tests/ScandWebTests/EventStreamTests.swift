@@ -22,9 +22,7 @@ import Testing
         let logger = Logger(label: "test")
         let client = DaemonClient(socketPath: daemon.path)
         let router = WebApp.router(daemon: client, hub: hub, metrics: metrics)
-        var app = Application(
-            router: router, server: .http1WebSocketUpgrade(webSocketRouter: router),
-            configuration: .init(address: .hostname("127.0.0.1", port: 0)), logger: logger)
+        var app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)), logger: logger)
         app.addServices(client, EventRelay(socketPath: daemon.path, hub: hub, metrics: metrics, logger: logger))
         try await app.serving { client in
             #expect(await Eventually.check { daemon.watcherCount == 1 })
@@ -113,6 +111,31 @@ import Testing
             #expect(await Eventually.check { daemon.watcherCount == 1 }, "the catch-up subscription is closed")
             daemon.publish(1)
             #expect(await Eventually.check { ahead.seqs == [1, 2, 3, 4] }, "\(ahead.process.stdout)")
+        }
+    }
+
+    /// The setup page's stream (`view=1`) starts with a VIEW of the last scans and the codes in view, then
+    /// live events; one that resumes catches up from the journal instead, with no VIEW.
+    @Test(.enabled(if: hasCurl, "needs curl"), .timeLimit(.minutes(1)))
+    func aViewComesFirstUnlessTheStreamResumes() async throws {
+        let daemon = try FakeDaemon(path: Contract.temporarySocket())
+        defer { daemon.stop() }
+        let hub = PageHub()
+        try await Self.withServer(daemon, hub: hub) { base in
+            daemon.publish(2)
+            #expect(await Eventually.check { hub.latestForTests?.seq == 2 })
+            let page = try Reader(base + "/events?view=1")
+            defer { page.stop() }
+            let resumed = try Reader(base + "/events?view=1", lastEventID: "\(daemon.boot):1")
+            defer { resumed.stop() }
+            #expect(await Eventually.check { hub.subscriberCount == 2 && resumed.seqs == [2] }, "\(resumed.process.stdout)")
+            daemon.publish(1)
+            #expect(await Eventually.check { page.seqs == [3] && resumed.seqs == [2, 3] }, "\(page.process.stdout)")
+            let lines = page.process.stdout
+            let view = try #require(lines.firstIndex(of: "event: VIEW"), "\(lines)")
+            #expect(lines[view + 1].hasPrefix(#"data: {"class":"VIEW","scans":["# + daemon.line(1) + "," + daemon.line(2) + "]"), "\(lines)")
+            #expect(view < lines.firstIndex { $0.hasPrefix("id: ") }!, "the VIEW first")
+            #expect(!resumed.process.stdout.contains("event: VIEW"), "\(resumed.process.stdout)")
         }
     }
 

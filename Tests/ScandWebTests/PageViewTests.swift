@@ -10,7 +10,7 @@ import Testing
 @Suite struct PageViewTests {
     static func scan(_ id: Int, _ text: String, replayed: Bool = false) -> String {
         #"{"class":"SCAN","id":\#(id),"format":"QRCode","text":"\#(text)","normalized":[[0.1,0.1],[0.2,0.1],[0.2,0.2],[0.1,0.2]]"#
-            + (replayed ? #","boot":"b","seq":\#(id),"replayed":true}"# : "}")
+            + (replayed ? #","boot":"0123456789abcdef0123456789abcdef","seq":\#(id),"replayed":true}"# : "}")
     }
     static func update(_ id: Int) -> String {
         #"{"class":"UPDATE","id":\#(id),"format":"QRCode","normalized":[[0.3,0.1],[0.4,0.1],[0.4,0.2],[0.3,0.2]]}"#

@@ -18,7 +18,7 @@ import Testing
     ) async throws {
         let socket = Contract.temporarySocket()
         let daemon = DaemonClient(socketPath: socket)
-        let router = WebApp.router(daemon: daemon, hub: PageHub(), metrics: metrics, token: token, limits: limits)
+        let router = WebApp.router(daemon: daemon, hub: PageHub(), metrics: metrics, token: token)
         let app = WebApp.application(
             router: router, daemon: daemon, scrapes: daemon, metrics: metrics, listen: ListenAddress(host: "127.0.0.1", port: 0),
             logger: Logger(label: "test"), limits: limits)

@@ -12,7 +12,7 @@ import Testing
 
 /// What one client may hold of `scand web` (issue 25's item 6), against the real server on loopback: a
 /// connection that sends nothing or trickles its head, a huge head, more connections than it serves, more
-/// pages on /ws than it admits, and scrapes while pages flood the daemon with requests.
+/// pages on /events than it admits, and scrapes while pages flood the daemon with requests.
 @Suite(.serialized, .timeLimit(.minutes(2))) struct ServerLimitsTests {
     /// The application on `socket` (nothing need listen there) within `limits`, for `body`, which gets the port.
     static func withServer(
@@ -21,7 +21,7 @@ import Testing
     ) async throws {
         let daemon = DaemonClient(socketPath: socket)
         let scrapes = DaemonClient(socketPath: socket)
-        let router = WebApp.router(daemon: daemon, scrapes: scrapes, hub: PageHub(), metrics: metrics, eventStreams: eventStreams, limits: limits)
+        let router = WebApp.router(daemon: daemon, scrapes: scrapes, hub: PageHub(), metrics: metrics, eventStreams: eventStreams)
         let app = WebApp.application(
             router: router, daemon: daemon, scrapes: scrapes, metrics: metrics, listen: ListenAddress(host: "127.0.0.1", port: 0),
             logger: Logger(label: "test"), limits: limits)
@@ -121,50 +121,26 @@ import Testing
         }
     }
 
-    static func upgrade(port: Int) -> String {
-        "GET /ws HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
-            + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"
-    }
+    /// The setup page's event stream.
+    static let pageStream = "GET /events?classes=SCAN,UPDATE,LOST,DEVICE&view=1 HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n\r\n"
 
-    @Test func pagesOverTheWebSocketBoundAreRefusedUntilOneGoes() async throws {
-        let metrics = WebMetrics()
-        try await Self.withServer(limits: Self.limits { $0.maxWebSockets = 2 }, metrics: metrics) { port in
+    @Test func pagesOverTheEventStreamBoundAreRefusedUntilOneGoes() async throws {
+        let limits = EventStreamLimits(maxStreams: 2)
+        try await Self.withServer(eventStreams: limits) { port in
             var pages: [RawHTTPConnection] = []
             for _ in 0..<2 {
-                let page = try await RawHTTPConnection.open(port: port)
-                try await page.send(Self.upgrade(port: port))
-                #expect(await Eventually.check { page.text.hasPrefix("HTTP/1.1 101 ") }, "\(page.text)")
+                let page = try await RawHTTPConnection.open(port: port, sending: Self.pageStream)
+                #expect(await Eventually.check { page.text.hasPrefix("HTTP/1.1 200 ") }, "\(page.text)")
                 pages.append(page)
             }
-            let third = try await RawHTTPConnection.open(port: port)
-            try await third.send(Self.upgrade(port: port))
-            #expect(await Eventually.check { third.text.hasPrefix("HTTP/1.1 400 ") }, "\(third.text)")
-            #expect(metrics.text().contains(#"scand_web_requests_refused_total{reason="websockets"} 1"#))
+            let third = try await RawHTTPConnection.open(port: port, sending: Self.pageStream)
+            #expect(await Eventually.check { third.text.contains("2 event streams are open already") }, "\(third.text)")
+            #expect(third.text.hasPrefix("HTTP/1.1 503 ") && third.text.contains("Retry-After: 5\r\n"), "\(third.text)")
             await pages[0].close()
-            #expect(await Eventually.check { metrics.text().contains("scand_web_websocket_clients 1") })
-            let fourth = try await RawHTTPConnection.open(port: port)
-            try await fourth.send(Self.upgrade(port: port))
-            #expect(await Eventually.check { fourth.text.hasPrefix("HTTP/1.1 101 ") }, "\(fourth.text)")
+            #expect(await Eventually.check { limits.open.streams == 1 })
+            let fourth = try await RawHTTPConnection.open(port: port, sending: Self.pageStream)
+            #expect(await Eventually.check { fourth.text.hasPrefix("HTTP/1.1 200 ") }, "\(fourth.text)")
             for page in pages + [third, fourth] { await page.close() }
-        }
-    }
-
-    /// A page that asks for /ws and goes before the server has decided (its connection reset at once, as a
-    /// crashed tab's or a port scanner's) gives its place back: ten of them do not lock the next page out.
-    @Test func pagesThatGoDuringTheirUpgradeGiveTheirPlaceBack() async throws {
-        try await Self.withServer(limits: Self.limits { $0.maxWebSockets = 2 }) { port in
-            for _ in 0..<10 {
-                let page = try await RawHTTPConnection.open(port: port, sending: Self.upgrade(port: port))
-                await page.reset()
-            }
-            // A page refused (400) may try again: any try within 10 s will do.
-            let admitted = await Eventually.check(seconds: 10) {
-                guard let page = try? await RawHTTPConnection.open(port: port, sending: Self.upgrade(port: port)) else { return false }
-                let answered = await Eventually.check(seconds: 10) { page.text.hasPrefix("HTTP/1.1 ") }
-                await page.close()
-                return answered && page.text.hasPrefix("HTTP/1.1 101 ")
-            }
-            #expect(admitted)
         }
     }
 

@@ -196,7 +196,7 @@ import Testing
                     ), "\(text)")
                 #expect(text.contains("\n# TYPE scand_web_daemon_up gauge\n"), "\(text)")
                 #expect(Self.sample(text, "scand_web_daemon_up") == 1, "\(text)")
-                #expect(Self.sample(text, "scand_web_websocket_clients") == 0, "\(text)")
+                #expect(Self.sample(text, "scand_web_event_streams") == 0, "\(text)")
             }
         }
     }

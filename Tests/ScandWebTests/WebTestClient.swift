@@ -10,7 +10,7 @@ import ServiceLifecycle
 
 /// A test's client of scand web's app, served whole (server, services) on a loopback port: each request on a
 /// connection of its own, one request at a time (as a page's requests on one keep-alive connection), the
-/// answer read whole; and /ws pages that read the server's messages. Our own, so that the tests need no
+/// answer read whole; and event streams read as a page's EventSource reads them. Our own, so that the tests need no
 /// HTTP client library (Hummingbird's test client brings async-http-client and BoringSSL into every build).
 struct WebTestClient: Sendable {
     let port: Int
@@ -20,11 +20,6 @@ struct WebTestClient: Sendable {
         let status: HTTPResponse.Status
         let headers: HTTPFields
         let body: ByteBuffer
-    }
-
-    enum Message: Equatable, Sendable {
-        case text(String)
-        case binary(ByteBuffer)
     }
 
     struct Refused: Error, CustomStringConvertible {
@@ -105,95 +100,77 @@ struct WebTestClient: Sendable {
         }
     }
 
-    /// A page on /ws: `read` gets the server's messages; the page closes (a close frame, then the connection)
-    /// when it returns.
-    func ws(_ path: String, _ read: (AsyncThrowingStream<Message, any Error>) async throws -> Void) async throws {
+    /// An event stream, as a page's EventSource opens it: `read` gets its events (comments and `retry:` left
+    /// out); the connection closes when `read` returns.
+    func events(_ path: String, _ read: (AsyncThrowingStream<StreamedEvent, any Error>) async throws -> Void) async throws {
         let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton).connect(host: "127.0.0.1", port: port) { channel in
-            channel.eventLoop.makeCompletedFuture { try NIOAsyncChannel<ByteBuffer, ByteBuffer>(wrappingChannelSynchronously: channel) }
+            channel.eventLoop.makeCompletedFuture {
+                try channel.pipeline.syncOperations.addHTTPClientHandlers()
+                return try NIOAsyncChannel<HTTPClientResponsePart, HTTPClientRequestPart>(wrappingChannelSynchronously: channel)
+            }
         }
         try await channel.executeThenClose { inbound, outbound in
-            let key = Data((0..<16).map { _ in UInt8.random(in: 0...255) }).base64EncodedString()
-            try await outbound.write(
-                ByteBuffer(
-                    string: "GET \(path) HTTP/1.1\r\nHost: localhost\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
-                        + "Sec-WebSocket-Key: \(key)\r\nSec-WebSocket-Version: 13\r\n\r\n"))
-            let (messages, received) = AsyncThrowingStream.makeStream(of: Message.self)
+            var head = HTTPRequestHead(version: .http1_1, method: .GET, uri: path)
+            head.headers.add(name: "Host", value: "localhost")
+            head.headers.add(name: "Accept", value: "text/event-stream")
+            try await outbound.write(.head(head))
+            try await outbound.write(.end(nil))
+            let (events, received) = AsyncThrowingStream.makeStream(of: StreamedEvent.self)
             try await withThrowingTaskGroup(of: Void.self) { tasks in
                 tasks.addTask {
-                    var frames = WebSocketFrames()
+                    var frames = EventStreamFrames()
                     do {
-                        for try await chunk in inbound {
-                            for message in try frames.read(chunk) { received.yield(message) }
-                            if frames.closed { break }
+                        for try await part in inbound {
+                            switch part {
+                            case .head(let answer):
+                                guard answer.status == .ok else { throw Refused(description: "GET \(path) answered \(answer.status.code)") }
+                            case .body(let chunk): for event in frames.read(chunk) { received.yield(event) }
+                            case .end: break
+                            }
                         }
                         received.finish()
                     } catch {
                         received.finish(throwing: error)
                     }
                 }
-                try await read(messages)
-                // A client's close frame: masked, no payload.
-                try? await outbound.write(ByteBuffer(bytes: [0x88, 0x80, 1, 2, 3, 4]))
+                try await read(events)
                 tasks.cancelAll()
             }
         }
     }
 }
 
-/// The server's side of a WebSocket as a client reads it: the 101 answer, then unmasked frames.
-private struct WebSocketFrames {
-    private var buffer = ByteBuffer()
-    private var upgraded = false
-    private var fragments: (opcode: UInt8, payload: ByteBuffer)?
-    private(set) var closed = false
+/// One event of a stream: its type (`event:`), its data and its id, if it has one.
+struct StreamedEvent: Equatable, Sendable {
+    var type = "message"
+    var data = ""
+    var id: String?
+}
 
-    mutating func read(_ chunk: ByteBuffer) throws -> [WebTestClient.Message] {
-        var chunk = chunk
-        buffer.writeBuffer(&chunk)
-        if !upgraded {
-            let view = buffer.readableBytesView
-            guard let end = view.firstRange(of: Array("\r\n\r\n".utf8)) else { return [] }
-            let head = String(decoding: view[view.startIndex..<end.lowerBound], as: UTF8.self)
-            guard head.hasPrefix("HTTP/1.1 101") else {
-                throw WebTestClient.Refused(description: "no upgrade: \(head.prefix { $0 != "\r" })")
-            }
-            buffer.moveReaderIndex(forwardBy: end.upperBound - view.startIndex)
-            upgraded = true
-        }
-        var messages: [WebTestClient.Message] = []
-        while let (fin, opcode, payload) = nextFrame() {
-            switch opcode {
-            case 0x8: closed = true
-            case 0x9, 0xA: continue  // a ping the test need not answer in its few seconds, or a pong
-            case 0x0:
-                guard var partial = fragments else { throw WebTestClient.Refused(description: "a continuation frame first") }
-                var payload = payload
-                partial.payload.writeBuffer(&payload)
-                fragments = partial
-            default: fragments = (opcode, payload)
-            }
-            if fin, let (opcode, payload) = fragments {
-                fragments = nil
-                messages.append(opcode == 0x1 ? .text(String(buffer: payload)) : .binary(payload))
-            }
-        }
-        return messages
-    }
+/// A text/event-stream as a client reads it: an event ends at a blank line; only `event:`, `data:` (one line
+/// each, as scand web sends them) and `id:` are read.
+private struct EventStreamFrames {
+    private var bytes: [UInt8] = []
 
-    private mutating func nextFrame() -> (fin: Bool, opcode: UInt8, payload: ByteBuffer)? {
-        var peek = buffer
-        guard let first = peek.readInteger(as: UInt8.self), let second = peek.readInteger(as: UInt8.self) else { return nil }
-        var length = Int(second & 0x7F)
-        if length == 126 {
-            guard let long = peek.readInteger(as: UInt16.self) else { return nil }
-            length = Int(long)
-        } else if length == 127 {
-            guard let long = peek.readInteger(as: UInt64.self), long < 1 << 30 else { return nil }
-            length = Int(long)
+    mutating func read(_ chunk: ByteBuffer) -> [StreamedEvent] {
+        bytes += chunk.readableBytesView
+        var events: [StreamedEvent] = []
+        while let end = bytes.firstRange(of: Array("\n\n".utf8)) {
+            let frame = String(decoding: bytes[..<end.lowerBound], as: UTF8.self)
+            bytes.removeSubrange(..<end.upperBound)
+            var event = StreamedEvent()
+            var hasData = false
+            for line in frame.split(separator: "\n") {
+                if line.hasPrefix("event: ") { event.type = String(line.dropFirst(7)) }
+                if line.hasPrefix("id: ") { event.id = String(line.dropFirst(4)) }
+                if line.hasPrefix("data: ") {
+                    event.data = String(line.dropFirst(6))
+                    hasData = true
+                }
+            }
+            if hasData { events.append(event) }
         }
-        guard let payload = peek.readSlice(length: length) else { return nil }
-        buffer = peek
-        return (first & 0x80 != 0, first & 0x0F, payload)
+        return events
     }
 }
 

@@ -8,7 +8,7 @@ import NIOEmbedded
 @testable import ScandWeb
 
 // A connection's first bytes to `scand web`, through the child channel its server builds (WebApp.server:
-// FirstRequestHeadGuard in front of Hummingbird's HTTP/1 decoder with WebSocket upgrades), on an
+// FirstRequestHeadGuard in front of Hummingbird's HTTP/1 decoder), on an
 // EmbeddedChannel. Internal pieces, reached with @testable (a debug build has testability): the child channel
 // is built by a Hummingbird `package` closure. The first input byte picks the head limit. Whatever comes, the
 // server writes nothing but HTTP responses, and a connection whose first head does not end within the limit
@@ -20,7 +20,7 @@ func seeds() -> [Fuzz.Seed] {
         "GET / HTTP/1.1\r\nHost: localhost:8080\r\n\r\n",
         "GET /events?classes=SCAN,LOST&formats=qr HTTP/1.1\r\nHost: localhost\r\nLast-Event-ID: \(boot):42\r\nAccept: text/event-stream\r\n\r\n",
         "POST /api/roi HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 33\r\n\r\n{\"x\":0.1,\"y\":0.2,\"w\":0.6,\"h\":0.5}",
-        "GET /ws HTTP/1.1\r\nHost: localhost\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n",
+        "GET /events?classes=SCAN,UPDATE,LOST,DEVICE&view=1 HTTP/1.1\r\nHost: localhost\r\nAccept: text/event-stream\r\n\r\n",
         "GET /metrics HTTP/1.1\r\nHost: localhost\r\nTransfer-Encoding: chunked\r\nContent-Length: 4\r\n\r\n",
         "GET / HTTP/1.1\r\nHost: local"
     ]
@@ -30,8 +30,8 @@ func seeds() -> [Fuzz.Seed] {
 
 let logger = Logger(label: "fuzz") { _ in SwiftLogNoOpLogHandler() }
 
-// One loop for every input. Unlike EmbeddedEventLoop it is thread-safe: a WebSocket upgrade's route is decided
-// in a Task, and its answer comes back onto this loop, after the input's checks if it is late, never beside them.
+// One loop for every input. Unlike EmbeddedEventLoop it is thread-safe: what the child channel is handed from
+// elsewhere comes back onto this loop, after the input's checks if it is late, never beside them.
 let loop = NIOAsyncTestingEventLoop()
 
 func test(_ input: [UInt8]) {
@@ -40,7 +40,7 @@ func test(_ input: [UInt8]) {
     if limitByte != 255 { limits.maxHeaderBytes = 16 + 8 * Int(limitByte) }
     let bytes = Array(input.dropFirst())
     do {
-        let builder = WebApp.server(webSocketRouter: Router(context: WebApp.Context.self), limits: limits, metrics: WebMetrics())
+        let builder = WebApp.server(limits: limits, metrics: WebMetrics())
         let child = try builder.buildChildChannel { _, _, _ in }
         try connect(child, bytes, limits)
     } catch {

@@ -76,7 +76,7 @@ public struct ReplayHandover: Sendable {
         for event in batch where event.seq > cursor {
             // Queued events before this one are not in the journal (else they would be in this batch).
             sendQueued(before: event.seq, into: &actions)
-            actions.append(.send(EventEnvelope.markingReplayed(event.line)))
+            actions.append(.send(EventEncoder.markingReplayed(event.line)))
             cursor = event.seq
         }
         queued.removeAll { $0.seq <= cursor }

@@ -1,4 +1,5 @@
 import Foundation
+import ScandFiles
 
 /// Taking a socket path over safely: first an exclusive lock on `<path>.lock` (flock, held for the daemon's
 /// life and let go by the kernel when it ends), so that of daemons starting at once exactly one goes on and

@@ -4,6 +4,7 @@ import NIOConcurrencyHelpers
 import NIOCore
 import NIOPosix
 import ScandCore
+import ScandFiles
 import ScandLogging
 import ServiceLifecycle
 

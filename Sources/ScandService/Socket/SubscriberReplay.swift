@@ -90,8 +90,7 @@ final class SubscriberReplay: Sendable {
             case .error(let message):
                 client.send(Event.error(message).line, paced: true)
             case .send(let line):
-                let accepted = line == live?.line ? watch.accepts(live!.event) : watch.accepts(line: line)
-                if accepted { client.send(line, paced: paced) }
+                if accepts(line, live: live) { client.send(line, paced: paced) }
             case .read(let after):
                 client.whenDrained(lowWater: Self.lowWater) { [self] in pool.submit { _ in self.read(after: after) } }
             case .goLive:
@@ -100,10 +99,23 @@ final class SubscriberReplay: Sendable {
         }
     }
 
+    /// Whether the client takes a line the handover sends: the live event's own test, or the line read back
+    /// as a client reads it (a journaled one, or one queued while the replay ran).
+    private func accepts(_ line: String, live: PublishedEvent?) -> Bool {
+        if let live, line == live.line { return watch.accepts(live.event) }
+        if watch.enable, watch.classes == nil, watch.formats == nil { return true }
+        guard let received = try? EventDecoder.decode(line) else { return false }
+        return watch.accepts(received)
+    }
+
     private func read(after seq: Int) {
         guard !client.isClosing, client.currentReplay === self else { return }
         let batch: [JournaledEvent]
-        do { batch = try journal.events(after: seq, limit: Self.batchLimit) } catch { return fail(error.description) }
+        do {
+            batch = try journal.events(after: seq, limit: Self.batchLimit, classes: watch.classes.map { Set($0.map(\.rawValue)) })
+        } catch {
+            return fail(error.description)
+        }
         phase.withLockedValue { phase in
             guard case .running(var handover) = phase else { return }
             let actions = handover.journaled(batch)

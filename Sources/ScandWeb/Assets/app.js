@@ -1,5 +1,5 @@
 // scand's setup page: the newest frame about 5 times a second, outlines of the codes in view (from the
-// daemon's SCAN/UPDATE/LOST events over a WebSocket), the rect of interest to drag, the last scans and
+// daemon's SCAN/UPDATE/LOST events on scand web's /events), the rect of interest to drag, the last scans and
 // STATUS. Everything comes from `scand web` itself: a kiosk has no internet.
 "use strict";
 
@@ -13,7 +13,7 @@ let dragging = null;
 let sending = 0;  // rects of interest posted and not answered yet
 let roiChanges = 0;  // rects of interest posted so far: a STATUS asked for before the last one is stale
 let lastCaptured = null;
-// What the badge says: scand web's WebSocket, the daemon (from STATUS), and the camera.
+// What the badge says: scand web's event stream, the daemon (from STATUS), and the camera.
 const health = { web: false, daemon: true, camera: "" };
 // The sharpest figure seen since the page opened, or since the rect of interest or the camera changed: the
 // sharpness is shown against it, as a person turning the focus ring looks for the best setting.
@@ -56,22 +56,25 @@ async function snapshots() {
   }
 }
 
-// Events: outlines and the list of scans.
+// Events: outlines and the list of scans. Each stream starts with a VIEW of the present; a stream that ends
+// is not resumed (EventSource would, from its last id) but opened anew, whose VIEW replaces what was missed.
 function events() {
-  // ws: for a page served in the clear, wss: behind a TLS proxy (the protocol's tail is ":" or "s:").
-  const ws = new WebSocket(`ws${location.protocol.slice(4)}//${location.host}/ws`);
-  ws.onopen = () => { health.web = true; showHealth(); };
-  ws.onclose = () => {
+  const stream = new EventSource("/events?classes=SCAN,UPDATE,LOST,DEVICE&view=1");
+  stream.onopen = () => { health.web = true; showHealth(); };
+  stream.onerror = () => {
+    stream.close();
     health.web = false;
     showHealth();
     for (const id of [...codes.keys()]) removeCode(id);
     setTimeout(events, 1000);
   };
-  ws.onmessage = (m) => {
-    let e;
-    try { e = JSON.parse(m.data); } catch { return; }
-    onEvent(e);
-  };
+  for (const name of ["VIEW", "SCAN", "UPDATE", "LOST", "DEVICE"]) {
+    stream.addEventListener(name, (m) => {
+      let e;
+      try { e = JSON.parse(m.data); } catch { return; }
+      onEvent(e);
+    });
+  }
 }
 
 function onEvent(e) {
@@ -97,7 +100,7 @@ function onEvent(e) {
 }
 
 // live / camera missing / daemon unreachable / scand web unreachable: what stands between the camera and
-// this page, first what is furthest; it recovers by itself as the WebSocket and STATUS come back.
+// this page, first what is furthest; it recovers by itself as the event stream and STATUS come back.
 function showHealth() {
   let text = "live", kind = "ok";
   if (!health.web) [text, kind] = ["scand web unreachable", "bad"];

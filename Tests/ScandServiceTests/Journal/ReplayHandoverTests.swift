@@ -6,7 +6,8 @@ import ScandProtocol
 @testable import ScandService
 
 /// A daemon in miniature: a journal (an array, pruned at its head), events journaled then published, and
-/// one client whose replay reads the journal in batches at moments chosen by a seeded generator.
+/// one client whose replay reads the journal in batches at moments chosen by a seeded generator; a client of
+/// some classes reads only those from the journal, and takes only those of what is sent (as SubscriberReplay).
 struct MiniDaemon {
     let boot = "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
     var journal: [JournaledEvent] = []
@@ -16,8 +17,16 @@ struct MiniDaemon {
     var received: [String] = []
     var errors: [String] = []
     var batchLimit = 4
+    /// The client's classes; nil: all.
+    var classes: Set<String>?
 
-    static func line(_ seq: Int, _ boot: String) -> String { #"{"class":"SCAN","boot":"\#(boot)","seq":\#(seq),"id":\#(seq)}"# }
+    /// Every third event a LOST, the others SCANs.
+    static func eventClass(_ seq: Int) -> String { seq % 3 == 0 ? "LOST" : "SCAN" }
+
+    static func line(_ seq: Int, _ boot: String) -> String {
+        let text = eventClass(seq) == "SCAN" ? #","text":"t""# : ""
+        return #"{"class":"\#(eventClass(seq))","boot":"\#(boot)","seq":\#(seq),"id":\#(seq),"format":"QRCode"\#(text)}"#
+    }
 
     var span: JournalSpan? {
         guard let f = journal.first, let l = journal.last else { return nil }
@@ -28,7 +37,7 @@ struct MiniDaemon {
     mutating func publish(journaled: Bool = true) {
         seq += 1
         let line = Self.line(seq, boot)
-        if journaled { journal.append(JournaledEvent(seq: seq, boot: boot, eventClass: "SCAN", time: Double(seq), line: line)) }
+        if journaled { journal.append(JournaledEvent(seq: seq, boot: boot, eventClass: Self.eventClass(seq), time: Double(seq), line: line)) }
         if var h = handover {
             apply(h.live(seq: seq, line: line, journaled: journaled))
             handover = h
@@ -47,7 +56,7 @@ struct MiniDaemon {
     mutating func performRead() {
         guard let after = pendingRead, var h = handover else { return }
         pendingRead = nil
-        let batch = Array(journal.filter { $0.seq > after }.prefix(batchLimit))
+        let batch = Array(journal.filter { $0.seq > after && classes?.contains($0.eventClass) != false }.prefix(batchLimit))
         apply(h.journaled(batch))
         handover = h
     }
@@ -57,13 +66,33 @@ struct MiniDaemon {
             switch a {
             case .error(let m): errors.append(m)
             case .read(let after): pendingRead = after
-            case .send(let line): received.append(line)
+            case .send(let line):
+                if let classes, let read = ReceivedEvent(reading: line), !classes.contains(read.eventClass.rawValue) { continue }
+                received.append(line)
             case .goLive: pendingRead = nil
             }
         }
     }
 
-    func receivedSeqs() -> [Int] { received.compactMap { EventEnvelope.parse($0)?.seq } }
+    func receivedSeqs() -> [Int] { received.compactMap { ReceivedEvent(reading: $0)?.position?.seq } }
+
+    /// A seeded run: events, a client subscribing `since` one of them, reads and new events (one in ten not
+    /// journaled) interleaved until it is live, then a few live events. Returns the since, nil when the
+    /// client never went live.
+    mutating func replay(_ random: inout SeededRandom) -> Int? {
+        batchLimit = 1 + random.below(6)
+        for _ in 0..<(5 + random.below(30)) { publish() }
+        let since = 1 + random.below(seq)
+        subscribe(since: EventPosition(boot: boot, seq: since), queueLimit: 1 + random.below(8))
+        var steps = 0
+        while handover?.isLive == false {
+            if random.below(3) == 0 { publish(journaled: random.below(10) != 0) } else { performRead() }
+            steps += 1
+            if steps >= 10_000 { return nil }
+        }
+        for _ in 0..<random.below(5) { publish() }
+        return since
+    }
 }
 
 @Suite struct ReplayHandoverTests {
@@ -71,23 +100,32 @@ struct MiniDaemon {
     func liveEventsDuringTheReplayMakeNoGapAndNoDuplicate(seed: UInt64) {
         var random = SeededRandom(seed: seed)
         var d = MiniDaemon()
-        d.batchLimit = 1 + random.below(6)
-        for _ in 0..<(5 + random.below(30)) { d.publish() }
-        let since = 1 + random.below(d.seq)
-        d.subscribe(since: EventPosition(boot: d.boot, seq: since), queueLimit: 1 + random.below(8))
-        // Reads and new events interleave, then the daemon goes on live for a while.
-        var steps = 0
-        while d.handover?.isLive == false {
-            if random.below(3) == 0 { d.publish(journaled: random.below(10) != 0) } else { d.performRead() }
-            steps += 1
-            #expect(steps < 10_000)
-            if steps >= 10_000 { return }
+        guard let since = d.replay(&random) else {
+            Issue.record("the client never went live")
+            return
         }
-        for _ in 0..<random.below(5) { d.publish() }
         #expect(d.errors.isEmpty)
         #expect(d.receivedSeqs() == Array((since + 1)..<(d.seq + 1)))
-        let replayed = d.received.filter { EventEnvelope.parse($0)?.replayed == true }.compactMap { EventEnvelope.parse($0)?.seq }
+        let replayed = d.received.filter { ReceivedEvent(reading: $0)?.stamp?.replayed == true }.compactMap {
+            ReceivedEvent(reading: $0)?.position?.seq
+        }
         #expect(replayed.allSatisfy { $0 <= (d.journal.last?.seq ?? 0) })
+    }
+
+    /// A client of some classes reads only those from the journal: batches full of them, whatever lies
+    /// between, and still no gap and no duplicate among them.
+    @Test(arguments: 0..<40)
+    func aReplayOfSomeClassesMakesNoGapAndNoDuplicate(seed: UInt64) {
+        var random = SeededRandom(seed: seed)
+        var d = MiniDaemon()
+        d.classes = random.below(2) == 0 ? ["LOST"] : ["SCAN"]
+        guard let since = d.replay(&random) else {
+            Issue.record("the client never went live")
+            return
+        }
+        #expect(d.errors.isEmpty)
+        let wanted = ((since + 1)..<(d.seq + 1)).filter { d.classes?.contains(MiniDaemon.eventClass($0)) == true }
+        #expect(d.receivedSeqs() == wanted, "\(d.classes ?? [])")
     }
 
     @Test func aSinceAtTheNewestEventGoesLiveWithNothingReplayed() {
@@ -202,6 +240,6 @@ struct MiniDaemon {
         e.subscribe(since: EventPosition(boot: e.boot, seq: 1))
         e.performRead()
         e.publish()
-        #expect(e.received == [EventEnvelope.markingReplayed(MiniDaemon.line(2, e.boot)), MiniDaemon.line(3, e.boot)])
+        #expect(e.received == [EventEncoder.markingReplayed(MiniDaemon.line(2, e.boot)), MiniDaemon.line(3, e.boot)])
     }
 }

@@ -1,7 +1,7 @@
 import Foundation
 
 /// connect(2) and bind(2) on a Unix socket path, for scand's own clients, its check of a path in use and
-/// its listening socket.
+/// its listening socket: here, where the daemon and its clients may both use it.
 public enum UnixSocketAddress {
     /// 0 when connected, otherwise the errno (ENAMETOOLONG for a path that does not fit sun_path).
     public static func connect(_ fd: Int32, to path: String) -> Int32 {
@@ -9,7 +9,7 @@ public enum UnixSocketAddress {
     }
 
     /// 0 when bound, otherwise the errno.
-    static func bind(_ fd: Int32, to path: String) -> Int32 {
+    public static func bind(_ fd: Int32, to path: String) -> Int32 {
         withAddress(path) { Glibc.bind(fd, $0, $1) }
     }
 

@@ -3,19 +3,17 @@ import Logging
 import ScandClient
 import ScandCore
 import ScandLogging
-import ScandMQTT
 import ScandProtocol
-import ScandService
 import ServiceLifecycle
 
 /// `scand mqtt` running: carries out `MQTTBridge`'s actions in one loop over what the subscription,
 /// libmosquitto's thread and the clock report, in arrival order, so a PUBACK is taken only after its publish
 /// was recorded. The subscription's reader waits until the loop took each line and the window has room.
-struct MQTTBridgeService: Service {
+public struct MQTTBridgeService: Service {
     enum Input: Sendable {
         case bridge(MQTTBridge.Input)
-        /// A line or a lost connection of the subscription; `taken` lets its reader read on.
-        case daemon(EventSubscription.Element, taken: CheckedContinuation<Void, Never>)
+        /// A step of the subscription; `taken` lets its reader read on.
+        case daemon(SubscriptionLoop.Step, taken: CheckedContinuation<Void, Never>)
         /// The daemon refused the subscription: asking again would be refused again.
         case refused(DaemonError)
         case log(String, Logger.Level)
@@ -37,15 +35,32 @@ struct MQTTBridgeService: Service {
     /// PUBACKs taken within this are written to the state file in one write.
     var flushAfter: Duration = .milliseconds(50)
     var clock = ContinuousClock()
+    /// scand's release, for the bridge's status messages.
+    let release: String
+    /// The exit status when the MQTT network loop hangs, for systemd to start the bridge again.
+    let stuckExitStatus: Int32
+
+    public init(
+        settings: MQTTSettings, kioskID: String, password: String?, acknowledged: EventPosition?, stateFileHeld: Bool, release: String,
+        stuckExitStatus: Int32
+    ) {
+        self.settings = settings
+        self.kioskID = kioskID
+        self.password = password
+        self.acknowledged = acknowledged
+        self.stateFileHeld = stateFileHeld
+        self.release = release
+        self.stuckExitStatus = stuckExitStatus
+    }
 
     var brokerName: String { "\(settings.host):\(settings.effectivePort)" }
 
     /// Runs until a graceful shutdown. Throws what stops it from starting (exit status 78).
-    func run() async throws {
+    public func run() async throws {
         let classes = Set(settings.classes.compactMap(Event.Class.init(rawValue:)))
         var bridge = MQTTBridge(
             kioskID: kioskID, topicPrefix: settings.topicPrefix, classes: classes, formats: settings.formats, maxInFlight: settings.maxInFlight,
-            release: ScandVersion.string, acknowledged: acknowledged, start: settings.start)
+            release: release, acknowledged: acknowledged, start: settings.start)
         let (inputs, post) = AsyncStream.makeStream(of: Input.self)
         let connection = try MQTTConnection(options(bridge)) { [brokerName] event in
             switch event {
@@ -77,7 +92,6 @@ struct MQTTBridgeService: Service {
         /// The subscription's reader, waiting until the window has room again.
         var reader: CheckedContinuation<Void, Never>?
         var paused = false
-        var daemonProblem: String?
         var refusal: DaemonError?
 
         func save() async {
@@ -170,33 +184,29 @@ struct MQTTBridgeService: Service {
                     case .loopStuck(let after):
                         await save()
                         Logger.standardError(
-                            "the MQTT network loop has not turned for \(Int(after.inSeconds)) s: exiting with status \(ExitStatus.software) for systemd to start scand mqtt again",
+                            "the MQTT network loop has not turned for \(Int(after.inSeconds)) s: exiting with status \(stuckExitStatus) for systemd to start scand mqtt again",
                             .error)
                         // Not through disconnect, which waits for the loop that hangs.
-                        exit(ExitStatus.software)
+                        exit(stuckExitStatus)
                     case .bridge(let event):
                         if event == .brokerConnected {
                             brokerProblems.removeAll()
                             Logger.standardError("connected to the broker \(brokerName)", .info)
                         }
                         perform(bridge.handle(event))
+                    case .daemon(.subscribed, let taken):
+                        Logger.standardError("subscribed to scand at \(settings.socketPath)", .info)
+                        perform(bridge.handle(.daemonConnected))
+                        taken.resume()
                     case .daemon(.event(let line), let taken):
-                        if line.eventClass == .watch {
-                            daemonProblem = nil
-                            Logger.standardError("subscribed to scand at \(settings.socketPath)", .info)
-                            perform(bridge.handle(.daemonConnected))
-                        }
                         perform(bridge.handle(.line(line)))
                         if paused { reader = taken } else { taken.resume() }
-                    case .daemon(.lost(let error), let taken):
-                        // Once per outage, not once per attempt.
-                        let problem = error == .closed ? "the daemon closed the connection" : error.description
-                        if problem != daemonProblem {
+                    case .daemon(.lost(_, let reason), let taken):
+                        if let reason {
                             let since =
                                 bridge.received.map { $0 == MQTTBridge.journalStart ? "from its journal's oldest event" : "since \($0.json)" }
                                 ?? "live"
-                            Logger.standardError("\(problem); subscribing again \(since)", .warning)
-                            daemonProblem = problem
+                            Logger.standardError("\(reason); subscribing again \(since)", .warning)
                         }
                         taken.resume()
                     }
@@ -216,8 +226,8 @@ struct MQTTBridgeService: Service {
         if let refusal { throw refusal }
     }
 
-    /// The one subscription, run beside its reader; the reader hands each element to the loop and waits
-    /// until the loop has taken it.
+    /// The one subscription, run by its `SubscriptionLoop`, which hands each step to the bridge's loop and
+    /// waits until that loop has taken it.
     private func subscribe(_ watch: ClientRequest.Watch, in group: inout DiscardingTaskGroup, post: AsyncStream<Input>.Continuation) {
         // A few lines read ahead: the window, not this buffer, bounds what waits for the broker.
         let subscription = EventSubscription(socketPath: settings.socketPath, watch: watch, reconnect: true, bufferLimit: 16)
@@ -227,12 +237,11 @@ struct MQTTBridgeService: Service {
         if fromStart { shown.since = nil }
         let from = fromStart ? " from the oldest event its journal keeps" : ""
         Logger.standardError("subscribing to scand at \(settings.socketPath)\(from): \(ClientRequest.watch(shown).line)", .info)
-        group.addTask { await subscription.run() }
         group.addTask {
             do {
-                for try await element in subscription {
+                try await SubscriptionLoop.run(subscription) { step in
                     await withCheckedContinuation { taken in
-                        if case .terminated = post.yield(.daemon(element, taken: taken)) { taken.resume() }
+                        if case .terminated = post.yield(.daemon(step, taken: taken)) { taken.resume() }
                     }
                 }
             } catch {

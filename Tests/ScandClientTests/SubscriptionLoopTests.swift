@@ -1,0 +1,113 @@
+import Foundation
+import ScandCore
+import ScandProtocol
+import ScandTestSupport
+import Testing
+
+@testable import ScandClient
+@testable import ScandService
+
+/// The clients' one loop over a subscription, against the daemon's real socket server in this process.
+@Suite(.timeLimit(.minutes(1))) struct SubscriptionLoopTests {
+    static let device = Event.device(DeviceStatus(device: "/dev/video9", state: .waiting, reason: "unplugged"))
+
+    /// The steps of `subscription` as the loop hands them over, while `body` runs.
+    static func steps(
+        _ subscription: EventSubscription, _ body: (inout AsyncStream<SubscriptionLoop.Step>.Iterator) async throws -> Void
+    ) async throws {
+        let (steps, step) = AsyncStream.makeStream(of: SubscriptionLoop.Step.self)
+        let loop = Task { try await SubscriptionLoop.run(subscription) { step.yield($0) } }
+        defer { loop.cancel() }
+        var next = steps.makeAsyncIterator()
+        try await body(&next)
+    }
+
+    @Test func linesInOrderEachOutagesCauseOnceAndTheSubscriptionThatEndsIt() async throws {
+        let daemon = DaemonClientTests.LocalDaemon()
+        try await daemon.start()
+        let subscription = EventSubscription(
+            socketPath: daemon.path, watch: .init(enable: true, classes: [.device]), reconnect: true,
+            backoff: Backoff(initial: .milliseconds(20), maximum: .milliseconds(40)))
+        try await Self.steps(subscription) { next in
+            guard case .event(let version)? = await next.next() else {
+                Issue.record("no VERSION first")
+                return
+            }
+            #expect(version.eventClass == .version)
+            #expect(await next.next() == .subscribed(again: false, afterOutage: false))
+            guard case .event(let watch)? = await next.next() else {
+                Issue.record("no WATCH after the subscription")
+                return
+            }
+            #expect(watch.eventClass == .watch)
+            daemon.hub.publish(Self.device)
+            #expect(await next.next() == .event(try EventDecoder.decode(Self.device.line)))
+
+            await daemon.server.stop()
+            #expect(await next.next() == .lost(.closed, reason: "scand closed the event subscription"))
+            // Tried again and again while it is away: its cause said once.
+            guard case .lost(.unreachable, let reason)? = await next.next() else {
+                Issue.record("no attempt while it was away")
+                return
+            }
+            #expect(reason?.hasPrefix("scand is not running") == true, "\(reason ?? "")")
+            for _ in 0..<3 {
+                guard case .lost(_, let again)? = await next.next() else {
+                    Issue.record("no other attempt")
+                    return
+                }
+                #expect(again == nil, "a daemon that stays away is one line")
+            }
+            let restarted = DaemonClientTests.LocalDaemon(path: daemon.path)
+            try await restarted.start()
+            var step = await next.next()
+            while case .lost(_, nil)? = step { step = await next.next() }  // tried before it was back
+            guard case .event(let banner)? = step else {
+                Issue.record("\(String(describing: step))")
+                return
+            }
+            #expect(banner.eventClass == .version)
+            #expect(await next.next() == .subscribed(again: true, afterOutage: true))
+            await restarted.server.stop()
+        }
+    }
+
+    /// What the reader throws ends the loop, and the subscription with it: its connection is closed.
+    @Test func whatTheReaderThrowsEndsTheSubscription() async throws {
+        struct Enough: Error {}
+        let daemon = DaemonClientTests.LocalDaemon()
+        try await daemon.start()
+        let subscription = EventSubscription(socketPath: daemon.path, watch: .init(enable: true), reconnect: true)
+        await #expect(throws: Enough.self) {
+            try await SubscriptionLoop.run(subscription) { step in
+                if case .subscribed = step { throw Enough() }
+            }
+        }
+        #expect(await Eventually.check { daemon.hub.counters.connected == 0 })
+        #expect(daemon.hub.counters.totalConnections == 1)
+        await daemon.server.stop()
+    }
+}
+
+/// What a client says of its subscription's outages, decided without a daemon.
+@Suite struct OutageReportTests {
+    static let gone = DaemonError.unreachable("scand is not running: no socket at /run/scand/scand.sock", .notRunning)
+
+    @Test func eachCauseOncePerOutageAndANewOutageSaysItAgain() {
+        var report = OutageReport()
+        #expect(report.subscribed() == .subscribed(again: false, afterOutage: false), "found at once: nothing to say")
+        #expect(report.lost(.closed) == "scand closed the event subscription")
+        #expect(report.lost(Self.gone) == Self.gone.description)
+        #expect(report.lost(Self.gone) == nil)
+        #expect(report.lost(.timeout(seconds: 5)) == "scand did not answer within 5 s", "another cause is news")
+        #expect(report.subscribed() == .subscribed(again: true, afterOutage: true))
+        #expect(report.subscribed() == .subscribed(again: true, afterOutage: false))
+        #expect(report.lost(Self.gone) == Self.gone.description, "a new outage says its cause again")
+    }
+
+    @Test func aFirstSubscriptionAfterAnOutageIsNoSubscriptionAgain() {
+        var report = OutageReport()
+        _ = report.lost(Self.gone)
+        #expect(report.subscribed() == .subscribed(again: false, afterOutage: true))
+    }
+}
