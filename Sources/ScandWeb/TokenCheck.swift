@@ -27,7 +27,7 @@ struct TokenCheck<Context: RequestContext>: RouterMiddleware {
                 verdict == .wrong
                 ? "wrong token"
                 : "this scand web asks for its token ([web] token): send Authorization: Bearer TOKEN, open /?token=TOKEN once "
-                    + "(the page keeps it as a cookie), or add ?token=TOKEN to /events and /ws"
+                    + "(the page keeps it as a cookie), or add ?token=TOKEN to /events"
             var response = WebApp.json(.unauthorized, message: message)
             response.headers[.wwwAuthenticate] = #"Bearer realm="scand web""#
             return response
