@@ -8,8 +8,8 @@ import ScandCore
 /// scan line alike, and a check digit passes one such misread in ten. Here the module pattern is fitted to
 /// the luma profile (the code's place, scale, the bend of a can's label, and the blur searched), and each
 /// character's window is compared with every pattern a character could have there: the read agrees with its
-/// bars when its own character explains every window best and its quiet zones hold no bar, and is contradicted
-/// when another explains a window clearly better (`Detection.barsAgree`; docs/architecture.md, "Why scand
+/// bars when its own character is favoured in every window (`agreement`) and its quiet zones hold no bar, and is
+/// contradicted when another explains a window clearly better (`Detection.barsAgree`; docs/architecture.md, "Why scand
 /// trusts a SCAN").
 enum BarPatternCheck {
     /// Samples per pixel along the profile.
@@ -170,7 +170,7 @@ enum BarPatternCheck {
         return Verdict(main: false, addOn: addOnContradicted(addOn, fit: fit, blur: blur, profile: profile.values))
     }
 
-    /// What the characters' windows say of a read: every one is best explained by the read's own character (the
+    /// What the characters' windows say of a read: every one favours the read's own character (`agreement`: the
     /// second look reads the same number), one is clearly better explained by another (`contradicted`, with the
     /// read's pattern with that character in its place), or neither.
     enum Weighing: Equatable {
