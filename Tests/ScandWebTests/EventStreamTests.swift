@@ -15,6 +15,16 @@ import Testing
     static var hasCurl: Bool { FileManager.default.isExecutableFile(atPath: "/usr/bin/curl") }
 
     /// The app with its relay on `daemon`, running for `body`, which gets the base URL.
+    /// A fake daemon with `scand web` in front of it and the page hub between them: where each stream test starts.
+    static func withDaemonAndServer(
+        metrics: WebMetrics = WebMetrics(), _ body: @escaping @Sendable (FakeDaemon, PageHub, String) async throws -> Void
+    ) async throws {
+        let daemon = try FakeDaemon(path: Contract.temporarySocket())
+        defer { daemon.stop() }
+        let hub = PageHub()
+        try await withServer(daemon, metrics: metrics, hub: hub) { base in try await body(daemon, hub, base) }
+    }
+
     static func withServer(
         _ daemon: FakeDaemon, metrics: WebMetrics = WebMetrics(), hub: PageHub = PageHub(),
         _ body: @escaping @Sendable (String) async throws -> Void
@@ -51,10 +61,7 @@ import Testing
 
     @Test(.enabled(if: hasCurl, "needs curl"), .timeLimit(.minutes(1)))
     func liveEventsAndAResumeFromTheJournalComeExactlyOnce() async throws {
-        let daemon = try FakeDaemon(path: Contract.temporarySocket())
-        defer { daemon.stop() }
-        let hub = PageHub()
-        try await Self.withServer(daemon, hub: hub) { base in
+        try await Self.withDaemonAndServer { daemon, hub, base in
             daemon.publish(3)
             #expect(await Eventually.check { hub.latestForTests?.seq == 3 })
             // A new page: live events only, each with its class and id.
@@ -95,10 +102,7 @@ import Testing
     /// date, had taken it as newer than all it had and kept the page silent).
     @Test(.enabled(if: hasCurl, "needs curl"), .timeLimit(.minutes(1)))
     func aPositionAheadOfTheJournalGetsTheDaemonsErrorAndReplayThenLiveEvents() async throws {
-        let daemon = try FakeDaemon(path: Contract.temporarySocket())
-        defer { daemon.stop() }
-        let hub = PageHub()
-        try await Self.withServer(daemon, hub: hub) { base in
+        try await Self.withDaemonAndServer { daemon, hub, base in
             daemon.publish(3)
             #expect(await Eventually.check { hub.latestForTests?.seq == 3 })
             let ahead = try Reader(base + "/events", lastEventID: "\(daemon.boot):100003")
@@ -118,10 +122,7 @@ import Testing
     /// live events; one that resumes catches up from the journal instead, with no VIEW.
     @Test(.enabled(if: hasCurl, "needs curl"), .timeLimit(.minutes(1)))
     func aViewComesFirstUnlessTheStreamResumes() async throws {
-        let daemon = try FakeDaemon(path: Contract.temporarySocket())
-        defer { daemon.stop() }
-        let hub = PageHub()
-        try await Self.withServer(daemon, hub: hub) { base in
+        try await Self.withDaemonAndServer { daemon, hub, base in
             daemon.publish(2)
             #expect(await Eventually.check { hub.latestForTests?.seq == 2 })
             let page = try Reader(base + "/events?view=1")
@@ -141,10 +142,8 @@ import Testing
 
     @Test(.timeLimit(.minutes(2)))
     func aClientThatDoesNotReadIsDroppedAndOthersMissNothing() async throws {
-        let daemon = try FakeDaemon(path: Contract.temporarySocket())
-        defer { daemon.stop() }
-        let hub = PageHub(), metrics = WebMetrics()
-        try await Self.withServer(daemon, metrics: metrics, hub: hub) { base in
+        let metrics = WebMetrics()
+        try await Self.withDaemonAndServer(metrics: metrics) { daemon, hub, base in
             let port = Int(base.split(separator: ":").last!)!
             // A client that asks and then never reads, with a small receive buffer: its queue fills.
             let stuck = try #require(StuckClient(port: port))
