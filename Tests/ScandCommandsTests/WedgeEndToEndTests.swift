@@ -20,14 +20,13 @@ import Testing
     /// Each item shown alone for 8 frames, 8 empty frames between, at 30 fps (a till), after `leadIn` seconds.
     static func items(_ codes: [(BarcodeFormat, String)], leadIn: Double, to path: String) throws -> String {
         let blank = LumaImage(width: 640, height: 360, fill: 235)
-        var pages = Array(repeating: blank, count: Int(leadIn * 30))
+        var pages: [LumaImage] = []
         for (format, text) in codes {
             let symbol = Scene.symbol(format, text, module: format == .qrCode ? 3 : 2)
             let page = Scene.page(width: 640, height: 360, background: 235, centred: [(symbol, x: 320, y: 180)])
             pages += Array(repeating: page, count: 8) + Array(repeating: blank, count: 8)
         }
-        pages += Array(repeating: blank, count: 15)
-        return try Scene.record(pages, to: path, gapMicroseconds: 33_333)
+        return try Scene.record(pages: pages, leadIn: leadIn, tail: 0.5, blank: blank, to: path)
     }
 
     func daemon(_ recording: String) throws -> DaemonProcess {
