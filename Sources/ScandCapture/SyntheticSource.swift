@@ -32,11 +32,18 @@ public final class SyntheticSource: FrameSource {
     private let intervalMicroseconds: UInt64
     private var produced = 0
     private var nextDue: UInt64 = 0
+    private var opened: UInt64 = 0
     private var lumaMemory: FrameMemoryAllocator?
+    /// Stamp frame i at i times this after the source opened, as a camera at that rate would, however slowly
+    /// they are taken (a lockstep pipeline, whose tracker goes by the stamps alone: a slow first decode must not
+    /// read as the code gone from view); nil: stamped when handed out.
+    private let stampIntervalMicroseconds: UInt64?
 
-    /// - Parameters: frames: played in order, over and over; count: frames in all; framesPerSecond: 0 for no pacing.
-    public init(name: String = "synthetic", frames: [Frame], count: Int, framesPerSecond: Int) {
+    /// - Parameters: frames: played in order, over and over; count: frames in all; framesPerSecond: 0 for no pacing;
+    ///   stampedEvery: µs between the frames' stamps, whenever they are handed out (nil: the time they are).
+    public init(name: String = "synthetic", frames: [Frame], count: Int, framesPerSecond: Int, stampedEvery: UInt64? = nil) {
         precondition(!frames.isEmpty)
+        self.stampIntervalMicroseconds = stampedEvery
         self.name = name
         self.frames = frames
         self.count = count
@@ -51,6 +58,7 @@ public final class SyntheticSource: FrameSource {
     public func open() throws(CaptureError) -> FrameFormat {
         produced = 0
         nextDue = Monotonic.microseconds()
+        opened = nextDue
         return frames[0].format
     }
 
@@ -62,7 +70,7 @@ public final class SyntheticSource: FrameSource {
         nextDue += intervalMicroseconds
         var frame = frames[produced % frames.count]
         frame.sequence = UInt64(produced)
-        frame.timestampMicroseconds = Monotonic.microseconds()
+        frame.timestampMicroseconds = stampIntervalMicroseconds.map { opened + UInt64(produced) * $0 } ?? Monotonic.microseconds()
         produced += 1
         // Like a camera's: one copy, into the decoder's memory when it offers some.
         if let allocate = lumaMemory, let memory = allocate(frame.format.width * frame.format.height),

@@ -20,6 +20,18 @@ import ScandCore
         #expect(throws: CaptureError.self) { try source.nextFrame(timeoutMilliseconds: 100) }
     }
 
+    /// Stamped as a camera at that rate stamps, whenever the frames are taken (here at once, unpaced): a lockstep
+    /// pipeline's tracker goes by the stamps, and a slow decode is no time the picture changed.
+    @Test func framesStampedEveryIntervalKeepThatPaceWhenTheyAreTaken() throws {
+        let source = SyntheticSource(frames: [page(1)], count: 3, framesPerSecond: 0, stampedEvery: 33_333)
+        _ = try source.open()
+        let first = try #require(try source.nextFrame(timeoutMilliseconds: 100))
+        let second = try #require(try source.nextFrame(timeoutMilliseconds: 100))
+        let third = try #require(try source.nextFrame(timeoutMilliseconds: 100))
+        #expect(second.timestampMicroseconds - first.timestampMicroseconds == 33_333)
+        #expect(third.timestampMicroseconds - second.timestampMicroseconds == 33_333)
+    }
+
     @Test func playlistsAreEqualByTheirFramesNotOnlyTheirCount() {
         let a = SyntheticSource.Playlist(name: "demo", frames: [page(1), page(2)], framesPerSecond: 10)
         #expect(a == SyntheticSource.Playlist(name: "demo", frames: [page(1), page(2)], framesPerSecond: 10))
