@@ -6,7 +6,8 @@ import ScandCore
 /// number read. zxing classifies each character from the widths of its runs, after thresholding; a code with
 /// 2 px modules, blurred, faint or turned, can give runs whose widths round to another character on every
 /// scan line alike, and a check digit passes one such misread in ten. Here the module pattern is fitted to
-/// the luma profile (the code's place, scale, the bend of a can's label, and the blur searched), and each
+/// the luma profile (the code's place, scale, the bend of a can's label, and the blur searched; or, where the
+/// bars stretch unevenly, through its characters' edges), and each
 /// character's window is compared with every pattern a character could have there: the read agrees with its
 /// bars when its own character is favoured in every window (`agreement`) and its quiet zones hold no bar, and is
 /// contradicted when another explains a window clearly better (`Detection.barsAgree`; docs/architecture.md, "Why scand
@@ -74,14 +75,18 @@ enum BarPatternCheck {
         var score = -2.0
         /// Module 0 of this fit is module `offset` of the code's: an add-on's pattern laid on the main number's fit.
         var offset = 0.0
+        /// Where the characters' ends were measured (`edgeFit`): the modules lie between them, not on the bend.
+        var knots: Knots?
 
         func x(_ u: Double) -> Double {
+            if let knots { return knots.x(u + offset, width: width) }
             let h = Double(modules) / 2, t = (u + offset - h) / h - axis
             return centre + width * ((u + offset - h) - bend * h * (t * t * t + axis * axis * axis))
         }
 
         /// The module coordinate at profile pixel `x` (Newton's method on `x(_:)`, which rises everywhere).
         func u(_ x: Double) -> Double {
+            if let knots { return knots.u(x, width: width) - offset }
             let h = Double(modules) / 2
             var u = h + (x - centre) / width - offset
             for _ in 0..<3 {
@@ -109,7 +114,7 @@ enum BarPatternCheck {
     static func verdict(_ d: Detection, in image: LumaView) -> Verdict {
         guard let pattern = EANPattern(d), let profile = profile(along: d, modules: pattern.modules.count, in: image) else { return Verdict() }
         let laidForward = pattern.modules, laidBackward = Array(pattern.modules.reversed())
-        guard let fit = bestFit(pattern: pattern, read: d, profile: profile) else { return Verdict() }
+        guard let (fit, bend) = bestFit(pattern: pattern, read: d, profile: profile) else { return Verdict() }
         let laid = fit.reversed ? laidBackward : laidForward
         // The quiet zones of a short code (UPC-E, EAN-8): `quietModules` either side hold no bar. Such a number read
         // from part of a longer code's bars (an EAN-13's, a UPC-A's) has bars there, faint ones under glare too: the
@@ -167,7 +172,10 @@ enum BarPatternCheck {
         // to 0.91 of their own residual).
         if weighing == .undecided, fit.score >= fitToWeighCharacters { return Verdict() }
         guard let addOn = EANPattern.addOn(d) else { return Verdict(main: false) }
-        return Verdict(main: false, addOn: addOnContradicted(addOn, fit: fit, blur: blur, profile: profile.values))
+        // The add-on lies past the code, where its characters' edges say nothing: it is placed on the bend that
+        // fits, which follows a label round a can on past the code (the hard-mix till's seed 11 #75, a shaken
+        // UPC-A+5 on a can: its add-on laid on the edges' fit beyond their last knot agreed with a wrong EAN-5).
+        return Verdict(main: false, addOn: addOnContradicted(addOn, fit: bend ?? fit, blur: blur, profile: profile.values))
     }
 
     /// What the characters' windows say of a read: every one favours the read's own character (`agreement`: the
@@ -270,8 +278,8 @@ enum BarPatternCheck {
         } else {
             var a = span.start - 8 * widest, b = span.end + 8 * widest
             guard (b - a) * resolution < 40_000 else { return nil }
-            // Cut where the outer lines leave the image (a photo cropped close, a code at the frame's edge): the
-            // read itself and two modules either side must be in it.
+            // Cut where the outer lines leave the image (a photo cropped close, a code at the frame's edge, its
+            // quiet zone cut off): the read itself must be in it.
             func inside(_ a: Double) -> Bool {
                 [rows.min() ?? 0, rows.max() ?? 0].allSatisfy { c in
                     let p = point(a, c)
@@ -279,7 +287,7 @@ enum BarPatternCheck {
                 }
             }
             let step = 1 / resolution
-            guard inside(span.start - 2 * widest), inside(span.end + 2 * widest) else { return nil }
+            guard inside(span.start), inside(span.end) else { return nil }
             while !inside(a) { a += step }
             while !inside(b) { b -= step }
             (from, count) = (a, Int(((b - a) * resolution).rounded(.down)) + 1)
@@ -363,8 +371,10 @@ enum BarPatternCheck {
 
     /// The pattern's best fit to the profile, forwards or backwards (a read's direction is zxing's scan's): a
     /// coarse search over the place (a quarter module at a time, two modules either way), the scale (±5%) and the
-    /// bend, then a finer one around the best. nil when even the best does not fit (`minimumFit`).
-    static func bestFit(pattern: EANPattern, read d: Detection, profile: Profile) -> Fit? {
+    /// bend, then a finer one around the best; and the fit through the characters' edges (`edgeFit`), which follows
+    /// bars that stretch unevenly; with the best bend that fits, if any. nil when even the best does not fit
+    /// (`minimumFit`).
+    static func bestFit(pattern: EANPattern, read d: Detection, profile: Profile) -> (best: Fit, bend: Fit?)? {
         let m = Double(pattern.modules.count)
         // The read's extent is the main number's, or the main number's and its add-on's (the add-on after it).
         var extents = [(length: profile.length, modules: m)]
@@ -396,18 +406,36 @@ enum BarPatternCheck {
                 }
             }
         }
-        guard let coarse = best else { return nil }
-        for ds in [-0.01, 0, 0.01] {
-            for dk in [-0.125, 0, 0.125] {
-                for db in [-0.0125, 0, 0.0125] where coarse.bend + db >= 0 {
-                    var f = coarse
-                    (f.centre, f.width, f.bend) = (coarse.centre + dk * coarse.width, coarse.width * (1 + ds), coarse.bend + db)
+        if let coarse = best {
+            for ds in [-0.01, 0, 0.01] {
+                for dk in [-0.125, 0, 0.125] {
+                    for db in [-0.0125, 0, 0.0125] where coarse.bend + db >= 0 {
+                        var f = coarse
+                        (f.centre, f.width, f.bend) = (coarse.centre + dk * coarse.width, coarse.width * (1 + ds), coarse.bend + db)
+                        consider(f)
+                    }
+                }
+            }
+        }
+        // Bars that bend and stretch unevenly (a crumpled bag, film wrap), placed from their characters' edges:
+        // EAN-13 and UPC-A only. A short code's verdict rests on its quiet zones, where a UPC-E prints its number
+        // system and check digits beside its guards; a fit that places it better than a bend (quagga2's UPC-E
+        // turned 60°, which no bend fitted) sees those digits as bars beside it and refuses a right read.
+        let bend = best.flatMap { $0.score >= minimumFit ? $0 : nil }
+        let n = pattern.modules.count, starts = pattern.characters.map(\.start)
+        for reversed in [false, true] where n == 95 {
+            for extent in extents {
+                let start = reversed ? profile.start + profile.length - extent.length : profile.start
+                if let f = edgeFit(
+                    laid: reversed ? Array(pattern.modules.reversed()) : pattern.modules, characters: reversed ? starts.map { n - $0 - 7 } : starts,
+                    reversed: reversed, span: (start, extent.length), profile: profile)
+                {
                     consider(f)
                 }
             }
         }
         guard let fit = best, fit.score >= minimumFit else { return nil }
-        return fit
+        return (fit, bend)
     }
 
     /// The correlation of `profile` with `modules` (bars dark) blurred by a Gaussian of `blur` modules, over the
