@@ -14,16 +14,18 @@ struct BenchLauncher: ParsableCommand {
 
     /// What `scand bench --help` says when scand-bench is not there to say it.
     static let help = """
-        USAGE: scand bench [all|frames|compare|preview|photos|till|journal|mjpeg] [OPTIONS]
+        USAGE: scand bench [all|frames|compare|preview|photos|packaging|till|journal|mjpeg|locate] [OPTIONS]
 
         Measure scand against other readers; with no benchmark named, runs them all and prints their tables.
           frames    decoded and dropped frames per second of the live pipeline at several frame sizes
           compare   scand, zxing-cpp's defaults and libzbar on the same generated camera frames
           preview   what the setup page's live preview costs the daemon
           photos    real photos (../shared/testdata: zxing-cpp's samples, quagga2's), with zbarimg and zxing-cpp's defaults
+          packaging generated packaging photos: crumpled bars, quiet zones cut by the photo's edge (with photos' readers)
           till      held items at a kiosk camera: SCANs per item, duplicates, misreads, frames to the first SCAN
           journal   the event journal's append and replay rates
           mjpeg     MJPEG natively (libjpeg-turbo, grey) against libv4lconvert converting every frame
+          locate    the linear localizer on the real photos: candidates, answers its bands read, reads where there is no code
         """
 
     func run() throws {
