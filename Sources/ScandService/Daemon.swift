@@ -127,10 +127,13 @@ public struct Daemon: Sendable {
                 events: events)
             controls.cameraControls = { answer in
                 let pipeline = controller.current
-                pipeline.cameraControls { result in
-                    switch result {
-                    case .success(let list): answer(.cameraControls(cameraControls.report(device: pipeline.device, controls: list)))
-                    case .failure(let error): answer(.error(error.description))
+                // The socket's handlers take answers by callback: the capture session answers between two frames.
+                Task {
+                    do throws(CaptureError) {
+                        let list = try await pipeline.cameraControls()
+                        answer(.cameraControls(cameraControls.report(device: pipeline.device, controls: list)))
+                    } catch {
+                        answer(.error(error.description))
                     }
                 }
             }
@@ -168,7 +171,7 @@ public struct Daemon: Sendable {
         // STATS and the last events reach a stdout that is read; one that is not cannot hold up the exit.
         await stage.drained()
         await console.drain(within: .seconds(1))
-        return controller.current.failure
+        return await controller.current.failure
     }
 }
 
@@ -184,7 +187,7 @@ struct PipelineService: Service {
         await withGracefulShutdownHandler {
             await controller.finished()
         } onGracefulShutdown: {
-            controller.stop()
+            Task { await controller.stop() }
         }
         await output.room()
         output.event(controller.current.statsEvent())

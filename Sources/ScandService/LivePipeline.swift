@@ -75,9 +75,10 @@ public final class LivePipeline: Sendable {
         }
     }
 
-    /// Stops capture; the decoder finishes the frame it has and the one waiting, then ends.
+    /// Stops capture; the decoder finishes the frame it has and the one waiting, then ends. Carried out at the
+    /// capture session's next frame boundary.
     /// - Parameter reason: the message of the DEVICE event that says so.
-    public func stop(reason: String = "shutting down") { capture.stop(reason: reason) }
+    public func stop(reason: String = "shutting down") async { await capture.stop(reason: reason) }
 
     /// Decodes and tracks with the formats, rect of interest, orientation, ITF lengths and tracker settings of
     /// `config` from the next frame on; capture, the codes being tracked and the counters go on.
@@ -98,11 +99,9 @@ public final class LivePipeline: Sendable {
     }
 
     /// The camera's controls (nil: the source has none), after setting `settings` first when given: now and at
-    /// every later open of this pipeline's camera. Answered from the capture thread within a poll.
-    public func cameraControls(
-        set settings: [CameraControlSetting]? = nil, answer: @escaping @Sendable (Result<[CameraControl]?, CaptureError>) -> Void
-    ) {
-        capture.cameraControls(set: settings, answer: answer)
+    /// every later open of this pipeline's camera. Carried out by the capture session between two frames.
+    public func cameraControls(set settings: [CameraControlSetting]? = nil) async throws(CaptureError) -> [CameraControl]? {
+        try await capture.cameraControls(set: settings)
     }
 
     /// The camera's last reported state.
@@ -138,7 +137,9 @@ public final class LivePipeline: Sendable {
     }
 
     /// Why the source could not be used at all (a missing or malformed recording); nil otherwise.
-    public var failure: String? { capture.failure?.description }
+    public var failure: String? {
+        get async { await capture.failure?.description }
+    }
 }
 
 /// The last DEVICE status, set by the capture session and read by STATUS requests.

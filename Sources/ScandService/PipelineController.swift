@@ -49,7 +49,7 @@ public final class PipelineController: Sendable {
             s.generation += 1
             return old
         }
-        old.stop(reason: "restarting for the new configuration: \(changes.joined(separator: ", "))")
+        await old.stop(reason: "restarting for the new configuration: \(changes.joined(separator: ", "))")
         await old.finished()
         fresh.start()
         return changes
@@ -61,7 +61,7 @@ public final class PipelineController: Sendable {
         state.withLockedValue { $0.config.cameraControls = controls }
     }
 
-    public func stop() { current.stop() }
+    public func stop() async { await current.stop() }
 
     /// Returns when the pipeline ends by itself (a replay is over) or after `stop`; a replacement in
     /// between is waited through.
