@@ -93,45 +93,47 @@ public struct Daemon: Sendable {
         let cameraControls = CameraControlOverride(store: stateDirectory.map(CameraControlStore.init(directory:)), log: output.logger)
         // What was set over the socket, on top of a configuration read now or on SIGHUP.
         let overridden: @Sendable (ScandConfig) -> ScandConfig = { cameraControls.applied(to: roi.applied(to: $0)) }
-        let controller = PipelineController(config: overridden(config)) { pipelines.pipeline(for: $0, output: output, metrics: metrics) }
+        let pipeline = PipelineService(config: overridden(config), output: output, published: { await stage.drained() }) {
+            pipelines.pipeline(for: $0, output: output, metrics: metrics)
+        }
         // The journal's upkeep while no event comes (a removed or damaged file replaced, a full disk retried):
         // first in the group, so the last to stop.
         var services: [ServiceGroupConfiguration.ServiceConfiguration] = [.init(service: JournalUpkeep { stage.upkeep() })]
         if let listener {
             var controls = DaemonControls(
                 status: {
-                    let p = controller.current
+                    let p = pipeline.current
                     return StatusReport(
                         device: p.deviceStatus, counters: p.counters, clients: hub.counters, stdoutDropped: console.dropped,
-                        regionOfInterest: roi.applied(to: controller.config).regionOfInterest, journal: events.status)
+                        regionOfInterest: roi.applied(to: pipeline.config).regionOfInterest, journal: events.status)
                 },
                 metrics: {
-                    let p = controller.current
+                    let p = pipeline.current
                     return metrics.exposition(
                         counters: p.counters, cameraStreaming: p.deviceStatus?.state == .streaming,
                         watching: hub.counters.watching)
                 },
-                snapshot: { controller.current.snapshot(isWanted: $0, $1) },
-                regionOfInterest: { roi.applied(to: controller.config).regionOfInterest },
+                snapshot: { pipeline.current.snapshot(isWanted: $0, $1) },
+                regionOfInterest: { roi.applied(to: pipeline.config).regionOfInterest },
                 setRegionOfInterest: { rect, answer in
                     // One change at a time, in the order asked: saved, then applied (RegionOfInterestOverride).
                     roi.set(rect) { rect in
-                        var config = controller.config
+                        var config = pipeline.config
                         config.regionOfInterest = rect
-                        await controller.apply(config)
+                        await pipeline.apply(config)
                     } done: { failure in
                         guard let failure else { return answer(.regionOfInterest(rect)) }
-                        answer(.error("\(failure); the rect of interest stays \(roi.applied(to: controller.config).regionOfInterest)"))
+                        answer(.error("\(failure); the rect of interest stays \(roi.applied(to: pipeline.config).regionOfInterest)"))
                     }
                 },
                 events: events)
             controls.cameraControls = { answer in
-                let pipeline = controller.current
+                let running = pipeline.current
                 // The socket's handlers take answers by callback: the capture session answers between two frames.
                 Task {
                     do throws(CaptureError) {
-                        let list = try await pipeline.cameraControls()
-                        answer(.cameraControls(cameraControls.report(device: pipeline.device, controls: list)))
+                        let list = try await running.cameraControls()
+                        answer(.cameraControls(cameraControls.report(device: running.device, controls: list)))
                     } catch {
                         answer(.error(error.description))
                     }
@@ -139,8 +141,8 @@ public struct Daemon: Sendable {
             }
             controls.setCameraControls = { change, answer in
                 cameraControls.change(
-                    change, on: { controller.current },
-                    adopt: { all in controller.adoptCameraControls(controller.config.cameraControls.overridden(by: all)) },
+                    change, on: { pipeline.current },
+                    adopt: { all in pipeline.adoptCameraControls(pipeline.config.cameraControls.overridden(by: all)) },
                     done: answer)
             }
             let server = SocketServer(
@@ -154,15 +156,12 @@ public struct Daemon: Sendable {
         // The banner once the socket is claimed: a daemon refused (another scand holds the path) prints nothing on
         // stdout, only its one line on stderr. Nothing before this writes an event.
         output.event(.version(VersionInfo.banner))
-        services.append(
-            .init(
-                service: PipelineService(controller: controller, output: output, published: { await stage.drained() }),
-                successTerminationBehavior: .gracefullyShutdownGroup))
+        services.append(.init(service: pipeline, successTerminationBehavior: .gracefullyShutdownGroup))
         let reload = self.reload
         services.append(
             .init(
                 service: SupervisorService(
-                    controller: controller, hub: hub, hangups: hangups, running: config, reload: { overridden(try reload()) },
+                    pipeline: pipeline, hub: hub, hangups: hangups, running: config, reload: { overridden(try reload()) },
                     output: output)))
         var logger = log  // the group's own lines (a service that failed) are the daemon's lines too
         logger.logLevel = .warning
@@ -171,27 +170,7 @@ public struct Daemon: Sendable {
         // STATS and the last events reach a stdout that is read; one that is not cannot hold up the exit.
         await stage.drained()
         await console.drain(within: .seconds(1))
-        return await controller.current.failure
-    }
-}
-
-/// The live pipeline as a service: starts it, stops capture on graceful shutdown, ends with STATS, published
-/// before the socket (the next service to stop) closes.
-struct PipelineService: Service {
-    let controller: PipelineController
-    let output: OutputSink
-    var published: @Sendable () async -> Void = {}
-
-    func run() async throws {
-        controller.start()
-        await withGracefulShutdownHandler {
-            await controller.finished()
-        } onGracefulShutdown: {
-            Task { await controller.stop() }
-        }
-        await output.room()
-        output.event(controller.current.statsEvent())
-        await published()
+        return await pipeline.current.failure
     }
 }
 
@@ -209,7 +188,7 @@ struct SocketService: Service {
 /// systemd's side: READY=1 once the socket is served and the camera opened or waited for; STATUS= with a
 /// one-line summary; WATCHDOG=1 only while the pipeline is healthy; STOPPING=1; and reload on SIGHUP.
 struct SupervisorService: Service {
-    let controller: PipelineController
+    let pipeline: PipelineService
     let hub: EventHub
     let hangups: UnixSignalsSequence
     /// The configuration the daemon started with: what a reload cannot apply stays as it is here.
@@ -219,8 +198,8 @@ struct SupervisorService: Service {
 
     func run() async throws {
         // The first DEVICE status (streaming or waiting) arrives within a moment of start.
-        await controller.current.firstDeviceStatus(within: .seconds(1))
-        Systemd.ready(status: StatusSummary.line(controller.current, hub: hub))
+        await pipeline.current.firstDeviceStatus(within: .seconds(1))
+        Systemd.ready(status: StatusSummary.line(pipeline.current, hub: hub))
         let watchdog = Systemd.watchdogInterval()
         // Set, under the lock, when STOPPING=1 is sent: no WATCHDOG=1 or STATUS= may follow it (cancelling the
         // pinging task alone could not stop a ping already past its cancellation check).
@@ -231,8 +210,8 @@ struct SupervisorService: Service {
                 while !Task.isCancelled {
                     try? await Task.sleep(for: period)
                     if Task.isCancelled { break }
-                    let summary = StatusSummary.line(controller.current, hub: hub)
-                    let healthy = watchdog.map { controller.current.isHealthy(within: $0) } ?? false
+                    let summary = StatusSummary.line(pipeline.current, hub: hub)
+                    let healthy = watchdog.map { pipeline.current.isHealthy(within: $0) } ?? false
                     stopped.withLockedValue { stopped in
                         guard !stopped else { return }
                         Systemd.status(summary)
@@ -245,7 +224,7 @@ struct SupervisorService: Service {
                     Systemd.reloading()
                     do {
                         let config = try reload()
-                        let cameraChanges = await controller.apply(config)
+                        let cameraChanges = await pipeline.apply(config)
                         let unapplied = Setting.unappliedChanges(from: running, to: config)
                         output.logger(
                             (cameraChanges.isEmpty
@@ -256,7 +235,7 @@ struct SupervisorService: Service {
                     } catch {
                         output.logger("reload refused, the running configuration stays: \(error)", .error)
                     }
-                    Systemd.ready(status: StatusSummary.line(controller.current, hub: hub))
+                    Systemd.ready(status: StatusSummary.line(pipeline.current, hub: hub))
                 }
             }
             try? await gracefulShutdown()

@@ -16,8 +16,8 @@ public final class LivePipeline: Sendable {
     private let metrics = DecodeMetrics()
     private let snapshots = SnapshotRequests()
     private let lastStatus: DeviceBox
-    private let started = NIOLockedValueBox(false)
-    private let ended = Completion()
+    /// `start`'s run.
+    private let started = NIOLockedValueBox<Task<Void, Never>?>(nil)
 
     /// - Parameter metrics: the daemon's Prometheus metrics, which outlive a pipeline replaced on reload.
     /// - Parameter clock: the camera's, or a replay's recorded stamps (`ReplaySource.Pace.clock`).
@@ -58,20 +58,22 @@ public final class LivePipeline: Sendable {
     /// The capture side's own counters (MJPEG frames decoded whole among them), for benchmarks and tests.
     public var captureCounters: CaptureCounters { capture.handOff.counters }
 
-    /// Starts capture and decoding (once).
+    /// Runs capture and decoding to their end (once): a task group over the capture session and the decode
+    /// loop, each an actor on an event loop of its own. It ends when capture has ended (stopped, a recording
+    /// over) and the decoder has finished the frames handed to it.
+    public func run() async {
+        let capture = capture, decodeLoop = decodeLoop
+        await withDiscardingTaskGroup { group in
+            // Each hops straight onto its own loop: a busy cooperative pool cannot delay the start.
+            group.addImmediateTask { await capture.run() }
+            group.addImmediateTask { await decodeLoop.run(from: capture.handOff) }
+        }
+    }
+
+    /// `run` in a task of its own, for a caller that waits for its end apart (`finished`): the benches.
     public func start() {
-        guard
-            started.withLockedValue({ s in
-                defer { s = true }; return !s
-            })
-        else { return }
-        let capture = capture, decodeLoop = decodeLoop, ended = ended
-        // Started here, each hopping straight onto its own loop: a busy cooperative pool cannot delay the start.
-        let captured = Task.immediate { await capture.run() }
-        Task.immediate {
-            await decodeLoop.run(from: capture.handOff)
-            await captured.value
-            ended.finish()
+        started.withLockedValue { task in
+            if task == nil { task = Task { await self.run() } }
         }
     }
 
@@ -86,8 +88,8 @@ public final class LivePipeline: Sendable {
         await decodeLoop.reconfigure(config)
     }
 
-    /// Returns when capture and decoding have ended (waiting through a start that has not come yet).
-    public func finished() async { await ended.reached() }
+    /// Returns when the run `start` began has ended (at once when it was not started).
+    public func finished() async { await started.withLockedValue { $0 }?.value }
 
     /// Answers with a SNAPSHOT of the next frame decoded, or an ERROR saying why there is none (a line
     /// encoded once for everyone waiting); nothing is made for a client no longer `isWanted`.
