@@ -1,6 +1,5 @@
 import Foundation
 import Logging
-import NIOConcurrencyHelpers
 import ScandCapture
 import ScandCore
 import ScandLogging
@@ -100,54 +99,11 @@ public struct Daemon: Sendable {
         // first in the group, so the last to stop.
         var services: [ServiceGroupConfiguration.ServiceConfiguration] = [.init(service: JournalUpkeep { stage.upkeep() })]
         if let listener {
-            var controls = DaemonControls(
-                status: {
-                    let p = pipeline.current
-                    return StatusReport(
-                        device: p.deviceStatus, counters: p.counters, clients: hub.counters, stdoutDropped: console.dropped,
-                        regionOfInterest: roi.applied(to: pipeline.config).regionOfInterest, journal: events.status)
-                },
-                metrics: {
-                    let p = pipeline.current
-                    return metrics.exposition(
-                        counters: p.counters, cameraStreaming: p.deviceStatus?.state == .streaming,
-                        watching: hub.counters.watching)
-                },
-                snapshot: { pipeline.current.snapshot(isWanted: $0, $1) },
-                regionOfInterest: { roi.applied(to: pipeline.config).regionOfInterest },
-                setRegionOfInterest: { rect, answer in
-                    // One change at a time, in the order asked: saved, then applied (RegionOfInterestOverride).
-                    roi.set(rect) { rect in
-                        var config = pipeline.config
-                        config.regionOfInterest = rect
-                        await pipeline.apply(config)
-                    } done: { failure in
-                        guard let failure else { return answer(.regionOfInterest(rect)) }
-                        answer(.error("\(failure); the rect of interest stays \(roi.applied(to: pipeline.config).regionOfInterest)"))
-                    }
-                },
-                events: events)
-            controls.cameraControls = { answer in
-                let running = pipeline.current
-                // The socket's handlers take answers by callback: the capture session answers between two frames.
-                Task {
-                    do throws(CaptureError) {
-                        let list = try await running.cameraControls()
-                        answer(.cameraControls(cameraControls.report(device: running.device, controls: list)))
-                    } catch {
-                        answer(.error(error.description))
-                    }
-                }
-            }
-            controls.setCameraControls = { change, answer in
-                cameraControls.change(
-                    change, on: { pipeline.current },
-                    adopt: { all in pipeline.adoptCameraControls(pipeline.config.cameraControls.overridden(by: all)) },
-                    done: answer)
-            }
+            let controls = SocketControls(
+                pipeline: pipeline, hub: hub, console: console, roi: roi, cameraControls: cameraControls, metrics: metrics, events: events)
             let server = SocketServer(
                 listener: listener, hub: hub, maxRequestBytes: config.maxRequestBytes, requestTimeout: config.requestTimeout,
-                daemon: controls, adminGroup: config.adminGroup, log: output.logger)
+                daemon: controls.daemonControls, adminGroup: config.adminGroup, log: output.logger)
             try server.claim()
             // Bound once the group runs, when SIGTERM is already handled: a client that sees the socket
             // may stop the daemon at once. A failure to bind stops the rest gracefully and is thrown.
@@ -171,98 +127,5 @@ public struct Daemon: Sendable {
         await stage.drained()
         await console.drain(within: .seconds(1))
         return await pipeline.current.failure
-    }
-}
-
-/// The socket as a service: served until shutdown, then closed and its file removed.
-struct SocketService: Service {
-    let server: SocketServer
-
-    func run() async throws {
-        try await server.start()
-        try? await gracefulShutdown()
-        await server.stop()
-    }
-}
-
-/// systemd's side: READY=1 once the socket is served and the camera opened or waited for; STATUS= with a
-/// one-line summary; WATCHDOG=1 only while the pipeline is healthy; STOPPING=1; and reload on SIGHUP.
-struct SupervisorService: Service {
-    let pipeline: PipelineService
-    let hub: EventHub
-    let hangups: UnixSignalsSequence
-    /// The configuration the daemon started with: what a reload cannot apply stays as it is here.
-    let running: ScandConfig
-    let reload: @Sendable () throws -> ScandConfig
-    let output: OutputSink
-
-    func run() async throws {
-        // The first DEVICE status (streaming or waiting) arrives within a moment of start.
-        await pipeline.current.firstDeviceStatus(within: .seconds(1))
-        Systemd.ready(status: StatusSummary.line(pipeline.current, hub: hub))
-        let watchdog = Systemd.watchdogInterval()
-        // Set, under the lock, when STOPPING=1 is sent: no WATCHDOG=1 or STATUS= may follow it (cancelling the
-        // pinging task alone could not stop a ping already past its cancellation check).
-        let stopped = NIOLockedValueBox(false)
-        await withTaskGroup(of: Void.self) { tasks in
-            tasks.addTask {
-                let period = watchdog.map { $0 / 2 } ?? .seconds(5)
-                while !Task.isCancelled {
-                    try? await Task.sleep(for: period)
-                    if Task.isCancelled { break }
-                    let summary = StatusSummary.line(pipeline.current, hub: hub)
-                    let healthy = watchdog.map { pipeline.current.isHealthy(within: $0) } ?? false
-                    stopped.withLockedValue { stopped in
-                        guard !stopped else { return }
-                        Systemd.status(summary)
-                        if healthy { Systemd.watchdog() }
-                    }
-                }
-            }
-            tasks.addTask {
-                for await _ in hangups {
-                    Systemd.reloading()
-                    do {
-                        let config = try reload()
-                        let cameraChanges = await pipeline.apply(config)
-                        let unapplied = Setting.unappliedChanges(from: running, to: config)
-                        output.logger(
-                            (cameraChanges.isEmpty
-                                ? "configuration reloaded; capture continues"
-                                : "configuration reloaded; the camera restarted for \(cameraChanges.joined(separator: ", "))")
-                                + (unapplied.isEmpty ? "" : "; not applied, these need a restart: \(unapplied.joined(separator: ", "))"),
-                            unapplied.isEmpty ? .notice : .warning)
-                    } catch {
-                        output.logger("reload refused, the running configuration stays: \(error)", .error)
-                    }
-                    Systemd.ready(status: StatusSummary.line(pipeline.current, hub: hub))
-                }
-            }
-            try? await gracefulShutdown()
-            stopped.withLockedValue { stopped in
-                stopped = true
-                Systemd.stopping()
-            }
-            tasks.cancelAll()
-        }
-    }
-}
-
-/// Where the daemon stands in one line, for systemd.
-public enum StatusSummary {
-    /// One line for systemctl status.
-    public static func line(_ p: LivePipeline, hub: EventHub) -> String {
-        let c = p.counters
-        let camera: String
-        if let d = p.deviceStatus {
-            switch d.state {
-            case .streaming: camera = "streaming \(d.device)" + (d.format.map { " \($0.width)x\($0.height)" } ?? "")
-            case .waiting, .lost: camera = "waiting for \(d.device): \(d.reason ?? "")"
-            case .stopped: camera = "stopped \(d.device)"
-            }
-        } else {
-            camera = "opening the camera"
-        }
-        return "\(camera); \(c.decoded) frames decoded, \(c.scans) scans; \(hub.counters.watching) subscribers"
     }
 }
