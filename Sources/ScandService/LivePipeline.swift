@@ -38,7 +38,7 @@ public final class LivePipeline: Sendable {
                 // hold nothing of the camera, started by exec); new ones start with frames.
                 if status.state == .lost { worker?.retire() }
                 lastStatus.status.withLockedValue { $0 = status }
-                lastStatus.first.finish()
+                lastStatus.reachedFirst.finish()
                 output.event(.device(status))
                 if let reason = status.reason, status.state != .streaming {
                     output.logger(reason, status.failed ? .error : status.state == .stopped ? .notice : .warning)
@@ -112,14 +112,14 @@ public final class LivePipeline: Sendable {
     /// Returns once the camera has reported its first state (streaming, waiting for the device, failed), or
     /// after `timeout`.
     public func firstDeviceStatus(within timeout: Duration) async {
-        let first = lastStatus.first
+        let box = lastStatus
         await withTaskGroup(of: Void.self) { tasks in
-            tasks.addTask { await first.reached() }
+            tasks.addTask { for await _ in box.first {} }
             // The wait ends at the timeout for every waiter: a camera that says nothing for that long is not
             // waited for again.
             tasks.addTask {
                 try? await Task.sleep(for: timeout)
-                first.finish()
+                box.reachedFirst.finish()
             }
             await tasks.next()
             tasks.cancelAll()
@@ -147,6 +147,9 @@ public final class LivePipeline: Sendable {
 /// The last DEVICE status, set by the capture session and read by STATUS requests.
 final class DeviceBox: Sendable {
     let status = NIOLockedValueBox<DeviceStatus?>(nil)
-    /// Reached with the first status.
-    let first = Completion()
+    /// Finished with the first status (or a wait's timeout): a wait for it reads it to its end.
+    let first: AsyncStream<Never>
+    let reachedFirst: AsyncStream<Never>.Continuation
+
+    init() { (first, reachedFirst) = AsyncStream.makeStream(of: Never.self) }
 }
