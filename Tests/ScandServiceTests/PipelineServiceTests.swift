@@ -49,4 +49,28 @@ import Testing
         #expect(lines.all.last?.contains(#""class":"STATS""#) == true, "\(lines.all.suffix(3))")
         #expect(made.withLockedValue { $0 } == 2)
     }
+
+    /// A reload that comes once shutdown has stopped the pipeline makes a new one, which is never run: the
+    /// camera is not opened again on the way out.
+    @Test func aPipelineThatReplacesTheStoppedOneDuringShutdownIsNotRun() async throws {
+        let lines = LivePipelineTests.Lines()
+        let frame = Frame.yuyv(LumaImage(width: 64, height: 48, fill: 120))
+        let service = PipelineService(config: ScandConfig(), output: lines.sink) { config in
+            let source = SyntheticSource(name: "\(config.width)x\(config.height)", frames: [frame], count: .max, framesPerSecond: 30)
+            return LivePipeline(source: source, decoder: FrameDecoder(), output: lines.sink)
+        }
+        let group = ServiceGroup(configuration: .init(services: [.init(service: service)], logger: Logger(label: "test")))
+        async let running: Void = group.run()
+        let first = service.current
+        #expect(await Eventually.check { first.deviceStatus?.state == .streaming })
+        await group.triggerGracefulShutdown()
+        #expect(await Eventually.check { first.deviceStatus?.state == .stopped })
+        var resized = service.config
+        resized.width = 320
+        resized.height = 240
+        _ = await service.apply(resized)
+        try await running
+        #expect(service.current !== first && service.current.deviceStatus == nil, "the replacement never opened the camera")
+        #expect(first.deviceStatus?.reason == "shutting down")
+    }
 }
