@@ -1,10 +1,12 @@
+import NIOCore
 import ScandCore
-import NIOConcurrencyHelpers
 
 /// One camera (or recording) session: an actor that owns the frame source and the device state machine and
 /// carries out what the machine decides — open, stream into the frame hand-off, and on a missing or lost
 /// camera tear down, announce and retry with backoff. It runs on an event loop of its own, so the source's
-/// blocking poll and ioctl never touch Swift's cooperative pool; `stop` is honoured within one poll.
+/// blocking poll and ioctl never touch Swift's cooperative pool. Between frames it gives the actor up for a
+/// moment (`frameBoundary`): a stop or a camera control request, an ordinary call on the actor, is carried
+/// out there, at the latest one poll (200 ms) after it was made.
 public actor CaptureSession {
     public struct Options: Sendable {
         /// No frame for this long counts as a lost camera.
@@ -37,128 +39,92 @@ public actor CaptureSession {
     public nonisolated var unownedExecutor: UnownedSerialExecutor { executor.unownedExecutor }
 
     private let source: FrameSource
-    /// The source's name, for answers given off its thread.
-    private nonisolated let sourceName: String
     private let options: Options
     private let onStatus: @Sendable (DeviceStatus) -> Void
     private var machine: DeviceStateMachine
     private var frames = 0
     /// Where frames go: the decoder takes them from there.
     public nonisolated let handOff = FrameHandOff()
-    /// Set from any thread by `stop`; the first stop's reason is the one the DEVICE event gives.
-    private let stopRequest = NIOLockedValueBox<String?>(nil)
-    private let activityNow = NIOLockedValueBox(Activity())
-    private let failureFound = NIOLockedValueBox<CaptureError?>(nil)
-    /// Camera control requests from any thread, carried out on the session's thread between frames (the
-    /// source is used by one thread only); nil once the session has ended, when they are answered at once.
-    private let controlRequests = NIOLockedValueBox<[ControlRequest]?>([])
-
-    /// What to do with the controls (nil: only list them), and where the answer goes.
-    struct ControlRequest {
-        var settings: [CameraControlSetting]?
-        var answer: @Sendable (Result<[CameraControl]?, CaptureError>) -> Void
-    }
-    /// How long one poll may block: the longest a stop waits.
+    private nonisolated let activityNow = CaptureActivity()
+    /// The first stop's reason: the one the DEVICE event gives.
+    private var stopReason: String?
+    /// The backoff before reopening a camera, cancelled by a stop.
+    private var retryWait: Scheduled<Void>?
+    /// Camera control requests are answered at once once the session is over.
+    private var ended = false
+    /// Why a source that is not waited for could not be opened or broke off; nil otherwise.
+    public private(set) var failure: CaptureError?
+    /// How long one poll may block: the longest a stop or a control request waits.
     private static let pollMilliseconds = 200
 
     public init(source: sending FrameSource, options: Options = Options(), onStatus: @escaping @Sendable (DeviceStatus) -> Void) {
-        self.sourceName = source.name
         self.source = source
         self.options = options
         self.onStatus = onStatus
         self.machine = DeviceStateMachine(device: source.name, backoff: options.backoff)
     }
 
-    public nonisolated var activity: Activity { activityNow.withLockedValue { $0 } }
+    /// Read from any thread without waiting for the session (the watchdog).
+    public nonisolated var activity: Activity { activityNow.reading }
 
-    /// Why a source that is not waited for could not be opened or broke off; nil otherwise.
-    public nonisolated var failure: CaptureError? { failureFound.withLockedValue { $0 } }
-
-    /// Asks the session to stop; it tears the source down and finishes the hand-off.
+    /// Asks the session to stop; it tears the source down and finishes the hand-off. Carried out at the next
+    /// frame boundary, or at once while it waits to reopen a camera.
     /// - Parameter reason: the message of the DEVICE event that says so.
-    public nonisolated func stop(reason: String = "shutting down") {
-        stopRequest.withLockedValue { if $0 == nil { $0 = reason } }
+    public func stop(reason: String = "shutting down") {
+        if stopReason == nil { stopReason = reason }
+        retryWait?.cancel()
     }
-
-    private var stopReason: String? { stopRequest.withLockedValue { $0 } }
 
     /// The source's controls now (nil: it has none), or with `settings` set first (now and at every later
-    /// open); `answer` is called on the session's thread within a poll, or at once when the session is over.
-    public nonisolated func cameraControls(
-        set settings: [CameraControlSetting]? = nil, answer: @escaping @Sendable (Result<[CameraControl]?, CaptureError>) -> Void
-    ) {
-        let queued = controlRequests.withLockedValue { queue in
-            guard queue != nil else { return false }
-            queue!.append(ControlRequest(settings: settings, answer: answer))
-            return true
-        }
-        if !queued { answer(.failure(CaptureError(.badControl, path: sourceName, detail: "capture has ended"))) }
-    }
-
-    /// Carries out the control requests that arrived; `ended`: none will be taken after these.
-    private func serveControlRequests(ended: Bool = false) {
-        let requests = controlRequests.withLockedValue { queue in
-            defer { queue = ended ? nil : [] }
-            return queue ?? []
-        }
-        for r in requests {
-            if ended {
-                r.answer(.failure(CaptureError(.badControl, path: source.name, detail: "capture has ended")))
-                continue
-            }
-            do throws(CaptureError) {
-                if let settings = r.settings {
-                    r.answer(.success(try source.setControls(settings)))
-                } else {
-                    r.answer(.success(try source.controls()))
-                }
-            } catch {
-                r.answer(.failure(error))
-            }
-        }
+    /// open). Carried out between frames: the source is used by the session's thread only.
+    public func cameraControls(set settings: [CameraControlSetting]? = nil) throws(CaptureError) -> [CameraControl]? {
+        guard !ended else { throw CaptureError(.badControl, path: source.name, detail: "capture has ended") }
+        if let settings { return try source.setControls(settings) }
+        return try source.controls()
     }
 
     /// Runs the session to its end: stopped, a recording over, or a source that cannot be used.
     public func run() async {
-        var actions = machine.start()
+        // Stopped before it began (a pipeline replaced before it ran): the camera is not opened at all.
+        var actions = stopReason.map { machine.stop(reason: $0) } ?? machine.start()
         while true {
             if let reason = stopReason { actions += machine.stop(reason: reason) }
-            touch(streaming: false)
+            activityNow.touch(streaming: false)
             var next: [DeviceStateMachine.Action] = []
             for action in actions {
                 switch action {
                 case .open:
                     do { next += machine.opened(try source.open()) } catch {
                         next += source.waitsForDevice ? machine.openFailed(error.description) : machine.openFailedForGood(error.description)
-                        if !source.waitsForDevice { failureFound.withLockedValue { $0 = error } }
+                        if !source.waitsForDevice { failure = error }
                     }
                 case .tearDown:
                     source.close()
                 case .emit(let status):
                     onStatus(status)
                 case .retry(let delay):
-                    await sleep(delay)
+                    await waitToRetry(delay)
                     next += stopReason.map { machine.stop(reason: $0) } ?? machine.retryDue()
                 }
             }
             if case .streaming = machine.state, next.isEmpty {
                 next += await pump()
             }
-            serveControlRequests()
             if machine.state == .stopped && next.isEmpty { break }
             actions = next
         }
-        serveControlRequests(ended: true)
+        ended = true
         handOff.finish()
     }
 
     /// Moves frames into the hand-off until the stream fails, ends, or a stop or the frame limit arrives.
     private func pump() async -> [DeviceStateMachine.Action] {
         var silentFor = 0
-        touch(frame: true, streaming: true)
+        activityNow.touch(frame: true, streaming: true)
         while stopReason == nil {
-            touch(streaming: true)
-            serveControlRequests()
+            await frameBoundary()
+            guard stopReason == nil else { break }
+            activityNow.touch(streaming: true)
             do {
                 guard let frame = try source.nextFrame(timeoutMilliseconds: Self.pollMilliseconds) else {
                     silentFor += Self.pollMilliseconds
@@ -173,7 +139,7 @@ public actor CaptureSession {
                     continue
                 }
                 silentFor = 0
-                touch(frame: true, streaming: true)
+                activityNow.touch(frame: true, streaming: true)
                 switch options.delivery {
                 case .newest: handOff.put(frame)
                 case .every: await handOff.putWhenTaken(frame)
@@ -184,7 +150,7 @@ public actor CaptureSession {
                 return machine.ended()
             } catch let error where !source.waitsForDevice {
                 // A recording that breaks off stays broken: reopening it would replay it forever.
-                failureFound.withLockedValue { $0 = error }
+                failure = error
                 return machine.streamFailedForGood(error.description)
             } catch {
                 return machine.streamFailed(error.description)
@@ -193,23 +159,29 @@ public actor CaptureSession {
         return []
     }
 
-    private func touch(frame: Bool = false, streaming: Bool) {
-        let now = Monotonic.microseconds()
-        activityNow.withLockedValue { a in
-            a.loop = now
-            if frame { a.frame = now }
-            a.streaming = streaming
-        }
+    /// Gives the actor up for one turn of its loop: the calls that queued on it during the last poll (a stop,
+    /// camera controls) run now, before the next poll blocks the loop again.
+    private func frameBoundary() async {
+        await onLoop(executor.loop.submit {})
     }
 
-    /// Waits `duration` before a retry unless a stop arrives first; waiting for a camera is progress too.
-    private func sleep(_ duration: Duration) async {
-        let clock = ContinuousClock()
-        let deadline = clock.now + duration
-        while stopReason == nil && clock.now < deadline {
-            try? await Task.sleep(for: min(deadline - clock.now, .milliseconds(50)))
-            touch(streaming: false)
-            serveControlRequests()
+    /// Waits `delay` before reopening the camera, unless a stop cancels the wait; calls on the actor are carried
+    /// out meanwhile. Waiting for a camera is progress too.
+    private func waitToRetry(_ delay: Duration) async {
+        guard stopReason == nil else { return }
+        let wait = executor.loop.scheduleTask(in: TimeAmount(delay)) {}
+        retryWait = wait
+        await onLoop(wait.futureResult)
+        retryWait = nil
+        activityNow.touch(streaming: false)
+    }
+
+    /// Waits for `future`, of the session's own loop, keeping the actor's isolation: the loop resumes the session
+    /// itself. NIO's `get()` would resume it through the cooperative pool, and a busy pool held frames back for
+    /// seconds.
+    private func onLoop(_ future: EventLoopFuture<Void>) async {
+        await withUnsafeContinuation(isolation: self) { (done: UnsafeContinuation<Void, Never>) in
+            future.whenComplete { _ in done.resume() }
         }
     }
 }

@@ -57,14 +57,14 @@ final class CameraControlOverride: Sendable {
         changes.enqueue {
             let running = pipeline()
             let settings = change.settings.isEmpty ? nil : change.settings
-            let result: Result<[CameraControl]?, CaptureError> = await withCheckedContinuation { answered in
-                running.cameraControls(set: settings) { answered.resume(returning: $0) }
-            }
             let controls: [CameraControl]
-            switch result {
-            case .failure(let error): return done(.error(error.description))
-            case .success(nil): return done(.error("\(running.device): a recording has no camera controls to keep"))
-            case .success(let c?): controls = c
+            do throws(CaptureError) {
+                guard let c = try await running.cameraControls(set: settings) else {
+                    return done(.error("\(running.device): a recording has no camera controls to keep"))
+                }
+                controls = c
+            } catch {
+                return done(.error(error.description))
             }
             let all = state.withLockedValue { s in
                 s.set = s.set.overridden(by: change.settings)

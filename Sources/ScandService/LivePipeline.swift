@@ -16,8 +16,8 @@ public final class LivePipeline: Sendable {
     private let metrics = DecodeMetrics()
     private let snapshots = SnapshotRequests()
     private let lastStatus: DeviceBox
-    private let started = NIOLockedValueBox(false)
-    private let ended = Completion()
+    /// `start`'s run.
+    private let started = NIOLockedValueBox<Task<Void, Never>?>(nil)
 
     /// - Parameter metrics: the daemon's Prometheus metrics, which outlive a pipeline replaced on reload.
     /// - Parameter clock: the camera's, or a replay's recorded stamps (`ReplaySource.Pace.clock`).
@@ -38,7 +38,7 @@ public final class LivePipeline: Sendable {
                 // hold nothing of the camera, started by exec); new ones start with frames.
                 if status.state == .lost { worker?.retire() }
                 lastStatus.status.withLockedValue { $0 = status }
-                lastStatus.first.finish()
+                lastStatus.reachedFirst.finish()
                 output.event(.device(status))
                 if let reason = status.reason, status.state != .streaming {
                     output.logger(reason, status.failed ? .error : status.state == .stopped ? .notice : .warning)
@@ -58,26 +58,29 @@ public final class LivePipeline: Sendable {
     /// The capture side's own counters (MJPEG frames decoded whole among them), for benchmarks and tests.
     public var captureCounters: CaptureCounters { capture.handOff.counters }
 
-    /// Starts capture and decoding (once).
-    public func start() {
-        guard
-            started.withLockedValue({ s in
-                defer { s = true }; return !s
-            })
-        else { return }
-        let capture = capture, decodeLoop = decodeLoop, ended = ended
-        // Started here, each hopping straight onto its own loop: a busy cooperative pool cannot delay the start.
-        let captured = Task.immediate { await capture.run() }
-        Task.immediate {
-            await decodeLoop.run(from: capture.handOff)
-            await captured.value
-            ended.finish()
+    /// Runs capture and decoding to their end (once): a task group over the capture session and the decode
+    /// loop, each an actor on an event loop of its own. It ends when capture has ended (stopped, a recording
+    /// over) and the decoder has finished the frames handed to it.
+    public func run() async {
+        let capture = capture, decodeLoop = decodeLoop
+        await withDiscardingTaskGroup { group in
+            // Each hops straight onto its own loop: a busy cooperative pool cannot delay the start.
+            group.addImmediateTask { await capture.run() }
+            group.addImmediateTask { await decodeLoop.run(from: capture.handOff) }
         }
     }
 
-    /// Stops capture; the decoder finishes the frame it has and the one waiting, then ends.
+    /// `run` in a task of its own, for a caller that waits for its end apart (`finished`): the benches.
+    public func start() {
+        started.withLockedValue { task in
+            if task == nil { task = Task { await self.run() } }
+        }
+    }
+
+    /// Stops capture; the decoder finishes the frame it has and the one waiting, then ends. Carried out at the
+    /// capture session's next frame boundary.
     /// - Parameter reason: the message of the DEVICE event that says so.
-    public func stop(reason: String = "shutting down") { capture.stop(reason: reason) }
+    public func stop(reason: String = "shutting down") async { await capture.stop(reason: reason) }
 
     /// Decodes and tracks with the formats, rect of interest, orientation, ITF lengths and tracker settings of
     /// `config` from the next frame on; capture, the codes being tracked and the counters go on.
@@ -85,8 +88,8 @@ public final class LivePipeline: Sendable {
         await decodeLoop.reconfigure(config)
     }
 
-    /// Returns when capture and decoding have ended (waiting through a start that has not come yet).
-    public func finished() async { await ended.reached() }
+    /// Returns when the run `start` began has ended (at once when it was not started).
+    public func finished() async { await started.withLockedValue { $0 }?.value }
 
     /// Answers with a SNAPSHOT of the next frame decoded, or an ERROR saying why there is none (a line
     /// encoded once for everyone waiting); nothing is made for a client no longer `isWanted`.
@@ -98,11 +101,9 @@ public final class LivePipeline: Sendable {
     }
 
     /// The camera's controls (nil: the source has none), after setting `settings` first when given: now and at
-    /// every later open of this pipeline's camera. Answered from the capture thread within a poll.
-    public func cameraControls(
-        set settings: [CameraControlSetting]? = nil, answer: @escaping @Sendable (Result<[CameraControl]?, CaptureError>) -> Void
-    ) {
-        capture.cameraControls(set: settings, answer: answer)
+    /// every later open of this pipeline's camera. Carried out by the capture session between two frames.
+    public func cameraControls(set settings: [CameraControlSetting]? = nil) async throws(CaptureError) -> [CameraControl]? {
+        try await capture.cameraControls(set: settings)
     }
 
     /// The camera's last reported state.
@@ -111,14 +112,14 @@ public final class LivePipeline: Sendable {
     /// Returns once the camera has reported its first state (streaming, waiting for the device, failed), or
     /// after `timeout`.
     public func firstDeviceStatus(within timeout: Duration) async {
-        let first = lastStatus.first
+        let box = lastStatus
         await withTaskGroup(of: Void.self) { tasks in
-            tasks.addTask { await first.reached() }
+            tasks.addTask { for await _ in box.first {} }
             // The wait ends at the timeout for every waiter: a camera that says nothing for that long is not
             // waited for again.
             tasks.addTask {
                 try? await Task.sleep(for: timeout)
-                first.finish()
+                box.reachedFirst.finish()
             }
             await tasks.next()
             tasks.cancelAll()
@@ -138,12 +139,17 @@ public final class LivePipeline: Sendable {
     }
 
     /// Why the source could not be used at all (a missing or malformed recording); nil otherwise.
-    public var failure: String? { capture.failure?.description }
+    public var failure: String? {
+        get async { await capture.failure?.description }
+    }
 }
 
 /// The last DEVICE status, set by the capture session and read by STATUS requests.
 final class DeviceBox: Sendable {
     let status = NIOLockedValueBox<DeviceStatus?>(nil)
-    /// Reached with the first status.
-    let first = Completion()
+    /// Finished with the first status (or a wait's timeout): a wait for it reads it to its end.
+    let first: AsyncStream<Never>
+    let reachedFirst: AsyncStream<Never>.Continuation
+
+    init() { (first, reachedFirst) = AsyncStream.makeStream(of: Never.self) }
 }

@@ -62,4 +62,67 @@ import ScandTestSupport
         taken = []
         #expect(pool.available == 3, "every buffer is back once the frames are gone")
     }
+
+    /// A camera that always has a frame at once (a poll never waits), and notes what was asked of it, in order.
+    final class StreamingCamera: FrameSource, @unchecked Sendable {
+        let name = "/dev/video-streaming"
+        var waitsForDevice: Bool { true }
+        /// "frame" or "set gain=N", from the capture thread; read by the test.
+        let calls = NIOLockedValueBox<[String]>([])
+        var frames: Int { calls.withLockedValue { $0.filter { $0 == "frame" }.count } }
+        func open() throws(CaptureError) -> FrameFormat { .packed(.grey, width: 2, height: 2) }
+        func nextFrame(timeoutMilliseconds: Int) throws(CaptureError) -> Frame? {
+            let n = calls.withLockedValue { c in
+                c.append("frame")
+                return c.count
+            }
+            return Frame(format: .packed(.grey, width: 2, height: 2), bytes: [0, 0, 0, 0], sequence: UInt64(n), timestampMicroseconds: 0)
+        }
+        func close() {}
+        func controls() throws(CaptureError) -> [CameraControl]? { [] }
+        func setControls(_ settings: [CameraControlSetting]) throws(CaptureError) -> [CameraControl] {
+            calls.withLockedValue { $0.append(settings.map { "set \($0.name)=\($0.value)" }.joined()) }
+            return []
+        }
+    }
+
+    /// The stop is a call on the actor, taken between two frames: a source that never makes the loop wait does
+    /// not keep it out, and no frame is read after it was taken.
+    @Test func aStopIsTakenAtTheNextFrameBoundaryOfAStreamThatNeverWaits() async {
+        let camera = StreamingCamera()
+        let session = CaptureSession(source: camera, onStatus: { _ in })
+        async let run: Void = session.run()
+        async let drained: Void = { for await _ in session.handOff.frames {} }()
+        #expect(await Eventually.check { camera.frames >= 20 })
+        await session.stop()
+        let framesAtStop = camera.frames
+        await run
+        await drained
+        #expect(camera.frames == framesAtStop, "no frame was read after the stop was taken")
+    }
+
+    /// Camera controls are calls on the actor too, carried out between two frames on the capture thread while
+    /// the stream goes on.
+    @Test func aControlRequestIsCarriedOutBetweenFramesWhileStreaming() async throws {
+        let camera = StreamingCamera()
+        let session = CaptureSession(source: camera, onStatus: { _ in })
+        async let run: Void = session.run()
+        async let drained: Void = { for await _ in session.handOff.frames {} }()
+        #expect(await Eventually.check { camera.frames >= 5 })
+        for gain in 1...3 {
+            _ = try await session.cameraControls(set: [CameraControlSetting(name: "gain", value: .integer(gain))])
+        }
+        #expect(try await session.cameraControls() == [])
+        let framesAfter = camera.frames
+        #expect(await Eventually.check { camera.frames > framesAfter + 5 }, "the stream went on")
+        await session.stop()
+        await run
+        await drained
+        let calls = camera.calls.withLockedValue { $0 }
+        let sets = calls.indices.filter { calls[$0].hasPrefix("set") }
+        #expect(sets.map { calls[$0] } == ["set gain=1", "set gain=2", "set gain=3"])
+        // Requests that came while one was carried out are carried out at the same boundary; frames go on after.
+        #expect(sets.first.map { $0 >= 5 } == true && sets.last.map { calls[($0 + 1)...].count > 5 } == true, "\(calls)")
+        await #expect(throws: CaptureError.self) { try await session.cameraControls() }
+    }
 }

@@ -42,7 +42,7 @@ import ScandTestSupport
         await run
         #expect(statuses.all.map(\.state) == [.streaming, .stopped], "\(statuses.all)")
         #expect(statuses.all.last?.failed == true && statuses.all.last?.reason?.contains("breaks off in frame 5") == true)
-        #expect(session.failure?.kind == .truncatedRecording)
+        #expect(await session.failure?.kind == .truncatedRecording)
         #expect(session.handOff.counters.captured == 4)
     }
 
@@ -61,7 +61,7 @@ import ScandTestSupport
         // Into the 10 s pause: a poll for the next frame (200 ms each) came back empty.
         #expect(await Eventually.check { session.activity.loop >= session.activity.frame + 150_000 })
         let asked = ContinuousClock.now
-        session.stop()
+        await session.stop()
         await run
         let stopped = try #require(stoppedAt.withLockedValue { $0 })
         #expect(stopped - asked < .milliseconds(500), "SIGTERM during a replay at recorded pace ends within 0.5 s")

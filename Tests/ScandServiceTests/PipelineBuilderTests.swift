@@ -49,7 +49,7 @@ import ScandTestSupport
         pipeline.start()
         await pipeline.firstDeviceStatus(within: .seconds(60))
         #expect(pipeline.deviceStatus?.state == .waiting)
-        pipeline.stop()
+        await pipeline.stop()
         await pipeline.finished()
     }
 
@@ -60,10 +60,10 @@ import ScandTestSupport
         let pipeline = PipelineBuilder().pipeline(for: config, output: lines.sink)
         pipeline.start()
         #expect(await Eventually.check(seconds: 5) { pipeline.deviceStatus != nil })
-        pipeline.stop()
+        await pipeline.stop()
         await pipeline.finished()
         let status = try #require(lines.all.first.flatMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] })
         #expect(status["path"] as? String == config.device && status["state"] as? String == "waiting")
-        #expect(pipeline.failure == nil, "a missing camera is waited for")
+        #expect(await pipeline.failure == nil, "a missing camera is waited for")
     }
 }

@@ -29,13 +29,9 @@ import Testing
         }
         let running = pipeline(ReplaySource(path: path))
         running.start()
-        defer { running.stop() }
         let dir = ScandBinary.temporaryDirectory()
         let override = CameraControlOverride(store: CameraControlStore(directory: dir), log: .scand(write: { _, _ in }))
-        let listed: Result<[CameraControl]?, CaptureError> = await withCheckedContinuation { done in
-            running.cameraControls { done.resume(returning: $0) }
-        }
-        #expect(try listed.get() == nil)
+        #expect(try await running.cameraControls() == nil)
         let set = await answer { done in
             override.change(
                 CameraControlChange(settings: [CameraControlSetting(name: "gain", value: .integer(1))], keep: true), on: { running },
@@ -48,6 +44,8 @@ import Testing
         #expect(kept == .error("\(path): a recording has no camera controls to keep"))
         #expect(!FileManager.default.fileExists(atPath: dir + "/camera-controls.toml"), "nothing refused is kept")
         #expect(override.applied(to: ScandConfig()).cameraControls == [])
+        await running.stop()
+        await running.finished()
     }
 
     @Test func aCameraThatIsNotThereSaysSoAndAnEndedCaptureAnswersAtOnce() async throws {
@@ -57,17 +55,12 @@ import Testing
         let running = LivePipeline(
             source: V4L2Source(path: missing), decoder: FrameDecoder(), output: OutputSink(event: { _ in }, log: { _ in }), captureOptions: options)
         running.start()
-        let listed: Result<[CameraControl]?, CaptureError> = await withCheckedContinuation { done in
-            running.cameraControls { done.resume(returning: $0) }
-        }
-        #expect(throws: CaptureError.self) { try listed.get() }
-        if case .failure(let error) = listed { #expect(error.description.contains("the camera is not open (waiting for it)"), "\(error)") }
-        running.stop()
+        let listed = await #expect(throws: CaptureError.self) { try await running.cameraControls() }
+        #expect(listed?.description.contains("the camera is not open (waiting for it)") == true, "\(String(describing: listed))")
+        await running.stop()
         await running.finished()
-        let after: Result<[CameraControl]?, CaptureError> = await withCheckedContinuation { done in
-            running.cameraControls(set: []) { done.resume(returning: $0) }
-        }
-        if case .failure(let error) = after { #expect(error.description.contains("capture has ended")) } else { Issue.record("\(after)") }
+        let after = await #expect(throws: CaptureError.self) { try await running.cameraControls(set: []) }
+        #expect(after?.description.contains("capture has ended") == true, "\(String(describing: after))")
     }
 
     @Test func keptControlsAreLoadedAndOverrideTheConfiguration() throws {

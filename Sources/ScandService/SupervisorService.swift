@@ -1,0 +1,68 @@
+import Foundation
+import NIOConcurrencyHelpers
+import ScandCore
+import ServiceLifecycle
+import UnixSignals
+
+/// systemd's side: READY=1 once the socket is served and the camera opened or waited for; STATUS= with a
+/// one-line summary; WATCHDOG=1 only while the pipeline is healthy; STOPPING=1; and reload on SIGHUP.
+struct SupervisorService: Service {
+    let pipeline: PipelineService
+    let hub: EventHub
+    let hangups: UnixSignalsSequence
+    /// The configuration the daemon started with: what a reload cannot apply stays as it is here.
+    let running: ScandConfig
+    let reload: @Sendable () throws -> ScandConfig
+    let output: OutputSink
+
+    func run() async throws {
+        // The first DEVICE status (streaming or waiting) arrives within a moment of start.
+        await pipeline.current.firstDeviceStatus(within: .seconds(1))
+        Systemd.ready(status: StatusSummary.line(pipeline.current, hub: hub))
+        let watchdog = Systemd.watchdogInterval()
+        // Set, under the lock, when STOPPING=1 is sent: no WATCHDOG=1 or STATUS= may follow it (cancelling the
+        // pinging task alone could not stop a ping already past its cancellation check).
+        let stopped = NIOLockedValueBox(false)
+        await withTaskGroup(of: Void.self) { tasks in
+            tasks.addTask {
+                let period = watchdog.map { $0 / 2 } ?? .seconds(5)
+                while !Task.isCancelled {
+                    try? await Task.sleep(for: period)
+                    if Task.isCancelled { break }
+                    let summary = StatusSummary.line(pipeline.current, hub: hub)
+                    let healthy = watchdog.map { pipeline.current.isHealthy(within: $0) } ?? false
+                    stopped.withLockedValue { stopped in
+                        guard !stopped else { return }
+                        Systemd.status(summary)
+                        if healthy { Systemd.watchdog() }
+                    }
+                }
+            }
+            tasks.addTask {
+                for await _ in hangups {
+                    Systemd.reloading()
+                    do {
+                        let config = try reload()
+                        let cameraChanges = await pipeline.apply(config)
+                        let unapplied = Setting.unappliedChanges(from: running, to: config)
+                        output.logger(
+                            (cameraChanges.isEmpty
+                                ? "configuration reloaded; capture continues"
+                                : "configuration reloaded; the camera restarted for \(cameraChanges.joined(separator: ", "))")
+                                + (unapplied.isEmpty ? "" : "; not applied, these need a restart: \(unapplied.joined(separator: ", "))"),
+                            unapplied.isEmpty ? .notice : .warning)
+                    } catch {
+                        output.logger("reload refused, the running configuration stays: \(error)", .error)
+                    }
+                    Systemd.ready(status: StatusSummary.line(pipeline.current, hub: hub))
+                }
+            }
+            try? await gracefulShutdown()
+            stopped.withLockedValue { stopped in
+                stopped = true
+                Systemd.stopping()
+            }
+            tasks.cancelAll()
+        }
+    }
+}
