@@ -78,9 +78,9 @@ public struct Daemon: Sendable {
             log: log)
         log(Self.stateSummary(directory: stateDirectory, journal: events.status), stateDirectory == nil ? .warning : .info)
         hub.numbering(of: events)
-        // Every published event passes through the stage, one at a time: numbered, journaled, encoded once,
-        // then handed to stdout and the socket's clients.
-        let stage = EventStage(events: events) { published in
+        // Every published event passes through the runtime, one at a time on its own loop: numbered, journaled,
+        // encoded once, then handed to stdout and the socket's clients.
+        let stage = EventRuntime(events: events) { published in
             console.publish(published.line)
             hub.publish(published)
         }
