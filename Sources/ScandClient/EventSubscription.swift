@@ -1,4 +1,3 @@
-import NIOConcurrencyHelpers
 import NIOCore
 import ScandCore
 import ScandProtocol
@@ -134,42 +133,21 @@ public final class EventSubscription: Service, AsyncSequence, Sendable {
 
 extension EventSubscription {
     /// The reader's demand, for `run` to wait on: NIO's producer asks for more once the reader has taken
-    /// enough, or says the reader has gone; a cancelled `run` stops waiting too.
+    /// enough, or says the reader has gone; a cancelled `run` stops waiting too. An ask that comes while
+    /// nobody waits is kept (one is enough) for the next wait.
     public final class Demand: NIOAsyncSequenceProducerDelegate {
-        private struct State {
-            var asked = false
-            var waiter: CheckedContinuation<Void, Never>?
-        }
-        private let state = NIOLockedValueBox(State())
+        private let asks: AsyncStream<Void>
+        private let ask: AsyncStream<Void>.Continuation
 
-        public func produceMore() { go() }
-        public func didTerminate() { go() }
+        init() { (asks, ask) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1)) }
 
+        public func produceMore() { ask.yield() }
+        public func didTerminate() { ask.yield() }
+
+        /// One waiter at a time (`run`'s task); returns at once when the task is cancelled.
         func untilAsked() async {
-            await withTaskCancellationHandler {
-                await withCheckedContinuation { (waiter: CheckedContinuation<Void, Never>) in
-                    let now = state.withLockedValue { s -> Bool in
-                        if s.asked || Task.isCancelled {
-                            s.asked = false
-                            return true
-                        }
-                        s.waiter = waiter
-                        return false
-                    }
-                    if now { waiter.resume() }
-                }
-            } onCancel: {
-                go()
-            }
-        }
-
-        private func go() {
-            let waiter = state.withLockedValue { s -> CheckedContinuation<Void, Never>? in
-                defer { s.waiter = nil }
-                if s.waiter == nil { s.asked = true }
-                return s.waiter
-            }
-            waiter?.resume()
+            var next = asks.makeAsyncIterator()
+            _ = await next.next()
         }
     }
 }

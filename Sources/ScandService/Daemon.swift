@@ -49,7 +49,7 @@ public struct Daemon: Sendable {
         // Log lines wait in a bounded queue of their own, written off every event loop and the cooperative
         // pool: a stderr that blocks (a stalled journald) holds up no client and no frame. What waits goes
         // out before the daemon returns, however it ends, within a second.
-        let logs = QueuedWriter<(String, Logger.Level)>(limit: 1024, write: { stdout.writeLog($0.0, $0.1) }, onFirstDrop: {})
+        let logs = LineWriter<(String, Logger.Level)>(limit: 1024, name: "scand-stderr", write: { stdout.writeLog($0.0, $0.1) }, onFirstDrop: {})
         do {
             let failure = try await run(stdout: stdout, log: .scand(write: { logs.publish(($0, $1)) }))
             await logs.drain(within: .seconds(1))
@@ -77,9 +77,9 @@ public struct Daemon: Sendable {
             log: log)
         log(Self.stateSummary(directory: stateDirectory, journal: events.status), stateDirectory == nil ? .warning : .info)
         hub.numbering(of: events)
-        // Every published event passes through the stage, one at a time: numbered, journaled, encoded once,
-        // then handed to stdout and the socket's clients.
-        let stage = EventStage(events: events) { published in
+        // Every published event passes through the runtime, one at a time on its own loop: numbered, journaled,
+        // encoded once, then handed to stdout and the socket's clients.
+        let stage = EventRuntime(events: events) { published in
             console.publish(published.line)
             hub.publish(published)
         }

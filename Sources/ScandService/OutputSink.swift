@@ -7,8 +7,8 @@ import ScandProtocol
 /// Where events and log lines go. Events are whole lines, flushed as they are written, so a reader on a
 /// pipe sees each one at once; logs go to stderr through `logger` (scand's `ScandLogHandler`), never to
 /// stdout. It takes no lock: its closures are called from any thread, and each is made safe so (the
-/// daemon's events go to its `EventStage`, its logs to a `QueuedWriter`, stdout's lines from the one thread of
-/// its queue; a test's into a locked box), so no lock is ever held across a write(2).
+/// daemon's events go to its `EventRuntime`, its logs to a `LineWriter`, stdout's lines from the one loop of
+/// its writer; a test's into a locked box), so no lock is ever held across a write(2).
 public final class OutputSink: Sendable {
     private let writeEvent: @Sendable (Event) -> Void
     private let writeLine: @Sendable (String) -> Void
@@ -21,7 +21,7 @@ public final class OutputSink: Sendable {
     /// - Parameter log: where each finished log line goes, with its level.
     /// - Parameter logger: the log, when it is not `log` itself (the daemon's: one handler, into its queue).
     /// - Parameter line: where lines already encoded go (the daemon's stdout, which numbers its events).
-    /// - Parameter room: returns once events may be given without piling up (the daemon's `EventStage`).
+    /// - Parameter room: returns once events may be given without piling up (the daemon's `EventRuntime`).
     public init(
         event: @escaping @Sendable (Event) -> Void, log: @escaping @Sendable (String, Logger.Level) -> Void, logger: Logger? = nil,
         line: @escaping @Sendable (String) -> Void = { _ in }, room: @escaping @Sendable () async -> Void = {}

@@ -1,25 +1,26 @@
-import NIOConcurrencyHelpers
 import NIOPosix
 
 /// Changes to what the daemon keeps (the rect of interest, camera controls) carried out one at a time, in the
 /// order they were asked, each after the one before has been kept and applied: the last one asked wins on
-/// disk and in use alike. Their file writes (a fsync each) run on NIO's thread pool, the daemon's one path
-/// for blocking file work, off the cooperative pool; one at a time, since each change awaits the one before.
+/// disk and in use alike. They wait in a stream read by one task, which awaits each change before it takes
+/// the next. Their file writes (a fsync each) run on NIO's thread pool, the daemon's path for blocking file
+/// work, off the cooperative pool.
 final class SerialChanges: Sendable {
-    /// The last change asked for: the next one waits for it.
-    private let last = NIOLockedValueBox<Task<Void, Never>?>(nil)
+    private typealias Change = @Sendable () async -> Void
+    private let changes: AsyncStream<Change>.Continuation
 
-    init() {}
+    init() {
+        let (stream, changes) = AsyncStream.makeStream(of: Change.self)
+        self.changes = changes
+        // Ends once this is gone and the changes asked before are done.
+        Task { for await change in stream { await change() } }
+    }
+
+    deinit { changes.finish() }
 
     /// Runs `change` once every change asked before it is done.
     func enqueue(_ change: @escaping @Sendable () async -> Void) {
-        last.withLockedValue { last in
-            let previous = last
-            last = Task {
-                await previous?.value
-                await change()
-            }
-        }
+        changes.yield(change)
     }
 
     /// Runs the blocking `write` on NIO's thread pool; its error, if any.

@@ -78,7 +78,7 @@ public final class EventHub: Sendable {
     func countTimeout() { state.withLockedValue { $0.counters.timedOut += 1 } }
 
     /// Sends an event to every subscriber that watches for it (or replays); from any thread. The daemon
-    /// publishes one at a time (under `OutputSink`'s lock), so numbered events arrive in seq order.
+    /// publishes one at a time from its `EventRuntime`'s loop, so numbered events arrive in seq order.
     public func publish(_ event: PublishedEvent) {
         let (targets, position) = state.withLockedValue { s in
             if let boot = s.boot, let seq = event.seq { s.last = EventPosition(boot: boot, seq: seq) }

@@ -6,7 +6,7 @@ import ScandCore
 import ScandProtocol
 @testable import ScandService
 
-@Suite struct QueuedWriterTests {
+@Suite struct LineWriterTests {
     /// A stdout nobody reads: the writer blocks in its first line, what fits waits, the rest is dropped and
     /// counted, the drop is reported once, and publishing never blocks.
     @Test func aStdoutNobodyReadsNeverBlocksThePublisher() async {
