@@ -7,7 +7,7 @@ import ScandTestSupport
 extension DaemonEndToEndTests {
     @Test func snapshotsRegionsOfInterestAndMetrics() throws {
         let sock = dir + "/setup.sock", state = dir + "/state"
-        let recording = try recording(seconds: 20, name: "setup.rec")
+        let recording = try recording(seconds: 20, name: "setup.rec", fps: 10)
         func start() throws -> DaemonProcess {
             try DaemonProcess([
                 "run", "--socket", sock, "--source", "replay:" + recording, "--replay-pace", "recorded",

@@ -7,11 +7,13 @@ import ScandTestSupport
 @Suite(.serialized) struct DaemonEndToEndTests {
     let dir = ScandBinary.temporaryDirectory()
 
-    /// A replay of frames with a QR code and a Code 128, `seconds` long at 30 fps.
-    func recording(seconds: Int, name: String = "codes.rec") throws -> String {
+    /// A replay of frames with a QR code and a Code 128, `seconds` long at `fps` (640x360 YUYV: 14 MB a second at
+    /// 30 fps, and a test run's temporary directory holds every test's recordings; a daemon that only needs to run
+    /// a while with codes in view takes 10).
+    func recording(seconds: Int, name: String = "codes.rec", fps: Int = 30) throws -> String {
         let path = dir + "/" + name
         let r = try ScandBinary.run([
-            "synth", "--size", "640x360", "--frames", "\(seconds * 30)", "--fps", "30", "--module-size", "2",
+            "synth", "--size", "640x360", "--frames", "\(seconds * fps)", "--fps", "\(fps)", "--module-size", "2",
             "--code", "QRCode:kiosk-qr@0.25,0.5", "--code", "Code128:KIOSK-128@0.7,0.5", path
         ])
         #expect(r.status == 0, "\(r.stderr)")

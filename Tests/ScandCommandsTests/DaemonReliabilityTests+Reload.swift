@@ -7,7 +7,7 @@ extension DaemonReliabilityTests {
         let sock = dir + "/reload.sock"
         let config = e2e.write("[decoding]\nformats = [\"QRCode\"]\n", "reload2.toml")
         let daemon = try DaemonProcess([
-            "run", "--config", config, "--socket", sock, "--source", "replay:" + (try e2e.recording(seconds: 30, name: "reload2.rec"))
+            "run", "--config", config, "--socket", sock, "--source", "replay:" + (try e2e.recording(seconds: 30, name: "reload2.rec", fps: 10))
         ])
         #expect(daemon.wait { daemon.stdout.contains { $0.contains(#""class":"SCAN""#) } })
         // A CRLF file with a typo on line 2 is refused, never "reloaded".
@@ -45,7 +45,7 @@ extension DaemonReliabilityTests {
         let sock = dir + "/reload3.sock"
         let config = e2e.write("[decoding]\nformats = [\"QRCode\"]\n", "reload3.toml")
         let daemon = try DaemonProcess(
-            ["run", "--config", config, "--socket", sock, "--source", "replay:" + (try e2e.recording(seconds: 30, name: "reload3.rec"))],
+            ["run", "--config", config, "--socket", sock, "--source", "replay:" + (try e2e.recording(seconds: 30, name: "reload3.rec", fps: 10))],
             environment: ["STATE_DIRECTORY": ""])
         #expect(daemon.wait { daemon.stdout.contains { $0.contains(#""class":"SCAN""#) } })
         _ = e2e.write(
