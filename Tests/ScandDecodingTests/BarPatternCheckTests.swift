@@ -23,7 +23,16 @@ import Testing
         for i in faint.pixels.indices { faint.pixels[i] = faint.pixels[i] < 128 ? 60 : 200 }
         var page = LumaImage(width: 800, height: 600, fill: 200)
         page.paste(faint, centerX: 400, centerY: 300, degrees: degrees)
-        // Blur: a 3x3 box, as a lens and a JPEG soften a webcam's picture.
+        let blurred = Self.boxBlurred(page)
+        let a = degrees * Double.pi / 180, c = cos(a), s = sin(a)
+        let halfWidth = Double(symbol.width) / 2
+        func at(_ u: Double, _ v: Double) -> Point { Point(400 + u * c - v * s, 300 + u * s + v * c) }
+        let u0 = Double(12 * module + firstModule * module) - halfWidth, u1 = u0 + Double(modules * module)
+        return (blurred, Quadrilateral([at(u0, -1), at(u1, -1), at(u1, 1), at(u0, 1)]))
+    }
+
+    /// `page` under a 3x3 box blur, as a lens and a JPEG soften a webcam's picture.
+    static func boxBlurred(_ page: LumaImage) -> LumaImage {
         var blurred = page
         for y in 1..<(page.height - 1) {
             for x in 1..<(page.width - 1) {
@@ -32,11 +41,7 @@ import Testing
                 blurred[x, y] = UInt8(sum / 9)
             }
         }
-        let a = degrees * Double.pi / 180, c = cos(a), s = sin(a)
-        let halfWidth = Double(symbol.width) / 2
-        func at(_ u: Double, _ v: Double) -> Point { Point(400 + u * c - v * s, 300 + u * s + v * c) }
-        let u0 = Double(12 * module + firstModule * module) - halfWidth, u1 = u0 + Double(modules * module)
-        return (blurred, Quadrilateral([at(u0, -1), at(u1, -1), at(u1, 1), at(u0, 1)]))
+        return blurred
     }
 
     func verdict(_ format: BarcodeFormat, _ text: String, at corners: Quadrilateral, in image: LumaImage) -> Bool? {
@@ -192,14 +197,7 @@ import Testing
                 if m >= 0, m < modules.width, modules[m, 0] < 128 { page[x, top + row] = 60 }
             }
         }
-        var blurred = page
-        for y in 1..<(page.height - 1) {
-            for x in 1..<(page.width - 1) {
-                var sum = 0
-                for dy in -1...1 { for dx in -1...1 { sum += Int(page[x + dx, y + dy]) } }
-                blurred[x, y] = UInt8(sum / 9)
-            }
-        }
+        let blurred = Self.boxBlurred(page)
         // Where the middle row's first and last bars begin and end.
         let row = bars / 2, xs = (0..<width).map { moduleAt(Double($0), row: row) }
         let first = Double(xs.firstIndex { $0 >= 12 } ?? 0), last = Double(xs.lastIndex { $0 < 12 + 95 } ?? width - 1)

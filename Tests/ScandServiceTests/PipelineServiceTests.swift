@@ -11,17 +11,26 @@ import Testing
 /// The live pipeline as a service of a group: a new configuration that changes the camera swaps pipelines inside
 /// the service's run loop; one that does not keeps the pipeline; graceful shutdown stops the one running.
 @Suite struct PipelineServiceTests {
-    @Test func aCameraChangeSwapsThePipelineInsideTheRunLoop() async throws {
-        let lines = LivePipelineTests.Lines()
-        let made = NIOLockedValueBox(0)
+    /// A service whose pipelines play a grey frame until stopped, each source named by its configured size (each
+    /// pipeline's DEVICE events are told apart), counted in `made`; and a group that runs it.
+    static func service(
+        writingTo lines: LivePipelineTests.Lines, made: NIOLockedValueBox<Int> = NIOLockedValueBox(0)
+    ) -> (
+        PipelineService, ServiceGroup
+    ) {
         let frame = Frame.yuyv(LumaImage(width: 64, height: 48, fill: 120))
         let service = PipelineService(config: ScandConfig(), output: lines.sink) { config in
             made.withLockedValue { $0 += 1 }
-            // Played until stopped, named by its size: each pipeline's DEVICE events are told apart.
             let source = SyntheticSource(name: "\(config.width)x\(config.height)", frames: [frame], count: .max, framesPerSecond: 30)
             return LivePipeline(source: source, decoder: FrameDecoder(), output: lines.sink)
         }
-        let group = ServiceGroup(configuration: .init(services: [.init(service: service)], logger: Logger(label: "test")))
+        return (service, ServiceGroup(configuration: .init(services: [.init(service: service)], logger: Logger(label: "test"))))
+    }
+
+    @Test func aCameraChangeSwapsThePipelineInsideTheRunLoop() async throws {
+        let lines = LivePipelineTests.Lines()
+        let made = NIOLockedValueBox(0)
+        let (service, group) = Self.service(writingTo: lines, made: made)
         async let running: Void = group.run()
         let first = service.current
         #expect(await Eventually.check { first.deviceStatus?.state == .streaming })
@@ -54,12 +63,7 @@ import Testing
     /// camera is not opened again on the way out.
     @Test func aPipelineThatReplacesTheStoppedOneDuringShutdownIsNotRun() async throws {
         let lines = LivePipelineTests.Lines()
-        let frame = Frame.yuyv(LumaImage(width: 64, height: 48, fill: 120))
-        let service = PipelineService(config: ScandConfig(), output: lines.sink) { config in
-            let source = SyntheticSource(name: "\(config.width)x\(config.height)", frames: [frame], count: .max, framesPerSecond: 30)
-            return LivePipeline(source: source, decoder: FrameDecoder(), output: lines.sink)
-        }
-        let group = ServiceGroup(configuration: .init(services: [.init(service: service)], logger: Logger(label: "test")))
+        let (service, group) = Self.service(writingTo: lines)
         async let running: Void = group.run()
         let first = service.current
         #expect(await Eventually.check { first.deviceStatus?.state == .streaming })
