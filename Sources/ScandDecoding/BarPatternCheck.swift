@@ -406,22 +406,21 @@ enum BarPatternCheck {
                 }
             }
         }
-        if let coarse = best {
-            for ds in [-0.01, 0, 0.01] {
-                for dk in [-0.125, 0, 0.125] {
-                    for db in [-0.0125, 0, 0.0125] where coarse.bend + db >= 0 {
-                        var f = coarse
-                        (f.centre, f.width, f.bend) = (coarse.centre + dk * coarse.width, coarse.width * (1 + ds), coarse.bend + db)
-                        consider(f)
-                    }
+        guard let coarse = best else { return nil }
+        for ds in [-0.01, 0, 0.01] {
+            for dk in [-0.125, 0, 0.125] {
+                for db in [-0.0125, 0, 0.0125] where coarse.bend + db >= 0 {
+                    var f = coarse
+                    (f.centre, f.width, f.bend) = (coarse.centre + dk * coarse.width, coarse.width * (1 + ds), coarse.bend + db)
+                    consider(f)
                 }
             }
         }
+        let bend = best.flatMap { $0.score >= minimumFit ? $0 : nil }
         // Bars that bend and stretch unevenly (a crumpled bag, film wrap), placed from their characters' edges:
         // EAN-13 and UPC-A only. A short code's verdict rests on its quiet zones, where a UPC-E prints its number
         // system and check digits beside its guards; a fit that places it better than a bend (quagga2's UPC-E
         // turned 60°, which no bend fitted) sees those digits as bars beside it and refuses a right read.
-        let bend = best.flatMap { $0.score >= minimumFit ? $0 : nil }
         let n = pattern.modules.count, starts = pattern.characters.map(\.start)
         for reversed in [false, true] where n == 95 {
             for extent in extents {
