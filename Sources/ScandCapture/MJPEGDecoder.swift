@@ -29,7 +29,9 @@ public final class MJPEGDecoder {
         var w: Int32 = 0, h: Int32 = 0, subsampling: Int32 = 0, colorspace: Int32 = 0
         guard tjDecompressHeader3(handle, source, UInt(jpeg.count), &w, &h, &subsampling, &colorspace) == 0 else { return failed() }
         guard Int(w) == width, Int(h) == height else { return "a \(w)x\(h) picture in a \(width)x\(height) stream" }
-        let flags = TJFLAG_STOPONWARNING
+        // The fast integer IDCT: a pixel a level or two off at most, nothing to a bar's edge, and the decode is
+        // about 40% of a panned counter's CPU at 720p (measured: 2–9% less CPU there with it).
+        let flags = TJFLAG_STOPONWARNING | TJFLAG_FASTDCT
         guard tjDecompress2(handle, source, UInt(jpeg.count), out, w, Int32(width), h, Int32(TJPF_GRAY.rawValue), flags) == 0 else {
             return failed()
         }
