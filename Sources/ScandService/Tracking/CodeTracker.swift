@@ -34,6 +34,8 @@ public struct CodeTracker: Sendable {
         var absorbed = false
         /// Read in the last decoded frame (`isSettled`).
         var readInLastFrame = false
+        /// The first decoded frame since `lastSeen` that did not read it (`absentSince`).
+        var missedSince: Duration?
         /// The last read showed add-on-like bars after the code that it did not read (`Detection.addOnBarsBeside`).
         var addOnBarsBeside = false
         /// Read on the bars of a scanned code of its format that the same frame read with another number: it needs
@@ -42,6 +44,14 @@ public struct CodeTracker: Sendable {
 
         /// Neither lost nor joined into another track.
         var inView: Bool { !absorbed && lostAt == nil }
+        /// When the code's absence began as far as the frames can tell: its last read, unless no frame was decoded
+        /// for `lostAfter` after it (a stalled decoder, a crashed pass), then the first decoded frame without it:
+        /// a stall shows nothing leaving, and a code held through it must not be scanned twice. A camera that
+        /// sends nothing (only ticks, no decoded frame) still counts from the last read.
+        func absentSince(lostAfter: Duration) -> Duration {
+            guard let missed = missedSince, missed - lastSeen >= lostAfter else { return lastSeen }
+            return missed
+        }
         /// Of `d`'s format and main number.
         func isSameCode(as d: Detection) -> Bool { detection.format == d.format && detection.mainBytes == d.mainBytes }
     }
@@ -82,6 +92,7 @@ public struct CodeTracker: Sendable {
                 events += seen(tracks.count - 1, read, among: reads, at: now)
             }
         }
+        for i in tracks.indices where !matched.contains(i) && tracks[i].inView && tracks[i].missedSince == nil { tracks[i].missedSince = now }
         return events + expire(at: now)
     }
 
@@ -110,7 +121,7 @@ public struct CodeTracker: Sendable {
     public mutating func hold(at now: Duration) -> [TrackEvent] {
         var events: [TrackEvent] = []
         for i in tracks.indices where tracks[i].confirmed && tracks[i].inView {
-            tracks[i].lastSeen = now
+            (tracks[i].lastSeen, tracks[i].missedSince) = (now, nil)
             guard let interval = settings.updateInterval, now - tracks[i].lastUpdate >= interval else { continue }
             tracks[i].lastUpdate = now
             events.append(.update(id: tracks[i].id, tracks[i].detection))
@@ -249,6 +260,7 @@ public struct CodeTracker: Sendable {
         tracks[i].detection = withAgreedAddOn(d, tracks[i])
         tracks[i].lastSeen = now
         tracks[i].lostAt = nil
+        tracks[i].missedSince = nil
         tracks[i].readInLastFrame = true
         tracks[i].addOnBarsBeside = d.addOnBarsBeside
         if d.barsAgree == false {
@@ -323,6 +335,7 @@ public struct CodeTracker: Sendable {
                 tracks[j].detection = t.detection
                 tracks[j].lastSeen = t.lastSeen
                 tracks[j].lostAt = nil
+                tracks[j].missedSince = nil
             }
             return []
         }
@@ -375,7 +388,8 @@ public struct CodeTracker: Sendable {
                 if now - lostAt < settings.forgetAfter || now - t.lastSeen < settings.duplicateFilter { keep.append(t) }
                 continue
             }
-            guard now - t.lastSeen >= settings.lostAfter else {
+            let absent = t.absentSince(lostAfter: settings.lostAfter)
+            guard now - absent >= settings.lostAfter else {
                 keep.append(t)
                 continue
             }
@@ -383,14 +397,14 @@ public struct CodeTracker: Sendable {
             // weigh against another number on their bars (`rivalUnits`): a misread's evidence must not lapse
             // before the reads it doubted do. Confirmed codes are LOST and remembered for the forget time.
             guard t.confirmed else {
-                t.lostAt = t.lastSeen + settings.lostAfter
+                t.lostAt = absent + settings.lostAfter
                 if !t.recent.isEmpty { keep.append(t) }
                 continue
             }
             events.append(.lost(id: t.id, t.detection))
-            // Lost when it went unseen for `lostAfter`, not when that was noticed: a stalled decoder or camera
-            // must not stretch the forget time (the code would not be a new scan when it came back).
-            t.lostAt = t.lastSeen + settings.lostAfter
+            // Lost when it went unseen for `lostAfter`, not when that was noticed: a camera that stalled must not
+            // stretch the forget time (the code would not be a new scan when it came back).
+            t.lostAt = absent + settings.lostAfter
             keep.append(t)
         }
         tracks = keep

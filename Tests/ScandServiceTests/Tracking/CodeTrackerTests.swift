@@ -150,6 +150,24 @@ import Testing
         #expect(summary(t.observe([code("a", x: 10)], at: ms(3100))) == ["SCAN 2 a"])
     }
 
+    @Test func aStalledDecoderShowsNoCodeLeaving() {
+        // A pass that hangs (or a decoder process restarted) stalls decoding for 3 s; the first frame after it
+        // misses the code held up all along (noise), the next reads it: no LOST, no second SCAN.
+        var t = CodeTracker()
+        _ = t.observe([code("a", x: 10)], at: ms(0))
+        #expect(t.observe([], at: ms(3000)).isEmpty)
+        #expect(t.observe([code("a", x: 10)], at: ms(3033)).isEmpty)
+        #expect(t.visible.map(\.id) == [1])
+        // Taken away after all: LOST once decoded frames have missed it for `lostAfter` since its last read.
+        #expect(t.observe([], at: ms(3066)).isEmpty && t.observe([], at: ms(3532)).isEmpty)
+        #expect(summary(t.observe([], at: ms(3533))) == ["LOST 1 a"])
+        // And after a stall with the code gone, LOST `lostAfter` after the first frame that showed it gone.
+        _ = t.tick(at: ms(6000))
+        #expect(summary(t.observe([code("a", x: 10)], at: ms(6000))) == ["SCAN 2 a"])
+        #expect(t.observe([], at: ms(9000)).isEmpty && t.observe([], at: ms(9499)).isEmpty)
+        #expect(summary(t.observe([], at: ms(9500))) == ["LOST 2 a"])
+    }
+
     @Test func twoIdenticalCodesAreTwoTracksWithoutTheDuplicateFilter() {
         var settings = TrackerSettings()
         settings.duplicateFilter = .zero
