@@ -42,6 +42,13 @@ struct TillBench: Bench {
     @Option(name: .long, help: "With --seeds: the tracker's redundancy (1–5; scand's default 2), to measure what it costs and saves.")
     var redundancy: Int?
 
+    @Option(
+        name: .long,
+        help:
+            "With --seeds: replay each session in lockstep (deterministic, for misreads) or at the recorded pace (a camera's, for the CPU a till costs)."
+    )
+    var pace: String = "lockstep"
+
     /// One reader's line of the table.
     struct Row {
         var score: TillScore
@@ -61,7 +68,11 @@ struct TillBench: Bench {
                 guard (1...5).contains(redundancy) else { throw ValidationError("--redundancy must be 1–5; got \(redundancy)") }
                 config.tracker.redundancy = redundancy
             }
-            let many = TillSessions(seeds: try TillSessions.parse(seeds), items: items, mix: kind, clutter: photos, config: config)
+            guard let replayPace = ["lockstep": ReplaySource.Pace.lockstep, "recorded": .recorded][pace] else {
+                throw ValidationError("--pace must be lockstep or recorded; got '\(pace)'")
+            }
+            let many = TillSessions(
+                seeds: try TillSessions.parse(seeds), items: items, mix: kind, clutter: photos, config: config, pace: replayPace)
             return many.report(try await many.run())
         }
         let session = TillSession(items: items, seed: seed, mix: kind, clutter: photos)

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import ScandCapture
 import ScandCore
 import ScandImageIO
 import ScandProtocol
@@ -16,6 +17,9 @@ struct TillSessions {
     var clutter: [LumaImage]
     /// The daemon's settings for the replays.
     var config = ScandConfig()
+    /// Lockstep (deterministic SCANs: the misread count) or the recorded pace (a camera's: the CPU a till costs,
+    /// JPEG decoding included, with the frames a busy decoder drops).
+    var pace: ReplaySource.Pace = .lockstep
 
     /// One session's outcome.
     struct Outcome {
@@ -56,15 +60,19 @@ struct TillSessions {
             let path = NSTemporaryDirectory() + "scand-till-\(getpid())-\(seed).rec"
             defer { unlink(path) }
             try session.record(to: path)
-            let replay = await TillBench.replay(path, pace: .lockstep, config: config)
+            let replay = await TillBench.replay(path, pace: pace, config: config)
             let reports = replay.scans.map { TillScore.Report(frame: Int($0.frame ?? 0), text: $0.detection.text) }
-            let score = TillScore(reader: "scand, lockstep", reports: reports, truths: truths)
+            let score = TillScore(reader: "scand, \(paceName)", reports: reports, truths: truths)
             out.append(Outcome(seed: seed, session: session, score: score, cpuPercent: replay.run.cpuPercent))
             FileHandle.standardError.write(
-                Data("seed \(seed): \(score.once) once, \(score.misreads) misreads, \(score.halfRead) halves, \(score.missed) missed\n".utf8))
+                Data(
+                    ("seed \(seed): \(score.once) once, \(score.misreads) misreads, \(score.halfRead) halves, \(score.missed) missed, "
+                        + String(format: "%.1f%% of a core\n", replay.run.cpuPercent)).utf8))
         }
         return out
     }
+
+    var paceName: String { pace == .lockstep ? "lockstep" : "recorded pace" }
 
     /// The exact (Clopper–Pearson) 95% upper bound of a rate seen `k` times in `n`: the p at which seeing at
     /// most k has probability 2.5%, found by bisection on the binomial's lower tail.
@@ -100,19 +108,27 @@ struct TillSessions {
         }
         let rate = total.items > 0 ? 1000 * Double(total.misreads) / Double(total.items) : 0
         let bound = 1000 * Self.upperBound(total.misreads, total.items)
-        let cpu = outcomes.map(\.cpuPercent).reduce(0, +) / Double(max(1, outcomes.count))
+        let cpus = outcomes.map(\.cpuPercent)
+        let cpu = cpus.reduce(0, +) / Double(max(1, outcomes.count))
+        let cpuLine =
+            pace == .lockstep
+            ? String(format: "CPU in lockstep (as fast as the decoder goes; not the recorded pace): %.1f%% of a core, mean of the sessions.", cpu)
+            : String(
+                format: "CPU at the recorded pace (a camera's 30 fps, JPEG decoding included): %.1f%% of a core, mean of the sessions (%.1f–%.1f%%).",
+                cpu, cpus.min() ?? 0, cpus.max() ?? 0)
+        let replayed = pace == .lockstep ? "in lockstep" : "at the recorded pace"
         var lines = [
             "\(outcomes.count) sessions (seeds \(seeds.lowerBound)–\(seeds.upperBound)) of \(items) items, the \(mix.rawValue) mix"
                 + (clutter.isEmpty ? "" : ", on a counter cluttered with \(clutter.count) photos that look like codes")
                 + (config.tracker.redundancy == ScandConfig().tracker.redundancy ? "" : ", redundancy \(config.tracker.redundancy)")
-                + ": \(total.items) items, \(total.frames) frames of 1280x720 MJPEG at 30 fps, each session replayed once in lockstep; a \(TillBench.build) build.",
+                + ": \(total.items) items, \(total.frames) frames of 1280x720 MJPEG at 30 fps, each session replayed once \(replayed); a \(TillBench.build) build.",
             "",
             "| items | exactly once | duplicates | misreads | misreads per 1,000 items (95% upper bound) | missed (half-read) |",
             "|---|---|---|---|---|---|",
             "| \(total.items) | \(total.once) | \(total.duplicates) | \(total.misreads) | "
                 + String(format: "%.2f (%.2f)", rate, bound) + " | \(total.missed) (\(total.halves)) |",
             "",
-            String(format: "CPU in lockstep (as fast as the decoder goes; not the recorded pace): %.1f%% of a core, mean of the sessions.", cpu)
+            cpuLine
         ]
         var misreads: [String] = []
         for o in outcomes {
@@ -143,7 +159,8 @@ struct TillSessions {
             ("clutter", .int(clutter.count)), ("items", .int(total.items)), ("once", .int(total.once)),
             ("duplicates", .int(total.duplicates)), ("misreads", .int(total.misreads)),
             ("misreadsPer1000", .number(rate, places: 3)), ("misreadsPer1000UpperBound95", .number(bound, places: 3)),
-            ("missed", .int(total.missed)), ("halfRead", .int(total.halves)), ("lockstepCPUPercentOfACore", .number(cpu, places: 1)),
+            ("missed", .int(total.missed)), ("halfRead", .int(total.halves)), ("pace", .string(paceName)),
+            (pace == .lockstep ? "lockstepCPUPercentOfACore" : "recordedPaceCPUPercentOfACore", .number(cpu, places: 1)),
             ("misreadTexts", .array(misreads.map { .string($0) }))
         ])
         return BenchReport(name: "till-sessions", table: lines.joined(separator: "\n"), rows: rows)
