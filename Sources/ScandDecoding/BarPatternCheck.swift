@@ -418,11 +418,12 @@ enum BarPatternCheck {
         }
         let bend = best.flatMap { $0.score >= minimumFit ? $0 : nil }
         // Bars that bend and stretch unevenly (a crumpled bag, film wrap), placed from their characters' edges:
-        // EAN-13 and UPC-A only. A short code's verdict rests on its quiet zones, where a UPC-E prints its number
-        // system and check digits beside its guards; a fit that places it better than a bend (quagga2's UPC-E
-        // turned 60°, which no bend fitted) sees those digits as bars beside it and refuses a right read.
+        // EAN-13, UPC-A and EAN-8, not UPC-E. A short code's verdict rests on its quiet zones, where a UPC-E prints
+        // its number system and check digits beside its guards; a fit that places it better than a bend (quagga2's
+        // UPC-E turned 60°, which no bend fitted) sees those digits as bars beside it and refuses a right read. An
+        // EAN-8 prints its digits inside its guards, under its bars.
         let n = pattern.modules.count, starts = pattern.characters.map(\.start)
-        for reversed in [false, true] where n == 95 {
+        for reversed in [false, true] where n == 95 || n == 67 {
             for extent in extents {
                 let start = reversed ? profile.start + profile.length - extent.length : profile.start
                 if let f = edgeFit(
