@@ -54,8 +54,10 @@ let package = Package(
 
         // Pure Swift, no I/O: formats, geometry, detections, the JSON of events.
         .target(name: "ScandCore"),
+        // What a code's content means (GS1, product numbers, URLs, Wi-Fi, contacts, licences…): parsers, no I/O.
+        .target(name: "ScandPayload", dependencies: ["ScandCore"]),
         // The socket protocol, both ways: requests, events and answers, each with one encoder and one decoder.
-        .target(name: "ScandProtocol", dependencies: ["ScandCore"]),
+        .target(name: "ScandProtocol", dependencies: ["ScandCore", "ScandPayload"]),
         // Small files replaced whole or not at all (state files, the kept rect of interest).
         .target(name: "ScandFiles"),
         // The one log handler: every Logger of the daemon and its commands writes scand's lines through it.
@@ -144,7 +146,7 @@ let package = Package(
         .target(
             name: "ScandWedge",
             dependencies: [
-                "ScandCore", "ScandProtocol", "ScandClient", "ScandUInputShim",
+                "ScandCore", "ScandPayload", "ScandProtocol", "ScandClient", "ScandUInputShim",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log")
@@ -182,6 +184,7 @@ let package = Package(
 
         .testTarget(name: "ScandCoreTests", dependencies: ["ScandCore", "ScandConfigFile"]),
         .testTarget(name: "ScandProtocolTests", dependencies: ["ScandProtocol", "ScandCore", "ScandTestSupport"]),
+        .testTarget(name: "ScandPayloadTests", dependencies: ["ScandPayload", "ScandProtocol", "ScandCore", "ScandTestSupport"]),
         .testTarget(name: "ScandWedgeTests", dependencies: ["ScandWedge", "ScandCore", "ScandProtocol", "ScandTestSupport"]),
         .testTarget(
             name: "ScandClientTests",
@@ -190,7 +193,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")
             ]),
-        .testTarget(name: "ScandDecodingTests", dependencies: ["ScandDecoding", "ScandCore", "ScandProtocol", "ScandTestSupport"]),
+        .testTarget(name: "ScandDecodingTests", dependencies: ["ScandDecoding", "ScandCore", "ScandPayload", "ScandTestSupport"]),
         .testTarget(
             name: "ScandCaptureTests",
             dependencies: [
@@ -263,7 +266,7 @@ if Context.environment["SCAND_FUZZ"] == "1" {
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio")
             ] + nio, path: "Sources/Fuzz/HTTPFirstRequest"),
         .executableTarget(name: "fuzz-image", dependencies: ["FuzzSupport", "ScandCore", "ScandImageIO"], path: "Sources/Fuzz/Image"),
-        .executableTarget(name: "fuzz-digital-link", dependencies: ["FuzzSupport", "ScandCore", "ScandProtocol"], path: "Sources/Fuzz/DigitalLink"),
+        .executableTarget(name: "fuzz-digital-link", dependencies: ["FuzzSupport", "ScandCore", "ScandPayload"], path: "Sources/Fuzz/DigitalLink"),
         .executableTarget(
             name: "fuzz-published-seq", dependencies: ["FuzzSupport", "ScandJournal", "ScandService"], path: "Sources/Fuzz/PublishedSeq"),
         .executableTarget(name: "fuzz-topic-prefix", dependencies: ["FuzzSupport", "ScandMQTT"], path: "Sources/Fuzz/TopicPrefix")

@@ -1,4 +1,3 @@
-import NIOConcurrencyHelpers
 import NIOCore
 import NIOExtras
 import NIOPosix
@@ -39,25 +38,27 @@ struct DaemonLineReader {
 
     /// The next line; nil when the daemon closed the connection.
     mutating func next(within timeout: Duration?) async throws(DaemonError) -> ReceivedEvent? {
-        let timedOut = NIOLockedValueBox(false)
         let channel = self.channel
         let deadline = timeout.map { timeout in
-            channel.eventLoop.scheduleTask(in: TimeAmount(timeout)) {
-                timedOut.withLockedValue { $0 = true }
-                channel.close(promise: nil)
-            }
+            channel.eventLoop.scheduleTask(in: TimeAmount(timeout)) { channel.close(promise: nil) }
+        }
+        /// Whether the deadline closed the connection: its task ran (cancelled, its future fails instead).
+        func timedOut() async -> Bool {
+            guard let deadline else { return false }
+            deadline.cancel()
+            return (try? await deadline.futureResult.get()) != nil
         }
         defer { deadline?.cancel() }
         let buffer: ByteBuffer?
         do { buffer = try await lines.next() } catch {
-            if let timeout, timedOut.withLockedValue({ $0 }) { throw .timeout(seconds: Int(timeout.components.seconds)) }
+            if let timeout, await timedOut() { throw .timeout(seconds: Int(timeout.components.seconds)) }
             if error is ByteToMessageDecoderError.PayloadTooLargeError {
                 throw .protocolViolation("scand sent a line over \(EventDecoder.maxLength) bytes")
             }
             throw .closed
         }
         guard let buffer else {
-            if let timeout, timedOut.withLockedValue({ $0 }) { throw .timeout(seconds: Int(timeout.components.seconds)) }
+            if let timeout, await timedOut() { throw .timeout(seconds: Int(timeout.components.seconds)) }
             return nil
         }
         do { return try EventDecoder.decode(String(buffer: buffer)) } catch { throw .protocolViolation(error.description) }

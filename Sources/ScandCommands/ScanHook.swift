@@ -173,6 +173,7 @@ struct ScanHook: Sendable {
             var posted: [Happening] = []
             var waiter: CheckedContinuation<Happening, Never>?
         }
+        /// Locked: posted from a cancellation handler too, which runs synchronously wherever the cancel came from.
         private let state = NIOLockedValueBox(State())
 
         func post(_ happening: Happening) {

@@ -1,7 +1,6 @@
 import ArgumentParser
 import Foundation
 import Logging
-import NIOConcurrencyHelpers
 import ScandClient
 import ScandCore
 import ScandLogging
@@ -157,13 +156,13 @@ struct WatchCommand: AsyncParsableCommand {
     /// connection and there is no reconnecting.
     static func session(_ subscription: EventSubscription, printer: WatchPrinter, hook: ScanHook?, idleLimit: Duration?) async throws {
         let clock = ContinuousClock()
-        let idle = NIOLockedValueBox(IdleClock(since: clock.now))
+        let idle = IdleClock(since: clock.now)
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { [printer] in
                 var printer = printer
                 try await SubscriptionLoop.run(subscription) { step in
                     if case .event(let line) = step, line.eventClass == .scan, line.code != nil {
-                        idle.withLockedValue { $0.since = clock.now }
+                        await idle.restart(at: clock.now)
                     }
                     for action in printer.take(step) {
                         switch action {
@@ -173,9 +172,9 @@ struct WatchCommand: AsyncParsableCommand {
                             Logger.standardError(message, .warning)
                         case .run(let code, let line):
                             guard let hook else { continue }
-                            idle.withLockedValue { $0.busy = true }
+                            await idle.commandStarted()
                             let outcome = await hook.run(for: code, line: line)
-                            idle.withLockedValue { $0 = IdleClock(since: clock.now) }
+                            await idle.restart(at: clock.now)
                             let what = "--exec for SCAN \(code.id)" + (line.position.map { " (seq \($0.seq))" } ?? "")
                             // A command that cannot start handles no scan: the watch stops rather than count it.
                             if hook.neverRan(outcome) { throw HookCannotStart(description: "\(what) \(outcome)") }
@@ -191,7 +190,7 @@ struct WatchCommand: AsyncParsableCommand {
             if let idleLimit {
                 group.addTask {
                     while true {
-                        let (since, busy) = idle.withLockedValue { ($0.since, $0.busy) }
+                        let (since, busy) = await idle.reading
                         // A command running: looked at again a limit later (its end restarts the count).
                         let deadline = busy ? clock.now.advanced(by: idleLimit) : since.advanced(by: idleLimit)
                         if !busy && clock.now >= deadline { throw NothingCame() }
@@ -204,10 +203,23 @@ struct WatchCommand: AsyncParsableCommand {
         }
     }
 
-    /// Since when the session has been waiting for a scan, and whether an `--exec` command is running.
-    private struct IdleClock {
-        var since: ContinuousClock.Instant
-        var busy = false
+    /// Since when the session has been waiting for a scan, and whether an `--exec` command is running: set by
+    /// the subscription's task, read by the idle limit's.
+    private actor IdleClock {
+        private var since: ContinuousClock.Instant
+        private var busy = false
+
+        init(since: ContinuousClock.Instant) { self.since = since }
+
+        var reading: (since: ContinuousClock.Instant, busy: Bool) { (since, busy) }
+
+        /// A scan came, or a command ended: waiting starts again.
+        func restart(at now: ContinuousClock.Instant) {
+            since = now
+            busy = false
+        }
+
+        func commandStarted() { busy = true }
     }
 
     private struct Finished: Error {}

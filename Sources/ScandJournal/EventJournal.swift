@@ -3,6 +3,7 @@ import GRDB
 import ScandCore
 import ScandProtocol
 import NIOConcurrencyHelpers
+import Synchronization
 
 /// The daemon's journal of recent events: an append-only SQLite table in WAL mode in its state directory,
 /// bounded by count and age. Each event is appended (committed) before it is published, so a client that
@@ -40,10 +41,11 @@ public final class EventJournal: Sendable {
     private let db: DatabaseQueue
     /// The file opened (device and inode): a journal removed or replaced under the daemon is noticed.
     private let file: (device: UInt64, inode: UInt64)?
-    /// The first error that said the file is damaged: the daemon then sets it aside.
+    /// The first error that said the file is damaged: the daemon then sets it aside. Locked: set by whichever
+    /// caller's read or write failed, on that caller's thread (the journal's calls block; no task waits here).
     private let damage = NIOLockedValueBox<JournalError?>(nil)
-    /// Appends since the last pruning: pruning runs every `pruneEvery` appends, at most `pruneBatch` rows.
-    private let appendsSincePrune = NIOLockedValueBox(0)
+    /// Appends so far: pruning runs every `pruneEvery` appends, at most `pruneBatch` rows. A counter: atomic.
+    private let appends = Atomic(0)
     /// The highest seq a daemon numbers on from at start (in a journal or in its published-seq file): 2^40
     /// (a trillion events, centuries at a busy till's rate) short of `EventPosition.maxSeq`, so a run never
     /// numbers past what clients accept. A state file above it was damaged or written by hand.
@@ -196,12 +198,7 @@ public final class EventJournal: Sendable {
 
     /// Appends one event, committed when this returns. `seq` must be above every journaled seq.
     public func append(seq: Int, boot: String, eventClass: String, line: String, at time: Double) throws(JournalError) {
-        let prune = appendsSincePrune.withLockedValue { n in
-            n += 1
-            guard n >= Self.pruneEvery else { return false }
-            n = 0
-            return true
-        }
+        let prune = appends.wrappingAdd(1, ordering: .relaxed).newValue % Self.pruneEvery == 0
         do {
             try db.write { db in
                 try db.execute(

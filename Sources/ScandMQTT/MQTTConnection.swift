@@ -11,7 +11,8 @@ public final class MQTTConnection: @unchecked Sendable {
     /// What the C callbacks reach through their context pointer.
     final class Callbacks: Sendable {
         let handler: @Sendable (MQTTEvent) -> Void
-        /// Connections accepted so far: the loop's backoff starts again after each.
+        /// Connections accepted so far: the loop's backoff starts again after each. Locked: counted in
+        /// libmosquitto's connect callback.
         let connections = NIOLockedValueBox(0)
         init(_ handler: @escaping @Sendable (MQTTEvent) -> Void) { self.handler = handler }
     }
@@ -19,6 +20,7 @@ public final class MQTTConnection: @unchecked Sendable {
     public let options: MQTTOptions
     private let handle: OpaquePointer
     private let callbacks: Callbacks
+    /// Locked: starting and stopping the C handle's loop thread are called from any thread and must not overlap.
     private let state = NIOLockedValueBox(State.idle)
     enum State { case idle, running, stopped }
     /// The loop's thread. libmosquitto's own (`mosquitto_loop_start`) ends for good on a TLS or protocol
@@ -26,6 +28,7 @@ public final class MQTTConnection: @unchecked Sendable {
     private let thread = NIOThreadPool(numberOfThreads: 1)
     /// 1 once `disconnect` asks the loop to end: it wakes the loop's wait between attempts.
     private let stopping = ConditionLock(value: 0)
+    /// Locked: set by the loop's thread between libmosquitto's calls, read by the watchdog (`loopIsStuck`).
     private let turned = NIOLockedValueBox(ContinuousClock.now)
 
     /// How long the loop may go without turning before `loopIsStuck`: a turn is at most a second of

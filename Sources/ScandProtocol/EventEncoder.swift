@@ -1,5 +1,6 @@
 import Foundation
 import ScandCore
+import ScandPayload
 
 /// The wire format: each `Event` as one JSON object on one line, `class` first, fields that do not apply
 /// omitted (never null). Every key of every event is written here and nowhere else.

@@ -8,7 +8,10 @@ public enum Timestamp {
     /// The inverse of `iso8601`: `2026-11-22T12:00:00.123Z` (milliseconds optional); nil for anything else.
     public static func parse(_ text: String) -> Date? {
         let b = Array(text.utf8)
-        func number(_ from: Int, _ count: Int) -> Int? { from + count <= b.count ? PayloadBytes.integer(b[from..<from + count]) : nil }
+        func number(_ from: Int, _ count: Int) -> Int? {
+            guard from + count <= b.count, b[from..<from + count].allSatisfy({ (0x30...0x39).contains($0) }) else { return nil }
+            return b[from..<from + count].reduce(0) { $0 * 10 + Int($1 - 0x30) }
+        }
         func at(_ i: Int, _ c: Character) -> Bool { i < b.count && b[i] == c.asciiValue! }
         guard let year = number(0, 4), at(4, "-"), let month = number(5, 2), at(7, "-"), let day = number(8, 2), at(10, "T"),
             let hour = number(11, 2), at(13, ":"), let minute = number(14, 2), at(16, ":"), let second = number(17, 2)

@@ -1,11 +1,13 @@
-import NIOConcurrencyHelpers
+import Synchronization
 
 /// The bounds of /events: streams open at once, and of those, streams catching up from the journal (each
 /// holds a connection to the daemon, which admits 32 per user by default, until it reaches live events).
+/// Counted in a request's handler and given back from a channel's close (on its event loop): atomic counters.
 public final class EventStreamLimits: Sendable {
     let maxStreams: Int
     let maxCatchingUp: Int
-    private let counts = NIOLockedValueBox((streams: 0, catchingUp: 0))
+    private let streams = Atomic(0)
+    private let catchingUp = Atomic(0)
 
     public init(maxStreams: Int = 64, maxCatchingUp: Int = 8) {
         self.maxStreams = maxStreams
@@ -19,16 +21,13 @@ public final class EventStreamLimits: Sendable {
 
     /// Takes a place for a stream (and a catch-up), or says why there is none.
     func admit(catchingUp: Bool) throws(Refusal) -> Place {
-        let refusal: String? = counts.withLockedValue { c in
-            if c.streams >= maxStreams { return "\(maxStreams) event streams are open already, the most scand web serves" }
-            if catchingUp && c.catchingUp >= maxCatchingUp {
-                return "\(maxCatchingUp) event streams are catching up from the journal already; try again in a moment"
-            }
-            c.streams += 1
-            if catchingUp { c.catchingUp += 1 }
-            return nil
+        guard streams.increment(below: maxStreams) else {
+            throw Refusal(description: "\(maxStreams) event streams are open already, the most scand web serves")
         }
-        if let refusal { throw Refusal(description: refusal) }
+        if catchingUp && !self.catchingUp.increment(below: maxCatchingUp) {
+            streams.subtract(1, ordering: .relaxed)
+            throw Refusal(description: "\(maxCatchingUp) event streams are catching up from the journal already; try again in a moment")
+        }
         return Place(limits: self, catchingUp: catchingUp)
     }
 
@@ -36,31 +35,24 @@ public final class EventStreamLimits: Sendable {
     /// response's end, or its connection's close (which may come before the response body ever runs).
     final class Place: Sendable {
         private let limits: EventStreamLimits
-        private let held: NIOLockedValueBox<(stream: Bool, catchUp: Bool)>
+        /// Whether the stream and its catch-up are still held: each exchanged for false once.
+        private let stream = Atomic(true)
+        private let catchUp: Atomic<Bool>
 
         fileprivate init(limits: EventStreamLimits, catchingUp: Bool) {
             self.limits = limits
-            held = NIOLockedValueBox((stream: true, catchUp: catchingUp))
+            catchUp = Atomic(catchingUp)
         }
 
         func endCatchUp() {
-            if release(\.catchUp) { limits.counts.withLockedValue { $0.catchingUp -= 1 } }
+            if catchUp.exchange(false, ordering: .relaxed) { limits.catchingUp.subtract(1, ordering: .relaxed) }
         }
 
         func end() {
             endCatchUp()
-            if release(\.stream) { limits.counts.withLockedValue { $0.streams -= 1 } }
-        }
-
-        /// Whether `part` was still held (and now is not).
-        private func release(_ part: WritableKeyPath<(stream: Bool, catchUp: Bool), Bool>) -> Bool {
-            held.withLockedValue { held in
-                let was = held[keyPath: part]
-                held[keyPath: part] = false
-                return was
-            }
+            if stream.exchange(false, ordering: .relaxed) { limits.streams.subtract(1, ordering: .relaxed) }
         }
     }
 
-    var open: (streams: Int, catchingUp: Int) { counts.withLockedValue { $0 } }
+    var open: (streams: Int, catchingUp: Int) { (streams.load(ordering: .relaxed), catchingUp.load(ordering: .relaxed)) }
 }

@@ -23,6 +23,7 @@ public final class PageHub: Sendable {
         var view = PageView()
         var finished = false
     }
+    /// Locked: a page's stream ending (`onTermination`, synchronous, on any thread) removes its subscriber.
     private let state = NIOLockedValueBox(State())
     /// Lines waiting per page, as the daemon's `queue_limit`.
     static let queueLimit = 256

@@ -1,20 +1,15 @@
-import NIOConcurrencyHelpers
+import Synchronization
 
 /// Places for the connections served at once: one is taken before serving and given back when it ends.
+/// Taken in a channel's initializer, on its event loop: a counter, so an atomic one rather than a lock.
 final class Slots: Sendable {
     let max: Int
-    private let taken = NIOLockedValueBox(0)
+    private let taken = Atomic(0)
 
     init(max: Int) { self.max = max }
 
     /// A place, or false when every one is taken.
-    func take() -> Bool {
-        taken.withLockedValue { n in
-            guard n < max else { return false }
-            n += 1
-            return true
-        }
-    }
+    func take() -> Bool { taken.increment(below: max) }
 
-    func giveBack() { taken.withLockedValue { $0 -= 1 } }
+    func giveBack() { taken.subtract(1, ordering: .relaxed) }
 }

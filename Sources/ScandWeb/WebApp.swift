@@ -26,12 +26,22 @@ public enum WebApp {
         daemon: DaemonClient, scrapes: DaemonClient? = nil, hub: PageHub, metrics: WebMetrics, hosts: [String] = [],
         allowedOrigins: [String] = [], token: String = "", eventStreams: EventStreamLimits = EventStreamLimits()
     ) -> Router<Context> {
-        let scrapes = scrapes ?? daemon
         let router = Router(context: Context.self)
         router.middlewares.add(HostCheck<Context>(hosts: Set(hosts), origins: OriginPolicy(allowed: allowedOrigins), metrics: metrics))
         if let token = AccessToken(token) { router.middlewares.add(TokenCheck<Context>(token: token, metrics: metrics)) }
-        // The page's files, compiled into the binary (SwiftPM `embedInCode`): a kiosk has no internet and the
-        // package ships no asset directory.
+        addPage(to: router)
+        addDaemonRequests(to: router, daemon: daemon)
+        addMetrics(to: router, scrapes: scrapes ?? daemon, metrics: metrics)
+        router.get("/events") { request, context in
+            EventStreamRoute.response(
+                request, context: context, hub: hub, socketPath: daemon.socketPath, limits: eventStreams, metrics: metrics)
+        }
+        return router
+    }
+
+    /// The page's files, compiled into the binary (SwiftPM `embedInCode`): a kiosk has no internet and the
+    /// package ships no asset directory.
+    private static func addPage(to router: Router<Context>) {
         for (path, bytes, contentType) in [
             ("/", PackageResources.index_html, "text/html; charset=utf-8"),
             ("/app.js", PackageResources.app_js, "text/javascript; charset=utf-8"),
@@ -43,6 +53,10 @@ public enum WebApp {
                 return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
             }
         }
+    }
+
+    /// The page's requests to the daemon: its status, a snapshot, the rect of interest and camera controls.
+    private static func addDaemonRequests(to router: Router<Context>, daemon: DaemonClient) {
         router.get("/api/status") { _, _ in
             await forward(.status, to: daemon, whenRefused: .badGateway)
         }
@@ -76,6 +90,10 @@ public enum WebApp {
             // Refused: not an admin, or a value the camera does not take; the message says which.
             return await forward(.setCameraControls(change), to: daemon, whenRefused: .unprocessableContent)
         }
+    }
+
+    /// /metrics: the daemon's metrics and scand web's own, one scrape.
+    private static func addMetrics(to router: Router<Context>, scrapes: DaemonClient, metrics: WebMetrics) {
         router.get("/metrics") { _, _ in
             var text = ""
             if case .metrics(let daemonText)? = try? await scrapes.request(.metrics).event {
@@ -89,11 +107,6 @@ public enum WebApp {
                 status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
                 body: .init(byteBuffer: ByteBuffer(string: text)))
         }
-        router.get("/events") { request, context in
-            EventStreamRoute.response(
-                request, context: context, hub: hub, socketPath: daemon.socketPath, limits: eventStreams, metrics: metrics)
-        }
-        return router
     }
 
     /// `scand web` running until SIGTERM or SIGINT: the HTTP application and the daemon subscription, two

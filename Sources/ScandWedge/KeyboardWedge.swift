@@ -1,5 +1,6 @@
 import Foundation
 import ScandCore
+import ScandPayload
 import ScandProtocol
 
 /// The wedge's decisions, with no I/O: which of the SCANs its ?WATCH filter passes are typed, and as what. Each SCAN the daemon sends is

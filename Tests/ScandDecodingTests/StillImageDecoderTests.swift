@@ -1,6 +1,6 @@
 import Testing
 import ScandCore
-import ScandProtocol
+import ScandPayload
 @testable import ScandDecoding
 import ScandTestSupport
 

@@ -1,11 +1,11 @@
 import FuzzSupport
 import ScandCore
-@testable import ScandProtocol
+@testable import ScandPayload
 
 // A GS1 Digital Link URI from a code (issue 48: `…/10/A%ZZ` was typed gs1 with the batch `A%ZZ`). What the
 // parser accepts has only whole percent escapes, a resolver that begins the link, and elements whose
 // element string (what the wedge types) reads back as the same elements. DigitalLinkParser, PayloadBytes and
-// GS1Parser are internal to ScandProtocol: reached with @testable (a debug build has testability).
+// GS1Parser are internal to ScandPayload: reached with @testable (a debug build has testability).
 
 func seeds() -> [Fuzz.Seed] {
     let links = [

@@ -1,6 +1,7 @@
 import Testing
 import ScandCore
-@testable import ScandProtocol
+import ScandProtocol
+@testable import ScandPayload
 
 /// GS1 Digital Link URIs in QR codes are `gs1` payloads; anything short of a valid one stays a `url`.
 @Suite struct DigitalLinkPayloadTests {

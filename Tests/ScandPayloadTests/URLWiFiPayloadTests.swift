@@ -1,6 +1,6 @@
 import Testing
 import ScandCore
-@testable import ScandProtocol
+@testable import ScandPayload
 
 @Suite struct URLPayloadTests {
     @Test func linksWithAnAuthority() {

@@ -1,6 +1,7 @@
 import Testing
 import ScandCore
-@testable import ScandProtocol
+import ScandProtocol
+@testable import ScandPayload
 
 /// One example of every payload type on the wire: these strings are the ones scand-json(5) shows.
 @Suite struct PayloadJSONTests {

@@ -1,4 +1,5 @@
 import ScandCore
+import ScandPayload
 
 /// The `value` object of SCAN events: `type` first, then the fields found. Fields that do not apply are
 /// omitted, never null; empty lists and false flags are omitted too. `.text` is just `{"type":"text"}`,

@@ -1,6 +1,7 @@
 import Testing
 import ScandCore
-@testable import ScandProtocol
+import ScandProtocol
+@testable import ScandPayload
 
 /// Property tests over hostile input: every parser, fed 20 000 seeded pseudo-random inputs each (random
 /// bytes, random printable text, and mutations of valid examples up to ~100 KB), must return, keep its

@@ -1,6 +1,6 @@
 import ScandCore
 import ScandTestSupport
-@testable import ScandProtocol
+@testable import ScandPayload
 
 /// Parses `text` as if `format` had decoded it.
 func payloadOf(
