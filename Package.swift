@@ -68,13 +68,16 @@ let package = Package(
                 "ScandCore", "ScandZXingShim",
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio")
             ]),
+        // What every module may use at run time: an event loop of one's own as an actor's executor, the monotonic clock.
+        .target(
+            name: "ScandRuntime",
+            dependencies: [.product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio")]),
         .target(name: "ScandImageIO", dependencies: ["ScandCore", "ScandFiles", "CSTB", "ScandImageShim", "ScandZXingShim"]),
         .target(
             name: "ScandCapture",
             dependencies: [
-                "ScandCore", "ScandProtocol", "ScandV4L2Shim", "CTurboJPEG",
+                "ScandCore", "ScandProtocol", "ScandRuntime", "ScandV4L2Shim", "CTurboJPEG",
                 .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio")
             ]),
         // The daemon's event journal: append-only SQLite (WAL) in its state directory.
@@ -99,7 +102,7 @@ let package = Package(
             name: "ScandService",
             dependencies: [
                 "ScandCore", "ScandProtocol", "ScandCapture", "ScandDecoding", "ScandImageIO", "ScandJournal", "ScandFiles", "ScandConfigFile",
-                "ScandLogging", "CSystemd",
+                "ScandLogging", "ScandRuntime", "CSystemd",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -197,6 +200,7 @@ let package = Package(
                 "ScandCapture", "ScandCore", "ScandConfigFile", "ScandTestSupport",
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio")
             ]),
+        .testTarget(name: "ScandRuntimeTests", dependencies: ["ScandRuntime", "ScandTestSupport"]),
         .testTarget(
             name: "ScandServiceTests",
             dependencies: [

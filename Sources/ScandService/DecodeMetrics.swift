@@ -2,6 +2,7 @@ import ScandCapture
 import ScandCore
 import ScandProtocol
 import NIOConcurrencyHelpers
+import ScandRuntime
 
 /// What the decode loop has done so far, written by it and read by STATUS, STATS and the watchdog from any
 /// thread.

@@ -4,6 +4,7 @@ import ScandCapture
 import ScandCore
 import ScandDecoding
 import ScandProtocol
+import ScandRuntime
 
 /// Camera to events: a capture session feeds the frame hand-off; the decode loop takes the newest frame,
 /// decodes it, runs the codes through the tracker and writes its events (SCAN once per code shown, UPDATE,

@@ -3,6 +3,7 @@ import Testing
 import ScandCore
 import ScandTestSupport
 @testable import ScandCapture
+import ScandRuntime
 
 @Suite struct RecordingTests {
     let dir = TestFiles.directory("scand-capture")

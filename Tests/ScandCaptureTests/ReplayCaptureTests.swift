@@ -4,6 +4,7 @@ import Testing
 import ScandCore
 import ScandTestSupport
 @testable import ScandCapture
+import ScandRuntime
 
 /// Recordings through the capture session: a recording that breaks off ends the session once (a camera would
 /// be waited for), and a stop is not held up by a long recorded pause.

@@ -7,6 +7,7 @@ import ScandDecoding
 import ScandTestSupport
 import NIOConcurrencyHelpers
 @testable import ScandService
+import ScandRuntime
 
 /// The live pipeline on replayed frames: the real capture session, frame hand-off, decoder and event writer.
 @Suite struct LivePipelineTests {

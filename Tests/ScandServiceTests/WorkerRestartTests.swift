@@ -5,6 +5,7 @@ import ScandCore
 import ScandDecoding
 import ScandTestSupport
 @testable import ScandService
+import ScandRuntime
 
 /// Decoder processes that die between frames are replaced at the next read without a failed pass; STATUS
 /// and STATS count them as `workerRestarts`.

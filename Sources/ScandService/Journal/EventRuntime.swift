@@ -1,5 +1,5 @@
 import NIOCore
-import ScandCapture
+import ScandRuntime
 import ScandProtocol
 import Synchronization
 

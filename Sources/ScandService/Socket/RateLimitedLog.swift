@@ -1,6 +1,6 @@
 import Logging
 import NIOConcurrencyHelpers
-import ScandCapture
+import ScandRuntime
 import ScandCore
 import ScandLogging
 

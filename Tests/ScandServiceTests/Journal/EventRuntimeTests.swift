@@ -9,6 +9,7 @@ import ScandTestSupport
 import Testing
 
 @testable import ScandService
+import ScandRuntime
 
 /// The event runtime while its journal stalls (a hung disk): its producers, the daemon's tasks among them,
 /// must never block a thread; one that can wait suspends in `room()` until events are done.

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 import ScandTestSupport
-@testable import ScandCapture
+@testable import ScandRuntime
 
 @Suite struct OwnEventLoopTests {
     actor Probe {
@@ -14,7 +14,7 @@ import ScandTestSupport
 
         /// Whether this runs on the loop's thread, and that thread's name.
         func whereAmI() -> (onLoop: Bool, thread: String?) {
-            (executor.isCurrent, OwnEventLoopTests.currentThreadName())
+            (executor.isCurrent, ThreadName.current())
         }
 
         /// Blocks its thread a moment, counting how many calls are inside at once.
@@ -41,11 +41,6 @@ import ScandTestSupport
             for _ in 0..<20 { group.addTask { await probe.block() } }
         }
         #expect(await probe.most == 1)
-    }
-
-    /// The calling thread's name, as the kernel has it.
-    static func currentThreadName() -> String {
-        (try? String(contentsOfFile: "/proc/thread-self/comm", encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines) ?? "?"
     }
 
     /// Names of this process's threads, as the kernel has them.
