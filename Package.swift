@@ -80,6 +80,8 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio")
             ]),
+        // The tracker: which reads of which frames are one code, when it is SCAN, UPDATE and LOST.
+        .target(name: "ScandTracking", dependencies: ["ScandCore", "ScandProtocol"]),
         // The daemon's event journal: append-only SQLite (WAL) in its state directory.
         .target(
             name: "ScandJournal",
@@ -102,7 +104,7 @@ let package = Package(
             name: "ScandService",
             dependencies: [
                 "ScandCore", "ScandProtocol", "ScandCapture", "ScandDecoding", "ScandImageIO", "ScandJournal", "ScandFiles", "ScandConfigFile",
-                "ScandLogging", "ScandRuntime", "CSystemd",
+                "ScandLogging", "ScandRuntime", "ScandTracking", "CSystemd",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -200,6 +202,7 @@ let package = Package(
                 "ScandCapture", "ScandCore", "ScandConfigFile", "ScandTestSupport",
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio")
             ]),
+        .testTarget(name: "ScandTrackingTests", dependencies: ["ScandTracking", "ScandCore"]),
         .testTarget(name: "ScandRuntimeTests", dependencies: ["ScandRuntime", "ScandTestSupport"]),
         .testTarget(
             name: "ScandServiceTests",

@@ -4,6 +4,7 @@ import ScandCore
 import ScandDecoding
 import ScandProtocol
 import ScandRuntime
+import ScandTracking
 
 /// Takes the newest frame from the hand-off, decodes it, runs the codes through the tracker and writes
 /// its events (SCAN once per code shown, UPDATE, LOST). An actor on a thread of its own: a decode blocks

@@ -1,3 +1,5 @@
+import ScandCore
+
 /// What the tracker reports.
 public enum TrackEvent: Sendable, Equatable {
     /// A code was confirmed: once per appearance (not again while it stays in view or comes back within

@@ -1,5 +1,6 @@
 import Foundation
 import ScandCore
+import ScandProtocol
 
 extension Event {
     /// The event of what the tracker reported.

@@ -1,6 +1,6 @@
 import Testing
 @testable import ScandCore
-@testable import ScandService
+@testable import ScandTracking
 
 /// The evidence model (docs/architecture.md, "Why scand trusts a SCAN"): a number of a format whose own check is
 /// weak is scanned only when independent looks agree on it, and outweigh every other number read on its bars.

@@ -1,6 +1,6 @@
 import Testing
 @testable import ScandCore
-@testable import ScandService
+@testable import ScandTracking
 
 /// Issue 20, at the till: one item, one SCAN, and no read the code does not hold.
 @Suite struct CodeTrackerTillTests {

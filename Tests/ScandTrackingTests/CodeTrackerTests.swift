@@ -1,6 +1,6 @@
 import Testing
 @testable import ScandCore
-@testable import ScandService
+@testable import ScandTracking
 
 @Suite struct CodeTrackerTests {
     func code(_ text: String, x: Double, format: BarcodeFormat = .qrCode, sequence: Detection.Sequence? = nil) -> Detection {

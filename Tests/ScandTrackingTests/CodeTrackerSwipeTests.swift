@@ -1,6 +1,6 @@
 import Testing
 @testable import ScandCore
-@testable import ScandService
+@testable import ScandTracking
 
 /// Issue 30, 2 and 3: a code readable in a frame or two is scanned when the frame's own independent reads
 /// agree; an add-on printed beside a code is waited for while the code is in view.
