@@ -89,6 +89,16 @@ let package = Package(
                 "ScandCore", "ScandProtocol", .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio")
             ]),
+        // The daemon's events after the pipeline: numbered, journaled (ScandJournal), published in order by one runtime.
+        .target(
+            name: "ScandEventLog",
+            dependencies: [
+                "ScandCore", "ScandProtocol", "ScandJournal", "ScandLogging", "ScandRuntime",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")
+            ]),
         // `scand mqtt`: an MQTT client over libmosquitto, the bridge's state machine and its service, a client of
         // the daemon's socket.
         .target(
@@ -104,7 +114,7 @@ let package = Package(
             name: "ScandService",
             dependencies: [
                 "ScandCore", "ScandProtocol", "ScandCapture", "ScandDecoding", "ScandImageIO", "ScandJournal", "ScandFiles", "ScandConfigFile",
-                "ScandLogging", "ScandRuntime", "ScandTracking", "CSystemd",
+                "ScandLogging", "ScandRuntime", "ScandTracking", "ScandEventLog", "CSystemd",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -168,7 +178,7 @@ let package = Package(
         .target(
             name: "ScandBench",
             dependencies: [
-                "ScandCapture", "ScandService", "ScandJournal", "CZBar", "CV4LConvert",
+                "ScandCapture", "ScandService", "ScandJournal", "ScandEventLog", "CZBar", "CV4LConvert",
                 "ScandCore", "ScandProtocol", "ScandDecoding", "ScandImageIO",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio")
@@ -200,6 +210,13 @@ let package = Package(
             name: "ScandCaptureTests",
             dependencies: [
                 "ScandCapture", "ScandCore", "ScandConfigFile", "ScandTestSupport",
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio")
+            ]),
+        .testTarget(
+            name: "ScandEventLogTests",
+            dependencies: [
+                "ScandEventLog", "ScandJournal", "ScandRuntime", "ScandCore", "ScandProtocol", "ScandLogging", "ScandTestSupport",
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio")
             ]),
         .testTarget(name: "ScandTrackingTests", dependencies: ["ScandTracking", "ScandCore"]),
@@ -272,7 +289,7 @@ if Context.environment["SCAND_FUZZ"] == "1" {
         .executableTarget(name: "fuzz-image", dependencies: ["FuzzSupport", "ScandCore", "ScandImageIO"], path: "Sources/Fuzz/Image"),
         .executableTarget(name: "fuzz-digital-link", dependencies: ["FuzzSupport", "ScandCore", "ScandProtocol"], path: "Sources/Fuzz/DigitalLink"),
         .executableTarget(
-            name: "fuzz-published-seq", dependencies: ["FuzzSupport", "ScandJournal", "ScandService"], path: "Sources/Fuzz/PublishedSeq"),
+            name: "fuzz-published-seq", dependencies: ["FuzzSupport", "ScandJournal", "ScandEventLog"], path: "Sources/Fuzz/PublishedSeq"),
         .executableTarget(name: "fuzz-topic-prefix", dependencies: ["FuzzSupport", "ScandMQTT"], path: "Sources/Fuzz/TopicPrefix")
     ]
 }

@@ -6,6 +6,7 @@ import ScandLogging
 import ScandProtocol
 import ServiceLifecycle
 import UnixSignals
+import ScandEventLog
 
 /// `scand run` assembled: the pipeline, the socket, systemd's protocols and reload, each a
 /// swift-service-lifecycle service in one group. Tests build it the way the command does.

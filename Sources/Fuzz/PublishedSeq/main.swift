@@ -1,7 +1,7 @@
 import FuzzSupport
 import Foundation
 import ScandJournal
-@testable import ScandService
+@testable import ScandEventLog
 
 // The daemon's `published-seq` file (issue 48: a stray byte switched the loss check off for good, and a seq
 // near 2^53−1 was numbered past). What it accepts is empty (0) or one 21-byte record, 20 digits and a

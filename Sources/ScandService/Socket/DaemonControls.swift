@@ -1,6 +1,7 @@
 import NIOPosix
 import ScandCore
 import ScandProtocol
+import ScandEventLog
 
 /// What socket requests ask of the rest of the daemon. Answers that take time arrive through a callback,
 /// on any thread: the event loop never waits for the pipeline.

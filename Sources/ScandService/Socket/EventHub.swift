@@ -3,6 +3,7 @@ import ScandCore
 import ScandProtocol
 import NIOConcurrencyHelpers
 import ScandJournal
+import ScandEventLog
 
 /// Fans each event out to every subscriber whose WATCH filters accept it, encoded once. A subscriber that
 /// stops reading is disconnected (see `Subscriber`) and counted, never waited on: capture and the other

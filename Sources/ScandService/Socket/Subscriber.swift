@@ -2,6 +2,7 @@ import NIOCore
 import ScandCore
 import ScandProtocol
 import NIOConcurrencyHelpers
+import ScandEventLog
 
 /// One admitted socket client as the hub sees it: its channel and its WATCH filters. Lines may be sent from
 /// any thread (`Channel` is thread-safe); every line, reply or event, counts against the queue limit until

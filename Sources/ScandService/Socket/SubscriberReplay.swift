@@ -3,6 +3,7 @@ import NIOPosix
 import ScandCore
 import ScandProtocol
 import ScandJournal
+import ScandEventLog
 
 /// One client's `since`: carries out its `ReplayHandover`. The client is registered for live events before
 /// the journal is first read (events published meanwhile wait here); journal reads run on `pool` (NIO's

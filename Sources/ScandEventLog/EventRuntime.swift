@@ -10,9 +10,9 @@ import Synchronization
 /// session, the journal's upkeep) only enqueue a job on that loop: none ever blocks a thread. Past `limit`
 /// waiting events (the journal stalled on a hung disk) `room()` suspends a producer that can wait until they
 /// are done, the one way not to lose an event.
-actor EventRuntime {
+package actor EventRuntime {
     nonisolated let executor = OwnEventLoop(name: "scand-events")
-    nonisolated var unownedExecutor: UnownedSerialExecutor { executor.unownedExecutor }
+    package nonisolated var unownedExecutor: UnownedSerialExecutor { executor.unownedExecutor }
 
     private let events: EventLog
     private let publish: @Sendable (PublishedEvent) -> Void
@@ -20,14 +20,14 @@ actor EventRuntime {
     /// Events enqueued and not yet published: producers read it without a hop to the loop.
     private let waiting = Atomic<Int>(0)
 
-    init(events: EventLog, limit: Int = 4096, publish: @escaping @Sendable (PublishedEvent) -> Void) {
+    package init(events: EventLog, limit: Int = 4096, publish: @escaping @Sendable (PublishedEvent) -> Void) {
         self.events = events
         self.publish = publish
         self.limit = max(1, limit)
     }
 
     /// Enqueues `event` on the runtime's loop; never blocks.
-    nonisolated func submit(_ event: Event) {
+    package nonisolated func submit(_ event: Event) {
         waiting.add(1, ordering: .relaxed)
         enqueue { runtime in
             runtime.events.stamp(event).forEach(runtime.publish)
@@ -36,20 +36,20 @@ actor EventRuntime {
     }
 
     /// The journal's upkeep (a replaced file, a retried disk), in the events' order.
-    nonisolated func upkeep() {
+    package nonisolated func upkeep() {
         enqueue { runtime in runtime.events.upkeep().forEach(runtime.publish) }
     }
 
     /// Returns at once while fewer than `limit` events wait (a look at a counter, per frame), else once every
     /// event enqueued before is published.
-    nonisolated func room() async {
+    package nonisolated func room() async {
         guard waiting.load(ordering: .relaxed) >= limit else { return }
         await drained()
     }
 
     /// Returns once every event submitted before is published: this call is a job on the same loop, behind
     /// theirs (the loop runs its jobs in the order they came).
-    func drained() {}
+    package func drained() {}
 
     /// The loop's own queue keeps the order in which producers enqueue, which an actor call from a task
     /// would not: each job runs isolated to the runtime.

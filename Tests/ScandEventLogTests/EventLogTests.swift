@@ -8,7 +8,7 @@ import ScandProtocol
 import ScandTestSupport
 import Testing
 
-@testable import ScandService
+@testable import ScandEventLog
 
 /// Issue 25, 3 and 4: the journal after a full disk, and a journal damaged or removed under the daemon,
 /// on real files, with the clock the test gives.

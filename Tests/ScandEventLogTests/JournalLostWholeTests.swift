@@ -8,7 +8,7 @@ import ScandProtocol
 import ScandTestSupport
 import Testing
 
-@testable import ScandService
+@testable import ScandEventLog
 
 /// Issue 48, 3: a journal lost whole (its WAL removed before the first checkpoint, or its files removed
 /// while the daemon was stopped) was started again from the published seq without a word.

@@ -1,14 +1,13 @@
 import Foundation
 import Logging
 import NIOConcurrencyHelpers
-import ScandCapture
 import ScandJournal
 import ScandLogging
 import ScandProtocol
 import ScandTestSupport
 import Testing
 
-@testable import ScandService
+@testable import ScandEventLog
 import ScandRuntime
 
 /// The event runtime while its journal stalls (a hung disk): its producers, the daemon's tasks among them,

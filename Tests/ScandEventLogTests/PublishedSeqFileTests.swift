@@ -8,7 +8,7 @@ import ScandProtocol
 import ScandTestSupport
 import Testing
 
-@testable import ScandService
+@testable import ScandEventLog
 
 /// Issue 48, 4: one stray byte in `published-seq` switched the loss check off for good (refused at every
 /// start, never cut back by the 21-byte write), and /dev/null there read as empty, silently.

@@ -8,7 +8,7 @@ import ScandProtocol
 import ScandTestSupport
 import Testing
 
-@testable import ScandService
+@testable import ScandEventLog
 
 /// Issue 31, 8: SQLite drops a damaged write-ahead log from its first bad frame, silently. The daemon keeps the
 /// last seq it published outside SQLite, numbers on after it and says which events the journal lost.

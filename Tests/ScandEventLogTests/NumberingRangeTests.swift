@@ -8,7 +8,7 @@ import ScandProtocol
 import ScandTestSupport
 import Testing
 
-@testable import ScandService
+@testable import ScandEventLog
 
 /// Issue 48, 5: a published-seq within a few events of 2^53−1 was accepted, and the daemon numbered past
 /// it; every client then refused those seqs. The daemon refuses a state file too near the end with one line

@@ -1,7 +1,7 @@
 import NIOConcurrencyHelpers
 import ScandLogging
 
-@testable import ScandService
+@testable import ScandEventLog
 
 /// A journal suite that opens event logs (`EventLogTests.limits`, the clock at 1000) and keeps what they log in
 /// `logged`, to check the lines said about a loss.

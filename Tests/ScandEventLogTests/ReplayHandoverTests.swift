@@ -3,7 +3,7 @@ import Testing
 import ScandCore
 import ScandProtocol
 
-@testable import ScandService
+@testable import ScandEventLog
 
 /// A daemon in miniature: a journal (an array, pruned at its head), events journaled then published, and
 /// one client whose replay reads the journal in batches at moments chosen by a seeded generator; a client of
