@@ -99,6 +99,17 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")
             ]),
+        // The daemon's socket: the server, its clients' requests and subscriptions, the hub that hands events to them.
+        .target(
+            name: "ScandSocket",
+            dependencies: [
+                "ScandCore", "ScandProtocol", "ScandDecoding", "ScandEventLog", "ScandJournal", "ScandFiles", "ScandLogging", "ScandRuntime",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")
+            ]),
         // `scand mqtt`: an MQTT client over libmosquitto, the bridge's state machine and its service, a client of
         // the daemon's socket.
         .target(
@@ -114,7 +125,7 @@ let package = Package(
             name: "ScandService",
             dependencies: [
                 "ScandCore", "ScandProtocol", "ScandCapture", "ScandDecoding", "ScandImageIO", "ScandJournal", "ScandFiles", "ScandConfigFile",
-                "ScandLogging", "ScandRuntime", "ScandTracking", "ScandEventLog", "CSystemd",
+                "ScandLogging", "ScandRuntime", "ScandTracking", "ScandEventLog", "ScandSocket", "CSystemd",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -167,7 +178,7 @@ let package = Package(
         .target(
             name: "ScandCommands",
             dependencies: [
-                "ScandCapture", "ScandService", "ScandMQTT", "ScandWeb", "ScandWedge",
+                "ScandCapture", "ScandService", "ScandSocket", "ScandMQTT", "ScandWeb", "ScandWedge",
                 "ScandCore", "ScandProtocol", "ScandClient", "ScandConfigFile", "ScandDecoding", "ScandImageIO", "ScandFiles",
                 "ScandLogging",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -201,7 +212,7 @@ let package = Package(
         .testTarget(
             name: "ScandClientTests",
             dependencies: [
-                "ScandClient", "ScandProtocol", "ScandService", "ScandCore", "ScandTestSupport", "ScandLogging",
+                "ScandClient", "ScandProtocol", "ScandSocket", "ScandCore", "ScandTestSupport", "ScandLogging",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")
             ]),
@@ -217,6 +228,15 @@ let package = Package(
             dependencies: [
                 "ScandEventLog", "ScandJournal", "ScandRuntime", "ScandCore", "ScandProtocol", "ScandLogging", "ScandTestSupport",
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio")
+            ]),
+        .testTarget(
+            name: "ScandSocketTests",
+            dependencies: [
+                "ScandSocket", "ScandEventLog", "ScandCore", "ScandProtocol", "ScandTestSupport", "ScandLogging",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOEmbedded", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio")
             ]),
         .testTarget(name: "ScandTrackingTests", dependencies: ["ScandTracking", "ScandCore"]),
@@ -274,7 +294,7 @@ if Context.environment["SCAND_FUZZ"] == "1" {
         .target(name: "CLibFuzzer", path: "Sources/Fuzz/CLibFuzzer"),
         .target(name: "FuzzSupport", dependencies: ["CLibFuzzer"], path: "Sources/Fuzz/FuzzSupport"),
         .executableTarget(
-            name: "fuzz-socket-request", dependencies: ["FuzzSupport", "ScandProtocol", "ScandService"] + nio, path: "Sources/Fuzz/SocketRequest"),
+            name: "fuzz-socket-request", dependencies: ["FuzzSupport", "ScandProtocol", "ScandSocket"] + nio, path: "Sources/Fuzz/SocketRequest"),
         .executableTarget(
             name: "fuzz-event-position", dependencies: ["FuzzSupport", "ScandCore", "ScandProtocol", "ScandWeb"], path: "Sources/Fuzz/EventPosition"),
         .executableTarget(name: "fuzz-recording", dependencies: ["FuzzSupport", "ScandCore", "ScandCapture"], path: "Sources/Fuzz/Recording"),

@@ -1,3 +1,5 @@
+import ScandSocket
+
 /// Where the daemon stands in one line, for systemd.
 public enum StatusSummary {
     /// One line for systemctl status.

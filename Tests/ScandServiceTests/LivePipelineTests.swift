@@ -12,15 +12,7 @@ import ScandRuntime
 /// The live pipeline on replayed frames: the real capture session, frame hand-off, decoder and event writer.
 @Suite struct LivePipelineTests {
     /// What a pipeline wrote, from the decode loop's thread.
-    final class Lines: Sendable {
-        private let events = NIOLockedValueBox<[String]>([])
-        private let logs = NIOLockedValueBox<[String]>([])
-        func event(_ s: String) { events.withLockedValue { $0.append(s) } }
-        func event(_ e: Event) { event(e.line) }
-        func log(_ s: String) { logs.withLockedValue { $0.append(s) } }
-        var all: [String] { events.withLockedValue { $0 } }
-        var sink: OutputSink { OutputSink(event: { self.event($0.line) }, log: { self.log($0) }) }
-    }
+    typealias Lines = WrittenLines
 
     /// `frames` frames of `items` (format, text, centre), drawn and recorded off the cooperative pool (`OffPool`).
     func recording(
@@ -274,4 +266,9 @@ import ScandRuntime
         }
         #expect(await Eventually.check(seconds: 1) { released == nil })
     }
+}
+
+extension WrittenLines {
+    /// Events and log lines written into these lines.
+    var sink: OutputSink { OutputSink(event: { self.event($0.line) }, log: { self.log($0) }) }
 }

@@ -3,7 +3,8 @@ import Logging
 import NIOConcurrencyHelpers
 import ScandLogging
 import Testing
-@testable import ScandService
+@testable import ScandSocket
+import ScandTestSupport
 
 @Suite struct RateLimitedLogTests {
     /// The log's clock, moved by the test.
@@ -15,7 +16,7 @@ import Testing
 
     @Test func oneLinePerIntervalSayingHowManyWereHeldBack() {
         let clock = Clock()
-        let lines = LivePipelineTests.Lines()
+        let lines = WrittenLines()
         let log = RateLimitedLog(interval: .seconds(10), log: .scand(write: { line, _ in lines.event(line) }), now: { clock.now })
         for _ in 0..<1000 { log("refused") }
         clock.advance(10_000_000)

@@ -7,7 +7,7 @@ import ScandCore
 import ScandLogging
 import ScandProtocol
 import Testing
-@testable import ScandService
+@testable import ScandSocket
 
 /// The client handler and the hub on an `EmbeddedChannel`: framing, answers, filters, slow and refused
 /// clients and the idle timeout, with no socket and no thread.

@@ -30,4 +30,18 @@ public struct DaemonControls: Sendable {
     /// Where `since` replays read the journal: NIO's thread pool, the daemon's one path for blocking file
     /// work (each replay's reads one after another, by its handover).
     public var replays = NIOThreadPool.singleton
+
+    package init(
+        status: @escaping @Sendable () -> StatusReport, metrics: @escaping @Sendable () -> String,
+        snapshot: @escaping @Sendable (_ isWanted: @escaping @Sendable () -> Bool, _ answer: @escaping @Sendable (String) -> Void) -> Void,
+        regionOfInterest: @escaping @Sendable () -> NormalizedRect,
+        setRegionOfInterest: @escaping @Sendable (NormalizedRect, _ answer: @escaping @Sendable (Event) -> Void) -> Void, events: EventLog? = nil
+    ) {
+        self.status = status
+        self.metrics = metrics
+        self.snapshot = snapshot
+        self.regionOfInterest = regionOfInterest
+        self.setRegionOfInterest = setRegionOfInterest
+        self.events = events
+    }
 }

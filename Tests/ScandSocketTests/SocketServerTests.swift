@@ -6,7 +6,7 @@ import ScandLogging
 import ScandProtocol
 import ScandTestSupport
 import Testing
-@testable import ScandService
+@testable import ScandSocket
 
 /// The socket server on a real Unix socket, with events published from several threads while clients come,
 /// watch and go: every watcher gets every event, each publisher's in order (and ThreadSanitizer, in the
