@@ -99,6 +99,20 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")
             ]),
+        // The live frame path: capture, decoding, tracking and the events of what was scanned; the pipeline's
+        // metrics, its preview, and the rect of interest and camera controls set over the socket.
+        .target(
+            name: "ScandPipeline",
+            dependencies: [
+                "ScandCore", "ScandProtocol", "ScandCapture", "ScandDecoding", "ScandImageIO", "ScandTracking", "ScandFiles", "ScandConfigFile",
+                "ScandLogging", "ScandRuntime",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Prometheus", package: "swift-prometheus")
+            ]),
         // The daemon's socket: the server, its clients' requests and subscriptions, the hub that hands events to them.
         .target(
             name: "ScandSocket",
@@ -125,7 +139,7 @@ let package = Package(
             name: "ScandService",
             dependencies: [
                 "ScandCore", "ScandProtocol", "ScandCapture", "ScandDecoding", "ScandImageIO", "ScandJournal", "ScandFiles", "ScandConfigFile",
-                "ScandLogging", "ScandRuntime", "ScandTracking", "ScandEventLog", "ScandSocket", "CSystemd",
+                "ScandLogging", "ScandRuntime", "ScandTracking", "ScandEventLog", "ScandSocket", "ScandPipeline", "CSystemd",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -178,7 +192,7 @@ let package = Package(
         .target(
             name: "ScandCommands",
             dependencies: [
-                "ScandCapture", "ScandService", "ScandSocket", "ScandMQTT", "ScandWeb", "ScandWedge",
+                "ScandCapture", "ScandService", "ScandSocket", "ScandPipeline", "ScandMQTT", "ScandWeb", "ScandWedge",
                 "ScandCore", "ScandProtocol", "ScandClient", "ScandConfigFile", "ScandDecoding", "ScandImageIO", "ScandFiles",
                 "ScandLogging",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -189,7 +203,7 @@ let package = Package(
         .target(
             name: "ScandBench",
             dependencies: [
-                "ScandCapture", "ScandService", "ScandJournal", "ScandEventLog", "CZBar", "CV4LConvert",
+                "ScandCapture", "ScandPipeline", "ScandJournal", "ScandEventLog", "CZBar", "CV4LConvert",
                 "ScandCore", "ScandProtocol", "ScandDecoding", "ScandImageIO",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio")
@@ -237,6 +251,13 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio")
+            ]),
+        .testTarget(
+            name: "ScandPipelineTests",
+            dependencies: [
+                "ScandPipeline", "ScandCapture", "ScandDecoding", "ScandRuntime", "ScandCore", "ScandProtocol", "ScandTestSupport", "ScandLogging",
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio")
             ]),
         .testTarget(name: "ScandTrackingTests", dependencies: ["ScandTracking", "ScandCore"]),

@@ -9,6 +9,7 @@ import ScandFiles
 import ScandLogging
 import ScandService
 import ScandSocket
+import ScandPipeline
 
 /// `scand run`: the daemon. Opens a camera (or replays a recording), serves subscribers on a Unix socket
 /// and writes a JSON event for every code shown, with DEVICE events as the camera comes and goes.

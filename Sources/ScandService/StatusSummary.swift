@@ -1,4 +1,5 @@
 import ScandSocket
+import ScandPipeline
 
 /// Where the daemon stands in one line, for systemd.
 public enum StatusSummary {

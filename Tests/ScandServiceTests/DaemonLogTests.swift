@@ -6,6 +6,7 @@ import ScandTestSupport
 import Testing
 
 @testable import ScandService
+import ScandPipeline
 
 /// The daemon's log lines while stderr blocks (a stalled journald): they wait off every event loop and the
 /// cooperative pool, and go out before the daemon returns.

@@ -1,6 +1,6 @@
 import Testing
 
-@testable import ScandService
+@testable import ScandPipeline
 
 /// STATUS's sharpness holds the best figure of the last second: it no longer flickers to 0 and back between
 /// sharp frames (issue 46, item 11).

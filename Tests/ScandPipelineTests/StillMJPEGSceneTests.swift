@@ -4,7 +4,7 @@ import ScandCapture
 import ScandCore
 import ScandDecoding
 import ScandTestSupport
-@testable import ScandService
+@testable import ScandPipeline
 
 /// Issue 30, 5: an MJPEG camera's still scene is judged from each frame decoded at an eighth of its size, so a
 /// ticket left on the reader, or an empty counter, is not decoded whole frame after frame; a change still is.

@@ -9,7 +9,7 @@ import ScandProtocol
 /// then in force on top of the configuration's `[camera.controls]` through replugs and reloads, and, once
 /// kept by `CameraControlStore` in the state directory, through restarts. Changes are carried out one at a
 /// time in the order asked, as the rect of interest's are.
-final class CameraControlOverride: Sendable {
+package final class CameraControlOverride: Sendable {
     let store: CameraControlStore?
     private struct State {
         /// In force on top of the configuration's.
@@ -21,7 +21,7 @@ final class CameraControlOverride: Sendable {
     private let changes = SerialChanges()
 
     /// Loads what was kept; a kept file that cannot be read is reported through `log` and ignored.
-    init(store: CameraControlStore?, log: Logger) {
+    package init(store: CameraControlStore?, log: Logger) {
         self.store = store
         var kept: [CameraControlSetting] = []
         if let store {
@@ -35,21 +35,21 @@ final class CameraControlOverride: Sendable {
     }
 
     /// `config` with the controls set over the socket on top of its own.
-    func applied(to config: ScandConfig) -> ScandConfig {
+    package func applied(to config: ScandConfig) -> ScandConfig {
         var c = config
         c.cameraControls = config.cameraControls.overridden(by: state.withLockedValue { $0.set })
         return c
     }
 
     /// CONTROLS for the camera's `controls` (none for a source without any).
-    func report(device: String, controls: [CameraControl]?) -> CameraControlsReport {
+    package func report(device: String, controls: [CameraControl]?) -> CameraControlsReport {
         state.withLockedValue { CameraControlsReport(device: device, controls: controls ?? [], set: $0.set, kept: $0.kept) }
     }
 
     /// Sets `change.settings` on `pipeline`'s camera, then (if it took them) keeps them in force with
     /// `adopt(all set so far)` and, when `change.keep`, in the state directory; after every change asked
     /// before. `done` gets CONTROLS, or an ERROR saying what was refused or could not be kept.
-    func change(
+    package func change(
         _ change: CameraControlChange, on pipeline: @escaping @Sendable () -> LivePipeline,
         adopt: @escaping @Sendable ([CameraControlSetting]) async -> Void, done: @escaping @Sendable (Event) -> Void
     ) {

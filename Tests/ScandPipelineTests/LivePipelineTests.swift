@@ -6,7 +6,7 @@ import ScandProtocol
 import ScandDecoding
 import ScandTestSupport
 import NIOConcurrencyHelpers
-@testable import ScandService
+@testable import ScandPipeline
 import ScandRuntime
 
 /// The live pipeline on replayed frames: the real capture session, frame hand-off, decoder and event writer.

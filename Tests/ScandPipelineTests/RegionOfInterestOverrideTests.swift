@@ -6,7 +6,7 @@ import ScandLogging
 import ScandTestSupport
 import Testing
 
-@testable import ScandService
+@testable import ScandPipeline
 
 /// Issue 48, 7: a rect 0.00004 wide, kept by an older scand, was used at every start and reported with width
 /// 0, which `scand roi` could not read back. Kept now, it is refused with one line and the configuration's

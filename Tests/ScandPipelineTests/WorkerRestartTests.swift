@@ -4,7 +4,7 @@ import ScandCapture
 import ScandCore
 import ScandDecoding
 import ScandTestSupport
-@testable import ScandService
+@testable import ScandPipeline
 import ScandRuntime
 
 /// Decoder processes that die between frames are replaced at the next read without a failed pass; STATUS

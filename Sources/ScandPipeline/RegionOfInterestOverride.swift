@@ -11,21 +11,21 @@ import ScandLogging
 /// applied), so the last one asked wins on disk and in the pipeline alike, and what STATUS shows is what a
 /// restart uses. The file is one line, `x,y,w,h`, replaced whole (`AtomicFile`): a crash mid-write leaves the
 /// old rect, never half a new one.
-final class RegionOfInterestOverride: Sendable {
+package final class RegionOfInterestOverride: Sendable {
     /// The kept rect's file; nil: no state directory, nothing is kept.
-    let path: String?
+    package let path: String?
     private let rect: NIOLockedValueBox<NormalizedRect?>
     private let changes = SerialChanges()
 
-    struct Failure: Error, CustomStringConvertible {
-        var description: String
+    package struct Failure: Error, CustomStringConvertible {
+        package var description: String
     }
 
     /// The kept rect's file in the state directory `directory`.
-    static func path(in directory: String) -> String { (directory as NSString).appendingPathComponent("roi") }
+    package static func path(in directory: String) -> String { (directory as NSString).appendingPathComponent("roi") }
 
     /// Loads what was kept; a kept file that cannot be read is reported through `log` and ignored.
-    init(directory: String?, log: Logger) {
+    package init(directory: String?, log: Logger) {
         path = directory.map(Self.path(in:))
         var kept: NormalizedRect?
         if let path {
@@ -36,7 +36,7 @@ final class RegionOfInterestOverride: Sendable {
     }
 
     /// `config` with the override, if any.
-    func applied(to config: ScandConfig) -> ScandConfig {
+    package func applied(to config: ScandConfig) -> ScandConfig {
         guard let r = rect.withLockedValue({ $0 }) else { return config }
         var c = config
         c.regionOfInterest = r
@@ -45,7 +45,7 @@ final class RegionOfInterestOverride: Sendable {
 
     /// Keeps `new` and then `apply`s it, after every change asked before; a rect that cannot be kept is not
     /// applied either. `done` gets the failure, if any.
-    func set(
+    package func set(
         _ new: NormalizedRect, apply: @escaping @Sendable (NormalizedRect) async -> Void, done: @escaping @Sendable (Failure?) -> Void
     ) {
         let path = self.path, rect = self.rect, changes = self.changes

@@ -11,7 +11,7 @@ import ScandRuntime
 /// LOST). Frames that arrive while it decodes are dropped and counted.
 public final class LivePipeline: Sendable {
     /// The device path or file name, for events.
-    let device: String
+    package let device: String
     private let capture: CaptureSession
     private let decodeLoop: DecodeLoop
     private let metrics = DecodeMetrics()

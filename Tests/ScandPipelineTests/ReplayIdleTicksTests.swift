@@ -1,5 +1,5 @@
 import Testing
-@testable import ScandService
+@testable import ScandPipeline
 
 @Suite struct ReplayIdleTicksTests {
     static let tick = Duration.milliseconds(100)

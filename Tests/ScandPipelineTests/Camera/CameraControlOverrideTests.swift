@@ -8,7 +8,7 @@ import ScandLogging
 import ScandProtocol
 import ScandTestSupport
 import Testing
-@testable import ScandService
+@testable import ScandPipeline
 
 /// `?CONTROLS` against real pipelines without a camera to set: a recording, and a camera that is not there.
 /// (A real camera's controls are set and kept in `VividEndToEndTests`.)

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import ScandCore
 import ScandTestSupport
-@testable import ScandService
+@testable import ScandPipeline
 
 /// The camera controls kept in the state directory: a `[camera.controls]` table read as the configuration's.
 @Suite struct CameraControlStoreTests {

@@ -6,7 +6,7 @@ import ScandDecoding
 import ScandTestSupport
 import ServiceLifecycle
 import Testing
-@testable import ScandService
+@testable import ScandPipeline
 
 /// The live pipeline as a service of a group: a new configuration that changes the camera swaps pipelines inside
 /// the service's run loop; one that does not keeps the pipeline; graceful shutdown stops the one running.

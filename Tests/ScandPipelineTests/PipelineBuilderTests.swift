@@ -4,7 +4,7 @@ import ScandCapture
 import ScandCore
 import ScandDecoding
 import ScandTestSupport
-@testable import ScandService
+@testable import ScandPipeline
 
 /// `scand run`'s pipelines, built from a configuration as the command builds them.
 @Suite struct PipelineBuilderTests {

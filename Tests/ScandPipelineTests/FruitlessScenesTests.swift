@@ -1,6 +1,6 @@
 import Testing
 @testable import ScandCore
-@testable import ScandService
+@testable import ScandPipeline
 
 /// Still scenes searched in vain rest when they come back as they were (`FruitlessScenes`).
 @Suite struct FruitlessScenesTests {

@@ -5,7 +5,7 @@ import ScandCore
 import ScandDecoding
 import ScandProtocol
 import ScandTestSupport
-@testable import ScandService
+@testable import ScandPipeline
 
 /// Golden replays: a generated frame sequence goes through the real pipeline (replay source, capture session,
 /// zxing, tracker, event writer) in lockstep — every frame decoded, time taken from the frames' recorded

@@ -5,7 +5,7 @@ import ScandCore
 import ScandDecoding
 import ScandTestSupport
 import NIOConcurrencyHelpers
-@testable import ScandService
+@testable import ScandPipeline
 
 /// Issue 30, 2 and 3 and issue 45 on the live pipeline, in lockstep on generated recordings: a code shown for a
 /// few frames is scanned once with the right text, a misread in one frame never, an add-on read in two frames of

@@ -4,7 +4,7 @@ import ScandCore
 import Testing
 import ScandTestSupport
 
-@testable import ScandService
+@testable import ScandPipeline
 
 /// Issue 25, 2: snapshots are made off the decode thread, once per frame for everyone waiting, and never
 /// for clients that are gone.

@@ -1,5 +1,5 @@
 import Testing
-@testable import ScandService
+@testable import ScandPipeline
 
 /// The decode loop's log lines say what happened in numbers a reader can use.
 @Suite struct DecodeLoopLogTests {

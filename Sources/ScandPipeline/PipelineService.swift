@@ -9,7 +9,7 @@ import ServiceLifecycle
 /// fresh buffers. A configuration that keeps the camera's settings changes decoding and tracking in place:
 /// capture, tracked codes and counters go on. On graceful shutdown capture stops; the service ends with STATS,
 /// published before the socket (the next service to stop) closes.
-final class PipelineService: Service, Sendable {
+package final class PipelineService: Service, Sendable {
     private struct State {
         var pipeline: LivePipeline
         var config: ScandConfig
@@ -25,7 +25,7 @@ final class PipelineService: Service, Sendable {
     /// Returns once every event written so far is out (STATS among them).
     private let published: @Sendable () async -> Void
 
-    init(
+    package init(
         config: ScandConfig, output: OutputSink, published: @escaping @Sendable () async -> Void = {},
         make: @escaping @Sendable (ScandConfig) -> LivePipeline
     ) {
@@ -35,12 +35,12 @@ final class PipelineService: Service, Sendable {
         self.state = NIOLockedValueBox(State(pipeline: make(config), config: config))
     }
 
-    var current: LivePipeline { state.withLockedValue { $0.pipeline } }
+    package var current: LivePipeline { state.withLockedValue { $0.pipeline } }
 
     /// The configuration in use.
-    var config: ScandConfig { state.withLockedValue { $0.config } }
+    package var config: ScandConfig { state.withLockedValue { $0.config } }
 
-    func run() async throws {
+    package func run() async throws {
         let last = await withTaskGroup(of: Void.self) { group in
             group.addTask { [self] in
                 // Not on cancellation: the pipeline ended by itself (a replay is over).
@@ -73,7 +73,7 @@ final class PipelineService: Service, Sendable {
     /// configuration returns once the running pipeline has taken the stop: the run loop starts the new one as
     /// soon as the old one has ended.
     @discardableResult
-    func apply(_ new: ScandConfig) async -> [String] {
+    package func apply(_ new: ScandConfig) async -> [String] {
         let (running, changes) = state.withLockedValue { s in
             let changes = new.cameraChanges(from: s.config)
             s.config = new
@@ -98,7 +98,7 @@ final class PipelineService: Service, Sendable {
 
     /// Takes `controls` as the configuration's camera controls without touching capture: the running camera
     /// has them already (set live), and later pipelines and reloads start from them.
-    func adoptCameraControls(_ controls: [CameraControlSetting]) {
+    package func adoptCameraControls(_ controls: [CameraControlSetting]) {
         state.withLockedValue { $0.config.cameraControls = controls }
     }
 }
