@@ -86,7 +86,7 @@ let package = Package(
         .target(
             name: "ScandJournal",
             dependencies: [
-                "ScandCore", "ScandProtocol", .product(name: "GRDB", package: "GRDB.swift"),
+                "ScandProtocol", .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio")
             ]),
         // The daemon's events after the pipeline: numbered, journaled (ScandJournal), published in order by one runtime.
@@ -106,7 +106,6 @@ let package = Package(
             dependencies: [
                 "ScandCore", "ScandProtocol", "ScandCapture", "ScandDecoding", "ScandImageIO", "ScandTracking", "ScandFiles", "ScandConfigFile",
                 "ScandLogging", "ScandRuntime",
-                .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
@@ -138,15 +137,12 @@ let package = Package(
         .target(
             name: "ScandService",
             dependencies: [
-                "ScandCore", "ScandProtocol", "ScandCapture", "ScandDecoding", "ScandImageIO", "ScandJournal", "ScandFiles", "ScandConfigFile",
-                "ScandLogging", "ScandRuntime", "ScandTracking", "ScandEventLog", "ScandSocket", "ScandPipeline", "CSystemd",
+                "ScandCore", "ScandProtocol", "ScandCapture", "ScandLogging", "ScandRuntime", "ScandEventLog", "ScandSocket", "ScandPipeline",
+                "CSystemd",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "Prometheus", package: "swift-prometheus")
+                .product(name: "Logging", package: "swift-log")
             ]),
         // The one client of the daemon's socket: typed requests over a kept connection, and subscriptions.
         .target(
@@ -227,27 +223,25 @@ let package = Package(
             name: "ScandClientTests",
             dependencies: [
                 "ScandClient", "ScandProtocol", "ScandSocket", "ScandCore", "ScandTestSupport", "ScandLogging",
-                .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")
             ]),
         .testTarget(name: "ScandDecodingTests", dependencies: ["ScandDecoding", "ScandCore", "ScandProtocol", "ScandTestSupport"]),
         .testTarget(
             name: "ScandCaptureTests",
             dependencies: [
-                "ScandCapture", "ScandCore", "ScandConfigFile", "ScandTestSupport",
+                "ScandCapture", "ScandRuntime", "ScandCore", "ScandProtocol", "ScandConfigFile", "ScandTestSupport",
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio")
             ]),
         .testTarget(
             name: "ScandEventLogTests",
             dependencies: [
                 "ScandEventLog", "ScandJournal", "ScandRuntime", "ScandCore", "ScandProtocol", "ScandLogging", "ScandTestSupport",
-                .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio")
             ]),
         .testTarget(
             name: "ScandSocketTests",
             dependencies: [
-                "ScandSocket", "ScandEventLog", "ScandCore", "ScandProtocol", "ScandTestSupport", "ScandLogging",
+                "ScandSocket", "ScandCore", "ScandProtocol", "ScandTestSupport", "ScandLogging",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
@@ -265,14 +259,11 @@ let package = Package(
         .testTarget(
             name: "ScandServiceTests",
             dependencies: [
-                "ScandService", "ScandCapture", "ScandDecoding", "ScandCore", "ScandProtocol", "ScandTestSupport", "ScandLogging",
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOEmbedded", package: "swift-nio"),
+                "ScandService", "ScandPipeline", "ScandCapture", "ScandCore", "ScandProtocol", "ScandTestSupport",
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio")
             ]),
         .testTarget(name: "ScandImageIOTests", dependencies: ["ScandImageIO", "ScandCore", "CSTB", "CWebP", "ScandTestSupport"]),
-        .testTarget(name: "ScandJournalTests", dependencies: ["ScandJournal", "ScandCore", "ScandTestSupport"]),
+        .testTarget(name: "ScandJournalTests", dependencies: ["ScandJournal", "ScandCore", "ScandProtocol", "ScandTestSupport"]),
         .testTarget(name: "ScandFilesTests", dependencies: ["ScandFiles", "ScandTestSupport"]),
         .testTarget(
             name: "ScandLoggingTests",

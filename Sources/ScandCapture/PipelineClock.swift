@@ -1,4 +1,3 @@
-import ScandCore
 import ScandRuntime
 
 /// The time a pipeline's tracker goes by: a camera's (its frames' stamps and the monotonic clock, which

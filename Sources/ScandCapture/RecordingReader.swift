@@ -1,5 +1,4 @@
 import Glibc
-import ScandCore
 import ScandRuntime
 
 /// Reads a recording, from a file or a pipe (a FIFO fed by `scand synth` or another program), never

@@ -1,4 +1,3 @@
-import ScandCore
 import ScandProtocol
 
 /// A stretch of time the journal is off: why, which events it missed, and when to try again. Attempts back

@@ -1,4 +1,3 @@
-import ScandCore
 import ScandProtocol
 
 /// An event as the daemon publishes it: encoded once (stamped with its boot and seq), with its seq and

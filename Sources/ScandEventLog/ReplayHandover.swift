@@ -1,4 +1,3 @@
-import ScandCore
 import ScandProtocol
 
 /// One socket client's way from `?WATCH={"enable":true,"since":{"boot":…,"seq":N}};` to live events, with

@@ -2,7 +2,6 @@ import ScandCapture
 import ScandCore
 import ScandProtocol
 import NIOConcurrencyHelpers
-import ScandRuntime
 
 /// What the decode loop has done so far, written by it and read by STATUS, STATS and the watchdog from any
 /// thread.

@@ -1,5 +1,3 @@
-import ScandCore
-
 /// A lockstep replay has no clock to tick by while no frame comes: the tracker hears of an idle stretch just
 /// before the frame that ends it, as a tick would have told it live (a code unseen meanwhile is lost, and
 /// forgotten, before that frame's reads are matched). The decoder's own time is not the recording's: in

@@ -2,7 +2,6 @@ import NIOCore
 import ScandCore
 import ScandProtocol
 import NIOConcurrencyHelpers
-import ScandJournal
 import ScandEventLog
 
 /// Fans each event out to every subscriber whose WATCH filters accept it, encoded once. A subscriber that

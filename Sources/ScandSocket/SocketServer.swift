@@ -6,7 +6,6 @@ import NIOPosix
 import ScandCore
 import ScandFiles
 import ScandLogging
-import ServiceLifecycle
 
 /// The Unix stream socket subscribers connect to, served with swift-nio. Bound by scand itself (mode 0660,
 /// optional group, removed on shutdown) or handed over by systemd's socket activation.

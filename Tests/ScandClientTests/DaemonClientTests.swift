@@ -1,5 +1,4 @@
 import Foundation
-import Logging
 import ScandCore
 import ScandLogging
 import ScandProtocol

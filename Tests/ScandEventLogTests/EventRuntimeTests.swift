@@ -1,7 +1,5 @@
 import Foundation
-import Logging
 import NIOConcurrencyHelpers
-import ScandJournal
 import ScandLogging
 import ScandProtocol
 import ScandTestSupport

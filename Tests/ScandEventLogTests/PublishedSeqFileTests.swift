@@ -1,8 +1,5 @@
 import Foundation
-import Logging
 import NIOConcurrencyHelpers
-import ScandCore
-import ScandJournal
 import ScandLogging
 import ScandProtocol
 import ScandTestSupport

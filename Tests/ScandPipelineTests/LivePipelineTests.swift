@@ -5,7 +5,6 @@ import ScandCore
 import ScandProtocol
 import ScandDecoding
 import ScandTestSupport
-import NIOConcurrencyHelpers
 @testable import ScandPipeline
 import ScandRuntime
 

@@ -1,6 +1,5 @@
 import Foundation
 import Testing
-import ScandCapture
 import ScandCore
 import ScandDecoding
 import ScandTestSupport

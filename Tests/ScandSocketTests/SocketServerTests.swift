@@ -1,5 +1,4 @@
 import Foundation
-import Logging
 import NIOConcurrencyHelpers
 import ScandCore
 import ScandLogging
