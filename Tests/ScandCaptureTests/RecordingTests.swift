@@ -2,8 +2,8 @@ import Foundation
 import Testing
 import ScandCore
 import ScandTestSupport
-@testable import ScandCapture
 import ScandRuntime
+@testable import ScandCapture
 
 @Suite struct RecordingTests {
     let dir = TestFiles.directory("scand-capture")

@@ -3,8 +3,8 @@ import NIOConcurrencyHelpers
 import Testing
 import ScandCore
 import ScandTestSupport
-@testable import ScandCapture
 import ScandRuntime
+@testable import ScandCapture
 
 /// Recordings through the capture session: a recording that breaks off ends the session once (a camera would
 /// be waited for), and a stop is not held up by a long recorded pause.

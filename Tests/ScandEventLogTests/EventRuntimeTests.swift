@@ -4,9 +4,9 @@ import ScandLogging
 import ScandProtocol
 import ScandTestSupport
 import Testing
+import ScandRuntime
 
 @testable import ScandEventLog
-import ScandRuntime
 
 /// The event runtime while its journal stalls (a hung disk): its producers, the daemon's tasks among them,
 /// must never block a thread; one that can wait suspends in `room()` until events are done.

@@ -5,8 +5,8 @@ import ScandCore
 import ScandProtocol
 import ScandDecoding
 import ScandTestSupport
-@testable import ScandPipeline
 import ScandRuntime
+@testable import ScandPipeline
 
 /// The live pipeline on replayed frames: the real capture session, frame hand-off, decoder and event writer.
 @Suite struct LivePipelineTests {

@@ -4,8 +4,8 @@ import ScandCapture
 import ScandCore
 import ScandDecoding
 import ScandTestSupport
-@testable import ScandPipeline
 import ScandRuntime
+@testable import ScandPipeline
 
 /// Decoder processes that die between frames are replaced at the next read without a failed pass; STATUS
 /// and STATS count them as `workerRestarts`.

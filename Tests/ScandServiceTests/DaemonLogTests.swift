@@ -4,9 +4,9 @@ import ScandCapture
 import ScandCore
 import ScandTestSupport
 import Testing
+import ScandPipeline
 
 @testable import ScandService
-import ScandPipeline
 
 /// The daemon's log lines while stderr blocks (a stalled journald): they wait off every event loop and the
 /// cooperative pool, and go out before the daemon returns.

@@ -2,8 +2,8 @@ import Foundation
 import NIOConcurrencyHelpers
 import ScandLogging
 import Testing
-@testable import ScandSocket
 import ScandTestSupport
+@testable import ScandSocket
 
 @Suite struct RateLimitedLogTests {
     /// The log's clock, moved by the test.
