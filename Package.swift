@@ -70,21 +70,60 @@ let package = Package(
                 "ScandCore", "ScandZXingShim",
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio")
             ]),
+        // What every module may use at run time: an event loop of one's own as an actor's executor, the monotonic clock.
+        .target(
+            name: "ScandRuntime",
+            dependencies: [.product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio")]),
         .target(name: "ScandImageIO", dependencies: ["ScandCore", "ScandFiles", "CSTB", "ScandImageShim", "ScandZXingShim"]),
         .target(
             name: "ScandCapture",
             dependencies: [
-                "ScandCore", "ScandProtocol", "ScandV4L2Shim", "CTurboJPEG",
+                "ScandCore", "ScandProtocol", "ScandRuntime", "ScandV4L2Shim", "CTurboJPEG",
                 .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio")
             ]),
+        // The tracker: which reads of which frames are one code, when it is SCAN, UPDATE and LOST.
+        .target(name: "ScandTracking", dependencies: ["ScandCore", "ScandProtocol"]),
         // The daemon's event journal: append-only SQLite (WAL) in its state directory.
         .target(
             name: "ScandJournal",
             dependencies: [
-                "ScandCore", "ScandProtocol", .product(name: "GRDB", package: "GRDB.swift"),
+                "ScandProtocol", .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio")
+            ]),
+        // The daemon's events after the pipeline: numbered, journaled (ScandJournal), published in order by one runtime.
+        .target(
+            name: "ScandEventLog",
+            dependencies: [
+                "ScandCore", "ScandProtocol", "ScandJournal", "ScandLogging", "ScandRuntime",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")
+            ]),
+        // The live frame path: capture, decoding, tracking and the events of what was scanned; the pipeline's
+        // metrics, its preview, and the rect of interest and camera controls set over the socket.
+        .target(
+            name: "ScandPipeline",
+            dependencies: [
+                "ScandCore", "ScandProtocol", "ScandCapture", "ScandDecoding", "ScandImageIO", "ScandTracking", "ScandFiles", "ScandConfigFile",
+                "ScandLogging", "ScandRuntime",
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Prometheus", package: "swift-prometheus")
+            ]),
+        // The daemon's socket: the server, its clients' requests and subscriptions, the hub that hands events to them.
+        .target(
+            name: "ScandSocket",
+            dependencies: [
+                "ScandCore", "ScandProtocol", "ScandDecoding", "ScandEventLog", "ScandJournal", "ScandFiles", "ScandLogging", "ScandRuntime",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")
             ]),
         // `scand mqtt`: an MQTT client over libmosquitto, the bridge's state machine and its service, a client of
         // the daemon's socket.
@@ -100,15 +139,12 @@ let package = Package(
         .target(
             name: "ScandService",
             dependencies: [
-                "ScandCore", "ScandProtocol", "ScandCapture", "ScandDecoding", "ScandImageIO", "ScandJournal", "ScandFiles", "ScandConfigFile",
-                "ScandLogging", "CSystemd",
+                "ScandCore", "ScandProtocol", "ScandCapture", "ScandLogging", "ScandRuntime", "ScandEventLog", "ScandSocket", "ScandPipeline",
+                "CSystemd",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "Prometheus", package: "swift-prometheus")
+                .product(name: "Logging", package: "swift-log")
             ]),
         // The one client of the daemon's socket: typed requests over a kept connection, and subscriptions.
         .target(
@@ -154,7 +190,7 @@ let package = Package(
         .target(
             name: "ScandCommands",
             dependencies: [
-                "ScandCapture", "ScandService", "ScandMQTT", "ScandWeb", "ScandWedge",
+                "ScandCapture", "ScandService", "ScandSocket", "ScandPipeline", "ScandMQTT", "ScandWeb", "ScandWedge",
                 "ScandCore", "ScandProtocol", "ScandClient", "ScandConfigFile", "ScandDecoding", "ScandImageIO", "ScandFiles",
                 "ScandLogging",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -165,7 +201,7 @@ let package = Package(
         .target(
             name: "ScandBench",
             dependencies: [
-                "ScandCapture", "ScandService", "ScandJournal", "CZBar", "CV4LConvert",
+                "ScandCapture", "ScandPipeline", "ScandJournal", "ScandEventLog", "CZBar", "CV4LConvert",
                 "ScandCore", "ScandProtocol", "ScandDecoding", "ScandImageIO",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio")
@@ -189,28 +225,48 @@ let package = Package(
         .testTarget(
             name: "ScandClientTests",
             dependencies: [
-                "ScandClient", "ScandProtocol", "ScandService", "ScandCore", "ScandTestSupport", "ScandLogging",
-                .product(name: "Logging", package: "swift-log"),
+                "ScandClient", "ScandProtocol", "ScandSocket", "ScandCore", "ScandTestSupport", "ScandLogging",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")
             ]),
         .testTarget(name: "ScandDecodingTests", dependencies: ["ScandDecoding", "ScandCore", "ScandPayload", "ScandTestSupport"]),
         .testTarget(
             name: "ScandCaptureTests",
             dependencies: [
-                "ScandCapture", "ScandCore", "ScandConfigFile", "ScandTestSupport",
+                "ScandCapture", "ScandRuntime", "ScandCore", "ScandProtocol", "ScandConfigFile", "ScandTestSupport",
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio")
             ]),
         .testTarget(
-            name: "ScandServiceTests",
+            name: "ScandEventLogTests",
             dependencies: [
-                "ScandService", "ScandCapture", "ScandDecoding", "ScandCore", "ScandProtocol", "ScandTestSupport", "ScandLogging",
+                "ScandEventLog", "ScandJournal", "ScandRuntime", "ScandCore", "ScandProtocol", "ScandLogging", "ScandTestSupport",
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio")
+            ]),
+        .testTarget(
+            name: "ScandSocketTests",
+            dependencies: [
+                "ScandSocket", "ScandCore", "ScandProtocol", "ScandTestSupport", "ScandLogging",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio")
             ]),
+        .testTarget(
+            name: "ScandPipelineTests",
+            dependencies: [
+                "ScandPipeline", "ScandCapture", "ScandDecoding", "ScandRuntime", "ScandCore", "ScandProtocol", "ScandTestSupport", "ScandLogging",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio")
+            ]),
+        .testTarget(name: "ScandTrackingTests", dependencies: ["ScandTracking", "ScandCore"]),
+        .testTarget(name: "ScandRuntimeTests", dependencies: ["ScandRuntime", "ScandTestSupport"]),
+        .testTarget(
+            name: "ScandServiceTests",
+            dependencies: [
+                "ScandService", "ScandPipeline", "ScandCapture", "ScandCore", "ScandProtocol", "ScandTestSupport",
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio")
+            ]),
         .testTarget(name: "ScandImageIOTests", dependencies: ["ScandImageIO", "ScandCore", "CSTB", "CWebP", "ScandTestSupport"]),
-        .testTarget(name: "ScandJournalTests", dependencies: ["ScandJournal", "ScandCore", "ScandTestSupport"]),
+        .testTarget(name: "ScandJournalTests", dependencies: ["ScandJournal", "ScandCore", "ScandProtocol", "ScandTestSupport"]),
         .testTarget(name: "ScandFilesTests", dependencies: ["ScandFiles", "ScandTestSupport"]),
         .testTarget(
             name: "ScandLoggingTests",
@@ -253,7 +309,7 @@ if Context.environment["SCAND_FUZZ"] == "1" {
         .target(name: "CLibFuzzer", path: "Sources/Fuzz/CLibFuzzer"),
         .target(name: "FuzzSupport", dependencies: ["CLibFuzzer"], path: "Sources/Fuzz/FuzzSupport"),
         .executableTarget(
-            name: "fuzz-socket-request", dependencies: ["FuzzSupport", "ScandProtocol", "ScandService"] + nio, path: "Sources/Fuzz/SocketRequest"),
+            name: "fuzz-socket-request", dependencies: ["FuzzSupport", "ScandProtocol", "ScandSocket"] + nio, path: "Sources/Fuzz/SocketRequest"),
         .executableTarget(
             name: "fuzz-event-position", dependencies: ["FuzzSupport", "ScandCore", "ScandProtocol", "ScandWeb"], path: "Sources/Fuzz/EventPosition"),
         .executableTarget(name: "fuzz-recording", dependencies: ["FuzzSupport", "ScandCore", "ScandCapture"], path: "Sources/Fuzz/Recording"),
@@ -268,7 +324,7 @@ if Context.environment["SCAND_FUZZ"] == "1" {
         .executableTarget(name: "fuzz-image", dependencies: ["FuzzSupport", "ScandCore", "ScandImageIO"], path: "Sources/Fuzz/Image"),
         .executableTarget(name: "fuzz-digital-link", dependencies: ["FuzzSupport", "ScandCore", "ScandPayload"], path: "Sources/Fuzz/DigitalLink"),
         .executableTarget(
-            name: "fuzz-published-seq", dependencies: ["FuzzSupport", "ScandJournal", "ScandService"], path: "Sources/Fuzz/PublishedSeq"),
+            name: "fuzz-published-seq", dependencies: ["FuzzSupport", "ScandJournal", "ScandEventLog"], path: "Sources/Fuzz/PublishedSeq"),
         .executableTarget(name: "fuzz-topic-prefix", dependencies: ["FuzzSupport", "ScandMQTT"], path: "Sources/Fuzz/TopicPrefix")
     ]
 }

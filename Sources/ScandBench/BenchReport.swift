@@ -1,6 +1,5 @@
 import ArgumentParser
 import Foundation
-import ScandCore
 import ScandProtocol
 import ScandDecoding
 

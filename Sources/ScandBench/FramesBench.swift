@@ -4,7 +4,7 @@ import ScandCapture
 import ScandCore
 import ScandProtocol
 import ScandDecoding
-import ScandService
+import ScandPipeline
 
 /// `scand bench frames`: the live pipeline on generated frames at a camera's pace — how many frames a
 /// second are decoded and how many are dropped, per frame size.

@@ -3,7 +3,7 @@ import Foundation
 import ScandCore
 import ScandProtocol
 import ScandJournal
-import ScandService
+import ScandEventLog
 
 /// `scand bench journal`: what the event journal costs the daemon on this machine — an append per
 /// published event (committed before the event goes out), and how fast `since` replays a backlog (journal

@@ -4,7 +4,7 @@ import ScandCapture
 import ScandCore
 import ScandProtocol
 import ScandDecoding
-import ScandService
+import ScandPipeline
 
 /// `scand bench mjpeg`: a 1080p30 MJPEG recording with codes through the live pipeline twice — scand
 /// decoding the JPEG frames itself (grey only, and only the frames the decoder takes) and libv4lconvert

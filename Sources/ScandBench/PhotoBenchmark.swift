@@ -3,7 +3,7 @@ import ScandCore
 import ScandDecoding
 import ScandCapture
 import ScandImageIO
-import ScandService
+import ScandPipeline
 
 /// Accuracy on real photos with known answers (zxing-cpp's test images: NAME.png|jpg with NAME.txt
 /// holding the expected text or NAME.bin the expected bytes, in folders; quagga2's photos: one folder with a

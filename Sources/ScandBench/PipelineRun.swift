@@ -1,7 +1,6 @@
 import Foundation
-import ScandCapture
 import ScandProtocol
-import ScandService
+import ScandPipeline
 
 /// The live pipeline run to its end as the benches measure it: the wall time, its counters and this
 /// process's resident memory at its end, and the CPU this process and its decoder processes spent, read once

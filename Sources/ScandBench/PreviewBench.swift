@@ -4,7 +4,7 @@ import ScandCapture
 import ScandCore
 import ScandProtocol
 import ScandDecoding
-import ScandService
+import ScandPipeline
 import NIOConcurrencyHelpers
 
 /// `scand bench preview`: what the setup page's live preview costs the daemon — the live pipeline on the

@@ -4,7 +4,7 @@ import ScandCapture
 import ScandCore
 import ScandDecoding
 import ScandProtocol
-import ScandService
+import ScandPipeline
 import NIOConcurrencyHelpers
 
 /// `scand bench till`: a generated till session (`TillSession`: 100 items of the retail mix, held, shaken or

@@ -1,4 +1,5 @@
 import Synchronization
+import ScandRuntime
 
 /// When the capture session last made progress and last had a frame, and whether it streams: written by the
 /// session's loop, read by the watchdog from any thread. Atomics, not a lock or an actor call: a loop stuck in

@@ -1,5 +1,6 @@
 import NIOCore
 import ScandCore
+import ScandRuntime
 
 /// One camera (or recording) session: an actor that owns the frame source and the device state machine and
 /// carries out what the machine decides — open, stream into the frame hand-off, and on a missing or lost

@@ -1,5 +1,4 @@
 import CTurboJPEG
-import ScandCore
 
 /// libjpeg-turbo's decompressor for MJPEG frames, straight to 8-bit grey: only the Y component is decoded,
 /// no chroma is upsampled or converted. A frame that is corrupt or cut short (webcams send them) is refused

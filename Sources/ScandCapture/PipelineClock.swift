@@ -1,4 +1,4 @@
-import ScandCore
+import ScandRuntime
 
 /// The time a pipeline's tracker goes by: a camera's (its frames' stamps and the monotonic clock, which
 /// ticks on while no frame comes), or a replay's recorded stamps alone.

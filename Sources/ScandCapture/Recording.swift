@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import ScandCore
 import ScandProtocol
+import ScandRuntime
 
 /// scand's recording of frames. Version 1, for raw frames: a first line `SCANDREC1 {json header}` naming
 /// the format, then per frame 8 bytes of capture time (µs, little endian), 8 bytes of sequence number and

@@ -1,5 +1,5 @@
 import Glibc
-import ScandCore
+import ScandRuntime
 
 /// Reads a recording, from a file or a pipe (a FIFO fed by `scand synth` or another program), never
 /// blocking longer than it is asked to: the capture session polls its source with a timeout and honours

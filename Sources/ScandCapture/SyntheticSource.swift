@@ -1,5 +1,6 @@
 import Glibc
 import ScandCore
+import ScandRuntime
 
 /// Plays given frames in a loop at a fixed rate, stamped with the time they are handed out: a camera
 /// for benchmarks and for `scand run --source demo` that needs no device and no file.

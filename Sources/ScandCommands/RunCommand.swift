@@ -8,6 +8,8 @@ import ScandDecoding
 import ScandFiles
 import ScandLogging
 import ScandService
+import ScandSocket
+import ScandPipeline
 
 /// `scand run`: the daemon. Opens a camera (or replays a recording), serves subscribers on a Unix socket
 /// and writes a JSON event for every code shown, with DEVICE events as the camera comes and goes.

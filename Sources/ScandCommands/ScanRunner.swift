@@ -4,7 +4,7 @@ import ScandDecoding
 import ScandFiles
 import ScandImageIO
 import ScandProtocol
-import ScandService
+import ScandPipeline
 
 /// `scand scan`: decodes still images and prints one SCAN object per code (or its text alone). Exit status
 /// as zbarimg's, which scripts test: 0 when every image held a code, 4 when one or more held none, 1 when an

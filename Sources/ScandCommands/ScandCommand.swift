@@ -3,7 +3,7 @@ import Foundation
 import Logging
 import ScandCore
 import ScandLogging
-import ScandService
+import ScandSocket
 
 /// The `scand` command line. The executable's `main` only calls this; tests call the same runners.
 public struct ScandCommand: AsyncParsableCommand {

@@ -1,6 +1,5 @@
 import Foundation
 import GRDB
-import ScandCore
 import ScandProtocol
 import NIOConcurrencyHelpers
 import Synchronization

@@ -1,5 +1,3 @@
-import ScandCore
-
 /// Where a published event stands, written right after its `class`: the daemon's boot id, its sequence
 /// number (events the journal keeps: DEVICE, SCAN, UPDATE, LOST, STATS, JOURNAL; VERSION has only the boot), and
 /// for a line replayed from the journal `"replayed":true` at the end.

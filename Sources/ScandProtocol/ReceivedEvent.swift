@@ -1,5 +1,3 @@
-import ScandCore
-
 /// One line the daemon sent, as a client reads it: its class and stamp, typed; the answers to requests
 /// typed whole (`event`); the line itself, to relay or print as the daemon wrote it.
 public struct ReceivedEvent: Sendable, Equatable {

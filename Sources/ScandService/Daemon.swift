@@ -6,6 +6,9 @@ import ScandLogging
 import ScandProtocol
 import ServiceLifecycle
 import UnixSignals
+import ScandEventLog
+import ScandSocket
+import ScandPipeline
 
 /// `scand run` assembled: the pipeline, the socket, systemd's protocols and reload, each a
 /// swift-service-lifecycle service in one group. Tests build it the way the command does.

@@ -1,4 +1,4 @@
-import ScandCapture
+import ScandRuntime
 import Synchronization
 
 /// The daemon's stdout (one more subscriber) and stderr: lines wait in a bounded stream of their own, written

@@ -1,6 +1,9 @@
 import ScandCapture
 import ScandCore
 import ScandProtocol
+import ScandEventLog
+import ScandSocket
+import ScandPipeline
 
 /// What the socket's requests ask of the rest of the daemon (STATUS, metrics, snapshots, the rect of interest,
 /// camera controls), answered from the running pipeline and what was set over the socket.

@@ -1,3 +1,6 @@
+import ScandSocket
+import ScandPipeline
+
 /// Where the daemon stands in one line, for systemd.
 public enum StatusSummary {
     /// One line for systemctl status.

@@ -3,6 +3,8 @@ import NIOConcurrencyHelpers
 import ScandCore
 import ServiceLifecycle
 import UnixSignals
+import ScandSocket
+import ScandPipeline
 
 /// systemd's side: READY=1 once the socket is served and the camera opened or waited for; STATUS= with a
 /// one-line summary; WATCHDOG=1 only while the pipeline is healthy; STOPPING=1; and reload on SIGHUP.

@@ -1,7 +1,6 @@
 import Foundation
 import ScandCore
 import ScandDecoding
-import ScandImageIO
 import Testing
 
 @testable import ScandBench

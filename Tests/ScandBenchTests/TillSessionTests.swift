@@ -1,5 +1,4 @@
 import Foundation
-import ScandCapture
 import ScandCore
 import ScandDecoding
 import ScandTestSupport

@@ -13,7 +13,7 @@ import ScandTestSupport
         var waitsForDevice: Bool { true }
         let threads = NIOLockedValueBox<Set<String>>([])
         var served = 0
-        func note() { _ = threads.withLockedValue { $0.insert(OwnEventLoopTests.currentThreadName()) } }
+        func note() { _ = threads.withLockedValue { $0.insert(ThreadName.current()) } }
         func open() throws(CaptureError) -> FrameFormat { note(); return .packed(.grey, width: 2, height: 2) }
         func nextFrame(timeoutMilliseconds: Int) throws(CaptureError) -> Frame? {
             note()

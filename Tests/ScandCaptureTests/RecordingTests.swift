@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import ScandCore
 import ScandTestSupport
+import ScandRuntime
 @testable import ScandCapture
 
 @Suite struct RecordingTests {

@@ -3,6 +3,7 @@ import NIOConcurrencyHelpers
 import Testing
 import ScandCore
 import ScandTestSupport
+import ScandRuntime
 @testable import ScandCapture
 
 /// Recordings through the capture session: a recording that breaks off ends the session once (a camera would

@@ -1,5 +1,4 @@
 import Foundation
-import Logging
 import ScandCore
 import ScandLogging
 import ScandProtocol
@@ -8,7 +7,7 @@ import ServiceLifecycle
 import Testing
 
 @testable import ScandClient
-@testable import ScandService
+@testable import ScandSocket
 
 /// The client against the daemon's real socket server, in this process, on a socket of the test's own.
 @Suite(.timeLimit(.minutes(1))) struct DaemonClientTests {

@@ -5,7 +5,6 @@ import ScandTestSupport
 import Testing
 
 @testable import ScandClient
-@testable import ScandService
 
 /// The clients' one loop over a subscription, against the daemon's real socket server in this process.
 @Suite(.timeLimit(.minutes(1))) struct SubscriptionLoopTests {

@@ -1,5 +1,4 @@
 import Foundation
-import ScandCore
 import ScandTestSupport
 import Testing
 

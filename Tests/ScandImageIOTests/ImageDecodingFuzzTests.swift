@@ -1,7 +1,6 @@
 import ScandTestSupport
 import Foundation
 import Testing
-import ScandCore
 @testable import ScandImageIO
 
 /// Hostile image files through the real decoding path (stb_image, libwebp and libtiff in the sandboxed

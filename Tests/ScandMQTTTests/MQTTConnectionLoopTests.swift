@@ -1,5 +1,4 @@
 import Foundation
-import NIOConcurrencyHelpers
 import ScandTestSupport
 import Testing
 

@@ -1,5 +1,4 @@
 import Testing
-import ScandCore
 
 @testable import ScandProtocol
 

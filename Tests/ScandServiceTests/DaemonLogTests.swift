@@ -4,6 +4,7 @@ import ScandCapture
 import ScandCore
 import ScandTestSupport
 import Testing
+import ScandPipeline
 
 @testable import ScandService
 

@@ -1,4 +1,3 @@
-import ScandCore
 import ScandProtocol
 import Testing
 @testable import ScandService

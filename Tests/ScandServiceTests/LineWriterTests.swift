@@ -11,7 +11,7 @@ import ScandProtocol
     /// counted, the drop is reported once, and publishing never blocks.
     @Test func aStdoutNobodyReadsNeverBlocksThePublisher() async {
         let readAgain = NIOLockedValueBox(false)
-        let reports = LivePipelineTests.Lines()
+        let reports = WrittenLines()
         let console = StdoutSubscriber(
             limit: 8, write: { _ in Eventually.wait(seconds: 60) { readAgain.withLockedValue { $0 } } },
             onFirstDrop: { reports.event(.error("dropped")) })
@@ -23,7 +23,7 @@ import ScandProtocol
     }
 
     @Test func aReadStdoutGetsEveryLineInOrder() async {
-        let written = LivePipelineTests.Lines()
+        let written = WrittenLines()
         let console = StdoutSubscriber(limit: 1000, write: { written.event($0) }, onFirstDrop: {})
         for i in 0..<500 { console.publish(Event.error("line \(i)").line) }
         #expect(await console.drain(within: .seconds(10)))

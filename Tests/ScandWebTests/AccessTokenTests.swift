@@ -1,4 +1,3 @@
-import ScandCore
 import Testing
 
 @testable import ScandWeb

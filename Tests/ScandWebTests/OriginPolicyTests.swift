@@ -1,5 +1,4 @@
 import HTTPTypes
-import ScandCore
 import Testing
 
 @testable import ScandWeb

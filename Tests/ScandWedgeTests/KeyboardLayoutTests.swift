@@ -1,5 +1,4 @@
 import Foundation
-import ScandCore
 import ScandWedge
 import Testing
 

@@ -1,13 +1,13 @@
 import FuzzSupport
 import Foundation
 import ScandJournal
-@testable import ScandService
+@testable import ScandEventLog
 
 // The daemon's `published-seq` file (issue 48: a stray byte switched the loss check off for good, and a seq
 // near 2^53−1 was numbered past). What it accepts is empty (0) or one 21-byte record, 20 digits and a
 // newline, that its own writer writes back byte for byte, with a seq the numbering may go on from; a
 // refusal is one line. The file is also opened as the daemon opens it. PublishedSeqFile is internal to
-// ScandService: reached with @testable (a debug build has testability).
+// ScandEventLog: reached with @testable (a debug build has testability).
 
 func seeds() -> [Fuzz.Seed] {
     [0, 1, 42, EventJournal.maxResumeSeq].map { (name: "record-\($0)", bytes: PublishedSeqFile.record($0)) } + [

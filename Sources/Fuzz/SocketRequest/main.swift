@@ -3,7 +3,7 @@ import NIOCore
 import NIOEmbedded
 import ScandCore
 import ScandProtocol
-import ScandService
+import ScandSocket
 
 // The socket's request path: a client's bytes cut into lines by the daemon's own RequestLineDecoder (in two
 // reads, split where the input says), each line read by ClientRequest.parse. The first byte picks the line

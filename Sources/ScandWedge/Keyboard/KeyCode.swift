@@ -1,5 +1,3 @@
-import ScandCore
-
 /// A key as the Linux input layer numbers it (linux/input-event-codes.h): what a uinput keyboard sends and
 /// what evdev readers see. A layout decides which character a code types; the code itself names a place on
 /// a PC keyboard (KEY_Q is the key left of W, which types 'a' under fr).

@@ -1,5 +1,3 @@
-import ScandCore
-
 /// The four layouts, each read off Debian's XKB symbols file of the same name (gb for uk), with the levels
 /// a kiosk's text needs: ASCII, the layout's own letters and signs, and its dead keys. Where the file
 /// includes another (gb and de include latin), the included keys are listed as the layout ends up with them.

@@ -1,0 +1,41 @@
+import Foundation
+import NIOConcurrencyHelpers
+import ScandCore
+import Testing
+import ScandTestSupport
+
+@testable import ScandPipeline
+
+/// Issue 25, 2: snapshots are made off the decode thread, once per frame for everyone waiting, and never
+/// for clients that are gone.
+@Suite struct SnapshotRequestsTests {
+    static let frame = Frame.yuyv(LumaImage(width: 1280, height: 720, fill: 200), sequence: 7)
+
+    static func waitFor(_ condition: () -> Bool) { Eventually.wait(seconds: 10, poll: .milliseconds(5), until: condition) }
+
+    @Test func oneSnapshotPerFrameIsSharedByEveryoneWaiting() throws {
+        let requests = SnapshotRequests()
+        let lines = NIOLockedValueBox<[String]>([])
+        for _ in 0..<500 { requests.add(isWanted: { true }) { line in lines.withLockedValue { $0.append(line) } } }
+        requests.offer(Self.frame, transform: .identity)
+        Self.waitFor { lines.withLockedValue { $0.count } == 500 }
+        let all = lines.withLockedValue { $0 }
+        #expect(all.count == 500 && Set(all).count == 1 && all[0].hasPrefix(#"{"class":"SNAPSHOT","frame":7,"width":640,"height":360"#))
+        #expect(requests.made == 1)
+    }
+
+    @Test func clientsGoneGetNothingMade() throws {
+        let requests = SnapshotRequests()
+        let answered = NIOLockedValueBox(0)
+        for _ in 0..<100 { requests.add(isWanted: { false }) { _ in answered.withLockedValue { $0 += 1 } } }
+        requests.offer(Self.frame, transform: .identity)
+        // The next offer is taken only once the first hand-over is done with.
+        let wanted = NIOLockedValueBox(false)
+        requests.add(isWanted: { true }) { _ in wanted.withLockedValue { $0 = true } }
+        Self.waitFor {
+            requests.offer(Self.frame, transform: .identity)
+            return wanted.withLockedValue { $0 }
+        }
+        #expect(answered.withLockedValue { $0 } == 0 && requests.made == 1)
+    }
+}
