@@ -35,10 +35,13 @@ struct TillScore {
     /// Per item: the frame of its first report with the right text.
     var firstRight: [Int?] = []
     var misreadDetails: [(item: Int, read: String)] = []
+    /// Items reported more than once, with what each report read (right, or the main number alone).
+    var duplicateDetails: [(item: Int, reads: [String])] = []
 
     init(reader: String, reports: [Report], truths: [Truth]) {
         self.reader = reader
         var right = [Int](repeating: 0, count: truths.count), partial = right
+        var texts = [[String]](repeating: [], count: truths.count)
         firstRight = [Int?](repeating: nil, count: truths.count)
         for r in reports {
             // Before the first item's window (the empty counter at the start) counts as the first item's.
@@ -53,8 +56,11 @@ struct TillScore {
             switch Self.reading(r.text, of: truths[i]) {
             case .right:
                 right[i] += 1
+                texts[i].append("\(r.text) at frame \(r.frame)")
                 if firstRight[i] == nil { firstRight[i] = r.frame }
-            case .partial: partial[i] += 1
+            case .partial:
+                partial[i] += 1
+                texts[i].append("\(r.text) (half) at frame \(r.frame)")
             case .wrong:
                 misreads += 1
                 misreadDetails.append((i, r.text))
@@ -62,6 +68,7 @@ struct TillScore {
         }
         for i in truths.indices {
             duplicates += max(0, right[i] + partial[i] - 1)
+            if right[i] + partial[i] > 1 { duplicateDetails.append((i, texts[i])) }
             if right[i] == 1 && partial[i] == 0 { once += 1 }
             if right[i] == 0 {
                 missed += 1

@@ -66,7 +66,7 @@ struct TillSessions {
             out.append(Outcome(seed: seed, session: session, score: score, cpuPercent: replay.run.cpuPercent))
             FileHandle.standardError.write(
                 Data(
-                    ("seed \(seed): \(score.once) once, \(score.misreads) misreads, \(score.halfRead) halves, \(score.missed) missed, "
+                    ("seed \(seed): \(score.once) once, \(score.duplicates) duplicates, \(score.misreads) misreads, \(score.halfRead) halves, \(score.missed) missed, "
                         + String(format: "%.1f%% of a core\n", replay.run.cpuPercent)).utf8))
         }
         return out
@@ -139,6 +139,13 @@ struct TillSessions {
             }
         }
         if !misreads.isEmpty { lines += ["", "Misreads: " + misreads.joined(separator: "; ")] }
+        let duplicates = outcomes.flatMap { o in
+            o.score.duplicateDetails.map { d in
+                let item = o.session.items[o.session.appearances[d.item].item]
+                return "seed \(o.seed) #\(d.item) \(item.kind) \(item.expected) (\(item.circumstances)): " + d.reads.joined(separator: ", ")
+            }
+        }
+        if !duplicates.isEmpty { lines += ["", "Duplicates: " + duplicates.joined(separator: "; ")] }
         // What was missed, by kind: where the evidence model's cost in reads falls.
         var missedKinds: [String: Int] = [:]
         var missedItems: [String] = []
