@@ -96,7 +96,9 @@ struct TillBench: Bench {
             ("scand, lockstep", lockstep[0]), ("scand, lockstep again", lockstep[1]), ("scand, recorded pace", recorded),
             ("scand, recorded pace, whole frame every frame", everyFrame)
         ] {
-            let reports = replay.scans.map { TillScore.Report(frame: Int($0.frame ?? 0), text: $0.detection.text) }
+            let reports = replay.scans.map {
+                TillScore.Report(frame: Int($0.frame ?? 0), text: $0.detection.text, format: "\($0.detection.format)")
+            }
             var row = Row(score: TillScore(reader: name, reports: reports, truths: truths))
             if name.contains("recorded pace") { (row.cpuPercent, row.seconds) = (replay.run.cpuPercent, replay.run.seconds) }
             rows.append(row)

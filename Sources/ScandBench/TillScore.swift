@@ -16,6 +16,8 @@ struct TillScore {
     struct Report: Equatable {
         var frame: Int
         var text: String
+        /// The symbology, where the reader gives it (scand's): listed with a duplicate.
+        var format: String? = nil
     }
 
     enum Reading: Equatable {
@@ -56,11 +58,11 @@ struct TillScore {
             switch Self.reading(r.text, of: truths[i]) {
             case .right:
                 right[i] += 1
-                texts[i].append("\(r.text) at frame \(r.frame)")
+                texts[i].append("\(r.format.map { $0 + " " } ?? "")\(r.text) at frame \(r.frame)")
                 if firstRight[i] == nil { firstRight[i] = r.frame }
             case .partial:
                 partial[i] += 1
-                texts[i].append("\(r.text) (half) at frame \(r.frame)")
+                texts[i].append("\(r.format.map { $0 + " " } ?? "")\(r.text) (half) at frame \(r.frame)")
             case .wrong:
                 misreads += 1
                 misreadDetails.append((i, r.text))

@@ -61,7 +61,9 @@ struct TillSessions {
             defer { unlink(path) }
             try session.record(to: path)
             let replay = await TillBench.replay(path, pace: pace, config: config)
-            let reports = replay.scans.map { TillScore.Report(frame: Int($0.frame ?? 0), text: $0.detection.text) }
+            let reports = replay.scans.map {
+                TillScore.Report(frame: Int($0.frame ?? 0), text: $0.detection.text, format: "\($0.detection.format)")
+            }
             let score = TillScore(reader: "scand, \(paceName)", reports: reports, truths: truths)
             out.append(Outcome(seed: seed, session: session, score: score, cpuPercent: replay.run.cpuPercent))
             FileHandle.standardError.write(

@@ -50,6 +50,17 @@ public enum BarcodeFormat: Int, CaseIterable, Sendable, Hashable, Comparable {
         }
     }
 
+    /// The symbology whatever its layout: a DataBar Stacked is a DataBar's data in two rows, and a tilted DataBar
+    /// is read as either (the hard-mix till scanned one twice so); likewise DataBar Expanded and its stacked
+    /// form. The tracker's same code is of the same layouts and number.
+    public var layouts: BarcodeFormat {
+        switch self {
+        case .dataBarStacked: .dataBar
+        case .dataBarExpandedStacked: .dataBarExpanded
+        default: self
+        }
+    }
+
     /// One-dimensional (row-scanned) symbologies, including the DataBar family.
     public var isLinear: Bool { BarcodeFormats.linear.contains(self) }
 

@@ -53,7 +53,7 @@ public struct CodeTracker: Sendable {
             return missed
         }
         /// Of `d`'s format and main number.
-        func isSameCode(as d: Detection) -> Bool { detection.format == d.format && detection.mainBytes == d.mainBytes }
+        func isSameCode(as d: Detection) -> Bool { detection.format.layouts == d.format.layouts && detection.mainBytes == d.mainBytes }
     }
 
     public var settings: TrackerSettings
@@ -148,7 +148,7 @@ public struct CodeTracker: Sendable {
             guard d.format.isLinear,
                 let i = groups.indices.first(where: {
                     let o = groups[$0][0]
-                    return o.format == d.format && o.mainBytes == d.mainBytes
+                    return o.format.layouts == d.format.layouts && o.mainBytes == d.mainBytes
                         && BarsSpan(o.corners, axisOf: o.corners).sameBars(as: BarsSpan(d.corners, axisOf: o.corners))
                 })
             else {
@@ -218,12 +218,14 @@ public struct CodeTracker: Sendable {
     }
 
     /// A scanned code of the same format and main number, anywhere in the frame, that this read belongs to: one
-    /// lost less than `forgetAfter` ago, or one seen less than `duplicateFilter` ago.
+    /// lost less than `forgetAfter` ago, or one last known in view less than `duplicateFilter` ago (its last read,
+    /// or after a stall the first frame without it: `absentSince`).
     private func twin(of d: Detection, excluding used: Set<Int>, at now: Duration) -> Int? {
         tracks.indices.first { i in
             let t = tracks[i]
             guard !used.contains(i), t.confirmed, !t.absorbed, t.isSameCode(as: d) else { return false }
-            return t.lostAt.map { now - $0 < settings.forgetAfter } == true || now - t.lastSeen < settings.duplicateFilter
+            return t.lostAt.map { now - $0 < settings.forgetAfter } == true
+                || now - t.absentSince(lostAfter: settings.lostAfter) < settings.duplicateFilter
         }
     }
 
@@ -385,7 +387,9 @@ public struct CodeTracker: Sendable {
         for var t in tracks where !t.absorbed {
             t.recent.removeAll { now - $0.at > settings.forgetAfter }
             if let lostAt = t.lostAt {
-                if now - lostAt < settings.forgetAfter || now - t.lastSeen < settings.duplicateFilter { keep.append(t) }
+                if now - lostAt < settings.forgetAfter || now - t.absentSince(lostAfter: settings.lostAfter) < settings.duplicateFilter {
+                    keep.append(t)
+                }
                 continue
             }
             let absent = t.absentSince(lostAfter: settings.lostAfter)

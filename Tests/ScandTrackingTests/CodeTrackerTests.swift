@@ -168,6 +168,29 @@ import Testing
         #expect(summary(t.observe([], at: ms(9500))) == ["LOST 2 a"])
     }
 
+    /// A DataBar turned 30° or so is read as a DataBar Stacked in some frames: the same code, never a second SCAN.
+    @Test func aDataBarReadAsStackedIsTheSameCode() {
+        var t = CodeTracker()
+        let text = "01373068773995"
+        var events: [String] = []
+        for i in 0..<3 { events += summary(t.observe([code(text, x: 10, format: .dataBar)], at: ms(i * 33))) }
+        #expect(events == ["SCAN 1 \(text)"])
+        // Lost, then read again elsewhere as stacked within the forget time; and read so beside it while in view.
+        _ = t.tick(at: ms(700))
+        var later: [String] = []
+        for i in 0..<4 { later += summary(t.observe([code(text, x: 300, format: .dataBarStacked)], at: ms(1300 + i * 33))) }
+        #expect(later.allSatisfy { !$0.hasPrefix("SCAN") }, "\(later)")
+    }
+
+    /// After a stall the duplicate filter counts from the first frame that showed the code gone, as LOST does: a
+    /// QR code (scanned on one read) moved during a 0.6 s stall and read elsewhere 0.7 s after it is the same code.
+    @Test func aCodeMovedDuringAStallIsNoNewScan() {
+        var t = CodeTracker()
+        _ = t.observe([code("a", x: 10)], at: ms(0))
+        #expect(t.observe([], at: ms(600)).isEmpty)
+        #expect(t.observe([code("a", x: 400)], at: ms(1300)).isEmpty)
+    }
+
     @Test func twoIdenticalCodesAreTwoTracksWithoutTheDuplicateFilter() {
         var settings = TrackerSettings()
         settings.duplicateFilter = .zero
