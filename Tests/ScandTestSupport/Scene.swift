@@ -153,13 +153,15 @@ public enum Scene {
         .zxingDefaults(width: image.width, height: image.height)
     }
 
+    /// One payload per format, each number its own: a DataBar and a DataBar Stacked of one number are one code
+    /// to the tracker (`BarcodeFormat.layouts`), so a scene showing both would report only one.
     public static let samplePayloads: [BarcodeFormat: String] = [
         .aztec: "Aztec scand 1", .codabar: "A40156B", .code39: "SCAND-39", .code93: "SCAND93",
         .code128: "scand-128 Ok", .dataMatrix: "DataMatrix scand", .ean8: "96385074", .ean13: "4006381333931",
         .itf: "00123456789012", .pdf417: "PDF417 scand payload", .qrCode: "https://example.org/scand?q=1",
         .upcA: "036000291452", .upcE: "01234565", .maxiCode: "MaxiCode scand", .microQRCode: "SCAND42",
         .rmqrCode: "rMQR scand", .dataBar: "09501101530003", .dataBarLimited: "00614141999996",
-        .dataBarStacked: "09501101530003", .dataBarExpanded: "(01)09501101530003(10)AB12",
+        .dataBarStacked: "09506000134352", .dataBarExpanded: "(01)09501101530003(10)AB12",
         .dataBarExpandedStacked: "(01)09501101530003(10)AB12(17)250131"
     ]
 }
