@@ -35,6 +35,8 @@ public struct PhotoBenchmark: Sendable {
         public var seconds = 0.0
         /// CPU time of this process and its reaped children (the isolated decoder's forks).
         public var cpuSeconds = 0.0
+        /// The photos (file names) whose payload the reader found: what one reader missed that another read.
+        public var found: Set<String> = []
     }
 
     public enum Reader: String, Sendable, CaseIterable {
@@ -126,7 +128,10 @@ public struct PhotoBenchmark: Sendable {
                     if read.hasWrongMainNumber(for: sample) { score.wrongMainNumbers += 1 }
                 }
             }
-            if hit { score.correct += 1 }
+            if hit {
+                score.correct += 1
+                score.found.insert((sample.path as NSString).lastPathComponent)
+            }
         }
         decoder.worker?.retire()
         score.seconds = Date().timeIntervalSince(start)

@@ -34,7 +34,7 @@ struct PhotosBench: Bench {
                 for reader in readers { row.append(await bench.score(reader, folder: folder, samples: samples)) }
                 rows.append(row)
             }
-            tables.append("### \(set)\n\n" + Self.table(readers: readers, rows: rows))
+            tables.append("### \(set)\n\n" + Self.table(readers: readers, rows: rows) + Self.missed(readers: readers, rows: rows))
             values += rows.flatMap { row in
                 zip(readers, row).map { reader, s in
                     JSONValue.object([
@@ -42,13 +42,33 @@ struct PhotosBench: Bench {
                         ("correct", .int(s.correct)), ("misreads", .int(s.misreads)), ("wrongMainNumbers", .int(s.wrongMainNumbers)),
                         ("negativeReads", .int(s.negativeReads)), ("failures", .int(s.failures)),
                         ("seconds", JSONValue.number(s.seconds, places: 2)),
-                        ("cpuSeconds", JSONValue.number(s.cpuSeconds, places: 2))
+                        ("cpuSeconds", JSONValue.number(s.cpuSeconds, places: 2)),
+                        ("found", .array(s.found.sorted().map(JSONValue.string)))
                     ])
                 }
             }
         }
         guard !tables.isEmpty else { return nil }
         return BenchReport(name: "photos", table: tables.joined(separator: "\n\n"), rows: .array(values))
+    }
+
+    /// Below the table, for scand's readers: each photo another reader read and it did not, with who read it
+    /// (where reach is lost, photo by photo).
+    static func missed(readers: [PhotoBenchmark.Reader], rows: [[PhotoBenchmark.Score]]) -> String {
+        var lines: [String] = []
+        for (i, reader) in readers.enumerated() where reader == .scand || reader == .scandHeld {
+            var missed: [String] = []
+            for row in rows {
+                let readByOthers = row.indices.filter { $0 != i }.reduce(into: [String: [String]]()) { out, j in
+                    for photo in row[j].found { out[photo, default: []].append(readers[j].rawValue) }
+                }
+                for (photo, by) in readByOthers.sorted(by: { $0.key < $1.key }) where !row[i].found.contains(photo) {
+                    missed.append("\(row[i].folder)/\(photo) (\(by.joined(separator: ", ")))")
+                }
+            }
+            if !missed.isEmpty { lines.append("\(reader.rawValue) missed what another read: " + missed.joined(separator: "; ")) }
+        }
+        return lines.isEmpty ? "" : "\n\n" + lines.joined(separator: "\n\n")
     }
 
     /// A Markdown table: per reader "found / misreads / wrong main numbers / reads on photos without a code /

@@ -109,4 +109,20 @@ import ScandDecoding
         let gs1 = ZBarImg.parse("<symbol type='DataBar-Exp'><data format='base64' length='7'><![CDATA[\nMTA1NjcdMTE=\n]]></data></symbol>")
         #expect(gs1.first?.equivalents == ["1056711"])
     }
+
+    @Test func whatScandMissedAndAnotherReadIsListedWithWhoReadIt() {
+        let readers: [PhotoBenchmark.Reader] = [.scand, .zxingDefaults, .zbarimg, .scandHeld]
+        func score(_ found: Set<String>) -> PhotoBenchmark.Score {
+            var s = PhotoBenchmark.Score(folder: "crumpled")
+            s.found = found
+            return s
+        }
+        let row = [score(["1.png"]), score(["1.png", "2.png"]), score(["2.png", "3.png"]), score(["1.png", "3.png"])]
+        let said = PhotosBench.missed(readers: readers, rows: [row])
+        #expect(
+            said == "\n\nscand missed what another read: crumpled/2.png (zxing-defaults, zbarimg); crumpled/3.png (zbarimg, scand-live-held)"
+                + "\n\nscand-live-held missed what another read: crumpled/2.png (zxing-defaults, zbarimg)")
+        // Nothing missed, nothing said; zxing's and zbar's misses are not scand's to list.
+        #expect(PhotosBench.missed(readers: readers, rows: [[score(["1.png"]), score([]), score([]), score(["1.png"])]]) == "")
+    }
 }
