@@ -20,15 +20,7 @@ extension Payload {
             f.add("encryption", w.encryption)
             f.add("hidden", w.hidden)
         case .contact(let c):
-            f.add("source", c.source)
-            f.add("name", c.name)
-            f.add("organization", c.organization)
-            f.add("title", c.title)
-            f.add("phones", c.phones)
-            f.add("emails", c.emails)
-            f.add("urls", c.urls)
-            f.add("addresses", c.addresses)
-            f.add("note", c.note)
+            f.add(c)
         case .email(let e):
             f.add("to", e.to)
             f.add("cc", e.cc)
@@ -52,21 +44,7 @@ extension Payload {
             f.add("location", e.location)
             f.add("description", e.description)
         case .driverLicense(let d):
-            f.add("documentType", d.documentType)
-            f.add("issuerIIN", d.issuerIIN)
-            if let v = d.aamvaVersion { f.fields.append(("aamvaVersion", .int(v))) }
-            f.add("licenseNumber", d.licenseNumber)
-            f.add("familyName", d.familyName)
-            f.add("givenNames", d.givenNames)
-            f.add("birthDate", d.birthDate)
-            f.add("expiryDate", d.expiryDate)
-            f.add("issueDate", d.issueDate)
-            f.add("sex", d.sex)
-            f.add("street", d.street)
-            f.add("city", d.city)
-            f.add("state", d.state)
-            f.add("postalCode", d.postalCode)
-            f.add("country", d.country)
+            f.add(d)
         case .isbn(let i):
             f.add("isbn13", i.isbn13)
             f.add("isbn10", i.isbn10)
@@ -110,5 +88,37 @@ private struct JSONFields {
 
     mutating func add(_ key: String, _ flag: Bool) {
         if flag { fields.append((key, .bool(true))) }
+    }
+
+    /// A contact's fields (MeCard or vCard).
+    mutating func add(_ c: Payload.Contact) {
+        add("source", c.source)
+        add("name", c.name)
+        add("organization", c.organization)
+        add("title", c.title)
+        add("phones", c.phones)
+        add("emails", c.emails)
+        add("urls", c.urls)
+        add("addresses", c.addresses)
+        add("note", c.note)
+    }
+
+    /// A driving licence's fields (AAMVA).
+    mutating func add(_ d: Payload.DriverLicense) {
+        add("documentType", d.documentType)
+        add("issuerIIN", d.issuerIIN)
+        if let v = d.aamvaVersion { fields.append(("aamvaVersion", .int(v))) }
+        add("licenseNumber", d.licenseNumber)
+        add("familyName", d.familyName)
+        add("givenNames", d.givenNames)
+        add("birthDate", d.birthDate)
+        add("expiryDate", d.expiryDate)
+        add("issueDate", d.issueDate)
+        add("sex", d.sex)
+        add("street", d.street)
+        add("city", d.city)
+        add("state", d.state)
+        add("postalCode", d.postalCode)
+        add("country", d.country)
     }
 }
