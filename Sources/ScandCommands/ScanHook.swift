@@ -1,7 +1,6 @@
 import ArgumentParser
 import Foundation
 import Glibc
-import NIOConcurrencyHelpers
 import NIOPosix
 import ScandCore
 import ScandProtocol
@@ -108,22 +107,23 @@ struct ScanHook: Sendable {
     func run(for code: ReceivedCode, line: ReceivedEvent) async -> Outcome {
         let child: pid_t
         do { child = try spawn(environment: Self.environment(for: code, line: line)) } catch { return .notStarted("\(error)") }
-        let news = Mailbox()
+        let (news, post) = AsyncStream.makeStream(of: Happening.self)
         Task {
             // The singleton pool is never shut down: the wait always runs.
             try? await NIOThreadPool.singleton.runIfActive { Self.waitUntilEnded(child) }
-            news.post(.ended)
+            post.yield(.ended)
         }
         let timer = Task { [timeout] in
             try await Task.sleep(for: timeout)
-            news.post(.timedOut)
+            post.yield(.timedOut)
         }
-        return await withTaskCancellationHandler {
+        // The run's own task, which the watch's cancellation does not reach (an `AsyncStream`'s iterator ends
+        // when its task is cancelled): it is told `.cancelled` instead, and still ends and reaps its command.
+        let run = Task { [timeout, grace] () -> Outcome in
             var ending: Happening?
             var graceTimer: Task<Void, any Error>?
             var tree = HookProcessTree()
-            while true {
-                let happening = await news.next()
+            for await happening in news {
                 switch happening {
                 case .ended:
                     timer.cancel()
@@ -144,7 +144,7 @@ struct ScanHook: Sendable {
                     tree.signal(SIGTERM)
                     graceTimer = Task { [grace] in
                         try await Task.sleep(for: grace)
-                        news.post(.graceOver)
+                        post.yield(.graceOver)
                     }
                 case .graceOver:
                     tree = tree.adding(below: child)
@@ -152,8 +152,16 @@ struct ScanHook: Sendable {
                     tree.signal(SIGKILL)
                 }
             }
+            // Not reached: `post` lives as long as this run, so the stream does not end before the command.
+            _ = kill(-child, SIGKILL)
+            try? await NIOThreadPool.singleton.runIfActive { Self.waitUntilEnded(child) }
+            _ = Self.reap(child)
+            return .signalled(SIGKILL)
+        }
+        return await withTaskCancellationHandler {
+            await run.value
         } onCancel: {
-            news.post(.cancelled)
+            post.yield(.cancelled)
         }
     }
 
@@ -164,42 +172,6 @@ struct ScanHook: Sendable {
         /// The watch is ending.
         case cancelled
         case graceOver
-    }
-
-    /// What happens to one run, in order, for the one task that carries it out. Unlike an `AsyncStream`,
-    /// waiting on it does not end when that task is cancelled: a cancelled run still ends its command.
-    final class Mailbox: Sendable {
-        private struct State {
-            var posted: [Happening] = []
-            var waiter: CheckedContinuation<Happening, Never>?
-        }
-        /// Locked: posted from a cancellation handler too, which runs synchronously wherever the cancel came from.
-        private let state = NIOLockedValueBox(State())
-
-        func post(_ happening: Happening) {
-            let waiter = state.withLockedValue { s -> CheckedContinuation<Happening, Never>? in
-                guard let waiter = s.waiter else {
-                    s.posted.append(happening)
-                    return nil
-                }
-                s.waiter = nil
-                return waiter
-            }
-            waiter?.resume(returning: happening)
-        }
-
-        func next() async -> Happening {
-            await withCheckedContinuation { (next: CheckedContinuation<Happening, Never>) in
-                let ready = state.withLockedValue { s -> Happening? in
-                    guard !s.posted.isEmpty else {
-                        s.waiter = next
-                        return nil
-                    }
-                    return s.posted.removeFirst()
-                }
-                if let ready { next.resume(returning: ready) }
-            }
-        }
     }
 
     /// Blocks until the child has ended, leaving it unreaped (its pid, and its group's id, stay its own).
