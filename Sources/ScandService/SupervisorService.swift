@@ -1,5 +1,4 @@
 import Foundation
-import NIOConcurrencyHelpers
 import ScandCore
 import ServiceLifecycle
 import UnixSignals
@@ -22,24 +21,7 @@ struct SupervisorService: Service {
         await pipeline.current.firstDeviceStatus(within: .seconds(1))
         Systemd.ready(status: StatusSummary.line(pipeline.current, hub: hub))
         let watchdog = Systemd.watchdogInterval()
-        // Set, under the lock, when STOPPING=1 is sent: no WATCHDOG=1 or STATUS= may follow it (cancelling the
-        // pinging task alone could not stop a ping already past its cancellation check).
-        let stopped = NIOLockedValueBox(false)
         await withTaskGroup(of: Void.self) { tasks in
-            tasks.addTask {
-                let period = watchdog.map { $0 / 2 } ?? .seconds(5)
-                while !Task.isCancelled {
-                    try? await Task.sleep(for: period)
-                    if Task.isCancelled { break }
-                    let summary = StatusSummary.line(pipeline.current, hub: hub)
-                    let healthy = watchdog.map { pipeline.current.isHealthy(within: $0) } ?? false
-                    stopped.withLockedValue { stopped in
-                        guard !stopped else { return }
-                        Systemd.status(summary)
-                        if healthy { Systemd.watchdog() }
-                    }
-                }
-            }
             tasks.addTask {
                 for await _ in hangups {
                     Systemd.reloading()
@@ -59,11 +41,24 @@ struct SupervisorService: Service {
                     Systemd.ready(status: StatusSummary.line(pipeline.current, hub: hub))
                 }
             }
-            try? await gracefulShutdown()
-            stopped.withLockedValue { stopped in
-                stopped = true
-                Systemd.stopping()
+            // The pings in a group of their own, ended before STOPPING=1: no WATCHDOG=1 or STATUS= follows it
+            // (cancelling the pinging task alone could not stop a ping already past its cancellation check).
+            await withTaskGroup(of: Void.self) { pings in
+                pings.addTask {
+                    let period = watchdog.map { $0 / 2 } ?? .seconds(5)
+                    while !Task.isCancelled {
+                        try? await Task.sleep(for: period)
+                        if Task.isCancelled { break }
+                        let summary = StatusSummary.line(pipeline.current, hub: hub)
+                        let healthy = watchdog.map { pipeline.current.isHealthy(within: $0) } ?? false
+                        Systemd.status(summary)
+                        if healthy { Systemd.watchdog() }
+                    }
+                }
+                try? await gracefulShutdown()
+                pings.cancelAll()
             }
+            Systemd.stopping()
             tasks.cancelAll()
         }
     }
