@@ -37,7 +37,14 @@ public struct EventRelay: Service {
 
     /// Until a graceful shutdown, which ends the subscription and then every page's stream.
     public func run() async throws {
-        defer { hub.finish() }
+        do { try await relayUntilShutdown() } catch {
+            await hub.finish()
+            throw error
+        }
+        await hub.finish()
+    }
+
+    private func relayUntilShutdown() async throws {
         let status = try? await withThrowingTaskGroup(of: String?.self) { group in
             group.addTask { try await DaemonClient.ask(.status, socketPath: socketPath).line }
             group.addTask {
@@ -55,7 +62,7 @@ public struct EventRelay: Service {
                 // One clock for every page's keepalive, not one per page.
                 while true {
                     try await Task.sleep(for: PageHub.keepaliveInterval)
-                    hub.keepalive()
+                    await hub.keepalive()
                 }
             }
             defer { group.cancelAll() }
@@ -77,11 +84,11 @@ public struct EventRelay: Service {
                     // The history asked for at the start, pruned since: what the journal keeps comes instead.
                     let message = line.errorMessage ?? line.line
                     if !message.contains("replaying all of those") { logger.warning("scand: \(message)") }
-                default: hub.broadcast(line)
+                default: await hub.broadcast(line)
                 }
             case .lost(_, let reason):
                 // What was in view may be gone by the time the daemon answers again.
-                hub.daemonLost()
+                await hub.daemonLost()
                 metrics.subscribed.set(to: 0)
                 metrics.reconnects.increment()
                 if let reason { logger.warning("\(reason); subscribing again") }

@@ -15,7 +15,7 @@ enum EventStreamRoute {
 
     static func response(
         _ request: Request, context: WebRequestContext, hub: PageHub, socketPath: String, limits: EventStreamLimits, metrics: WebMetrics
-    ) -> Response {
+    ) async -> Response {
         let query = request.uri.queryParameters
         let asked: EventStreamRequest
         do {
@@ -26,7 +26,7 @@ enum EventStreamRoute {
             return WebApp.json(.badRequest, message: error.description)
         }
         let channel = context.channel
-        let (items, latest, view, end) = hub.subscribe {
+        let (items, latest, view, end) = await hub.subscribe {
             // Too slow: closing the connection also ends a write that waits for it.
             metrics.eventStreamsDropped.increment()
             channel.close(promise: nil)

@@ -1,12 +1,12 @@
 import Foundation
-import NIOConcurrencyHelpers
 import ScandCore
 import ScandProtocol
 
 /// `scand web`'s side of the daemon's `EventHub`: its one daemon subscription fanned out to every /events
 /// client, each with a bounded queue of its own. A client that overflows it is dropped (`onOverflow`): a
 /// client that must miss nothing resumes from the journal, the setup page opens a stream anew (with a VIEW).
-public final class PageHub: Sendable {
+/// An actor: nothing it does blocks (a page's queue is its `AsyncStream`'s buffer).
+public actor PageHub {
     public enum Item: Sendable, Equatable {
         case event(ReceivedEvent)
         /// Time to show an idle stream is alive (every `keepaliveInterval`).
@@ -17,14 +17,10 @@ public final class PageHub: Sendable {
         var continuation: AsyncStream<Item>.Continuation
         var onOverflow: @Sendable () -> Void
     }
-    private struct State {
-        var subscribers: [UUID: Subscriber] = [:]
-        var latest: EventPosition?
-        var view = PageView()
-        var finished = false
-    }
-    /// Locked: a page's stream ending (`onTermination`, synchronous, on any thread) removes its subscriber.
-    private let state = NIOLockedValueBox(State())
+    private var subscribers: [UUID: Subscriber] = [:]
+    private var latest: EventPosition?
+    private var view = PageView()
+    private var finished = false
     /// Lines waiting per page, as the daemon's `queue_limit`.
     static let queueLimit = 256
     static let keepaliveInterval: Duration = .seconds(15)
@@ -32,72 +28,65 @@ public final class PageHub: Sendable {
     public init() {}
 
     /// The items to come, the newest event passed on before them (every later one is in the stream), and the
-    /// `PageView` line of what was passed on before them (a page's first line): all taken under one lock, so
-    /// nothing is in both and nothing between them is missed. The stream ends when the hub finishes (scand
-    /// web stopping), after an overflow, or on `end`.
+    /// `PageView` line of what was passed on before them (a page's first line): all taken in one turn of the
+    /// actor, so nothing is in both and nothing between them is missed. The stream ends when the hub finishes
+    /// (scand web stopping), after an overflow, or on `end`.
     /// - Parameter onOverflow: called once when the queue is full; the stream then ends.
     func subscribe(
         onOverflow: @escaping @Sendable () -> Void
     ) -> (items: AsyncStream<Item>, latest: EventPosition?, view: String?, end: @Sendable () -> Void) {
         let (stream, continuation) = AsyncStream.makeStream(of: Item.self, bufferingPolicy: .bufferingOldest(Self.queueLimit))
         let id = UUID()
-        let (added, latest, view) = state.withLockedValue { state in
-            guard !state.finished else { return (false, state.latest, state.view.line) }
-            state.subscribers[id] = Subscriber(continuation: continuation, onOverflow: onOverflow)
-            return (true, state.latest, state.view.line)
+        if finished {
+            continuation.finish()
+        } else {
+            subscribers[id] = Subscriber(continuation: continuation, onOverflow: onOverflow)
+            // A page's stream ending (synchronous, on any thread) removes its subscriber in a turn of its own.
+            continuation.onTermination = { [weak self] _ in
+                Task { await self?.remove(id) }
+            }
         }
-        if !added { continuation.finish() }
-        continuation.onTermination = { [weak self] _ in
-            _ = self?.state.withLockedValue { $0.subscribers.removeValue(forKey: id) }
-        }
-        return (stream, latest, view, { continuation.finish() })
+        return (stream, latest, view.line, { continuation.finish() })
     }
 
-    public var subscriberCount: Int { state.withLockedValue { $0.subscribers.count } }
+    private func remove(_ id: UUID) { subscribers.removeValue(forKey: id) }
+
+    public var subscriberCount: Int { subscribers.count }
 
     /// The newest event passed on, for tests.
-    var latestForTests: EventPosition? { state.withLockedValue { $0.latest } }
+    var latestForTests: EventPosition? { latest }
 
-    /// Passes `line` on to every page; the position is noted under the same lock, so a page that
-    /// subscribes gets either the line or a `latest` at or after it.
+    /// Passes `line` on to every page; the position is noted in the same turn, so a page that subscribes gets
+    /// either the line or a `latest` at or after it.
     public func broadcast(_ line: ReceivedEvent) {
         send(.event(line), position: line.position)
     }
 
     /// The daemon is out of reach: no code is known to be in view (the pages clear their outlines too).
-    func daemonLost() { state.withLockedValue { $0.view.clearInView() } }
+    func daemonLost() { view.clearInView() }
 
     /// The view a page opened now would be greeted with, for tests.
-    var viewForTests: String? { state.withLockedValue { $0.view.line } }
+    var viewForTests: String? { view.line }
 
     func keepalive() { send(.keepalive, position: nil) }
 
     private func send(_ item: Item, position: EventPosition?) {
-        let overflowed = state.withLockedValue { state -> [Subscriber] in
-            if let position { state.latest = position }
-            if case .event(let line) = item { state.view.take(line) }
-            var overflowed: [Subscriber] = []
-            for (id, subscriber) in state.subscribers {
-                if case .dropped = subscriber.continuation.yield(item) {
-                    overflowed.append(subscriber)
-                    state.subscribers.removeValue(forKey: id)
-                }
+        if let position { latest = position }
+        if case .event(let line) = item { view.take(line) }
+        for (id, subscriber) in subscribers {
+            if case .dropped = subscriber.continuation.yield(item) {
+                subscribers.removeValue(forKey: id)
+                subscriber.continuation.finish()
+                subscriber.onOverflow()
             }
-            return overflowed
-        }
-        for subscriber in overflowed {
-            subscriber.continuation.finish()
-            subscriber.onOverflow()
         }
     }
 
     /// Ends every stream, and those subscribed later at once.
     public func finish() {
-        let all = state.withLockedValue { state in
-            state.finished = true
-            defer { state.subscribers = [:] }
-            return Array(state.subscribers.values)
-        }
+        finished = true
+        let all = subscribers.values
+        subscribers = [:]
         for subscriber in all { subscriber.continuation.finish() }
     }
 }

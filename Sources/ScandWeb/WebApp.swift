@@ -33,7 +33,7 @@ public enum WebApp {
         addDaemonRequests(to: router, daemon: daemon)
         addMetrics(to: router, scrapes: scrapes ?? daemon, metrics: metrics)
         router.get("/events") { request, context in
-            EventStreamRoute.response(
+            await EventStreamRoute.response(
                 request, context: context, hub: hub, socketPath: daemon.socketPath, limits: eventStreams, metrics: metrics)
         }
         return router

@@ -37,7 +37,7 @@ import Testing
             // Two pages, one subscription; nothing to view yet, so no VIEW.
             async let second: [StreamedEvent] = Self.receive(client, count: 2)
             try await client.events(Self.page) { inbound in
-                #expect(await Eventually.check { hub.subscriberCount == 2 })
+                #expect(await Eventually.check { await hub.subscriberCount == 2 })
                 daemon.push(Self.scan)
                 daemon.push(Self.update)
                 var events = inbound.makeAsyncIterator()
@@ -56,7 +56,7 @@ import Testing
             defer { restarted.stop() }
             #expect(await Eventually.check { restarted.watcherCount == 1 })
             try await client.events(Self.page) { inbound in
-                #expect(await Eventually.check { hub.subscriberCount == 1 })
+                #expect(await Eventually.check { await hub.subscriberCount == 1 })
                 restarted.push(Self.scan)
                 var events = inbound.makeAsyncIterator()
                 // A page opened later is told first what was scanned; nothing is known to be in view after

@@ -1,4 +1,5 @@
 import Testing
+import ScandTestSupport
 
 @testable import ScandWeb
 
@@ -38,13 +39,12 @@ import Testing
         #expect(limits.open == (streams: 2, catchingUp: 1))
     }
 
-    @Test func aRefusedStreamLeavesNoSubscriptionBehind() {
+    @Test func aRefusedStreamLeavesNoSubscriptionBehind() async {
         let hub = PageHub()
-        let (items, _, _, end) = hub.subscribe(onOverflow: {})
-        withExtendedLifetime(items) {
-            #expect(hub.subscriberCount == 1)
-            end()
-            #expect(hub.subscriberCount == 0)
-        }
+        let (items, _, _, end) = await hub.subscribe(onOverflow: {})
+        #expect(await hub.subscriberCount == 1)
+        end()
+        #expect(await Eventually.check { await hub.subscriberCount == 0 })
+        withExtendedLifetime(items) {}
     }
 }

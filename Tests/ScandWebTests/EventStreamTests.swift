@@ -63,11 +63,11 @@ import Testing
     func liveEventsAndAResumeFromTheJournalComeExactlyOnce() async throws {
         try await Self.withDaemonAndServer { daemon, hub, base in
             daemon.publish(3)
-            #expect(await Eventually.check { hub.latestForTests?.seq == 3 })
+            #expect(await Eventually.check { await hub.latestForTests?.seq == 3 })
             // A new page: live events only, each with its class and id.
             let fresh = try Reader(base + "/events")
             defer { fresh.stop() }
-            #expect(await Eventually.check { hub.subscriberCount == 1 })
+            #expect(await Eventually.check { await hub.subscriberCount == 1 })
             daemon.publish(2)
             #expect(await Eventually.check { fresh.seqs == [4, 5] }, "\(fresh.process.stdout)")
             #expect(fresh.process.stdout.first == "retry: 2000")
@@ -90,7 +90,7 @@ import Testing
             let requests = daemon.requests.count
             let reloaded = try Reader(base + "/events?lastEventId=\(daemon.boot):6")
             defer { reloaded.stop() }
-            #expect(await Eventually.check { hub.subscriberCount == 3 })
+            #expect(await Eventually.check { await hub.subscriberCount == 3 })
             daemon.publish(1)
             #expect(await Eventually.check { reloaded.seqs == [7] && resumed.seqs.last == 7 })
             #expect(daemon.requests.count == requests)
@@ -104,7 +104,7 @@ import Testing
     func aPositionAheadOfTheJournalGetsTheDaemonsErrorAndReplayThenLiveEvents() async throws {
         try await Self.withDaemonAndServer { daemon, hub, base in
             daemon.publish(3)
-            #expect(await Eventually.check { hub.latestForTests?.seq == 3 })
+            #expect(await Eventually.check { await hub.latestForTests?.seq == 3 })
             let ahead = try Reader(base + "/events", lastEventID: "\(daemon.boot):100003")
             defer { ahead.stop() }
             #expect(await Eventually.check { ahead.seqs == [1, 2, 3] }, "\(ahead.process.stdout)")
@@ -124,12 +124,12 @@ import Testing
     func aViewComesFirstUnlessTheStreamResumes() async throws {
         try await Self.withDaemonAndServer { daemon, hub, base in
             daemon.publish(2)
-            #expect(await Eventually.check { hub.latestForTests?.seq == 2 })
+            #expect(await Eventually.check { await hub.latestForTests?.seq == 2 })
             let page = try Reader(base + "/events?view=1")
             defer { page.stop() }
             let resumed = try Reader(base + "/events?view=1", lastEventID: "\(daemon.boot):1")
             defer { resumed.stop() }
-            #expect(await Eventually.check { hub.subscriberCount == 2 && resumed.seqs == [2] }, "\(resumed.process.stdout)")
+            #expect(await Eventually.check { await hub.subscriberCount == 2 && resumed.seqs == [2] }, "\(resumed.process.stdout)")
             daemon.publish(1)
             #expect(await Eventually.check { page.seqs == [3] && resumed.seqs == [2, 3] }, "\(page.process.stdout)")
             let lines = page.process.stdout
@@ -148,10 +148,10 @@ import Testing
             // A client that asks and then never reads, with a small receive buffer: its queue fills.
             let stuck = try #require(StuckClient(port: port))
             defer { stuck.close() }
-            #expect(await Eventually.check { hub.subscriberCount == 1 })
+            #expect(await Eventually.check { await hub.subscriberCount == 1 })
             let reader = Self.hasCurl ? try Reader(base + "/events") : nil
             defer { reader?.stop() }
-            if reader != nil { #expect(await Eventually.check { hub.subscriberCount == 2 }) }
+            if reader != nil { #expect(await Eventually.check { await hub.subscriberCount == 2 }) }
             // Batches of 100 (under the queue's 256, so the reader keeps up), until the kernel's buffers
             // toward the stuck client are full and its queue overflows.
             var total = 0
@@ -163,7 +163,7 @@ import Testing
             }
             #expect(await Eventually.check { dropped() }, "\(metrics.text())")
             #expect(await Eventually.check { WebRoutesTests.sample(metrics.text(), "scand_web_event_streams") == (reader == nil ? 0 : 1) })
-            #expect(await Eventually.check { hub.subscriberCount == (reader == nil ? 0 : 1) })
+            #expect(await Eventually.check { await hub.subscriberCount == (reader == nil ? 0 : 1) })
             if let reader { #expect(reader.seqs == Array(1...total)) }
         }
     }
