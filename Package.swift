@@ -140,7 +140,7 @@ let package = Package(
             name: "ScandService",
             dependencies: [
                 "ScandCore", "ScandProtocol", "ScandCapture", "ScandLogging", "ScandRuntime", "ScandEventLog", "ScandSocket", "ScandPipeline",
-                "CSystemd",
+                "ScandTracking", "CSystemd",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
@@ -201,7 +201,7 @@ let package = Package(
         .target(
             name: "ScandBench",
             dependencies: [
-                "ScandCapture", "ScandPipeline", "ScandJournal", "ScandEventLog", "CZBar", "CV4LConvert",
+                "ScandCapture", "ScandPipeline", "ScandTracking", "ScandJournal", "ScandEventLog", "CZBar", "CV4LConvert",
                 "ScandCore", "ScandProtocol", "ScandDecoding", "ScandImageIO",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio")
@@ -278,7 +278,7 @@ let package = Package(
             name: "ScandCommandsTests",
             dependencies: [
                 "ScandCommands", "ScandClient", "ScandProtocol", "ScandMQTT", "ScandWedge", "ScandWeb", "ScandConfigFile", "ScandDecoding",
-                "ScandImageIO",
+                "ScandImageIO", "ScandService", "ScandTracking",
                 "ScandCore", "CSTB",
                 "ScandTestSupport", "scand"
             ]),
