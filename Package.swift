@@ -64,10 +64,13 @@ let package = Package(
         .target(name: "ScandLogging", dependencies: ["ScandCore", .product(name: "Logging", package: "swift-log")]),
         // The configuration file: TOML 1.0 read by TOMLKit (over toml++), applied through ScandCore's settings table.
         .target(name: "ScandConfigFile", dependencies: ["ScandCore", .product(name: "TOMLKit", package: "TOMLKit")]),
+        // A second look at a linear read in the frame's own pixels: its bar pattern (EAN/UPC), add-on bars
+        // beside it, a UPC-E's quiet zone. Pure Swift over ScandCore; the decoders hold their reads against it.
+        .target(name: "ScandBarPattern", dependencies: ["ScandCore"]),
         .target(
             name: "ScandDecoding",
             dependencies: [
-                "ScandCore", "ScandZXingShim",
+                "ScandCore", "ScandBarPattern", "ScandZXingShim",
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio")
             ]),
         // What every module may use at run time: an event loop of one's own as an actor's executor, the monotonic clock.
@@ -229,6 +232,7 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")
             ]),
         .testTarget(name: "ScandDecodingTests", dependencies: ["ScandDecoding", "ScandCore", "ScandPayload", "ScandTestSupport"]),
+        .testTarget(name: "ScandBarPatternTests", dependencies: ["ScandBarPattern", "ScandDecoding", "ScandCore", "ScandTestSupport"]),
         .testTarget(
             name: "ScandCaptureTests",
             dependencies: [
