@@ -200,11 +200,14 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log")
             ]),
         .executableTarget(name: "scand", dependencies: ["ScandCommands"]),
+        // The benchmarks' generated input, seeded: the till's items, labels and sessions, a cluttered counter,
+        // packaging photos.
+        .target(name: "ScandBenchScenes", dependencies: ["ScandCore", "ScandCapture", "ScandDecoding"]),
         // The benchmarks, in an executable of their own (`scand bench` runs it): libzbar stays out of the daemon.
         .target(
             name: "ScandBench",
             dependencies: [
-                "ScandCapture", "ScandPipeline", "ScandTracking", "ScandJournal", "ScandEventLog", "CZBar", "CV4LConvert",
+                "ScandBenchScenes", "ScandCapture", "ScandPipeline", "ScandTracking", "ScandJournal", "ScandEventLog", "CZBar", "CV4LConvert",
                 "ScandCore", "ScandProtocol", "ScandDecoding", "ScandImageIO",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio")
@@ -299,7 +302,8 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio")
             ]),
-        .testTarget(name: "ScandBenchTests", dependencies: ["ScandBench", "ScandDecoding", "ScandCore", "ScandTestSupport", "scand", "scand-bench"])
+        .testTarget(name: "ScandBenchTests", dependencies: ["ScandBench", "ScandDecoding", "ScandCore", "ScandTestSupport", "scand", "scand-bench"]),
+        .testTarget(name: "ScandBenchScenesTests", dependencies: ["ScandBenchScenes", "ScandBench", "ScandDecoding", "ScandCore", "ScandTestSupport"])
     ],
     cxxLanguageStandard: .cxx17
 )
