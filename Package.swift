@@ -64,10 +64,13 @@ let package = Package(
         .target(name: "ScandLogging", dependencies: ["ScandCore", .product(name: "Logging", package: "swift-log")]),
         // The configuration file: TOML 1.0 read by TOMLKit (over toml++), applied through ScandCore's settings table.
         .target(name: "ScandConfigFile", dependencies: ["ScandCore", .product(name: "TOMLKit", package: "TOMLKit")]),
+        // A second look at a linear read in the frame's own pixels: its bar pattern (EAN/UPC), add-on bars
+        // beside it, a UPC-E's quiet zone. Pure Swift over ScandCore; the decoders hold their reads against it.
+        .target(name: "ScandBarPattern", dependencies: ["ScandCore"]),
         .target(
             name: "ScandDecoding",
             dependencies: [
-                "ScandCore", "ScandZXingShim",
+                "ScandCore", "ScandBarPattern", "ScandZXingShim",
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio")
             ]),
         // What every module may use at run time: an event loop of one's own as an actor's executor, the monotonic clock.
@@ -140,7 +143,7 @@ let package = Package(
             name: "ScandService",
             dependencies: [
                 "ScandCore", "ScandProtocol", "ScandCapture", "ScandLogging", "ScandRuntime", "ScandEventLog", "ScandSocket", "ScandPipeline",
-                "CSystemd",
+                "ScandTracking", "CSystemd",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
@@ -197,11 +200,14 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log")
             ]),
         .executableTarget(name: "scand", dependencies: ["ScandCommands"]),
+        // The benchmarks' generated input, seeded: the till's items, labels and sessions, a cluttered counter,
+        // packaging photos.
+        .target(name: "ScandBenchScenes", dependencies: ["ScandCore", "ScandCapture", "ScandDecoding"]),
         // The benchmarks, in an executable of their own (`scand bench` runs it): libzbar stays out of the daemon.
         .target(
             name: "ScandBench",
             dependencies: [
-                "ScandCapture", "ScandPipeline", "ScandJournal", "ScandEventLog", "CZBar", "CV4LConvert",
+                "ScandBenchScenes", "ScandCapture", "ScandPipeline", "ScandTracking", "ScandJournal", "ScandEventLog", "CZBar", "CV4LConvert",
                 "ScandCore", "ScandProtocol", "ScandDecoding", "ScandImageIO",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio")
@@ -229,6 +235,7 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")
             ]),
         .testTarget(name: "ScandDecodingTests", dependencies: ["ScandDecoding", "ScandCore", "ScandPayload", "ScandTestSupport"]),
+        .testTarget(name: "ScandBarPatternTests", dependencies: ["ScandBarPattern", "ScandDecoding", "ScandCore", "ScandTestSupport"]),
         .testTarget(
             name: "ScandCaptureTests",
             dependencies: [
@@ -278,7 +285,7 @@ let package = Package(
             name: "ScandCommandsTests",
             dependencies: [
                 "ScandCommands", "ScandClient", "ScandProtocol", "ScandMQTT", "ScandWedge", "ScandWeb", "ScandConfigFile", "ScandDecoding",
-                "ScandImageIO",
+                "ScandImageIO", "ScandService", "ScandTracking",
                 "ScandCore", "CSTB",
                 "ScandTestSupport", "scand"
             ]),
@@ -295,7 +302,8 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio")
             ]),
-        .testTarget(name: "ScandBenchTests", dependencies: ["ScandBench", "ScandDecoding", "ScandCore", "ScandTestSupport", "scand", "scand-bench"])
+        .testTarget(name: "ScandBenchTests", dependencies: ["ScandBench", "ScandDecoding", "ScandCore", "ScandTestSupport", "scand", "scand-bench"]),
+        .testTarget(name: "ScandBenchScenesTests", dependencies: ["ScandBenchScenes", "ScandBench", "ScandDecoding", "ScandCore", "ScandTestSupport"])
     ],
     cxxLanguageStandard: .cxx17
 )

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import ScandBenchScenes
 import ScandCore
 import ScandProtocol
 import ScandDecoding
@@ -199,14 +200,6 @@ struct CompareBench: Bench {
         return out
     }
 
-    static func ean13(_ n: Int) -> String { withCheckDigit(String(format: "400638%06d", n % 1_000_000)) }
-    static func ean8(_ n: Int) -> String { withCheckDigit(String(format: "9638%03d", n % 1000)) }
-
-    /// GS1 mod-10 check digit appended.
-    static func withCheckDigit(_ body: String) -> String {
-        let digits = body.compactMap { $0.wholeNumberValue }
-        var sum = 0
-        for (i, d) in digits.reversed().enumerated() { sum += d * (i % 2 == 0 ? 3 : 1) }
-        return body + String((10 - sum % 10) % 10)
-    }
+    static func ean13(_ n: Int) -> String { GS1Number.withCheckDigit(String(format: "400638%06d", n % 1_000_000)) }
+    static func ean8(_ n: Int) -> String { GS1Number.withCheckDigit(String(format: "9638%03d", n % 1000)) }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import ScandBenchScenes
 import ScandImageIO
 import ScandProtocol
 

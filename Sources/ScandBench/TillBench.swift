@@ -1,10 +1,12 @@
 import ArgumentParser
 import Foundation
+import ScandBenchScenes
 import ScandCapture
 import ScandCore
 import ScandDecoding
 import ScandProtocol
 import ScandPipeline
+import ScandTracking
 import NIOConcurrencyHelpers
 
 /// `scand bench till`: a generated till session (`TillSession`: 100 items of the retail mix, held, shaken or
@@ -66,7 +68,7 @@ struct TillBench: Bench {
             var config = ScandConfig()
             if let redundancy {
                 guard (1...5).contains(redundancy) else { throw ValidationError("--redundancy must be 1–5; got \(redundancy)") }
-                config.tracker.redundancy = redundancy
+                config[section: TrackerSettings.self].redundancy = redundancy
             }
             guard let replayPace = ["lockstep": ReplaySource.Pace.lockstep, "recorded": .recorded][pace] else {
                 throw ValidationError("--pace must be lockstep or recorded; got '\(pace)'")

@@ -1,4 +1,5 @@
 import Foundation
+import ScandBenchScenes
 import ScandCore
 import ScandProtocol
 

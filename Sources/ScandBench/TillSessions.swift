@@ -1,9 +1,11 @@
 import ArgumentParser
 import Foundation
+import ScandBenchScenes
 import ScandCapture
 import ScandCore
 import ScandImageIO
 import ScandProtocol
+import ScandTracking
 
 /// `scand bench till --seeds A-B`: many generated sessions, each through scand's live pipeline once in lockstep
 /// (the replay whose SCANs are deterministic), scored together. Misreads are rare events: one session of 100
@@ -122,7 +124,8 @@ struct TillSessions {
         var lines = [
             "\(outcomes.count) sessions (seeds \(seeds.lowerBound)–\(seeds.upperBound)) of \(items) items, the \(mix.rawValue) mix"
                 + (clutter.isEmpty ? "" : ", on a counter cluttered with \(clutter.count) photos that look like codes")
-                + (config.tracker.redundancy == ScandConfig().tracker.redundancy ? "" : ", redundancy \(config.tracker.redundancy)")
+                + (config[section: TrackerSettings.self].redundancy == TrackerSettings().redundancy
+                    ? "" : ", redundancy \(config[section: TrackerSettings.self].redundancy)")
                 + ": \(total.items) items, \(total.frames) frames of 1280x720 MJPEG at 30 fps, each session replayed once \(replayed); a \(TillBench.build) build.",
             "",
             "| items | exactly once | duplicates | misreads | misreads per 1,000 items (95% upper bound) | missed (half-read) |",
@@ -164,7 +167,7 @@ struct TillSessions {
         }
         let rows = JSONValue.object([
             ("seeds", .array(outcomes.map { .int(Int(truncatingIfNeeded: $0.seed)) })), ("mix", .string(mix.rawValue)),
-            ("redundancy", .int(config.tracker.redundancy)),
+            ("redundancy", .int(config[section: TrackerSettings.self].redundancy)),
             ("clutter", .int(clutter.count)), ("items", .int(total.items)), ("once", .int(total.once)),
             ("duplicates", .int(total.duplicates)), ("misreads", .int(total.misreads)),
             ("misreadsPer1000", .number(rate, places: 3)), ("misreadsPer1000UpperBound95", .number(bound, places: 3)),

@@ -1,4 +1,5 @@
 import Foundation
+import ScandBenchScenes
 import ScandCore
 
 /// Runs `zbarimg --xml` (Debian's zbar-tools) on one file.
@@ -40,28 +41,13 @@ enum ZBarImg {
     /// The answer file's text in the spellings `conventions` produces.
     static func expectedSpellings(_ expected: String) -> [String] {
         var out = [expected, expected.filter { $0 != "(" && $0 != ")" }]
-        if let upcA = expandUPCE(expected) { out.append(upcA) }
+        if let upcA = GS1Number.expandUPCE(expected) { out.append(upcA) }
         // quagga2's Codabar answers keep the start and stop characters, which zxing leaves out.
         let codabarGuards = Set("ABCD")
         if expected.count > 2, let first = expected.first, let last = expected.last, codabarGuards.contains(first), codabarGuards.contains(last) {
             out.append(String(expected.dropFirst().dropLast()))
         }
         return out
-    }
-
-    /// UPC-E (8 digits with number system and check digit) → UPC-A (12 digits).
-    static func expandUPCE(_ e: String) -> String? {
-        let d = Array(e)
-        guard d.count == 8, d.allSatisfy(\.isNumber), d[0] == "0" || d[0] == "1" else { return nil }
-        let m = String(d[1...6]), c = Array(m), check = String(d[7]), ns = String(d[0])
-        let body: String
-        switch c[5] {
-        case "0", "1", "2": body = "\(c[0])\(c[1])\(c[5])0000\(c[2])\(c[3])\(c[4])"
-        case "3": body = "\(c[0])\(c[1])\(c[2])00000\(c[3])\(c[4])"
-        case "4": body = "\(c[0])\(c[1])\(c[2])\(c[3])00000\(c[4])"
-        default: body = "\(c[0])\(c[1])\(c[2])\(c[3])\(c[4])0000\(c[5])"
-        }
-        return ns + body + check
     }
 
     /// The payload of an EAN/UPC symbol (zbar reports add-ons as symbols of their own, EAN-2 and EAN-5).

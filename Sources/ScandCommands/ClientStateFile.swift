@@ -1,5 +1,6 @@
 import Foundation
 import ScandCore
+import ScandService
 
 /// Where a client of the daemon keeps its position when no setting names a file: as its packaged unit has
 /// it, and for a user who runs it by hand, where that user can write.
@@ -14,7 +15,7 @@ struct ClientStateFile: Equatable {
     /// ~/.local/state, the XDG default: the packaged directory is root's, which a user cannot create.
     static func resolve(_ own: String, system: String, name: String, environment: [String: String], uid: uid_t) -> ClientStateFile {
         guard own.isEmpty else { return ClientStateFile(path: own, makesDirectory: false) }
-        if let directory = ScandConfig.systemdStateDirectory(environment) {
+        if let directory = ServiceSettings.systemdStateDirectory(environment) {
             return ClientStateFile(path: directory + "/position.json", makesDirectory: false)
         }
         guard uid != 0 else { return ClientStateFile(path: system, makesDirectory: true) }

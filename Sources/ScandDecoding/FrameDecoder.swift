@@ -1,3 +1,4 @@
+import ScandBarPattern
 import ScandCore
 
 /// Decodes camera frames: the rect of interest of the frame as the camera delivers it after the configured

@@ -1,3 +1,4 @@
+import ScandBarPattern
 import ScandCore
 
 /// Finds every code in a still image, where finding every code matters more than time (`scand scan`): its

@@ -119,7 +119,7 @@ actor DecodeLoop {
             itfLengths: config.itfLengths, decoder: old.decoder)
         decoder.extraPassBudgetMilliseconds = old.extraPassBudgetMilliseconds
         decoder.merger = old.merger
-        tracker.settings = config.tracker
+        tracker.settings = config[section: TrackerSettings.self]
         lastScene = nil  // the new settings may read what the old ones did not
     }
 

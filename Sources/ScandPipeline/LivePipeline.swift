@@ -5,6 +5,7 @@ import ScandCore
 import ScandDecoding
 import ScandProtocol
 import ScandRuntime
+import ScandTracking
 
 /// Camera to events: a capture session feeds the frame hand-off; the decode loop takes the newest frame,
 /// decodes it, runs the codes through the tracker and writes its events (SCAN once per code shown, UPDATE,

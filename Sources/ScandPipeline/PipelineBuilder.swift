@@ -1,6 +1,7 @@
 import ScandCapture
 import ScandCore
 import ScandDecoding
+import ScandTracking
 
 /// `scand run`'s pipeline from a configuration: the frame source (the configured camera or a recording),
 /// capture options and the decoder. The command and tests build pipelines with it alike.
@@ -50,7 +51,8 @@ public struct PipelineBuilder: Sendable {
         // The camera's clock is its frames' stamps' (CLOCK_MONOTONIC); a replay's is its pace's.
         let clock = replayPace?.clock ?? .monotonic
         return LivePipeline(
-            source: frameSource, decoder: frameDecoder(for: config), output: output, captureOptions: options, tracker: config.tracker,
+            source: frameSource, decoder: frameDecoder(for: config), output: output, captureOptions: options,
+            tracker: config[section: TrackerSettings.self],
             metrics: metrics, clock: clock)
     }
 

@@ -74,10 +74,8 @@ public struct Daemon: Sendable {
                     "stdout is not being read: \(limit) events wait there; further events for stdout are dropped while it stays full (STATUS counts them as stdoutDropped)",
                     .warning)
             })
-        let stateDirectory = config.resolvedStateDirectory(environment: ProcessInfo.processInfo.environment)
-        let events = EventLog(
-            directory: stateDirectory, limits: .init(maxEvents: config.journalMaxEvents, maxAge: config.journalMaxAge.inSeconds),
-            log: log)
+        let stateDirectory = config[section: ServiceSettings.self].resolvedStateDirectory(environment: ProcessInfo.processInfo.environment)
+        let events = EventLog(directory: stateDirectory, limits: config[section: JournalSettings.self].limits, log: log)
         log(Self.stateSummary(directory: stateDirectory, journal: events.status), stateDirectory == nil ? .warning : .info)
         hub.numbering(of: events)
         // Every published event passes through the runtime, one at a time on its own loop: numbered, journaled,

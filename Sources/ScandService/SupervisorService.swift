@@ -28,7 +28,7 @@ struct SupervisorService: Service {
                     do {
                         let config = try reload()
                         let cameraChanges = await pipeline.apply(config)
-                        let unapplied = Setting.unappliedChanges(from: running, to: config)
+                        let unapplied = Setting.unappliedChanges(from: running, to: config, in: .daemon)
                         output.logger(
                             (cameraChanges.isEmpty
                                 ? "configuration reloaded; capture continues"

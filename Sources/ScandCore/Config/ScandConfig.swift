@@ -1,4 +1,5 @@
-/// Every setting of the daemon, with its default. Precedence: command line > configuration file > these
+/// Every setting of the daemon, with its default: ScandCore's tables as fields, the feature modules' by type
+/// (`config[section: TrackerSettings.self]`). Precedence: command line > configuration file > these
 /// defaults. `SettingsTable` says how the file and the command line set each one; `config/scand.toml`
 /// documents them.
 public struct ScandConfig: Sendable, Equatable {
@@ -22,8 +23,6 @@ public struct ScandConfig: Sendable, Equatable {
     /// reads as shorter pieces of itself ("000000" from "00000010000686"), so the default is ITF-14 only, the
     /// cartons' GTIN-14, as hand scanners default (Zebra's "I 2 of 5 length 14").
     public var itfLengths: Set<Int> = [14]
-    // [tracking]
-    public var tracker = TrackerSettings()
     // [socket]
     /// nil: no socket (`none`), events on stdout only.
     public var socketPath: String? = ScandConfig.systemSocketPath
@@ -40,15 +39,9 @@ public struct ScandConfig: Sendable, Equatable {
     /// Peers in this group (and root, and scand's own user) may change settings over the socket (`?ROI=`);
     /// "": root and scand's own user only.
     public var adminGroup = ""
-    // [service]
-    /// Where scand keeps what must outlive it (the rect of interest set over the socket); nil: systemd's
-    /// $STATE_DIRECTORY when it sets one, else nowhere (nothing is kept across restarts).
-    public var stateDirectory: String?
-    /// The event journal's bounds (in the state directory): events kept at most, and for how long.
-    public var journalMaxEvents = 100_000
-    public var journalMaxAge: Duration = .seconds(7 * 86_400)
-    /// The tables feature modules own ([web], [mqtt], [wedge]: read by `scand web`, `scand mqtt` and
-    /// `scand wedge`; `scand run` checks them and leaves them be), by type.
+    /// The tables feature modules own, by type: `scand run`'s [tracking], [service] and [journal], and [web],
+    /// [mqtt] and [wedge] (read by `scand web`, `scand mqtt` and `scand wedge`; `scand run` checks them and
+    /// leaves them be).
     private var sections = SectionValues()
 
     /// The table `type` owns: its default until the file or the command line set it.
@@ -71,17 +64,6 @@ public struct ScandConfig: Sendable, Equatable {
         public init(line: Int, column: Int? = nil, message: String) {
             (self.line, self.column, self.message) = (line, column, message)
         }
-    }
-
-    /// Where the daemon keeps what outlives it: `[service] state_directory`, else systemd's $STATE_DIRECTORY.
-    public func resolvedStateDirectory(environment: [String: String]) -> String? {
-        stateDirectory ?? Self.systemdStateDirectory(environment)
-    }
-
-    /// systemd's StateDirectory= as a service sees it: $STATE_DIRECTORY is a colon-separated list when the unit
-    /// names several; the first absolute one, or nil.
-    public static func systemdStateDirectory(_ environment: [String: String]) -> String? {
-        environment["STATE_DIRECTORY"]?.split(separator: ":").first { $0.hasPrefix("/") }.map(String.init)
     }
 
     /// `[camera.controls]`: V4L2 controls by their v4l2-ctl names (`cameraControls`), not rows of the settings table.
@@ -109,28 +91,5 @@ public struct ScandConfig: Sendable, Equatable {
         let parts = text.lowercased().split(separator: "x")
         guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]), (16...8192).contains(w), (16...8192).contains(h) else { return nil }
         return (w, h)
-    }
-}
-
-extension TrackerSettings {
-    /// "FORMAT=N" with N in `range`: one item of a per-format table (`confirm`, `min_length`).
-    static func formatCount(_ item: String, in range: ClosedRange<Int>) throws(Problem) -> (format: BarcodeFormat, count: Int) {
-        let kv = item.split(separator: "=")
-        guard kv.count == 2, let f = BarcodeFormat(name: String(kv[0])), let n = Int(kv[1]), range.contains(n) else {
-            throw Problem("must be FORMAT=N with N in \(range.lowerBound)…\(range.upperBound), got '\(item)'")
-        }
-        return (f, n)
-    }
-
-    /// "FORMAT=N": agreeing reads needed before SCAN for that format.
-    public mutating func setConfirmation(_ item: String) throws(Problem) {
-        let (f, n) = try Self.formatCount(item, in: 1...30)
-        confirmations[f] = n
-    }
-
-    /// "FORMAT=N": the shortest read of that format that is a code, in characters (0: any).
-    public mutating func setMinimumLength(_ item: String) throws(Problem) {
-        let (f, n) = try Self.formatCount(item, in: 0...100)
-        minimumLengths[f] = n == 0 ? nil : n
     }
 }

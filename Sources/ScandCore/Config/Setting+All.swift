@@ -1,6 +1,7 @@
 extension Setting {
-    /// `scand run`'s own settings; the feature modules' tables are theirs (`SettingsSection`), and `SettingsTable`
-    /// puts them all together for the file, the command line and `--help`.
+    /// `scand run`'s settings that ScandCore holds ([camera], [decoding], [socket]); the feature modules' tables are
+    /// theirs (`SettingsSection`: `scand run`'s [tracking], [service] and [journal] too), and `SettingsTable` puts
+    /// them all together for the file, the command line and `--help`.
     public static let core: [Setting] = [
         Setting(
             section: "camera", key: "device", flag: "device", kind: .text, valueName: "PATH",
@@ -87,58 +88,6 @@ extension Setting {
                 c.itfLengths = Set(lengths)
             }),
 
-        .seconds(
-            "tracking", "lost_after", flag: "lost-after", 0...3600,
-            help: "Seconds without a sighting before a code is LOST.", \.tracker.lostAfter),
-        .seconds(
-            "tracking", "forget_after", flag: "forget-after", 0...3600,
-            help: "Seconds after LOST within which the same code shown again is not a new SCAN.", \.tracker.forgetAfter),
-        .seconds(
-            "tracking", "duplicate_filter", flag: "duplicate-filter", 0...3600,
-            help: "Seconds since a scanned code was last seen within which the same format and text is that code; 0: off.",
-            \.tracker.duplicateFilter),
-        .seconds(
-            "tracking", "add_on_wait", flag: "add-on-wait", 0...10,
-            help: "Seconds an EAN/UPC code that may carry an add-on waits for it before SCAN; 0: none.", \.tracker.addOnWait),
-        Setting(
-            section: "tracking", key: "add_on_prefixes", flag: nil, kind: .texts, valueName: "LIST",
-            help: "EAN/UPC number prefixes that wait for an add-on, or all.",
-            read: { .texts($0.tracker.addOnPrefixes) },
-            write: { c, v, _ throws(Problem) in
-                let prefixes = try v.texts()
-                let valid = prefixes.allSatisfy { p in p == "all" || (1...12).contains(p.count) && p.utf8.allSatisfy { (0x30...0x39).contains($0) } }
-                guard valid else {
-                    throw Problem("must be digit prefixes of 1…12 digits or all, got \(v.commandLineText)")
-                }
-                c.tracker.addOnPrefixes = prefixes
-            }),
-        Setting(
-            section: "tracking", key: "update_interval", flag: "update-interval", kind: .number, bounds: .seconds(0...3600), valueName: "S",
-            help: "Emit UPDATE events with new corners at most this often per code, in seconds; 0: none.",
-            read: { .number($0.tracker.updateInterval?.inSeconds ?? 0) },
-            write: { c, v, _ throws(Problem) in
-                let s = try v.number()
-                c.tracker.updateInterval = s == 0 ? nil : Duration(roundingSeconds: s)
-            }),
-        .integer(
-            "tracking", "redundancy", flag: "redundancy", 1...5,
-            help: "Independent looks (frames, or bands sharing no pixels) that must agree on a number before SCAN, for "
-                + "formats whose own check is weak (EAN/UPC, EAN-8, UPC-E, ITF, Code 39, Codabar, Code 93, DataBar); "
-                + "small or reconstructed reads count half, reads of other numbers on the same bars count against; 1: one read.",
-            \.tracker.redundancy),
-        Setting(
-            section: "tracking", key: "add_on_required", flag: nil, kind: .boolean, valueName: "",
-            help: "EAN codes with the add_on_prefixes that show an add-on are never scanned without it; false: they wait at most 0.3 s.",
-            read: { .boolean($0.tracker.addOnRequired) },
-            write: { c, v, _ throws(Problem) in c.tracker.addOnRequired = try v.boolean() }),
-        .formatCounts(
-            "confirm", help: "Agreeing reads before SCAN for a format (repeatable, or a comma-separated list).", \.tracker.confirmations
-        ) { t, item throws(Problem) in try t.setConfirmation(item) },
-        .formatCounts(
-            "min_length", help: "Shortest read of a format that is a code, in characters (repeatable, or a comma-separated list; 0: any).",
-            \.tracker.minimumLengths
-        ) { t, item throws(Problem) in try t.setMinimumLength(item) },
-
         Setting(
             section: "socket", key: "path", flag: "socket", kind: .text, valueName: "PATH|none",
             help: "Unix socket for subscribers, or none (without --config, a user other than root gets "
@@ -167,21 +116,7 @@ extension Setting {
         .group(
             "socket", "admin_group",
             help: "Group whose members may change settings over the socket (?ROI=); empty: root and scand's own user only.",
-            reload: .restart, \.adminGroup),
-        Setting(
-            section: "service", key: "state_directory", flag: "state-directory", kind: .text, valueName: "PATH",
-            help: "Directory for what outlives a restart: the event journal (for since and scand mqtt), the rect of interest and "
-                + "camera controls set over the socket; empty: systemd's $STATE_DIRECTORY, else nothing is kept.", reload: .restart,
-            read: { .text($0.stateDirectory ?? "") },
-            write: { c, v, _ throws(Problem) in
-                if case .text("") = v { c.stateDirectory = nil; return }
-                c.stateDirectory = try absolutePath(v, example: "/var/lib/scand")
-            }),
-        .integer(
-            "journal", "max_events", 1...10_000_000,
-            help: "Events the journal in the state directory keeps at most, for clients that reconnect with since.",
-            reload: .restart, \.journalMaxEvents),
-        .seconds("journal", "max_age", 0...31_536_000, help: "Seconds the journal keeps an event at most.", reload: .restart, \.journalMaxAge)
+            reload: .restart, \.adminGroup)
     ]
 
     /// A text row of the table `section` owns.
@@ -194,6 +129,17 @@ extension Setting {
             write: { s, v throws(Problem) in try write(&s, try v.text()) })
     }
 
+    /// Seconds in `range` of the table `section` owns, kept at `path` as a `Duration` at millisecond resolution.
+    public static func seconds<S: SettingsSection>(
+        in section: S.Type, _ key: String, flag: String? = nil, _ range: ClosedRange<Double>, help: String, words: String?,
+        _ path: WritableKeyPath<S, Duration> & Sendable
+    ) -> Setting {
+        Setting(
+            in: section, key: key, flag: flag, kind: .number, bounds: .seconds(range), valueName: "S", help: help, words: words,
+            read: { .number($0[keyPath: path].inSeconds) },
+            write: { s, v throws(Problem) in s[keyPath: path] = Duration(roundingSeconds: try v.number()) })
+    }
+
     /// A whole number in `range` of the table `section` owns, kept at `path`.
     public static func integer<S: SettingsSection>(
         in section: S.Type, _ key: String, flag: String? = nil, _ range: ClosedRange<Int>, valueName: String = "N", help: String, words: String?,
@@ -202,6 +148,15 @@ extension Setting {
         Setting(
             in: section, key: key, flag: flag, kind: .integer, bounds: .integers(range), valueName: valueName, help: help, words: words,
             read: { .integer($0[keyPath: path]) }, write: { s, v throws(Problem) in s[keyPath: path] = try v.integer() })
+    }
+
+    /// True or false (a flag without a value), of the table `section` owns, kept at `path`.
+    public static func boolean<S: SettingsSection>(
+        in section: S.Type, _ key: String, flag: String? = nil, help: String, words: String?, _ path: WritableKeyPath<S, Bool> & Sendable
+    ) -> Setting {
+        Setting(
+            in: section, key: key, flag: flag, kind: .boolean, valueName: "", help: help, words: words, read: { .boolean($0[keyPath: path]) },
+            write: { s, v throws(Problem) in s[keyPath: path] = try v.boolean() })
     }
 
     /// One of `E`'s raw values, of the table `section` owns, kept at `path`; `aliases`: other spellings of some.

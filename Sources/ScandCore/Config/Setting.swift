@@ -48,8 +48,8 @@ public struct Setting: Sendable {
         (self.valueName, self.help, self.reload, self.read, self.write, self.words) = (valueName, help, reload, read, write, words)
     }
 
-    /// A row of the table `section` owns, read and written on its value in the configuration; `scand NAME`
-    /// reads it. `words`: what the settings reference says of it (the help when nil).
+    /// A row of the table `section` owns, read and written on its value in the configuration; the section's
+    /// `reload` says which command reads it. `words`: what the settings reference says of it (the help when nil).
     public init<S: SettingsSection>(
         in section: S.Type, key: String, flag: String?, kind: SettingValue.Kind, bounds: Bounds? = nil, valueName: String, help: String,
         words: String?, read: @escaping @Sendable (S) -> SettingValue,
@@ -57,7 +57,7 @@ public struct Setting: Sendable {
     ) {
         self.init(
             section: S.name, key: key, flag: flag, kind: kind, bounds: bounds, valueName: valueName, help: help,
-            reload: .otherCommand("scand \(S.name)"),
+            reload: S.reload,
             words: words, read: { read($0[section: S.self]) },
             write: { c, v, _ throws(Problem) in try write(&c[section: S.self], v) })
     }
@@ -117,10 +117,10 @@ public struct Setting: Sendable {
 
     public static let daemon = "scand run"
 
-    /// The settings a reload from `running` to `new` changes but does not apply, as a log line names them:
-    /// `[socket] max_clients 64 → 8`.
-    public static func unappliedChanges(from running: ScandConfig, to new: ScandConfig) -> [String] {
-        core.filter { $0.reload == .restart && $0.read(running) != $0.read(new) }.map { s in
+    /// The settings of `table` a reload from `running` to `new` changes but does not apply, as a log line names
+    /// them: `[socket] max_clients 64 → 8`.
+    public static func unappliedChanges(from running: ScandConfig, to new: ScandConfig, in table: SettingsTable) -> [String] {
+        table.settings.filter { $0.reload == .restart && $0.read(running) != $0.read(new) }.map { s in
             func text(_ v: SettingValue) -> String { v == .text("") ? "\"\"" : v.commandLineText }
             return "[\(s.section)] \(s.key) \(text(s.read(running))) → \(text(s.read(new)))"
         }
@@ -137,20 +137,6 @@ extension Setting {
             section: section, key: key, flag: flag, kind: .integer, bounds: .integers(range), valueName: valueName, help: help, reload: reload,
             read: { .integer($0[keyPath: path]) },
             write: { c, value, _ throws(Problem) in c[keyPath: path] = try value.integer() })
-    }
-
-    /// A per-format table of `[tracking]`, as "FORMAT=N" items (`--KEY` with dashes, repeatable), each item given
-    /// to `set`.
-    static func formatCounts(
-        _ key: String, help: String, _ path: KeyPath<ScandConfig, [BarcodeFormat: Int]> & Sendable,
-        set: @escaping @Sendable (inout TrackerSettings, String) throws(Problem) -> Void
-    ) -> Setting {
-        Setting(
-            section: "tracking", key: key, flag: key.replacingOccurrences(of: "_", with: "-"), kind: .texts, valueName: "FORMAT=N", help: help,
-            read: { .texts($0[keyPath: path].map { "\($0.key.name)=\($0.value)" }.sorted()) },
-            write: { c, v, _ throws(Problem) in
-                for item in try v.texts() { try set(&c.tracker, item) }
-            })
     }
 
     /// The name of a group of this system (checked through the context), or empty for none.

@@ -1,10 +1,17 @@
-/// A table of the configuration file that a feature module owns (`[web]`, `[mqtt]`, `[wedge]`): its type,
-/// kept in `ScandConfig` by type (`config[section: WebSettings.self]`), and its rows, declared beside it in
-/// its module and registered with the one table (`SettingsTable`) where the commands are put together.
+/// A table of the configuration file that a feature module owns (`[tracking]`, `[journal]`, `[web]`, `[mqtt]`,
+/// …): its type, kept in `ScandConfig` by type (`config[section: WebSettings.self]`), and its rows, declared
+/// beside it in its module and registered with the one table (`SettingsTable`) where the commands are put together.
 public protocol SettingsSection: Sendable, Equatable {
     init()
-    /// The table's name in the file (`web`): the command `scand NAME` reads it; `scand run` only checks it.
+    /// The table's name in the file (`web`).
     static var name: String { get }
+    /// What a SIGHUP does with its rows, and so which command reads them: `.otherCommand("scand NAME")` (the
+    /// default: `scand web` reads [web], `scand run` only checks it), or `.live` or `.restart` for a table of
+    /// `scand run`'s own ([tracking], [journal]).
+    static var reload: Setting.Reload { get }
+    /// The table it comes after in the file and the settings reference (`decoding` for [tracking]); nil: after
+    /// every table before it. A table named here must be ScandCore's or registered before this one.
+    static var follows: String? { get }
     /// Its rows, in the order the file shows them (made with `Setting.init(in:…)`).
     static var settings: [Setting] { get }
     /// Words at the head of the table in the settings reference, before its first setting.
@@ -13,6 +20,8 @@ public protocol SettingsSection: Sendable, Equatable {
 
 extension SettingsSection {
     public static var introduction: String? { nil }
+    public static var reload: Setting.Reload { .otherCommand("scand \(name)") }
+    public static var follows: String? { nil }
 
     /// Equal to `other`, of whatever section type; nil stands for this type's default.
     func isEqual(to other: (any SettingsSection)?) -> Bool {

@@ -1,5 +1,5 @@
-/// The one settings table: `scand run`'s own rows (`Setting.core`) and those of every feature section
-/// registered with it, in order. The configuration file, each command's options and their `--help`, and the
+/// The one settings table: ScandCore's rows (`Setting.core`) and those of every feature section registered
+/// with it, each after the table it `follows`, else in order. The configuration file, each command's options and their `--help`, and the
 /// settings reference all read it, so a setting's type, range and message are the same everywhere.
 public struct SettingsTable: Sendable, Equatable {
     public let settings: [Setting]
@@ -8,10 +8,15 @@ public struct SettingsTable: Sendable, Equatable {
 
     public init(registering sections: [any SettingsSection.Type]) {
         self.sections = sections
-        settings = Setting.core + sections.flatMap { $0.settings }
+        var settings = Setting.core
+        for section in sections {
+            let after = section.follows.flatMap { name in settings.lastIndex { $0.section == name } }
+            settings.insert(contentsOf: section.settings, at: after.map { $0 + 1 } ?? settings.endIndex)
+        }
+        self.settings = settings
     }
 
-    /// `scand run`'s own tables alone (what needs no feature module: its tests, the camera's).
+    /// ScandCore's tables alone (what needs no feature module: its tests, the camera's).
     public static let core = SettingsTable(registering: [])
 
     /// The tables of the file, in the table's order.
@@ -24,7 +29,7 @@ public struct SettingsTable: Sendable, Equatable {
 
     /// The words at the head of table `name`, when its section has some.
     public func introduction(of name: String) -> String? {
-        sections.first { $0.name == name }?.introduction ?? Setting.introductions[name]
+        sections.first { $0.name == name }?.introduction
     }
 
     public static func == (a: SettingsTable, b: SettingsTable) -> Bool {

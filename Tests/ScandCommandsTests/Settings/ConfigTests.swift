@@ -1,6 +1,8 @@
 import ScandCommands
 import ScandConfigFile
 import ScandMQTT
+import ScandService
+import ScandTracking
 import Testing
 @testable import ScandCore
 
@@ -36,9 +38,11 @@ import Testing
                   'ITF=5',
                 ]
                 """#, table: .scand)
-        #expect(c.framesPerSecond == 15 && c.maxClients == 8 && c.clientQueueLimit == 16 && c.stateDirectory == "/srv/scand")
+        #expect(
+            c.framesPerSecond == 15 && c.maxClients == 8 && c.clientQueueLimit == 16
+                && c[section: ServiceSettings.self].stateDirectory == "/srv/scand")
         #expect(c.device == "/dev/v4l/by-id/usb-Acme" && (c.width, c.height) == (640, 480))
-        #expect(c.formats == BarcodeFormats(.qrCode).union(BarcodeFormats(.ean13)) && c.tracker.confirmations[.itf] == 5)
+        #expect(c.formats == BarcodeFormats(.qrCode).union(BarcodeFormats(.ean13)) && c[section: TrackerSettings.self].confirmations[.itf] == 5)
         #expect(c.regionOfInterest == (try NormalizedRect(x: 0.25, y: 0, width: 0.5, height: 1)))
     }
 
@@ -121,13 +125,13 @@ import Testing
     }
 
     @Test func theStateDirectoryIsTheSettingElseSystemdsFirst() {
-        var c = ScandConfig()
-        #expect(c.resolvedStateDirectory(environment: [:]) == nil)
-        #expect(c.resolvedStateDirectory(environment: ["STATE_DIRECTORY": ""]) == nil)
-        #expect(c.resolvedStateDirectory(environment: ["STATE_DIRECTORY": "/var/lib/scand:/var/lib/other"]) == "/var/lib/scand")
-        #expect(c.resolvedStateDirectory(environment: ["STATE_DIRECTORY": "relative"]) == nil)
-        c.stateDirectory = "/srv/scand"
-        #expect(c.resolvedStateDirectory(environment: ["STATE_DIRECTORY": "/var/lib/scand"]) == "/srv/scand")
+        var service = ServiceSettings()
+        #expect(service.resolvedStateDirectory(environment: [:]) == nil)
+        #expect(service.resolvedStateDirectory(environment: ["STATE_DIRECTORY": ""]) == nil)
+        #expect(service.resolvedStateDirectory(environment: ["STATE_DIRECTORY": "/var/lib/scand:/var/lib/other"]) == "/var/lib/scand")
+        #expect(service.resolvedStateDirectory(environment: ["STATE_DIRECTORY": "relative"]) == nil)
+        service.stateDirectory = "/srv/scand"
+        #expect(service.resolvedStateDirectory(environment: ["STATE_DIRECTORY": "/var/lib/scand"]) == "/srv/scand")
     }
 
     /// SIGHUP applies camera, decoding and tracking settings; what it cannot apply it names.
@@ -137,11 +141,11 @@ import Testing
             toml: "[camera]\nfps = 5\n[socket]\nmax_clients = 8\npath = \"/tmp/other.sock\"\n[journal]\nmax_events = 10\n"
                 + "[service]\nstate_directory = \"/srv/x\"\n[web]\nlisten = \"127.0.0.1:9\"\n", table: .scand)
         #expect(
-            Setting.unappliedChanges(from: running, to: new) == [
+            Setting.unappliedChanges(from: running, to: new, in: .scand) == [
                 "[socket] path /run/scand/scand.sock → /tmp/other.sock", "[socket] max_clients 64 → 8",
                 "[service] state_directory \"\" → /srv/x", "[journal] max_events 100000 → 10"
             ])
-        #expect(Setting.unappliedChanges(from: running, to: try running.applying(toml: "[camera]\nfps = 5\n", table: .scand)).isEmpty)
+        #expect(Setting.unappliedChanges(from: running, to: try running.applying(toml: "[camera]\nfps = 5\n", table: .scand), in: .scand).isEmpty)
     }
 
     @Test func aSocketGroupThatDoesNotExistIsAConfigurationError() throws {
@@ -202,8 +206,8 @@ import Testing
         #expect(c.formats == BarcodeFormats.linear.union(BarcodeFormats(.qrCode)))
         #expect(c.regionOfInterest == (try NormalizedRect(x: 0.1, y: 0.2, width: 0.5, height: 0.5)))
         #expect(c.itfLengths == [6, 14])
-        #expect(c.tracker.lostAfter == .seconds(1) && c.tracker.updateInterval == .milliseconds(250))
-        #expect(c.tracker.confirmations[.itf] == 5)
+        let tracker = c[section: TrackerSettings.self]
+        #expect(tracker.lostAfter == .seconds(1) && tracker.updateInterval == .milliseconds(250) && tracker.confirmations[.itf] == 5)
         #expect(c.socketPath == "/tmp/x.sock" && c.clientQueueLimit == 16)
     }
 

@@ -1,6 +1,7 @@
 import ScandCommands
 import ScandConfigFile
 import ScandMQTT
+import ScandTracking
 import ScandWedge
 import Testing
 @testable import ScandCore
@@ -180,7 +181,8 @@ import Testing
         )
         .applied(to: ScandConfig())
         #expect(c.framesPerSecond == 15 && c.transform.mirrored && (c.width, c.height) == (320, 240))
-        #expect(c.tracker.confirmations[.itf] == 5 && c.tracker.confirmations[.ean8] == 1 && c.tracker.confirmations[.codabar] == 3)
+        let confirmations = c[section: TrackerSettings.self].confirmations
+        #expect(confirmations[.itf] == 5 && confirmations[.ean8] == 1 && confirmations[.codabar] == 3)
         #expect(try CommandLineSettings(["--socket", "none"], table: .scand).applied(to: ScandConfig()).socketPath == nil)
         #expect(
             try CommandLineSettings(["--fps", "0"], table: .scand).applied(to: ScandConfig().applying(toml: "[camera]\nfps = 30", table: .scand))

@@ -2,19 +2,19 @@ import ScandCore
 
 /// One item of a generated till session: the code printed on it, how it is printed, and how the cashier
 /// shows it to the camera.
-struct TillItem: Sendable, Equatable {
+package struct TillItem: Sendable, Equatable {
     /// The kind in the retail mix ("EAN-13+5", "GS1-128", …), for the tables.
-    var kind: String
-    var format: BarcodeFormat
+    package var kind: String
+    package var format: BarcodeFormat
     /// What zxing's writer is given ("+" before an add-on; GS1 element strings in brackets).
     var written: String
     /// The writer's options ("gs1" for GS1-128 and GS1 DataMatrix).
     var options = ""
     /// What a reader must report, in scand's spelling: an EAN/UPC with its add-on digits after the main number.
-    var expected: String
+    package var expected: String
     /// An EAN/UPC with an add-on: the main number alone, which a reader that missed the add-on reports.
-    var mainNumber: String?
-    var addOn: String?
+    package var mainNumber: String?
+    package var addOn: String?
     var moduleSize: Int
     /// Bar height of a linear code in modules (nil: as the writer draws it).
     var barHeight: Int?
@@ -22,11 +22,11 @@ struct TillItem: Sendable, Equatable {
     var degrees: Double
     /// Frames the item is held still (1–3 s), or for a swipe the frames it is in view (10–15).
     var frames: Int
-    var swiped = false
-    var shaken = false
-    var defocused = false
-    var onCan = false
-    var glare = false
+    package var swiped = false
+    package var shaken = false
+    package var defocused = false
+    package var onCan = false
+    package var glare = false
     /// Printed faintly (ink 80–115 on paper 150–185): a thermal label or a worn one.
     var lowContrast = false
     /// Seed of the item's own draws (its label's print, its path).
@@ -35,7 +35,7 @@ struct TillItem: Sendable, Equatable {
     var gs1: Bool { options == "gs1" }
 
     /// The item's circumstances, for tables: "can, glare, 26°".
-    var circumstances: String {
+    package var circumstances: String {
         var parts: [String] = []
         if swiped { parts.append("swiped") }
         if shaken { parts.append("shaken") }
@@ -50,28 +50,28 @@ struct TillItem: Sendable, Equatable {
 }
 
 /// The retail mix a till session draws its items from, and their payloads.
-enum TillMix {
+package enum TillMix {
     /// Which mix: the retail one, or the hard one where misreads come from (`hardened`).
-    enum Kind: String, Sendable, CaseIterable {
+    package enum Kind: String, Sendable, CaseIterable {
         case retail, hard
     }
 
     /// One deck of 20 kinds, shuffled anew for every 20 items: each kind comes round in every 20 items, so a
     /// short session still holds the whole mix and 100 items hold each kind at least five times.
-    static let deck: [String] = [
+    package static let deck: [String] = [
         "EAN-13", "EAN-13", "EAN-13", "EAN-13", "EAN-13", "EAN-13+2", "EAN-13+5", "UPC-A", "UPC-A", "UPC-A+2", "UPC-A+5",
         "EAN-8", "EAN-8", "UPC-E", "Code 128", "GS1-128", "ITF-14", "DataBar", "QR", "GS1 DataMatrix"
     ]
 
     /// The hard mix's deck: mostly EAN-13 and UPC-A (the numbers a till rings up, whose check digit passes one
     /// random error in ten), books and periodicals with their add-ons, and one of each other linear kind.
-    static let hardDeck: [String] = [
+    package static let hardDeck: [String] = [
         "EAN-13", "EAN-13", "EAN-13", "EAN-13", "EAN-13", "EAN-13", "EAN-13+2", "EAN-13+5", "ISBN+5", "ISSN+2", "UPC-A", "UPC-A", "UPC-A",
         "UPC-A+5", "EAN-8", "EAN-8", "UPC-E", "Code 128", "ITF-14", "DataBar"
     ]
 
     /// `count` items drawn with `seed`: the same items every run.
-    static func items(count: Int, seed: UInt64, mix: Kind = .retail) -> [TillItem] {
+    package static func items(count: Int, seed: UInt64, mix: Kind = .retail) -> [TillItem] {
         var rng = Xorshift(seed: seed)
         var out: [TillItem] = []
         var kinds: [String] = []
@@ -121,15 +121,15 @@ enum TillMix {
         switch kind {
         case "EAN-13", "EAN-13+2", "EAN-13+5":
             // A leading 0 would be a UPC-A: EAN-13s here start with 1–9.
-            (item.format, item.written, item.barHeight) = (.ean13, CompareBench.withCheckDigit(digits(12, &rng, firstNonZero: true)), 60)
+            (item.format, item.written, item.barHeight) = (.ean13, GS1Number.withCheckDigit(digits(12, &rng, firstNonZero: true)), 60)
         case "ISBN+5", "ISSN+2":
             // A book (978/979, its price in the EAN-5) or a periodical (977, its issue in the EAN-2).
             let prefix = kind == "ISSN+2" ? "977" : rng.next() % 4 == 0 ? "979" : "978"
-            (item.format, item.written, item.barHeight) = (.ean13, CompareBench.withCheckDigit(prefix + digits(9, &rng)), 60)
+            (item.format, item.written, item.barHeight) = (.ean13, GS1Number.withCheckDigit(prefix + digits(9, &rng)), 60)
         case "UPC-A", "UPC-A+2", "UPC-A+5":
-            (item.format, item.written, item.barHeight) = (.upcA, CompareBench.withCheckDigit(digits(11, &rng)), 60)
+            (item.format, item.written, item.barHeight) = (.upcA, GS1Number.withCheckDigit(digits(11, &rng)), 60)
         case "EAN-8":
-            (item.format, item.written, item.barHeight) = (.ean8, CompareBench.withCheckDigit(digits(7, &rng)), 50)
+            (item.format, item.written, item.barHeight) = (.ean8, GS1Number.withCheckDigit(digits(7, &rng)), 50)
         case "UPC-E":
             let body = "0" + validUPCE(digits(6, &rng))
             (item.format, item.written, item.barHeight) = (.upcE, body + upcECheckDigit(body), 50)
@@ -138,19 +138,19 @@ enum TillMix {
             let text = String((0..<(6 + Int(rng.next() % 7))).map { _ in letters[Int(rng.next() % UInt64(letters.count))] })
             (item.format, item.written, item.barHeight) = (.code128, "INV-" + text, 30)
         case "GS1-128":
-            let gtin = CompareBench.withCheckDigit("0" + digits(12, &rng))
+            let gtin = GS1Number.withCheckDigit("0" + digits(12, &rng))
             let date = String(format: "%02d%02d%02d", 26 + Int(rng.next() % 4), 1 + Int(rng.next() % 12), 1 + Int(rng.next() % 28))
             (item.format, item.options, item.barHeight) = (.code128, "gs1", 30)
             item.written = "[01]\(gtin)[17]\(date)[10]L\(digits(4, &rng))"
         case "ITF-14":
-            (item.format, item.written, item.barHeight) = (.itf, CompareBench.withCheckDigit("1" + digits(12, &rng)), 40)
+            (item.format, item.written, item.barHeight) = (.itf, GS1Number.withCheckDigit("1" + digits(12, &rng)), 40)
         case "DataBar":
-            (item.format, item.written, item.barHeight) = (.dataBar, CompareBench.withCheckDigit("0" + digits(12, &rng)), 33)
+            (item.format, item.written, item.barHeight) = (.dataBar, GS1Number.withCheckDigit("0" + digits(12, &rng)), 33)
         case "QR":
             item.format = .qrCode
             item.written = "https://shop.example/p/" + digits(8, &rng)
         default:  // GS1 DataMatrix
-            let gtin = CompareBench.withCheckDigit("0" + digits(12, &rng))
+            let gtin = GS1Number.withCheckDigit("0" + digits(12, &rng))
             (item.format, item.options) = (.dataMatrix, "gs1")
             item.written = "[01]\(gtin)[21]S\(digits(8, &rng))"
         }
@@ -193,7 +193,7 @@ enum TillMix {
     /// A UPC-E's check digit (`upcE`: number system, then six digits): the GS1 check digit of the UPC-A it
     /// stands for, expanded as the zbar comparison expands one (its check digit, a placeholder here, dropped).
     static func upcECheckDigit(_ upcE: String) -> String {
-        guard let upcA = ZBarImg.expandUPCE(upcE + "0") else { return "0" }
-        return String(CompareBench.withCheckDigit(String(upcA.dropLast())).last!)
+        guard let upcA = GS1Number.expandUPCE(upcE + "0") else { return "0" }
+        return String(GS1Number.withCheckDigit(String(upcA.dropLast())).last!)
     }
 }

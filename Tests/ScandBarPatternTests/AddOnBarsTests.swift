@@ -1,5 +1,6 @@
 import Testing
 import ScandCore
+@testable import ScandBarPattern
 @testable import ScandDecoding
 import ScandTestSupport
 

@@ -5,6 +5,7 @@ import ScandTestSupport
 import Testing
 
 @testable import ScandBench
+@testable import ScandBenchScenes
 
 /// The till session generator: the same frames for the same seed, the whole retail mix in 100 items, and items
 /// a still decoder reads from their best frame (a scene that can be read, not noise).
@@ -71,15 +72,6 @@ import Testing
         let plain = TillSession(items: 1, seed: 3), a = TillSession(items: 1, seed: 3, clutter: [stripes])
         let b = TillSession(items: 1, seed: 3, clutter: [stripes])
         #expect(a.counters == b.counters && a.counters != plain.counters)
-    }
-
-    /// Misreads per 1,000 are quoted with their exact 95% upper bound: about 3/n for none in n.
-    @Test func theUpperBoundIsClopperPearsons() {
-        #expect(abs(TillSessions.upperBound(0, 2000) - (1 - pow(0.025, 1.0 / 2000))) < 1e-6)
-        #expect(abs(TillSessions.upperBound(1, 100) - 0.0545) < 0.001)
-        #expect(TillSessions.upperBound(5, 5) == 1)
-        #expect((try? TillSessions.parse("1-20")) == 1...20 && (try? TillSessions.parse("7")) == 7...7)
-        #expect((try? TillSessions.parse("20-1")) == nil && (try? TillSessions.parse("x")) == nil && (try? TillSessions.parse("1-5000")) == nil)
     }
 
     /// A held code, quiet zones included, is in view in every frame of its hold where it fits in the frame (a

@@ -12,7 +12,7 @@ import ScandCore
 /// bars when its own character is favoured in every window (`agreement`) and its quiet zones hold no bar, and is
 /// contradicted when another explains a window clearly better (`Detection.barsAgree`; docs/architecture.md, "Why scand
 /// trusts a SCAN").
-enum BarPatternCheck {
+package enum BarPatternCheck {
     /// Samples per pixel along the profile.
     static let resolution = 4.0
     /// Offsets across the bars (pixels) whose profiles are averaged: bars are tall, noise is not.
@@ -103,15 +103,15 @@ enum BarPatternCheck {
     static func contradicts(_ d: Detection, in image: LumaView) -> Bool? { verdict(d, in: image).main }
 
     /// Whether the bars contradict a read's main number, and its add-on (each nil when not checked).
-    struct Verdict: Equatable {
-        var main: Bool?
-        var addOn: Bool?
+    package struct Verdict: Equatable {
+        package var main: Bool?
+        package var addOn: Bool?
     }
 
     /// `d`'s main number held against its bars in `image`, then its add-on (when the main number agrees): the
     /// add-on's pattern placed 7–12 modules after the code (ISO/IEC 15420's gap) on the main number's fit, its
     /// characters weighed as the main number's are.
-    static func verdict(_ d: Detection, in image: LumaView) -> Verdict {
+    package static func verdict(_ d: Detection, in image: LumaView) -> Verdict {
         guard let pattern = EANPattern(d), let profile = profile(along: d, modules: pattern.modules.count, in: image) else { return Verdict() }
         let laidForward = pattern.modules, laidBackward = Array(pattern.modules.reversed())
         guard let (fit, bend) = bestFit(pattern: pattern, read: d, profile: profile) else { return Verdict() }

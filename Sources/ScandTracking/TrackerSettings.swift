@@ -1,3 +1,5 @@
+import ScandCore
+
 /// How detections become events: when a code counts as seen, lost and forgotten.
 public struct TrackerSettings: Sendable, Equatable {
     /// A code not seen for this long is LOST.

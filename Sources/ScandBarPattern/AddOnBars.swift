@@ -6,7 +6,7 @@ import ScandCore
 /// Each of three lines along the read is followed past the end guard: a quiet gap of at least about five
 /// modules, then, within the add-on's gap of 7–12 modules, dark bars at an add-on's pitch (an EAN-2 is seven
 /// bars of 1–4 modules in 20). A line of printed text can look alike; that only costs a short wait.
-enum AddOnBars {
+package enum AddOnBars {
     /// Modules from the start guard's first bar to the end guard's last.
     static func modules(_ format: BarcodeFormat) -> Double? {
         switch format {
@@ -21,7 +21,7 @@ enum AddOnBars {
     /// Each is probed along the outline of its read with the most scan lines among `raw` (the frame's reads
     /// before they were merged): a merged read keeps its first read's outline, which for a tilted code may be a
     /// whole-frame band's horizontal scan line across it, along which no add-on lies.
-    static func mark(_ detections: [Detection], raw: [Detection] = [], in luma: LumaView) -> [Detection] {
+    package static func mark(_ detections: [Detection], raw: [Detection] = [], in luma: LumaView) -> [Detection] {
         detections.map { d in
             var d = d
             var probe = d

@@ -4,6 +4,7 @@ import ScandDecoding
 import Testing
 
 @testable import ScandBench
+@testable import ScandBenchScenes
 
 /// Codes on packaging that real photos showed scand not reading live (issue 45, item 5): bars a crumpled bag
 /// stretches unevenly, and quiet zones a photo's edge cuts off. Generated (`PackagingPhotos`), held still

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import ScandCore
+@testable import ScandBarPattern
 @testable import ScandDecoding
 
 /// The second look at an EAN/UPC read: its number's bar pattern against the frame's own pixels.

@@ -1,6 +1,7 @@
 import Testing
 import ScandCore
 import ScandTestSupport
+@testable import ScandBarPattern
 @testable import ScandDecoding
 
 /// A UPC-E read inside a longer code's bars (zxing-cpp reads an EAN-13's left half as a UPC-E) is no code of

@@ -8,7 +8,7 @@ import ScandDecoding
 /// between them. Seeded: the same frames every run. Each item's label is made once; a frame costs a copy of
 /// the counter, the label turned and moved (smeared along its motion while it moves), and sensor noise over
 /// it: linear in the label's area.
-struct TillSession {
+package struct TillSession {
     static let width = 1280, height = 720
     static let frameMicroseconds: UInt64 = 33_333
     static let leadIn = 15
@@ -23,22 +23,22 @@ struct TillSession {
     }
 
     /// One item's time in front of the camera.
-    struct Appearance {
-        var item: Int
+    package struct Appearance {
+        package var item: Int
         /// The first frame with the item in view.
-        var start: Int
+        package var start: Int
         var poses: [Pose]
         /// The first frame of the next item's appearance (or the session's end): SCANs before it are this item's.
-        var windowEnd: Int
-        var end: Int { start + poses.count }
+        package var windowEnd: Int
+        package var end: Int { start + poses.count }
         /// The frame the item is held stillest, in the middle of its hold (or of its swipe).
         var bestFrame: Int
     }
 
-    let seed: UInt64
-    let items: [TillItem]
-    private(set) var appearances: [Appearance] = []
-    private(set) var frameCount = 0
+    package let seed: UInt64
+    package let items: [TillItem]
+    package private(set) var appearances: [Appearance] = []
+    package private(set) var frameCount = 0
     /// The counter with sensor noise: four of them, taken in turn, so no two frames in a row are alike.
     let counters: [LumaImage]
     /// Sensor noise added over the item, from a random place in this table each frame.
@@ -46,7 +46,7 @@ struct TillSession {
 
     /// `clutter`: photos of things that look like codes (shelf edges, text, grilles, stripes) laid over the
     /// counter, each in a cell of its own, chosen and placed by the seed; none: the plain counter.
-    init(items count: Int, seed: UInt64 = 30, mix: TillMix.Kind = .retail, clutter: [LumaImage] = []) {
+    package init(items count: Int, seed: UInt64 = 30, mix: TillMix.Kind = .retail, clutter: [LumaImage] = []) {
         self.seed = seed
         items = TillMix.items(count: count, seed: seed, mix: mix)
         var rng = Xorshift(seed: seed ^ 0x7111)
@@ -205,7 +205,7 @@ struct TillSession {
 
     /// The session as a 720p30 MJPEG recording, as a webcam's stream; `each` sees every frame as a reader of the
     /// stream does (the JPEG decoded to grey), with its index.
-    func record(to path: String, quality: Int = 85, each: (Int, LumaImage) throws -> Void = { _, _ in }) throws {
+    package func record(to path: String, quality: Int = 85, each: (Int, LumaImage) throws -> Void = { _, _ in }) throws {
         let encoder = MJPEGEncoder(quality: quality), decoder = MJPEGDecoder()
         var writer: Recording.Writer?
         var labels: (item: Int, label: TillFace)?
@@ -334,7 +334,7 @@ struct TillSession {
 
 /// A label's grey levels as Doubles: a frame's sampling then does no integer conversion per pixel (each one a
 /// call in a debug build).
-struct TillFace {
+package struct TillFace {
     let width: Int
     let height: Int
     let pixels: [Double]
@@ -345,6 +345,6 @@ struct TillFace {
     }
 }
 
-struct TillError: Error, CustomStringConvertible {
-    var description: String
+package struct TillError: Error, CustomStringConvertible {
+    package var description: String
 }

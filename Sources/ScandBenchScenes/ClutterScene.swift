@@ -7,7 +7,7 @@ import ScandCore
 /// webcam. Panning, the camera moves along the counter `pan` px a frame (every frame a new scene, nothing to
 /// read); still, it rests (only the noise differs) but for a hand passing over it every 4 s. What a till's camera
 /// sees between items.
-enum ClutterScene {
+package enum ClutterScene {
     /// Pixels the view moves a frame while panning (a camera nudged, a counter being wiped: 180 px a second).
     static let pan = 6
     /// Frames before the pan starts over (two seconds).
@@ -18,7 +18,7 @@ enum ClutterScene {
     static let stillFrames = 120
     static let handFrames = 6
 
-    static func frames(width: Int, height: Int, photos: [LumaImage], panning: Bool) -> [Frame] {
+    package static func frames(width: Int, height: Int, photos: [LumaImage], panning: Bool) -> [Frame] {
         let count = panning ? panFrames : 8 + handFrames
         let canvasWidth = width + (panning ? pan * count : 0)
         var counter = LumaImage(width: canvasWidth, height: height, fill: 150)

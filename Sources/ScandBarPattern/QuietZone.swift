@@ -6,10 +6,10 @@ import ScandCore
 /// of a frame), with the EAN-13's bars right past its end. A UPC-E of its own has at least 7 light modules
 /// after it (an add-on starts 7–12 modules after the end guard). Only that case: checked on EAN-8 and before
 /// the start too, it cost real photos' and the till bench's reads (glare, print close to the code).
-enum QuietZone {
+package enum QuietZone {
     /// false when most of three lines along a UPC-E show dark within 1.5–6 modules after its end guard, or reach
     /// past the frame's edge there.
-    static func isClear(_ d: Detection, width: Int, height: Int, luma: (Int, Int) -> UInt8) -> Bool {
+    package static func isClear(_ d: Detection, width: Int, height: Int, luma: (Int, Int) -> UInt8) -> Bool {
         guard d.format == .upcE, let count = AddOnBars.modules(d.format) else { return true }
         return AddOnBars.lines(along: d, modules: count, width: width, height: height, luma: luma) { lines in
             let crowded = lines.filter { line in
@@ -29,7 +29,7 @@ enum QuietZone {
     }
 
     /// `detections` but the UPC-E reads whose quiet zone after them holds bars.
-    static func keep(_ detections: [Detection], in luma: LumaView) -> [Detection] {
+    package static func keep(_ detections: [Detection], in luma: LumaView) -> [Detection] {
         detections.filter { d in
             isClear(d, width: luma.width, height: luma.height, luma: luma.pixelOrWhite)
         }

@@ -7,22 +7,22 @@ import ScandDecoding
 /// a sum of two smooth waves, which shift down the bars so that they bend), and codes whose quiet zone the
 /// photo's edge cuts (0–3 modules of it left, at either end), and both. EAN-13s (first digit not 0), UPC-As and
 /// EAN-8s, 2–4 px a module, faint or dark, blurred, with sensor noise. Seeded: the same photos every run.
-enum PackagingPhotos {
-    enum Kind: String, CaseIterable {
+package enum PackagingPhotos {
+    package enum Kind: String, CaseIterable {
         case crumpled
         case cut = "cut-quiet-zone"
         case crumpledCut = "crumpled-and-cut"
     }
 
-    struct Photo {
-        var image: LumaImage
-        var format: BarcodeFormat
+    package struct Photo {
+        package var image: LumaImage
+        package var format: BarcodeFormat
         /// The payload as zxing-cpp's sample answers spell it (a UPC-A's 12 digits).
-        var answer: String
+        package var answer: String
     }
 
     /// `count` photos of `kind`, from `seed`.
-    static func make(_ kind: Kind, count: Int, seed: UInt64) throws -> [Photo] {
+    package static func make(_ kind: Kind, count: Int, seed: UInt64) throws -> [Photo] {
         var rng = Xorshift(seed: seed ^ 0x9ACC_A61E ^ UInt64(Kind.allCases.firstIndex(of: kind) ?? 0) << 32)
         return try (0..<count).map { _ in try photo(kind, &rng) }
     }
@@ -78,14 +78,14 @@ enum PackagingPhotos {
         switch rng.next() % 4 {
         case 0:
             let upc = TillMix.digits(11, &rng)
-            let number = CompareBench.withCheckDigit(upc)
+            let number = GS1Number.withCheckDigit(upc)
             return (.upcA, number, number)
         case 1:
-            let number = CompareBench.withCheckDigit(TillMix.digits(7, &rng))
+            let number = GS1Number.withCheckDigit(TillMix.digits(7, &rng))
             return (.ean8, number, number)
         default:
             // A leading 0 would be a UPC-A.
-            let number = CompareBench.withCheckDigit(TillMix.digits(12, &rng, firstNonZero: true))
+            let number = GS1Number.withCheckDigit(TillMix.digits(12, &rng, firstNonZero: true))
             return (.ean13, number, number)
         }
     }

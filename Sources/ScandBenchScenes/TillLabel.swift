@@ -5,14 +5,14 @@ import ScandDecoding
 /// An item's face as the camera sees it when upright and still: the code printed on a label, on a
 /// package with print of its own around it, wrapped round a can, under a glare spot, defocused. Made once
 /// per item; each frame only turns, moves and smears it.
-enum TillLabel {
+package enum TillLabel {
     /// The symbol alone, dark 0 and light 255, `moduleSize` px a module, before printing.
     static func symbol(_ item: TillItem) throws -> LumaImage {
         try SymbolWriter.render(
             item.format, text: item.written, moduleSize: item.moduleSize, quietZone: 8, barHeight: item.barHeight, options: item.options)
     }
 
-    static func make(_ item: TillItem) throws -> LumaImage {
+    package static func make(_ item: TillItem) throws -> LumaImage {
         var rng = Xorshift(seed: item.seed)
         func uniform(_ r: ClosedRange<Double>) -> Double { TillMix.uniform(r, &rng) }
         let symbol = try symbol(item)
