@@ -209,8 +209,7 @@ let package = Package(
             dependencies: [
                 "ScandBenchScenes", "ScandCapture", "ScandPipeline", "ScandTracking", "ScandJournal", "ScandEventLog", "CZBar", "CV4LConvert",
                 "ScandCore", "ScandProtocol", "ScandDecoding", "ScandImageIO",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "NIOConcurrencyHelpers", package: "swift-nio")
+                .product(name: "ArgumentParser", package: "swift-argument-parser")
             ]),
         .executableTarget(name: "scand-bench", dependencies: ["ScandBench"]),
 

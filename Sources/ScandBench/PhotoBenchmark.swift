@@ -207,9 +207,8 @@ public struct PhotoBenchmark: Sendable {
             decoder: FrameDecoder(decoder: decoder),
             output: OutputSink(event: { scans.add($0) }, log: { _ in }),
             captureOptions: options, clock: ReplaySource.Pace.lockstep.clock)
-        pipeline.start()
-        await pipeline.finished()
-        return scans.all.map(\.detection)
+        await pipeline.run()
+        return await scans.all().map(\.detection)
     }
 }
 

@@ -25,9 +25,9 @@ struct PipelineRun {
         let cpuBefore = FramesBench.cpuSeconds(), start = Date()
         do {  // the pipeline's scope: it is released at its end, before the CPU is read
             let pipeline = makePipeline()
-            pipeline.start()
+            async let run: Void = pipeline.run()
             let task = beside(pipeline)
-            await pipeline.finished()
+            await run
             task?.cancel()
             await task?.value
             seconds = Date().timeIntervalSince(start)

@@ -5,7 +5,7 @@ import ScandCore
 import ScandProtocol
 import ScandDecoding
 import ScandPipeline
-import NIOConcurrencyHelpers
+import Synchronization
 
 /// `scand bench preview`: what the setup page's live preview costs the daemon — the live pipeline on the
 /// same frames twice, once alone and once with a client asking for a SNAPSHOT 5 times a second (as `scand
@@ -79,7 +79,7 @@ struct PreviewBench: Bench {
     /// One run: CPU of this process and its decoder children over wall time (100 = one core busy), and the
     /// snapshots asked for, answered and their bytes.
     private func run(_ frame: Frame, snapshots: Bool) async -> (cpu: Double, asked: Int, answered: Int, bytes: Int) {
-        let tally = NIOLockedValueBox((asked: 0, answered: 0, bytes: 0))
+        let tally = SnapshotTally()
         let run = await PipelineRun {
             LivePipeline(
                 source: SyntheticSource(frames: [frame], count: fps * seconds, framesPerSecond: fps), decoder: FrameDecoder(),
@@ -90,19 +90,17 @@ struct PreviewBench: Bench {
             let interval = Duration.milliseconds(Int64(1000 / rate))
             return Task {
                 while !Task.isCancelled {
-                    tally.withLockedValue { $0.asked += 1 }
+                    tally.asked.add(1, ordering: .relaxed)
                     p.snapshot(isWanted: { true }) { line in
                         // What the socket sends: JSON with the JPEG in base64.
-                        tally.withLockedValue {
-                            $0.answered += 1; $0.bytes += line.utf8.count
-                        }
+                        tally.answered.add(1, ordering: .relaxed)
+                        tally.bytes.add(line.utf8.count, ordering: .relaxed)
                     }
                     try? await Task.sleep(for: interval)
                 }
             }
         }
-        let t = tally.withLockedValue { $0 }
-        return (run.cpuPercent, t.asked, t.answered, t.bytes)
+        return (run.cpuPercent, tally.asked.load(ordering: .relaxed), tally.answered.load(ordering: .relaxed), tally.bytes.load(ordering: .relaxed))
     }
 
     private func table(_ rows: [Row]) -> String {
@@ -117,4 +115,9 @@ struct PreviewBench: Bench {
         }
         return lines.joined(separator: "\n")
     }
+}
+
+/// The snapshots of one run: asked by its task, answered from the decode loop's thread.
+private final class SnapshotTally: Sendable {
+    let asked = Atomic(0), answered = Atomic(0), bytes = Atomic(0)
 }

@@ -7,7 +7,6 @@ import ScandDecoding
 import ScandProtocol
 import ScandPipeline
 import ScandTracking
-import NIOConcurrencyHelpers
 
 /// `scand bench till`: a generated till session (`TillSession`: 100 items of the retail mix, held, shaken or
 /// swiped, on cans, under glare, defocused, 720p30 MJPEG) through scand's live pipeline — twice in lockstep
@@ -167,7 +166,7 @@ struct TillBench: Bench {
         var builder = PipelineBuilder(source: .replay(path: path, pace: pace))
         builder.wholeFrameEvery = wholeFrameEvery
         let run = await PipelineRun { builder.pipeline(for: config, output: OutputSink(event: { scans.add($0) }, log: { _ in })) }
-        let zeroed = scans.all.map { code in
+        let zeroed = await scans.all().map { code in
             var c = code
             (c.time, c.latencyMilliseconds) = (Date(timeIntervalSince1970: 0), nil)
             return c
@@ -176,13 +175,22 @@ struct TillBench: Bench {
     }
 }
 
-/// The SCANs of one replay, written from the decode loop's thread.
+/// The SCANs of one replay, written from the decode loop's thread and read once it has ended.
 final class ScanLog: Sendable {
-    private let scans = NIOLockedValueBox<[TrackedCode]>([])
+    private let scans: AsyncStream<TrackedCode>
+    private let writer: AsyncStream<TrackedCode>.Continuation
+
+    init() { (scans, writer) = AsyncStream.makeStream(of: TrackedCode.self) }
 
     func add(_ event: Event) {
-        if case .scan(let code) = event { scans.withLockedValue { $0.append(code) } }
+        if case .scan(let code) = event { writer.yield(code) }
     }
 
-    var all: [TrackedCode] { scans.withLockedValue { $0 } }
+    /// Every SCAN in order: once, after the run (no more are taken).
+    func all() async -> [TrackedCode] {
+        writer.finish()
+        var all: [TrackedCode] = []
+        for await code in scans { all.append(code) }
+        return all
+    }
 }

@@ -18,8 +18,6 @@ public final class LivePipeline: Sendable {
     private let metrics = DecodeMetrics()
     private let snapshots = SnapshotRequests()
     private let lastStatus: DeviceBox
-    /// `start`'s run.
-    private let started = NIOLockedValueBox<Task<Void, Never>?>(nil)
 
     /// - Parameter metrics: the daemon's Prometheus metrics, which outlive a pipeline replaced on reload.
     /// - Parameter clock: the camera's, or a replay's recorded stamps (`ReplaySource.Pace.clock`).
@@ -72,13 +70,6 @@ public final class LivePipeline: Sendable {
         }
     }
 
-    /// `run` in a task of its own, for a caller that waits for its end apart (`finished`): the benches.
-    public func start() {
-        started.withLockedValue { task in
-            if task == nil { task = Task { await self.run() } }
-        }
-    }
-
     /// Stops capture; the decoder finishes the frame it has and the one waiting, then ends. Carried out at the
     /// capture session's next frame boundary.
     /// - Parameter reason: the message of the DEVICE event that says so.
@@ -89,9 +80,6 @@ public final class LivePipeline: Sendable {
     public func reconfigure(_ config: ScandConfig) async {
         await decodeLoop.reconfigure(config)
     }
-
-    /// Returns when the run `start` began has ended (at once when it was not started).
-    public func finished() async { await started.withLockedValue { $0 }?.value }
 
     /// Answers with a SNAPSHOT of the next frame decoded, or an ERROR saying why there is none (a line
     /// encoded once for everyone waiting); nothing is made for a client no longer `isWanted`.

@@ -56,8 +56,7 @@ import ScandTestSupport
         let pipeline = LivePipeline(
             source: ReplaySource(path: path, pace: pace), decoder: decoder,
             output: lines.sink, captureOptions: options, clock: pace.clock)
-        pipeline.start()
-        await pipeline.finished()
+        await pipeline.run()
         let events = lines.all.compactMap { line -> String? in
             guard let o = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
                 let cls = o["class"] as? String, ["SCAN", "LOST", "UPDATE"].contains(cls)

@@ -39,8 +39,7 @@ import ScandRuntime
         let pipeline = LivePipeline(
             source: ReplaySource(path: path, pace: pace), decoder: decoder, output: lines.sink, captureOptions: options,
             clock: pace.clock)
-        pipeline.start()
-        await pipeline.finished()
+        await pipeline.run()
         return (lines, pipeline)
     }
 
@@ -107,8 +106,7 @@ import ScandRuntime
         let pipeline = LivePipeline(
             source: UnpluggedCamera(Frame.yuyv(page)), decoder: FrameDecoder(decoder: ZXingDecoder(worker: worker)),
             output: lines.sink, captureOptions: options)
-        pipeline.start()
-        await pipeline.finished()
+        await pipeline.run()
         #expect(lines.all.contains { $0.contains(#""state":"lost""#) })
         #expect(pipeline.counters.codes > 0)
         // The processes of the first connection were ended at the loss; frames after it started new ones.
@@ -260,8 +258,7 @@ import ScandRuntime
                 source: ReplaySource(path: path, pace: .flood), decoder: FrameDecoder(),
                 output: OutputSink(event: { _ in }, log: { _ in }))
             released = pipeline
-            pipeline.start()
-            await pipeline.finished()
+            await pipeline.run()
         }
         #expect(await Eventually.check(seconds: 1) { released == nil })
     }

@@ -31,8 +31,7 @@ import NIOConcurrencyHelpers
         let pipeline = LivePipeline(
             source: ReplaySource(path: path, pace: .lockstep), decoder: FrameDecoder(), output: lines.sink, captureOptions: options,
             clock: ReplaySource.Pace.lockstep.clock)
-        pipeline.start()
-        await pipeline.finished()
+        await pipeline.run()
         return lines
     }
 

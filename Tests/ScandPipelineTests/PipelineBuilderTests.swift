@@ -15,8 +15,7 @@ import ScandTestSupport
         let builder = PipelineBuilder(source: .replay(path: path, pace: .lockstep), frameLimit: 4)
         #expect(builder.replayPace?.keepsRecordedStamps == true)
         let pipeline = builder.pipeline(for: config, output: lines.sink)
-        pipeline.start()
-        await pipeline.finished()
+        await pipeline.run()
         let c = pipeline.counters
         // None dropped; once its code is scanned, the still scene rests (skipped frames keep the code in view).
         #expect(c.captured == 4 && c.dropped == 0 && c.decoded + c.skippedStatic == 4 && c.codes == c.decoded, "\(c)")
@@ -45,11 +44,11 @@ import ScandTestSupport
         let idle = PipelineBuilder().pipeline(for: config, output: lines.sink)
         await idle.firstDeviceStatus(within: .milliseconds(50))
         #expect(idle.deviceStatus == nil)
-        pipeline.start()
+        async let run: Void = pipeline.run()
         await pipeline.firstDeviceStatus(within: .seconds(60))
         #expect(pipeline.deviceStatus?.state == .waiting)
         await pipeline.stop()
-        await pipeline.finished()
+        await run
     }
 
     @Test func theCameraIsTheConfiguredDevice() async throws {
@@ -57,10 +56,10 @@ import ScandTestSupport
         config.device = "/dev/scand-test-no-such-camera"
         let lines = LivePipelineTests.Lines()
         let pipeline = PipelineBuilder().pipeline(for: config, output: lines.sink)
-        pipeline.start()
+        async let run: Void = pipeline.run()
         #expect(await Eventually.check(seconds: 5) { pipeline.deviceStatus != nil })
         await pipeline.stop()
-        await pipeline.finished()
+        await run
         let status = try #require(lines.all.first.flatMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] })
         #expect(status["path"] as? String == config.device && status["state"] as? String == "waiting")
         #expect(await pipeline.failure == nil, "a missing camera is waited for")

@@ -41,8 +41,7 @@ import ScandTestSupport
         let pipeline = LivePipeline(
             source: ReplaySource(path: path, pace: .lockstep), decoder: FrameDecoder(), output: lines.sink, captureOptions: options,
             clock: ReplaySource.Pace.lockstep.clock)
-        pipeline.start()
-        await pipeline.finished()
+        await pipeline.run()
         let c = pipeline.counters, whole = pipeline.captureCounters.decompressed
         let scans = lines.all.filter { $0.contains(#""class":"SCAN""#) }
         #expect(scans.count == 1 && scans[0].contains("left on the reader"), "\(scans)")

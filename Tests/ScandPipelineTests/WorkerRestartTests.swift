@@ -60,8 +60,7 @@ import ScandRuntime
             source: camera, decoder: FrameDecoder(decoder: ZXingDecoder(worker: worker)), output: lines.sink,
             captureOptions: options)
         camera.decoded = { [weak pipeline] in pipeline?.counters.decoded ?? 0 }
-        pipeline.start()
-        await pipeline.finished()
+        await pipeline.run()
         let c = pipeline.counters
         #expect(camera.killed.count >= 2, "processes were running to be killed")
         #expect(c.workerRestarts == camera.killed.count, "\(c)")

@@ -27,7 +27,7 @@ import Testing
             return try Scene.record(repeatElement(page, count: 120), to: ScandBinary.temporaryDirectory() + "/still.rec", gapMicroseconds: 1_000_000)
         }
         let running = pipeline(ReplaySource(path: path))
-        running.start()
+        async let run: Void = running.run()
         let dir = ScandBinary.temporaryDirectory()
         let override = CameraControlOverride(store: CameraControlStore(directory: dir), log: .scand(write: { _, _ in }))
         #expect(try await running.cameraControls() == nil)
@@ -44,7 +44,7 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: dir + "/camera-controls.toml"), "nothing refused is kept")
         #expect(override.applied(to: ScandConfig()).cameraControls == [])
         await running.stop()
-        await running.finished()
+        await run
     }
 
     @Test func aCameraThatIsNotThereSaysSoAndAnEndedCaptureAnswersAtOnce() async throws {
@@ -53,11 +53,11 @@ import Testing
         options.backoff = DeviceStateMachine.Backoff(initial: .milliseconds(50), maximum: .milliseconds(50))
         let running = LivePipeline(
             source: V4L2Source(path: missing), decoder: FrameDecoder(), output: OutputSink(event: { _ in }, log: { _ in }), captureOptions: options)
-        running.start()
+        async let run: Void = running.run()
         let listed = await #expect(throws: CaptureError.self) { try await running.cameraControls() }
         #expect(listed?.description.contains("the camera is not open (waiting for it)") == true, "\(String(describing: listed))")
         await running.stop()
-        await running.finished()
+        await run
         let after = await #expect(throws: CaptureError.self) { try await running.cameraControls(set: []) }
         #expect(after?.description.contains("capture has ended") == true, "\(String(describing: after))")
     }
