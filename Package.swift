@@ -133,7 +133,7 @@ let package = Package(
         .target(
             name: "ScandMQTT",
             dependencies: [
-                "CMosquitto", "ScandCore", "ScandProtocol", "ScandClient", "ScandLogging",
+                "CMosquitto", "ScandCore", "ScandProtocol", "ScandClient", "ScandLogging", "ScandRuntime",
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),

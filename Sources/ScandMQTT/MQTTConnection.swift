@@ -2,6 +2,7 @@ import CMosquitto
 import Glibc
 import NIOConcurrencyHelpers
 import NIOPosix
+import Synchronization
 
 /// An MQTT client over libmosquitto: QoS 1 publishing with PUBACKs reported by message id, a last will,
 /// TLS with CA and client certificates, and reconnection with backoff, all run by a loop of our own
@@ -11,9 +12,9 @@ public final class MQTTConnection: @unchecked Sendable {
     /// What the C callbacks reach through their context pointer.
     final class Callbacks: Sendable {
         let handler: @Sendable (MQTTEvent) -> Void
-        /// Connections accepted so far: the loop's backoff starts again after each. Locked: counted in
-        /// libmosquitto's connect callback.
-        let connections = NIOLockedValueBox(0)
+        /// Connections accepted so far: the loop's backoff starts again after each. Counted in libmosquitto's
+        /// connect callback, on the loop's thread.
+        let connections = Atomic(0)
         init(_ handler: @escaping @Sendable (MQTTEvent) -> Void) { self.handler = handler }
     }
 
@@ -28,8 +29,7 @@ public final class MQTTConnection: @unchecked Sendable {
     private let thread = NIOThreadPool(numberOfThreads: 1)
     /// 1 once `disconnect` asks the loop to end: it wakes the loop's wait between attempts.
     private let stopping = ConditionLock(value: 0)
-    /// Locked: set by the loop's thread between libmosquitto's calls, read by the watchdog (`loopIsStuck`).
-    private let turned = NIOLockedValueBox(ContinuousClock.now)
+    private let turns = LoopTurns()
 
     /// How long the loop may go without turning before `loopIsStuck`: a turn is at most a second of
     /// `mosquitto_loop`, a name resolved, or a wait between attempts (at most `reconnectDelayMax`).
@@ -39,7 +39,7 @@ public final class MQTTConnection: @unchecked Sendable {
     /// gets the bridge going again.
     public func loopIsStuck(limit: Duration? = nil) -> Bool {
         guard state.withLockedValue({ $0 == .running }) else { return false }
-        return ContinuousClock.now - turned.withLockedValue { $0 } > (limit ?? stuckAfter)
+        return turns.sinceLastTurn > (limit ?? stuckAfter)
     }
 
     private static let libraryReady: Bool = { mosquitto_lib_init() == MOSQ_ERR_SUCCESS.rawValue }()
@@ -63,7 +63,7 @@ public final class MQTTConnection: @unchecked Sendable {
         mosquitto_connect_callback_set(handle) { _, context, rc in
             let event: MQTTEvent = rc == 0 ? .connected : .refused(String(cString: mosquitto_connack_string(rc)))
             let callbacks = Unmanaged<Callbacks>.fromOpaque(context!).takeUnretainedValue()
-            if rc == 0 { callbacks.connections.withLockedValue { $0 += 1 } }
+            if rc == 0 { callbacks.connections.add(1, ordering: .relaxed) }
             callbacks.handler(event)
         }
         mosquitto_disconnect_callback_set(handle) { _, context, rc in
@@ -123,8 +123,8 @@ public final class MQTTConnection: @unchecked Sendable {
             }
             if rc != MOSQ_ERR_SUCCESS.rawValue { callbacks.handler(.problem("connecting to \(options.host):\(options.port): \(Self.describe(rc))")) }
             thread.start()
-            turned.withLockedValue { $0 = .now }
-            let loop = MQTTLoop(handle: handle, options: options, callbacks: callbacks, stopping: stopping, turned: turned)
+            turns.turned()
+            let loop = MQTTLoop(handle: handle, options: options, callbacks: callbacks, stopping: stopping, turns: turns)
             // The loop holds the handle, not this object: deinit, which ends it, still comes.
             thread.submit { _ in loop.run() }
             s = .running

@@ -13,7 +13,7 @@ struct MQTTLoop: @unchecked Sendable {  // the handle is libmosquitto's, locked 
     let callbacks: MQTTConnection.Callbacks
     let stopping: ConditionLock<Int>
     /// When the loop last turned: a watchdog's view of a loop that hangs or is gone.
-    let turned: NIOLockedValueBox<ContinuousClock.Instant>
+    let turns: LoopTurns
 
     /// Errors on which `mosquitto_loop_forever` ends its thread (libmosquitto 2.0.11, lib/loop.c).
     static let fatalToLibmosquitto = Set(
@@ -28,7 +28,7 @@ struct MQTTLoop: @unchecked Sendable {  // the handle is libmosquitto's, locked 
         var delay = first
         var connectionsSeen = 0
         while true {
-            turned.withLockedValue { $0 = .now }
+            turns.turned()
             errno = 0
             let rc = mosquitto_loop(handle, 1000, 1)
             if stopping.value == 1 {
@@ -41,7 +41,7 @@ struct MQTTLoop: @unchecked Sendable {  // the handle is libmosquitto's, locked 
             if Self.fatalToLibmosquitto.contains(rc) || (rc == MOSQ_ERR_ERRNO.rawValue && errno == EPROTO) {
                 callbacks.handler(.problem("the connection to \(options.host):\(options.port) ended (\(why)); connecting again, with backoff"))
             }
-            let connections = callbacks.connections.withLockedValue { $0 }
+            let connections = callbacks.connections.load(ordering: .relaxed)
             if connections != connectionsSeen {
                 connectionsSeen = connections
                 delay = first
