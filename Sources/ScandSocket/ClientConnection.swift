@@ -89,7 +89,7 @@ struct ClientConnection: Sendable {
         }
         if let c = credentials { settings.log("client connected: pid \(c.pid), uid \(c.uid), gid \(c.gid)", .info) }
         let admitted = ContinuousClock.now
-        client.send(.line(settings.versionLine))
+        client.step(.line(settings.versionLine))
         let idle = idleTimer(for: client, on: channel.eventLoop)
         let (answersOut, answered) = AsyncStream.makeStream(of: Int.self, bufferingPolicy: .bufferingNewest(1))
         await withDiscardingTaskGroup { group in

@@ -137,10 +137,10 @@ struct RequestReader {
             // After the answer: the replay's first line cannot come before it.
             client.step(.beginReplay(id: replays))
         case .failure(let why)?:
-            client.send(
+            client.step(
                 .line(Event.error("since \(since.json) cannot be answered: the event journal is off (\(why.description)); live events follow").line))
         case nil:
-            client.send(.line(Event.error("since \(since.json) cannot be answered: this daemon keeps no journal; live events follow").line))
+            client.step(.line(Event.error("since \(since.json) cannot be answered: this daemon keeps no journal; live events follow").line))
         }
     }
 
@@ -156,11 +156,13 @@ struct RequestReader {
         settings.daemon.snapshot({ channel.isActive }, later(ticket))
     }
 
-    private func answer(_ ticket: Int, _ line: String) { client.send(.answer(ticket: ticket, line: line)) }
+    /// An answer goes to the writer, which checks the client keeps up as it writes it (the outbox's spare
+    /// room holds every answer the reader lets wait).
+    private func answer(_ ticket: Int, _ line: String) { client.step(.answer(ticket: ticket, line: line)) }
 
     /// An answer that comes later, from any thread.
     private func later(_ ticket: Int) -> @Sendable (String) -> Void {
         let client = client
-        return { line in client.send(.answer(ticket: ticket, line: line)) }
+        return { line in client.step(.answer(ticket: ticket, line: line)) }
     }
 }

@@ -56,16 +56,8 @@ final class Subscriber: Sendable {
         }
     }
 
-    /// Sends a line or an answer, or drops the client if it is not keeping up.
-    func send(_ item: Outgoing) {
-        switch post(item) {
-        case .full(let waiting), .lost(let waiting): slow(waiting)
-        case .taken, .gone: break
-        }
-    }
-
-    /// Posts what is no line of its own (a place, a replay's step): past the queue limit it still goes in,
-    /// into the spare room.
+    /// Posts what the writer checks itself or what is no line of its own (an answer, a place, a replay's
+    /// step): past the queue limit it still goes in, into the spare room.
     func step(_ item: Outgoing) {
         if case .lost(let waiting) = post(item) { slow(waiting) }
     }
