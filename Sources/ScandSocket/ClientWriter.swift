@@ -3,8 +3,8 @@ import NIOPosix
 
 /// The one writer of a client's connection: takes its outbox in order. Answers go out in the order their
 /// requests came (`ReplyOrder`), events as they come, a replay's lines paced by the connection (the writer
-/// waits for room, and reads the next batch once the channel took the last). Any other line for a client
-/// whose channel is full (more than its high-water mark waiting) drops the client: it is not keeping up.
+/// waits for room, and reads the next batch once the channel took the last). Any other line goes to the
+/// channel at once, or drops the client if it is not keeping up (see `write`).
 struct ClientWriter {
     let client: Subscriber
     let hub: EventHub

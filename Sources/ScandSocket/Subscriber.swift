@@ -1,11 +1,11 @@
 import NIOCore
 
 /// One admitted client as the hub and its requests' answers reach it: an outbox of its own, bounded, that
-/// its connection's writer drains. A client with more than `queueLimit` items waiting there is not keeping up:
-/// whoever posts the item drops it (`dropSlow`), never waits on it.
+/// its connection's writer drains. A client with more than `queueLimit` events waiting there is not keeping
+/// up: the hub drops it (`EventHub.dropSlow`), never waits on it. Answers are checked by the writer instead.
 final class Subscriber: Sendable {
-    /// Room past the queue limit for what is no line of its own (answers' places, a replay's steps), bounded
-    /// by the requests one connection may have waiting.
+    /// Room past the queue limit for answers, their places and a replay's steps, bounded by the requests one
+    /// connection may have waiting.
     static let spare = 2 * ClientConnection.maxAnswersWaiting + 16
 
     enum Posted: Equatable {
