@@ -250,10 +250,9 @@ let package = Package(
         .testTarget(
             name: "ScandSocketTests",
             dependencies: [
-                "ScandSocket", "ScandCore", "ScandProtocol", "ScandTestSupport", "ScandLogging",
+                "ScandSocket", "ScandCore", "ScandProtocol", "ScandEventLog", "ScandJournal", "ScandTestSupport", "ScandLogging",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOEmbedded", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio")
             ]),
         .testTarget(

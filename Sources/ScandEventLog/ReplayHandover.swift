@@ -92,6 +92,19 @@ public struct ReplayHandover: Sendable {
         return actions
     }
 
+    /// Whether `batch`, taken next, ends the replay: it is short, and no live event was left out since the
+    /// last one. The daemon asks before it takes the batch, to stop holding events for the replay at once.
+    public func goesLive(after batch: [JournaledEvent]) -> Bool {
+        !isLive && batch.count < batchLimit && !queueOverflowed
+    }
+
+    /// Live events were left out on their way here (the client's outbox was full): the journal has them, so
+    /// the replay reads it again after the next batch rather than go live.
+    public mutating func missedLive() {
+        guard !isLive else { return }
+        queueOverflowed = true
+    }
+
     /// The journal failed in the middle of a replay: what is queued goes out and the client goes live.
     public mutating func journalFailed(_ reason: String) -> [Action] {
         guard !isLive else { return [] }

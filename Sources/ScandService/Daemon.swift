@@ -105,10 +105,10 @@ public struct Daemon: Sendable {
             let server = SocketServer(
                 listener: listener, hub: hub, maxRequestBytes: config.maxRequestBytes, requestTimeout: config.requestTimeout,
                 daemon: controls.daemonControls, adminGroup: config.adminGroup, log: output.logger)
-            try server.claim()
+            let claim = try server.claim()
             // Bound once the group runs, when SIGTERM is already handled: a client that sees the socket
             // may stop the daemon at once. A failure to bind stops the rest gracefully and is thrown.
-            services.append(.init(service: SocketService(server: server), failureTerminationBehavior: .gracefullyShutdownGroup))
+            services.append(.init(service: SocketService(server: server, claim: claim), failureTerminationBehavior: .gracefullyShutdownGroup))
         }
         // The banner once the socket is claimed: a daemon refused (another scand holds the path) prints nothing on
         // stdout, only its one line on stderr. Nothing before this writes an event.

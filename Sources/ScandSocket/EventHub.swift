@@ -1,29 +1,38 @@
+import NIOConcurrencyHelpers
 import NIOCore
 import ScandCore
-import ScandProtocol
-import NIOConcurrencyHelpers
 import ScandEventLog
+import ScandProtocol
 
-/// Fans each event out to every subscriber whose WATCH filters accept it, encoded once. A subscriber that
-/// stops reading is disconnected (see `Subscriber`) and counted, never waited on: capture and the other
-/// subscribers do not notice it. Admission is bounded twice: `maxClients` in all, `maxClientsPerUID` for one
-/// user, so one broken application cannot take every slot.
+/// Fans each event out to every subscriber whose WATCH filters accept it, encoded once, into each one's
+/// bounded outbox. A subscriber that stops reading is disconnected and counted, never waited on: capture and
+/// the other subscribers do not notice it. Admission is bounded twice: `maxClients` in all,
+/// `maxClientsPerUID` for one user, so one broken application cannot take every slot.
 ///
-/// It also knows where each subscriber stands in the daemon's numbering (`Subscriber.position`): the last
-/// numbered event published before the subscriber was admitted, then each one delivered to it. A WATCH
-/// without a `since` is answered with that position, so a client holds one from its first subscription.
+/// It also knows where the subscribers stand in the daemon's numbering: the last numbered event published. A
+/// WATCH without a `since` is answered with that position, so a client holds one from its first subscription.
+///
+/// The one lock of the socket: events are published from the daemon's `EventRuntime` loop, watches set from
+/// the connections' tasks, and each event must reach every outbox in the order published.
 public final class EventHub: Sendable {
     let queueLimit: Int
     let maxClients: Int
     let maxClientsPerUID: Int
     private struct State {
-        var clients: [ObjectIdentifier: Subscriber] = [:]
+        var clients: [ObjectIdentifier: HubClient] = [:]
         var perUID: [UInt32: Int] = [:]
         var counters = ClientCounters()
         /// The boot the events are numbered under (nil: the daemon numbers none), and the position of the
         /// last numbered event published (before the first: the journal's last event).
         var boot: String?
         var last: EventPosition?
+
+        /// Takes a client out of the hub; false if it was out already.
+        mutating func remove(_ client: Subscriber) -> Bool {
+            guard let gone = clients.removeValue(forKey: ObjectIdentifier(client)) else { return false }
+            if let uid = gone.subscriber.uid { perUID[uid] = perUID[uid, default: 1] > 1 ? perUID[uid]! - 1 : nil }
+            return true
+        }
     }
     private let state = NIOLockedValueBox(State())
 
@@ -34,14 +43,12 @@ public final class EventHub: Sendable {
     }
 
     public var counters: ClientCounters {
-        let (counters, clients) = state.withLockedValue { s in
+        state.withLockedValue { s in
             var c = s.counters
             c.connected = s.clients.count
-            return (c, Array(s.clients.values))
+            c.watching = s.clients.values.count(where: { $0.watch != nil })
+            return c
         }
-        var out = counters
-        out.watching = clients.filter(\.isWatching).count
-        return out
     }
 
     /// Admits a subscriber, or says why not.
@@ -58,33 +65,70 @@ public final class EventHub: Sendable {
                 }
                 s.perUID[uid, default: 0] += 1
             }
-            s.clients[ObjectIdentifier(client)] = client
-            // Under the hub's lock: the next event published reaches this client (`publish`).
-            client.start(after: s.last)
+            s.clients[ObjectIdentifier(client)] = HubClient(subscriber: client)
             s.counters.totalConnections += 1
             return nil
         }
     }
 
-    func remove(_ client: Subscriber) {
+    func remove(_ client: Subscriber) { _ = state.withLockedValue { $0.remove(client) } }
+
+    /// Takes a slow client out and counts it, once: true for the caller that did.
+    func dropSlow(_ client: Subscriber) -> Bool {
         state.withLockedValue { s in
-            guard let gone = s.clients.removeValue(forKey: ObjectIdentifier(client)), let uid = gone.uid else { return }
-            s.perUID[uid] = s.perUID[uid, default: 1] > 1 ? s.perUID[uid]! - 1 : nil
+            guard s.remove(client) else { return false }
+            s.counters.droppedSlow += 1
+            return true
         }
     }
 
-    func countSlowDrop() { state.withLockedValue { $0.counters.droppedSlow += 1 } }
-
     func countTimeout() { state.withLockedValue { $0.counters.timedOut += 1 } }
+
+    /// Sets (or with nil clears) what the client receives, and the replay its numbered events go to (nil:
+    /// none). Returns the position of the last numbered event published before: every later one reaches it.
+    func watch(_ client: Subscriber, _ watch: ClientRequest.Watch?, replay: Int?) -> EventPosition? {
+        state.withLockedValue { s in
+            s.clients[ObjectIdentifier(client)]?.watch = watch
+            s.clients[ObjectIdentifier(client)]?.replay = replay
+            s.clients[ObjectIdentifier(client)]?.lagged = false
+            return s.last
+        }
+    }
+
+    /// Replay `id` about to take a batch read from the journal: whether events were left out since the last
+    /// batch (it reads again for them). When none were and `goingLive`, it goes live here, under the lock:
+    /// from now on an event that does not fit is a slow client's.
+    func replayCaughtUp(_ client: Subscriber, replay id: Int, goingLive: Bool) -> Bool {
+        state.withLockedValue { s in
+            guard let found = s.clients[ObjectIdentifier(client)], found.replay == id else { return false }
+            s.clients[ObjectIdentifier(client)]?.lagged = false
+            if goingLive && !found.lagged { s.clients[ObjectIdentifier(client)]?.replay = nil }
+            return found.lagged
+        }
+    }
+
+    /// Replay `id` went live with no batch to check (at once, or as the journal failed): its client's events
+    /// are sent as they come from here.
+    func replayWentLive(_ client: Subscriber, replay id: Int) {
+        state.withLockedValue { s in
+            guard s.clients[ObjectIdentifier(client)]?.replay == id else { return }
+            s.clients[ObjectIdentifier(client)]?.replay = nil
+            s.clients[ObjectIdentifier(client)]?.lagged = false
+        }
+    }
 
     /// Sends an event to every subscriber that watches for it (or replays); from any thread. The daemon
     /// publishes one at a time from its `EventRuntime`'s loop, so numbered events arrive in seq order.
     public func publish(_ event: PublishedEvent) {
-        let (targets, position) = state.withLockedValue { s in
+        let slow = state.withLockedValue { s -> [(Subscriber, Int)] in
             if let boot = s.boot, let seq = event.seq { s.last = EventPosition(boot: boot, seq: seq) }
-            return (Array(s.clients.values), s.last)
+            var slow: [(Subscriber, Int)] = []
+            for i in s.clients.values.indices {
+                if let waiting = s.clients.values[i].deliver(event) { slow.append((s.clients.values[i].subscriber, waiting)) }
+            }
+            return slow
         }
-        for client in targets { client.deliver(event, position: event.seq == nil ? nil : position) }
+        for (client, waiting) in slow { client.slow(waiting) }
     }
 
     /// The numbering the published events carry: `events`' boot, and the position of the last event numbered

@@ -3,12 +3,12 @@ import ServiceLifecycle
 /// The socket as a service: served until shutdown, then closed and its file removed.
 package struct SocketService: Service {
     let server: SocketServer
+    let claim: SocketServer.Claim
 
-    package init(server: SocketServer) { self.server = server }
-
-    package func run() async throws {
-        try await server.start()
-        try? await gracefulShutdown()
-        await server.stop()
+    package init(server: SocketServer, claim: SocketServer.Claim) {
+        self.server = server
+        self.claim = claim
     }
+
+    package func run() async throws { try await server.run(claim) }
 }

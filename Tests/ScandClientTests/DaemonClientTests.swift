@@ -4,6 +4,7 @@ import ScandLogging
 import ScandProtocol
 import ScandTestSupport
 import ServiceLifecycle
+import Synchronization
 import Testing
 
 @testable import ScandClient
@@ -12,10 +13,11 @@ import Testing
 /// The client against the daemon's real socket server, in this process, on a socket of the test's own.
 @Suite(.timeLimit(.minutes(1))) struct DaemonClientTests {
     /// The socket server with fixed answers; its hub publishes what the test publishes.
-    struct LocalDaemon {
+    final class LocalDaemon: Sendable {
         let path: String
         let hub: EventHub
         let server: SocketServer
+        private let running = Mutex<Task<Void, any Error>?>(nil)
 
         init(path: String = NSTemporaryDirectory() + "scand-client-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).sock", queueLimit: Int = 1000) {
             self.path = path
@@ -30,9 +32,24 @@ import Testing
                 log: .scand(write: { _, _ in }))
         }
 
+        /// Serves the socket in a task of its own; returns once clients can connect.
         func start() async throws {
-            try server.claim()
-            try await server.start()
+            let claim = try server.claim()
+            let server = self.server, path = self.path
+            running.withLock { $0 = Task { try await server.run(claim) } }
+            #expect(await Eventually.check { FileManager.default.fileExists(atPath: path) }, "\(path) served")
+        }
+
+        /// Closes the socket and every client; returns once its file is removed.
+        func stop() async {
+            guard
+                let task = running.withLock({ t in
+                    defer { t = nil }
+                    return t
+                })
+            else { return }
+            task.cancel()
+            _ = try? await task.value
         }
     }
 
@@ -63,7 +80,7 @@ import Testing
             }
             #expect(daemon.hub.counters.totalConnections == 1)
         }
-        await daemon.server.stop()
+        await daemon.stop()
     }
 
     @Test func theDaemonsErrorIsTheRequestsRefusal() async throws {
@@ -76,7 +93,7 @@ import Testing
             let version = try await client.request(.version)
             #expect(version.eventClass == .version)
         }
-        await daemon.server.stop()
+        await daemon.stop()
     }
 
     @Test func aStoppedDaemonIsUnreachableThenServedAgain() async throws {
@@ -93,13 +110,13 @@ import Testing
             let first = try await client.request(.status)
             #expect(first.eventClass == .status)
             // A restarted daemon closed the kept connection: the next request goes on a new one.
-            await daemon.server.stop()
+            await daemon.stop()
             let again = LocalDaemon(path: daemon.path)
             try await again.start()
             let second = try await client.request(.status)
             #expect(second.eventClass == .status)
             #expect(again.hub.counters.totalConnections == 1, "the request went to the restarted daemon")
-            await again.server.stop()
+            await again.stop()
         }
     }
 
@@ -116,7 +133,7 @@ import Testing
             daemon.hub.publish(.device(DeviceStatus(device: "/dev/video9", state: .waiting, reason: "first")))
             let expected = try EventDecoder.decode(Event.device(DeviceStatus(device: "/dev/video9", state: .waiting, reason: "first")).line)
             #expect(try await lines.next() == .event(expected))
-            await daemon.server.stop()
+            await daemon.stop()
             #expect(try await lines.next() == .lost(.closed))
             let again = LocalDaemon(path: daemon.path)
             try await again.start()
@@ -126,7 +143,7 @@ import Testing
             #expect(try await lines.next()?.eventClass == .watch)
             again.hub.publish(.device(DeviceStatus(device: "/dev/video9", state: .waiting, reason: "second")))
             #expect(try await lines.next()?.eventClass == .device)
-            await again.server.stop()
+            await again.stop()
         }
     }
 
@@ -149,7 +166,7 @@ import Testing
             // This daemon keeps no journal: it says so, and live events follow.
             let notice = try await lines.next()
             #expect(notice?.eventClass == .error)
-            await daemon.server.stop()
+            await daemon.stop()
             #expect(try await lines.next() == nil)
         }
     }
@@ -178,7 +195,7 @@ import Testing
             #expect(read < 2000, "the rest stayed with the daemon")
             #expect(daemon.hub.counters.totalConnections == 1)
         }
-        await daemon.server.stop()
+        await daemon.stop()
     }
 
     /// A command that fails after making its subscription never runs it: the subscription ends quietly

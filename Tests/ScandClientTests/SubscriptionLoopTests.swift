@@ -42,7 +42,7 @@ import Testing
             daemon.hub.publish(Self.device)
             #expect(await next.next() == .event(try EventDecoder.decode(Self.device.line)))
 
-            await daemon.server.stop()
+            await daemon.stop()
             #expect(await next.next() == .lost(.closed, reason: "scand closed the event subscription"))
             // Tried again and again while it is away: its cause said once.
             guard case .lost(.unreachable, let reason)? = await next.next() else {
@@ -67,7 +67,7 @@ import Testing
             }
             #expect(banner.eventClass == .version)
             #expect(await next.next() == .subscribed(again: true, afterOutage: true))
-            await restarted.server.stop()
+            await restarted.stop()
         }
     }
 
@@ -84,7 +84,7 @@ import Testing
         }
         #expect(await Eventually.check { daemon.hub.counters.connected == 0 })
         #expect(daemon.hub.counters.totalConnections == 1)
-        await daemon.server.stop()
+        await daemon.stop()
     }
 }
 
