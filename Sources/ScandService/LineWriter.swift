@@ -22,7 +22,8 @@ public final class LineWriter<Line: Sendable>: Sendable {
         self.writer = writer
         self.onFirstDrop = onFirstDrop
         // Ends once the stream is finished and written out (never, on a stdout nobody reads: it is the process's).
-        Task { await writer.run(stream) }
+        // Hops straight onto the writer's loop: a busy cooperative pool cannot delay the start.
+        Task.immediate { await writer.run(stream) }
     }
 
     deinit { lines.finish() }
