@@ -48,7 +48,7 @@ import ScandRuntime
     }
 
     @Test func aStopDuringALongRecordedPauseEndsAtOnce() async throws {
-        let path = try recording("paused.rec", frames: 2, gapMicroseconds: 10_000_000)
+        let path = try recording("paused.rec", frames: 2, gapMicroseconds: 30_000_000)
         // Stamped by the capture thread as it announces the stop: the test runner's own pace does not count.
         let stoppedAt = NIOLockedValueBox<ContinuousClock.Instant?>(nil)
         let session = CaptureSession(
@@ -59,13 +59,15 @@ import ScandRuntime
         async let run: Void = session.run()
         var frames = session.handOff.frames
         #expect(await frames.next() != nil)
-        // Into the 10 s pause: a poll for the next frame (200 ms each) came back empty.
+        // Into the 30 s pause: a poll for the next frame (200 ms each) came back empty.
         #expect(await Eventually.check { session.activity.loop >= session.activity.frame + 150_000 })
         let asked = ContinuousClock.now
         await session.stop()
         await run
         let stopped = try #require(stoppedAt.withLockedValue { $0 })
-        #expect(stopped - asked < .milliseconds(500), "SIGTERM during a replay at recorded pace ends within 0.5 s")
+        // Within a poll (200 ms) on a quiet machine; the bound is what a loaded test machine needs (1.4–4.3 s seen in
+        // runs beside other suites), far from the 30 s a stop that waited out the pause would take.
+        #expect(stopped - asked < .seconds(5), "SIGTERM during a replay at recorded pace ends without waiting out its pause")
     }
 
     @Test func aRecordedPauseLongerThanTheFrameTimeoutIsNoLostCamera() async throws {
