@@ -55,7 +55,7 @@ import ScandRuntime
             Thread { for i in 0..<perProducer { runtime.submit(.error("p\(p) \(i)")) } }
         }
         threads.forEach { $0.start() }
-        #expect(Eventually.wait { threads.allSatisfy(\.isFinished) })
+        #expect(await Eventually.check { threads.allSatisfy(\.isFinished) })
         await runtime.drained()
         let lines = published.withLockedValue { $0 }
         #expect(lines.count == perProducer * producers, "nothing lost or duplicated")

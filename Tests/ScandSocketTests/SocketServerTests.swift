@@ -80,7 +80,7 @@ import Testing
             }
         }
         watchers.forEach { $0.start() }
-        Eventually.wait { hub.counters.watching >= 3 }
+        await Eventually.check { hub.counters.watching >= 3 }
         let watching = hub.counters.watching
         #expect(watching == 3, "\(hub.counters) \(results.withLockedValue { $0.map { $0.prefix(3) } })")
         // A client that comes and goes while events flow.
@@ -95,8 +95,8 @@ import Testing
             }
         }
         threads.forEach { $0.start() }
-        #expect(Eventually.wait { threads.allSatisfy(\.isFinished) })
-        Eventually.wait { results.withLockedValue { $0.count } >= 3 }
+        #expect(await Eventually.check { threads.allSatisfy(\.isFinished) })
+        await Eventually.check { results.withLockedValue { $0.count } >= 3 }
         let all = results.withLockedValue { $0 }
         #expect(all.count == 3)
         for lines in all {
