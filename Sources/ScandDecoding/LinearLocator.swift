@@ -111,19 +111,21 @@ public struct LinearLocator: Sendable {
         // same columns in every row could all fall between the edges of 3 px modules).
         let step = max(2, block / 4), perSide = block / step
         let samples = Float(perSide * perSide)
+        // Each sample's offset from its block's top left, once (the stagger's remainders are no work per frame).
+        var offsets: [Int] = []
+        for j in 0..<perSide {
+            for i in 0..<perSide { offsets.append((j &* step &+ i % step) &* rowStride &+ (i &* step &+ j % step) &* pixelStride) }
+        }
         for by in 0..<rows {
             for bx in 0..<cols {
                 var sxx = 0, syy = 0, sxy = 0
-                let x0 = r.x + bx * block, y0 = r.y + by * block
-                for j in 0..<perSide {
-                    for i in 0..<perSide {
-                        let x = x0 &+ i &* step &+ j % step, y = y0 &+ j &* step &+ i % step
-                        let c = base + y * rowStride + x * pixelStride
-                        let gx = Int(c[pixelStride]) &- Int(c[-pixelStride]), gy = Int(c[rowStride]) &- Int(c[-rowStride])
-                        sxx &+= gx &* gx
-                        syy &+= gy &* gy
-                        sxy &+= gx &* gy
-                    }
+                let corner = base + ((r.y &+ by &* block) &* rowStride &+ (r.x &+ bx &* block) &* pixelStride)
+                for offset in offsets {
+                    let c = corner + offset
+                    let gx = Int(c[pixelStride]) &- Int(c[-pixelStride]), gy = Int(c[rowStride]) &- Int(c[-rowStride])
+                    sxx &+= gx &* gx
+                    syy &+= gy &* gy
+                    sxy &+= gx &* gy
                 }
                 let trace = Float(sxx + syy)
                 guard trace > 0 else { continue }

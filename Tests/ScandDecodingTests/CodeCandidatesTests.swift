@@ -23,6 +23,30 @@ import ScandTestSupport
         #expect(c.coherence > 0.3)
     }
 
+    /// The SIMD lanes sum what the sample-by-sample loop sums, block by block, wherever the region lies (an
+    /// odd number of blocks leaves one to the loop) and at the block sizes that take the loop only.
+    @Test(arguments: [(640, 480, 0, 0), (1280, 720, 0, 0), (1280, 720, 37, 11), (1920, 1080, 3, 5), (333, 217, 1, 2)])
+    func blockEnergiesInLanesAreTheSampleLoops(width: Int, height: Int, x: Int, y: Int) throws {
+        var page = LumaImage(width: width, height: height, fill: 0)
+        var rng = UInt64(width * 7 + x)
+        for i in page.pixels.indices {
+            rng = rng &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            page.pixels[i] = UInt8(truncatingIfNeeded: rng >> 33)
+        }
+        let r = PixelRect(x: x, y: y, width: width - x - 5, height: height - y - 3)
+        let block = max(8, r.width / 160 / 2 * 2), step = max(2, block / 4)
+        let cols = (r.width - 2) / block, rows = (r.height - 2) / block
+        let (lanes, loop) = try page.withView { v in
+            let base = try #require(v.base)
+            return (
+                CodeCandidates.blockEnergies(v, base: base, region: r, block: block, step: step, cols: cols, rows: rows),
+                CodeCandidates.blockEnergies(v, base: base, region: r, block: block, step: step, cols: cols, rows: rows, vectorized: false)
+            )
+        }
+        #expect(lanes.count == cols * rows && lanes.contains { $0 > 0 })
+        #expect(lanes == loop)
+    }
+
     @Test func aPlainNoisyPageHasNoCandidates() {
         var page = LumaImage(width: 640, height: 480, fill: 200)
         var rng = 99 as UInt32
