@@ -1,5 +1,4 @@
 import Logging
-import NIOConcurrencyHelpers
 import ScandCapture
 import ScandCore
 import ScandLogging
@@ -8,17 +7,16 @@ import ScandProtocol
 /// Camera controls set over the socket (`?CONTROLS=`, the setup page): set on the running camera at once,
 /// then in force on top of the configuration's `[camera.controls]` through replugs and reloads, and, once
 /// kept by `CameraControlStore` in the state directory, through restarts. Changes are carried out one at a
-/// time in the order asked, as the rect of interest's are.
-package final class CameraControlOverride: Sendable {
-    let store: CameraControlStore?
-    private struct State {
-        /// In force on top of the configuration's.
-        var set: [CameraControlSetting]
-        /// Written to the state directory.
-        var kept: [CameraControlSetting]
-    }
-    private let state: NIOLockedValueBox<State>
-    private let changes = SerialChanges()
+/// time in the order asked, as the rect of interest's are (`SerialChanges`). An actor: what is set and kept is
+/// its state.
+package actor CameraControlOverride {
+    nonisolated let store: CameraControlStore?
+    /// In force on top of the configuration's.
+    private var set: [CameraControlSetting]
+    /// Written to the state directory.
+    private var kept: [CameraControlSetting]
+    /// The change asked last.
+    private var last: Task<Event, Never>?
 
     /// Loads what was kept; a kept file that cannot be read is reported through `log` and ignored.
     package init(store: CameraControlStore?, log: Logger) {
@@ -31,55 +29,57 @@ package final class CameraControlOverride: Sendable {
                 log("camera controls \(names) from \(store.path) (set on the setup page; they override the configuration's)", .notice)
             }
         }
-        state = NIOLockedValueBox(State(set: kept, kept: kept))
+        self.set = kept
+        self.kept = kept
     }
 
     /// `config` with the controls set over the socket on top of its own.
     package func applied(to config: ScandConfig) -> ScandConfig {
         var c = config
-        c.cameraControls = config.cameraControls.overridden(by: state.withLockedValue { $0.set })
+        c.cameraControls = config.cameraControls.overridden(by: set)
         return c
     }
 
     /// CONTROLS for the camera's `controls` (none for a source without any).
     package func report(device: String, controls: [CameraControl]?) -> CameraControlsReport {
-        state.withLockedValue { CameraControlsReport(device: device, controls: controls ?? [], set: $0.set, kept: $0.kept) }
+        CameraControlsReport(device: device, controls: controls ?? [], set: set, kept: kept)
     }
 
     /// Sets `change.settings` on `pipeline`'s camera, then (if it took them) keeps them in force with
     /// `adopt(all set so far)` and, when `change.keep`, in the state directory; after every change asked
-    /// before. `done` gets CONTROLS, or an ERROR saying what was refused or could not be kept.
+    /// before. Returns CONTROLS once done, or an ERROR saying what was refused or could not be kept.
     package func change(
-        _ change: CameraControlChange, on pipeline: @escaping @Sendable () -> LivePipeline,
-        adopt: @escaping @Sendable ([CameraControlSetting]) async -> Void, done: @escaping @Sendable (Event) -> Void
-    ) {
-        let store = self.store, state = self.state, changes = self.changes
-        changes.enqueue {
-            let running = pipeline()
+        _ change: CameraControlChange, on pipeline: @escaping @Sendable () async -> LivePipeline,
+        adopt: @escaping @Sendable ([CameraControlSetting]) async -> Void
+    ) async -> Event {
+        let before = last, store = self.store
+        let task = Task { () -> Event in
+            _ = await before?.value
+            let running = await pipeline()
             let settings = change.settings.isEmpty ? nil : change.settings
             let controls: [CameraControl]
             do throws(CaptureError) {
                 guard let c = try await running.cameraControls(set: settings) else {
-                    return done(.error("\(running.device): a recording has no camera controls to keep"))
+                    return .error("\(running.device): a recording has no camera controls to keep")
                 }
                 controls = c
             } catch {
-                return done(.error(error.description))
+                return .error(error.description)
             }
-            let all = state.withLockedValue { s in
-                s.set = s.set.overridden(by: change.settings)
-                return s.set
-            }
+            set = set.overridden(by: change.settings)
+            let all = set
             if settings != nil { await adopt(all) }
             if change.keep {
                 guard let store else {
-                    return done(.error("the camera controls are set, not kept: this daemon has no state directory"))
+                    return .error("the camera controls are set, not kept: this daemon has no state directory")
                 }
-                let failure = await changes.onDisk { () throws(CameraControlStore.Failure) in try store.save(all) }
-                if let failure { return done(.error("the camera controls are set, not kept: \(failure)")) }
-                state.withLockedValue { $0.kept = all }
+                let failure = await SerialChanges.onDisk { () throws(CameraControlStore.Failure) in try store.save(all) }
+                if let failure { return .error("the camera controls are set, not kept: \(failure)") }
+                kept = all
             }
-            done(.cameraControls(self.report(device: running.device, controls: controls)))
+            return .cameraControls(report(device: running.device, controls: controls))
         }
+        last = task
+        return await task.value
     }
 }

@@ -18,8 +18,8 @@ actor DecodeLoop {
     private var tracker: CodeTracker
     private let device: String
     private let output: OutputSink
-    private let metrics: DecodeMetrics
-    private let snapshots: SnapshotRequests
+    private var metrics: DecodeMetrics
+    private var snapshots: SnapshotRequests
     private let daemonMetrics: DaemonMetrics?
     private let clock: PipelineClock
     /// Skip frames of a static scene whose last decode found nothing, once the decoder has tried every pass on
@@ -121,6 +121,11 @@ actor DecodeLoop {
         decoder.merger = old.merger
         tracker.settings = config[section: TrackerSettings.self]
         lastScene = nil  // the new settings may read what the old ones did not
+    }
+
+    /// A SNAPSHOT request: answered with the next frame taken (`SnapshotRequests`).
+    func waitForSnapshot(isWanted: @escaping @Sendable () -> Bool, answer: @escaping @Sendable (String) -> Void) {
+        snapshots.add(isWanted: isWanted, answer: answer)
     }
 
     private func tickIfIdle() {

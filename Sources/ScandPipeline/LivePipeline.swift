@@ -15,8 +15,8 @@ public final class LivePipeline: Sendable {
     package let device: String
     private let capture: CaptureSession
     private let decodeLoop: DecodeLoop
-    private let metrics = DecodeMetrics()
-    private let snapshots = SnapshotRequests()
+    /// The decode loop's figures, as it publishes them.
+    private let metrics = DecodeCounters()
     private let lastStatus: DeviceBox
 
     /// - Parameter metrics: the daemon's Prometheus metrics, which outlive a pipeline replaced on reload.
@@ -46,7 +46,7 @@ public final class LivePipeline: Sendable {
             })
         if let allocate = decoder.frameMemory { capture.handOff.decodeCompressed(into: allocate) }
         decodeLoop = DecodeLoop(
-            decoder: decoder, tracker: tracker, device: device, output: output, metrics: metrics, snapshots: snapshots,
+            decoder: decoder, tracker: tracker, device: device, output: output, metrics: DecodeMetrics(publishingTo: metrics),
             daemonMetrics: daemonMetrics, clock: clock)
     }
 
@@ -81,13 +81,33 @@ public final class LivePipeline: Sendable {
         await decodeLoop.reconfigure(config)
     }
 
-    /// Answers with a SNAPSHOT of the next frame decoded, or an ERROR saying why there is none (a line
-    /// encoded once for everyone waiting); nothing is made for a client no longer `isWanted`.
-    public func snapshot(isWanted: @escaping @Sendable () -> Bool, _ answer: @escaping @Sendable (String) -> Void) {
-        if let d = deviceStatus, d.state != .streaming {
-            return answer(Event.error("no frame to show: the camera is \(d.state.rawValue)" + (d.reason.map { ": \($0)" } ?? "")).line)
+    /// A SNAPSHOT of the next frame decoded, or an ERROR saying why there is none (a line encoded once for
+    /// everyone waiting); nothing is made for a client no longer `isWanted`. Returns an ERROR at once when
+    /// cancelled (the client is gone).
+    public func snapshot(isWanted: @escaping @Sendable () -> Bool) async -> String {
+        if let refusal = noSnapshot { return refusal }
+        // The answer comes from the thread pool that makes the snapshot, or from the decode loop's patience.
+        let (answered, answer) = AsyncStream.makeStream(of: String.self, bufferingPolicy: .bufferingNewest(1))
+        await decodeLoop.waitForSnapshot(isWanted: isWanted) { line in
+            answer.yield(line)
+            answer.finish()
         }
-        snapshots.add(isWanted: isWanted, answer: answer)
+        for await line in answered { return line }
+        return Event.error("no frame to show: the request was given up").line
+    }
+
+    /// `snapshot(isWanted:)` with its answer handed to `answer` (the benches ask so, from a loop that does not
+    /// wait): the request reaches the decode loop in a task of its own.
+    public func snapshot(isWanted: @escaping @Sendable () -> Bool, _ answer: @escaping @Sendable (String) -> Void) {
+        if let refusal = noSnapshot { return answer(refusal) }
+        let decodeLoop = decodeLoop
+        Task { await decodeLoop.waitForSnapshot(isWanted: isWanted, answer: answer) }
+    }
+
+    /// Why no snapshot can be made now (the camera does not stream), as the ERROR line; nil: one can.
+    private var noSnapshot: String? {
+        guard let d = deviceStatus, d.state != .streaming else { return nil }
+        return Event.error("no frame to show: the camera is \(d.state.rawValue)" + (d.reason.map { ": \($0)" } ?? "")).line
     }
 
     /// The camera's controls (nil: the source has none), after setting `settings` first when given: now and at

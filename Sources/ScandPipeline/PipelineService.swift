@@ -1,5 +1,4 @@
 import Foundation
-import NIOConcurrencyHelpers
 import ScandCore
 import ServiceLifecycle
 
@@ -9,17 +8,16 @@ import ServiceLifecycle
 /// fresh buffers. A configuration that keeps the camera's settings changes decoding and tracking in place:
 /// capture, tracked codes and counters go on. On graceful shutdown capture stops; the service ends with STATS,
 /// published before the socket (the next service to stop) closes.
-package final class PipelineService: Service, Sendable {
-    private struct State {
-        var pipeline: LivePipeline
-        var config: ScandConfig
-        /// Counts replacements, so that the run loop tells a replaced pipeline's end from the daemon's.
-        var generation = 0
-        /// Shutting down: a pipeline that replaced the stopped one is not run.
-        var stopping = false
-    }
-    /// Read by socket requests at any moment (STATUS, metrics, snapshots): never held across a call.
-    private let state: NIOLockedValueBox<State>
+///
+/// An actor: the running pipeline and the configuration are its state, read by socket requests (STATUS,
+/// metrics, snapshots) with a call on it. It never blocks: it only hands work to the pipeline's own actors.
+package actor PipelineService: Service {
+    private var pipeline: LivePipeline
+    private var configuration: ScandConfig
+    /// Counts replacements, so that the run loop tells a replaced pipeline's end from the daemon's.
+    private var generation = 0
+    /// Shutting down: a pipeline that replaced the stopped one is not run.
+    private var stopping = false
     private let make: @Sendable (ScandConfig) -> LivePipeline
     private let output: OutputSink
     /// Returns once every event written so far is out (STATS among them).
@@ -32,23 +30,21 @@ package final class PipelineService: Service, Sendable {
         self.make = make
         self.output = output
         self.published = published
-        self.state = NIOLockedValueBox(State(pipeline: make(config), config: config))
+        self.pipeline = make(config)
+        self.configuration = config
     }
 
-    package var current: LivePipeline { state.withLockedValue { $0.pipeline } }
+    package var current: LivePipeline { pipeline }
 
     /// The configuration in use.
-    package var config: ScandConfig { state.withLockedValue { $0.config } }
+    package var config: ScandConfig { configuration }
 
     package func run() async throws {
         let last = await withTaskGroup(of: Void.self) { group in
             group.addTask { [self] in
                 // Not on cancellation: the pipeline ended by itself (a replay is over).
                 guard (try? await gracefulShutdown()) != nil else { return }
-                await state.withLockedValue { s in
-                    s.stopping = true
-                    return s.pipeline
-                }.stop()
+                await beginStopping().stop()
             }
             let last = await runPipelines()
             group.cancelAll()
@@ -59,13 +55,19 @@ package final class PipelineService: Service, Sendable {
         await published()
     }
 
+    /// Shutting down: returns the pipeline to stop.
+    private func beginStopping() -> LivePipeline {
+        stopping = true
+        return pipeline
+    }
+
     /// Runs the current pipeline, and each that replaces it, until one ends without having been replaced (a
     /// replay is over, or a stop); returns that one.
     private func runPipelines() async -> LivePipeline {
         while true {
-            let (pipeline, generation) = state.withLockedValue { ($0.pipeline, $0.generation) }
-            await pipeline.run()
-            if state.withLockedValue({ $0.generation == generation || $0.stopping }) { return pipeline }
+            let (running, started) = (pipeline, generation)
+            await running.run()
+            if generation == started || stopping { return running }
         }
     }
 
@@ -74,31 +76,25 @@ package final class PipelineService: Service, Sendable {
     /// soon as the old one has ended.
     @discardableResult
     package func apply(_ new: ScandConfig) async -> [String] {
-        let (running, changes) = state.withLockedValue { s in
-            let changes = new.cameraChanges(from: s.config)
-            s.config = new
-            return (s.pipeline, changes)
-        }
+        let changes = new.cameraChanges(from: configuration)
+        configuration = new
+        let running = pipeline
         guard !changes.isEmpty else {
             await running.reconfigure(new)
             return []
         }
         // The new pipeline becomes current before the old one ends, so the run loop goes on with it instead of
         // taking the old one's end for the end of the daemon.
-        let fresh = make(new)
-        let old = state.withLockedValue { s in
-            let old = s.pipeline
-            s.pipeline = fresh
-            s.generation += 1
-            return old
-        }
-        await old.stop(reason: "restarting for the new configuration: \(changes.joined(separator: ", "))")
+        pipeline = make(new)
+        generation += 1
+        await running.stop(reason: "restarting for the new configuration: \(changes.joined(separator: ", "))")
         return changes
     }
 
-    /// Takes `controls` as the configuration's camera controls without touching capture: the running camera
-    /// has them already (set live), and later pipelines and reloads start from them.
-    package func adoptCameraControls(_ controls: [CameraControlSetting]) {
-        state.withLockedValue { $0.config.cameraControls = controls }
+    /// Takes the configuration's camera controls overridden by `settings` (set live over the socket) as its
+    /// camera controls without touching capture: the running camera has them already, and later pipelines and
+    /// reloads start from them. Read and written in one call: no other change comes between.
+    package func adoptCameraControls(overriddenBy settings: [CameraControlSetting]) {
+        configuration.cameraControls = configuration.cameraControls.overridden(by: settings)
     }
 }

@@ -1,6 +1,5 @@
 import Foundation
 import Logging
-import NIOConcurrencyHelpers
 import ScandCore
 import ScandFiles
 import ScandLogging
@@ -10,12 +9,14 @@ import ScandLogging
 /// that file: changes are carried out one at a time in the order they were asked (each saved, then
 /// applied), so the last one asked wins on disk and in the pipeline alike, and what STATUS shows is what a
 /// restart uses. The file is one line, `x,y,w,h`, replaced whole (`AtomicFile`): a crash mid-write leaves the
-/// old rect, never half a new one.
-package final class RegionOfInterestOverride: Sendable {
+/// old rect, never half a new one. An actor: the rect is its state; each change is a task that awaits the one
+/// asked before it (`SerialChanges`).
+package actor RegionOfInterestOverride {
     /// The kept rect's file; nil: no state directory, nothing is kept.
-    package let path: String?
-    private let rect: NIOLockedValueBox<NormalizedRect?>
-    private let changes = SerialChanges()
+    package nonisolated let path: String?
+    private var rect: NormalizedRect?
+    /// The change asked last.
+    private var last: Task<Failure?, Never>?
 
     package struct Failure: Error, CustomStringConvertible {
         package var description: String
@@ -32,31 +33,32 @@ package final class RegionOfInterestOverride: Sendable {
             do { kept = try Self.load(path) } catch { log("\(error); using the configuration's roi", .warning) }
             if let kept { log("rect of interest \(kept) from \(path) (set over the socket; it overrides the configuration's roi)", .notice) }
         }
-        rect = NIOLockedValueBox(kept)
+        rect = kept
     }
 
     /// `config` with the override, if any.
     package func applied(to config: ScandConfig) -> ScandConfig {
-        guard let r = rect.withLockedValue({ $0 }) else { return config }
+        guard let r = rect else { return config }
         var c = config
         c.regionOfInterest = r
         return c
     }
 
     /// Keeps `new` and then `apply`s it, after every change asked before; a rect that cannot be kept is not
-    /// applied either. `done` gets the failure, if any.
-    package func set(
-        _ new: NormalizedRect, apply: @escaping @Sendable (NormalizedRect) async -> Void, done: @escaping @Sendable (Failure?) -> Void
-    ) {
-        let path = self.path, rect = self.rect, changes = self.changes
-        changes.enqueue {
-            let failure = await changes.onDisk { () throws(Failure) in if let path { try Self.save(new, to: path) } }
+    /// applied either. Returns once it is done: the failure, if any.
+    package func set(_ new: NormalizedRect, apply: @escaping @Sendable (NormalizedRect) async -> Void) async -> Failure? {
+        let before = last, path = self.path
+        let change = Task { () -> Failure? in
+            _ = await before?.value
+            let failure = await SerialChanges.onDisk { () throws(Failure) in if let path { try Self.save(new, to: path) } }
             if failure == nil {
-                rect.withLockedValue { $0 = new }
+                rect = new
                 await apply(new)
             }
-            done(failure)
+            return failure
         }
+        last = change
+        return await change.value
     }
 
     private static func save(_ rect: NormalizedRect, to path: String) throws(Failure) {

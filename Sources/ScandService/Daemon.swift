@@ -92,8 +92,8 @@ public struct Daemon: Sendable {
         let roi = RegionOfInterestOverride(directory: stateDirectory, log: output.logger)
         let cameraControls = CameraControlOverride(store: stateDirectory.map(CameraControlStore.init(directory:)), log: output.logger)
         // What was set over the socket, on top of a configuration read now or on SIGHUP.
-        let overridden: @Sendable (ScandConfig) -> ScandConfig = { cameraControls.applied(to: roi.applied(to: $0)) }
-        let pipeline = PipelineService(config: overridden(config), output: output, published: { await stage.drained() }) {
+        let overridden: @Sendable (ScandConfig) async -> ScandConfig = { await cameraControls.applied(to: roi.applied(to: $0)) }
+        let pipeline = PipelineService(config: await overridden(config), output: output, published: { await stage.drained() }) {
             pipelines.pipeline(for: $0, output: output, metrics: metrics)
         }
         // The journal's upkeep while no event comes (a removed or damaged file replaced, a full disk retried):
@@ -118,7 +118,7 @@ public struct Daemon: Sendable {
         services.append(
             .init(
                 service: SupervisorService(
-                    pipeline: pipeline, hub: hub, hangups: hangups, running: config, reload: { overridden(try reload()) },
+                    pipeline: pipeline, hub: hub, hangups: hangups, running: config, reload: { await overridden(try reload()) },
                     output: output)))
         var logger = log  // the group's own lines (a service that failed) are the daemon's lines too
         logger.logLevel = .warning

@@ -21,46 +21,43 @@ struct SocketControls {
         let metrics = metrics, events = events
         var controls = DaemonControls(
             status: {
-                let p = pipeline.current
+                let p = await pipeline.current
+                let regionOfInterest = await roi.applied(to: pipeline.config).regionOfInterest
                 return StatusReport(
                     device: p.deviceStatus, counters: p.counters, clients: hub.counters, stdoutDropped: console.dropped,
-                    regionOfInterest: roi.applied(to: pipeline.config).regionOfInterest, journal: events.status)
+                    regionOfInterest: regionOfInterest, journal: events.status)
             },
             metrics: {
-                let p = pipeline.current
-                return metrics.exposition(counters: p.counters, cameraStreaming: p.deviceStatus?.state == .streaming, watching: hub.counters.watching)
+                let p = await pipeline.current
+                return await metrics.exposition(
+                    counters: p.counters, cameraStreaming: p.deviceStatus?.state == .streaming, watching: hub.counters.watching)
             },
-            snapshot: { pipeline.current.snapshot(isWanted: $0, $1) },
-            regionOfInterest: { roi.applied(to: pipeline.config).regionOfInterest },
-            setRegionOfInterest: { rect, answer in
+            snapshot: { isWanted in await pipeline.current.snapshot(isWanted: isWanted) },
+            regionOfInterest: { await roi.applied(to: pipeline.config).regionOfInterest },
+            setRegionOfInterest: { rect in
                 // One change at a time, in the order asked: saved, then applied (RegionOfInterestOverride).
-                roi.set(rect) { rect in
-                    var config = pipeline.config
+                let failure = await roi.set(rect) { rect in
+                    var config = await pipeline.config
                     config.regionOfInterest = rect
                     await pipeline.apply(config)
-                } done: { failure in
-                    guard let failure else { return answer(.regionOfInterest(rect)) }
-                    answer(.error("\(failure); the rect of interest stays \(roi.applied(to: pipeline.config).regionOfInterest)"))
                 }
+                guard let failure else { return .regionOfInterest(rect) }
+                return .error("\(failure); the rect of interest stays \(await roi.applied(to: pipeline.config).regionOfInterest)")
             },
             events: events)
-        controls.cameraControls = { answer in
-            let running = pipeline.current
-            // The socket's handlers take answers by callback: the capture session answers between two frames.
-            Task {
-                do throws(CaptureError) {
-                    let list = try await running.cameraControls()
-                    answer(.cameraControls(cameraControls.report(device: running.device, controls: list)))
-                } catch {
-                    answer(.error(error.description))
-                }
+        controls.cameraControls = {
+            let running = await pipeline.current
+            // The capture session answers between two frames.
+            do throws(CaptureError) {
+                let list = try await running.cameraControls()
+                return .cameraControls(await cameraControls.report(device: running.device, controls: list))
+            } catch {
+                return .error(error.description)
             }
         }
-        controls.setCameraControls = { change, answer in
-            cameraControls.change(
-                change, on: { pipeline.current },
-                adopt: { all in pipeline.adoptCameraControls(pipeline.config.cameraControls.overridden(by: all)) },
-                done: answer)
+        controls.setCameraControls = { change in
+            await cameraControls.change(
+                change, on: { await pipeline.current }, adopt: { all in await pipeline.adoptCameraControls(overriddenBy: all) })
         }
         return controls
     }

@@ -13,20 +13,20 @@ struct SupervisorService: Service {
     let hangups: UnixSignalsSequence
     /// The configuration the daemon started with: what a reload cannot apply stays as it is here.
     let running: ScandConfig
-    let reload: @Sendable () throws -> ScandConfig
+    let reload: @Sendable () async throws -> ScandConfig
     let output: OutputSink
 
     func run() async throws {
         // The first DEVICE status (streaming or waiting) arrives within a moment of start.
         await pipeline.current.firstDeviceStatus(within: .seconds(1))
-        Systemd.ready(status: StatusSummary.line(pipeline.current, hub: hub))
+        Systemd.ready(status: StatusSummary.line(await pipeline.current, hub: hub))
         let watchdog = Systemd.watchdogInterval()
         await withTaskGroup(of: Void.self) { tasks in
             tasks.addTask {
                 for await _ in hangups {
                     Systemd.reloading()
                     do {
-                        let config = try reload()
+                        let config = try await reload()
                         let cameraChanges = await pipeline.apply(config)
                         let unapplied = Setting.unappliedChanges(from: running, to: config, in: .daemon)
                         output.logger(
@@ -38,7 +38,7 @@ struct SupervisorService: Service {
                     } catch {
                         output.logger("reload refused, the running configuration stays: \(error)", .error)
                     }
-                    Systemd.ready(status: StatusSummary.line(pipeline.current, hub: hub))
+                    Systemd.ready(status: StatusSummary.line(await pipeline.current, hub: hub))
                 }
             }
             // The pings in a group of their own, ended before STOPPING=1: no WATCHDOG=1 or STATUS= follows it
@@ -49,8 +49,9 @@ struct SupervisorService: Service {
                     while !Task.isCancelled {
                         try? await Task.sleep(for: period)
                         if Task.isCancelled { break }
-                        let summary = StatusSummary.line(pipeline.current, hub: hub)
-                        let healthy = watchdog.map { pipeline.current.isHealthy(within: $0) } ?? false
+                        let running = await pipeline.current
+                        let summary = StatusSummary.line(running, hub: hub)
+                        let healthy = watchdog.map { running.isHealthy(within: $0) } ?? false
                         Systemd.status(summary)
                         if healthy { Systemd.watchdog() }
                     }

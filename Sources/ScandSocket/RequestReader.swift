@@ -36,7 +36,18 @@ struct RequestReader {
     }
 
     /// Reads and starts requests until the connection or the writer ends. The first request cancels `idle`.
+    /// Each request's call on the daemon is a task of the reader's group, cancelled when reading ends.
     mutating func run(_ inbound: NIOAsyncChannelInboundStream<RequestLine>, answersOut: AsyncStream<Int>, idle: Scheduled<Void>) async {
+        await withDiscardingTaskGroup { tasks in
+            await read(inbound, answersOut: answersOut, idle: idle, tasks: &tasks)
+            tasks.cancelAll()
+        }
+    }
+
+    private mutating func read(
+        _ inbound: NIOAsyncChannelInboundStream<RequestLine>, answersOut: AsyncStream<Int>, idle: Scheduled<Void>,
+        tasks: inout DiscardingTaskGroup
+    ) async {
         var answers = answersOut.makeAsyncIterator()
         do {
             for try await line in inbound {
@@ -54,7 +65,7 @@ struct RequestReader {
                     guard let answered = await answers.next() else { return }
                     out = answered
                 }
-                start(held)
+                start(held, &tasks)
             }
         } catch {
             // A read failed: the connection is closed.
@@ -68,9 +79,9 @@ struct RequestReader {
         return waiting == 0 || (snapshot && lastOther < out)
     }
 
-    /// Takes the request's place among the answers and starts it; answers that take time (a snapshot, a new
-    /// rect of interest) are given later.
-    private mutating func start(_ held: Held) {
+    /// Takes the request's place among the answers and starts it; answers from the daemon come from a task
+    /// of `tasks`, in their place all the same.
+    private mutating func start(_ held: Held, _ tasks: inout DiscardingTaskGroup) {
         let ticket = started
         started += 1
         if !held.isSnapshot { lastOther = ticket }
@@ -88,29 +99,30 @@ struct RequestReader {
         let daemon = settings.daemon
         switch request {
         case .version: answer(ticket, settings.versionLine)
-        case .status: answer(ticket, Event.status(daemon.status()).line)
+        case .status: later(ticket, &tasks) { Event.status(await daemon.status()).line }
         case .watch(let w): watch(w, ticket)
-        case .snapshot: snapshot(ticket)
-        case .metrics: answer(ticket, Event.metrics(daemon.metrics()).line)
-        case .regionOfInterest: answer(ticket, Event.regionOfInterest(daemon.regionOfInterest()).line)
+        case .snapshot: snapshot(ticket, &tasks)
+        case .metrics: later(ticket, &tasks) { Event.metrics(await daemon.metrics()).line }
+        case .regionOfInterest: later(ticket, &tasks) { Event.regionOfInterest(await daemon.regionOfInterest()).line }
         case .setRegionOfInterest(let rect):
-            let peer = client.peer, log = settings.log, answer = later(ticket)
-            daemon.setRegionOfInterest(rect) { result in
+            let peer = client.peer, log = settings.log
+            later(ticket, &tasks) {
+                let result = await daemon.setRegionOfInterest(rect)
                 if case .regionOfInterest = result { log("\(peer) set the rect of interest to \(rect)", .notice) }
-                answer(result.line)
+                return result.line
             }
         case .cameraControls:
-            let answer = later(ticket)
-            daemon.cameraControls { answer($0.line) }
+            later(ticket, &tasks) { await daemon.cameraControls().line }
         case .setCameraControls(let change):
-            let peer = client.peer, log = settings.log, answer = later(ticket)
-            daemon.setCameraControls(change) { result in
+            let peer = client.peer, log = settings.log
+            later(ticket, &tasks) {
+                let result = await daemon.setCameraControls(change)
                 if case .cameraControls = result {
                     let set = change.settings.map { "\($0.name) = \($0.value)" }.joined(separator: ", ")
                     let did = [set.isEmpty ? nil : "set the camera controls \(set)", change.keep ? "kept the camera controls set so far" : nil]
                     log("\(peer) " + did.compactMap { $0 }.joined(separator: " and "), .notice)
                 }
-                answer(result.line)
+                return result.line
             }
         }
     }
@@ -145,24 +157,24 @@ struct RequestReader {
     }
 
     /// SNAPSHOT, unless enough already wait for a frame on this connection: then an ERROR in its place.
-    private mutating func snapshot(_ ticket: Int) {
+    private mutating func snapshot(_ ticket: Int, _ tasks: inout DiscardingTaskGroup) {
         snapshots.removeAll { $0 < out }
         guard snapshots.count < ClientConnection.maxSnapshotsWaiting else {
             let message = "\(ClientConnection.maxSnapshotsWaiting) snapshots already wait for a frame on this connection; read their answers first"
             return answer(ticket, Event.error(message).line)
         }
         snapshots.append(ticket)
-        let channel = client.channel
-        settings.daemon.snapshot({ channel.isActive }, later(ticket))
+        let channel = client.channel, daemon = settings.daemon
+        later(ticket, &tasks) { await daemon.snapshot({ channel.isActive }) }
     }
 
     /// An answer goes to the writer, which checks the client keeps up as it writes it (the outbox's spare
     /// room holds every answer the reader lets wait).
     private func answer(_ ticket: Int, _ line: String) { client.step(.answer(ticket: ticket, line: line)) }
 
-    /// An answer that comes later, from any thread.
-    private func later(_ ticket: Int) -> @Sendable (String) -> Void {
+    /// An answer the daemon gives: `line`, awaited in a task of `tasks`.
+    private func later(_ ticket: Int, _ tasks: inout DiscardingTaskGroup, _ line: @escaping @Sendable () async -> String) {
         let client = client
-        return { line in client.step(.answer(ticket: ticket, line: line)) }
+        tasks.addTask { client.step(.answer(ticket: ticket, line: await line())) }
     }
 }

@@ -24,8 +24,8 @@ import Testing
             hub = EventHub(queueLimit: queueLimit, maxClients: 16)
             let controls = DaemonControls(
                 status: { StatusReport(device: nil, counters: FrameCounters(), clients: ClientCounters(), stdoutDropped: 0) },
-                metrics: { "scand_up 1\n" }, snapshot: { _, answer in answer(Event.error("no frame to show yet").line) }, regionOfInterest: { .full },
-                setRegionOfInterest: { r, answer in answer(.regionOfInterest(r)) })
+                metrics: { "scand_up 1\n" }, snapshot: { _ in Event.error("no frame to show yet").line }, regionOfInterest: { .full },
+                setRegionOfInterest: { .regionOfInterest($0) })
             // The first request's timeout as patient as the client: a starved pool is not an idle client.
             server = SocketServer(
                 listener: .path(path, group: ""), hub: hub, maxRequestBytes: 4096, requestTimeout: DaemonClientTests.patience, daemon: controls,

@@ -32,20 +32,20 @@ import Testing
         let made = NIOLockedValueBox(0)
         let (service, group) = Self.service(writingTo: lines, made: made)
         async let running: Void = group.run()
-        let first = service.current
+        let first = await service.current
         #expect(await Eventually.check { first.deviceStatus?.state == .streaming })
 
-        var decoding = service.config
+        var decoding = await service.config
         decoding.formats = BarcodeFormats(.code128)
         #expect(await service.apply(decoding) == [], "decoding settings only")
-        #expect(service.current === first)
+        #expect(await service.current === first)
 
-        var resized = service.config
+        var resized = await service.config
         resized.width = 320
         resized.height = 240
         let changes = await service.apply(resized)
         #expect(changes.count == 1 && changes.first?.hasPrefix("size ") == true, "\(changes)")
-        let second = service.current
+        let second = await service.current
         #expect(second !== first)
         #expect(await Eventually.check { second.deviceStatus?.state == .streaming }, "the run loop went on with the new pipeline")
         #expect(first.deviceStatus?.state == .stopped)
@@ -65,16 +65,17 @@ import Testing
         let lines = LivePipelineTests.Lines()
         let (service, group) = Self.service(writingTo: lines)
         async let running: Void = group.run()
-        let first = service.current
+        let first = await service.current
         #expect(await Eventually.check { first.deviceStatus?.state == .streaming })
         await group.triggerGracefulShutdown()
         #expect(await Eventually.check { first.deviceStatus?.state == .stopped })
-        var resized = service.config
+        var resized = await service.config
         resized.width = 320
         resized.height = 240
         _ = await service.apply(resized)
         try await running
-        #expect(service.current !== first && service.current.deviceStatus == nil, "the replacement never opened the camera")
+        let replacement = await service.current
+        #expect(replacement !== first && replacement.deviceStatus == nil, "the replacement never opened the camera")
         #expect(first.deviceStatus?.reason == "shutting down")
     }
 }

@@ -19,9 +19,19 @@ extension ClientConnectionTests {
                     return StatusReport(device: nil, counters: FrameCounters(), clients: ClientCounters(), stdoutDropped: 0)
                 },
                 metrics: { "" },
-                snapshot: { [snapshots] wanted, answer in snapshots.withLockedValue { $0.append((wanted, answer)) } },
+                snapshot: { [snapshots] wanted in
+                    // Answered when the test says, or given up when the client's reading ends.
+                    let (line, answer) = AsyncStream.makeStream(of: String.self)
+                    let give: @Sendable (String) -> Void = { given in
+                        answer.yield(given)
+                        answer.finish()
+                    }
+                    snapshots.withLockedValue { $0.append((wanted, give)) }
+                    for await given in line { return given }
+                    return "given up"
+                },
                 regionOfInterest: { .full },
-                setRegionOfInterest: { r, answer in answer(.regionOfInterest(r)) })
+                setRegionOfInterest: { .regionOfInterest($0) })
         }
 
         var asked: Int { snapshots.withLockedValue { $0.count } }

@@ -16,9 +16,9 @@ import Testing
         DaemonControls(
             status: { StatusReport(device: nil, counters: FrameCounters(), clients: hub.counters, stdoutDropped: 0) },
             metrics: { "scand_frames_captured_total 3\n" },
-            snapshot: { _, answer in answer(Event.error("no frame to show: test").line) },
+            snapshot: { _ in Event.error("no frame to show: test").line },
             regionOfInterest: { .full },
-            setRegionOfInterest: { rect, answer in answer(.regionOfInterest(rect)) })
+            setRegionOfInterest: { .regionOfInterest($0) })
     }
 
     /// A server with the test's limits, on a socket of its own.

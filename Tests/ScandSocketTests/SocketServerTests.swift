@@ -14,8 +14,8 @@ import Testing
     static func controls() -> DaemonControls {
         DaemonControls(
             status: { StatusReport(device: nil, counters: FrameCounters(), clients: ClientCounters(), stdoutDropped: 0) },
-            metrics: { "" }, snapshot: { $1(Event.error("none").line) }, regionOfInterest: { .full },
-            setRegionOfInterest: { r, answer in answer(.regionOfInterest(r)) })
+            metrics: { "" }, snapshot: { _ in Event.error("none").line }, regionOfInterest: { .full },
+            setRegionOfInterest: { .regionOfInterest($0) })
     }
 
     /// A blocking client: connect, read the banner, watch, then read lines until `count` events came.

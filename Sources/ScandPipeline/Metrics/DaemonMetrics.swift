@@ -1,13 +1,14 @@
 import Prometheus
 import ScandCore
 import ScandProtocol
-import NIOConcurrencyHelpers
 
 /// The daemon's Prometheus metrics, made with swift-prometheus and handed out as text by `?METRICS;`:
 /// `scand web` serves them on /metrics, the daemon itself has no network. Histograms are recorded as frames
 /// are decoded and codes scanned; the frame counters catch up with the pipeline's when the text is made
 /// (a camera change on reload starts a new pipeline from zero: a counter going back counts as a restart).
-public final class DaemonMetrics: Sendable {
+/// An actor: the counters as last taken are its state, brought up to date by `exposition`; the histograms
+/// (swift-prometheus's own, safe from any thread) are recorded by the decode loop without a call on it.
+public actor DaemonMetrics {
     private let registry = PrometheusCollectorRegistry()
     private let captured: Counter, dropped: Counter, decoded: Counter, skipped: Counter, restarts: Counter, corrupt: Counter
     private let decodeDuration: DurationHistogram
@@ -16,7 +17,7 @@ public final class DaemonMetrics: Sendable {
     private let focus: Gauge
     private let subscribers: Gauge
     /// The pipeline's counters as the Prometheus counters last took them.
-    private let taken = NIOLockedValueBox(FrameCounters())
+    private var taken = FrameCounters()
 
     public init() {
         let registry = self.registry
@@ -44,12 +45,12 @@ public final class DaemonMetrics: Sendable {
     }
 
     /// One frame decoded in `seconds`.
-    public func recordDecode(seconds: Double) {
+    public nonisolated func recordDecode(seconds: Double) {
         decodeDuration.record(.nanoseconds(Int64(seconds * 1e9)))
     }
 
     /// One SCAN: counted by format, its capture-to-event latency recorded when known.
-    public func recordScan(format: BarcodeFormat, latencyMilliseconds: Double?) {
+    public nonisolated func recordScan(format: BarcodeFormat, latencyMilliseconds: Double?) {
         registry.makeCounter(descriptor: Self.name("scans", "total", "Codes scanned (SCAN events), by format."), labels: [("format", format.name)])
             .increment()
         if let ms = latencyMilliseconds { scanLatency.record(.nanoseconds(Int64(ms * 1e6))) }
@@ -57,18 +58,16 @@ public final class DaemonMetrics: Sendable {
 
     /// The text exposition, with the frame counters brought up to `counters`.
     public func exposition(counters: FrameCounters, cameraStreaming: Bool, watching: Int) -> String {
-        taken.withLockedValue { last in
-            func advance(_ counter: Counter, _ now: Int, _ before: Int) {
-                counter.increment(by: Int64(now >= before ? now - before : now))
-            }
-            advance(captured, counters.captured, last.captured)
-            advance(dropped, counters.dropped, last.dropped)
-            advance(decoded, counters.decoded, last.decoded)
-            advance(skipped, counters.skippedStatic, last.skippedStatic)
-            advance(restarts, counters.workerRestarts, last.workerRestarts)
-            advance(corrupt, counters.corrupt, last.corrupt)
-            last = counters
+        func advance(_ counter: Counter, _ now: Int, _ before: Int) {
+            counter.increment(by: Int64(now >= before ? now - before : now))
         }
+        advance(captured, counters.captured, taken.captured)
+        advance(dropped, counters.dropped, taken.dropped)
+        advance(decoded, counters.decoded, taken.decoded)
+        advance(skipped, counters.skippedStatic, taken.skippedStatic)
+        advance(restarts, counters.workerRestarts, taken.workerRestarts)
+        advance(corrupt, counters.corrupt, taken.corrupt)
+        taken = counters
         cameraUp.set(to: cameraStreaming ? 1.0 : 0.0)
         focus.set(to: counters.focusSharpness ?? 0)
         subscribers.set(to: Double(watching))

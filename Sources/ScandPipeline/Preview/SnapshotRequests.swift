@@ -1,64 +1,57 @@
-import NIOConcurrencyHelpers
 import NIOPosix
 import ScandCore
 import ScandProtocol
 import ScandImageIO
+import Synchronization
 
-/// Clients waiting for a SNAPSHOT. The decode loop offers each frame it takes; while someone waits and no
-/// snapshot is being made, the frame is handed to NIO's thread pool, which shrinks, turns and encodes it
-/// (JPEG, base64, the JSON line) once for everyone waiting. The decode loop only hands over a reference:
-/// a flood of requests costs it nothing, and clients gone meanwhile get nothing made for them.
-final class SnapshotRequests: Sendable {
+/// Clients waiting for a SNAPSHOT: state of the decode loop, which offers each frame it takes and adds the
+/// requests (`DecodeLoop.waitForSnapshot`). While someone waits and no snapshot is being made, the frame is
+/// handed to NIO's thread pool, which shrinks, turns and encodes it (JPEG, base64, the JSON line) once for
+/// everyone waiting. The decode loop only hands over a reference: a flood of requests costs it nothing, and
+/// clients gone meanwhile get nothing made for them.
+struct SnapshotRequests {
     /// The long side of a snapshot: enough to aim a camera, small enough to ask for 5 times a second.
     static let maxSide = 640
     /// How long a request waits for a frame before it is told there is none.
     static let patience = Duration.seconds(2)
 
-    private struct Waiter {
+    struct Waiter: Sendable {
         var since: ContinuousClock.Instant
         var isWanted: @Sendable () -> Bool
         var answer: @Sendable (String) -> Void
     }
-    private struct State {
-        var waiting: [Waiter] = []
-        /// A frame is being made into a snapshot: the next one is taken after it.
-        var making = false
-        /// Snapshots made (each shared by all who waited for it).
-        var made = 0
-    }
-    private let state = NIOLockedValueBox(State())
+    private var waiting: [Waiter] = []
+    /// The snapshot being made on the thread pool, which says when it is done.
+    private let making = SnapshotsMade()
 
-    func add(isWanted: @escaping @Sendable () -> Bool, answer: @escaping @Sendable (String) -> Void) {
-        state.withLockedValue { $0.waiting.append(Waiter(since: .now, isWanted: isWanted, answer: answer)) }
+    mutating func add(isWanted: @escaping @Sendable () -> Bool, answer: @escaping @Sendable (String) -> Void) {
+        waiting.append(Waiter(since: .now, isWanted: isWanted, answer: answer))
     }
 
     /// Snapshots made so far.
-    var made: Int { state.withLockedValue { $0.made } }
+    var made: Int { making.made.load(ordering: .acquiring) }
 
     /// Someone waits for a snapshot of the next frame (which must then be decoded, still scene or not).
-    var isWaiting: Bool { state.withLockedValue { !$0.making && !$0.waiting.isEmpty } }
+    var isWaiting: Bool { !waiting.isEmpty && !making.busy.load(ordering: .acquiring) }
 
     /// Hands `frame` over to be made into a snapshot for everyone waiting, if anyone still wants one and no
     /// snapshot is being made; the caller (the decode loop) goes on at once.
     /// `inView`: the ids of the scanned codes read in the newest frame decoded (`Snapshot.inView`).
-    func offer(_ frame: Frame, transform: FrameTransform, inView: [Int]? = nil) {
-        let waiters: [Waiter]? = state.withLockedValue { s in
-            guard !s.making, !s.waiting.isEmpty else { return nil }
-            let taken = s.waiting
-            s.waiting.removeAll()
-            s.making = true
-            return taken
-        }
-        guard let waiters else { return }
-        NIOThreadPool.singleton.submit { [self] _ in
+    mutating func offer(_ frame: Frame, transform: FrameTransform, inView: [Int]? = nil) {
+        guard isWaiting else { return }
+        let waiters = waiting
+        waiting.removeAll()
+        let making = self.making
+        making.busy.store(true, ordering: .relaxed)
+        NIOThreadPool.singleton.submit { _ in
             let wanted = waiters.filter { $0.isWanted() }
             if !wanted.isEmpty {
                 let line = Self.snapshot(of: frame, transform: transform, inView: inView).line
                 // Counted before anyone is answered: an answered client may ask how many were made.
-                state.withLockedValue { $0.made += 1 }
+                making.made.add(1, ordering: .releasing)
                 for w in wanted { w.answer(line) }
             }
-            state.withLockedValue { $0.making = false }
+            making.busy.store(false, ordering: .releasing)
         }
     }
 
@@ -76,15 +69,19 @@ final class SnapshotRequests: Sendable {
     }
 
     /// Tells requests that waited longer than `patience` for a frame why there is none.
-    func expire(reason: @autoclosure () -> String) {
+    mutating func expire(reason: @autoclosure () -> String) {
         let now = ContinuousClock.now
-        let late = state.withLockedValue { s in
-            let late = s.waiting.filter { now - $0.since >= Self.patience }
-            s.waiting.removeAll { now - $0.since >= Self.patience }
-            return late
-        }.filter { $0.isWanted() }
+        let late = waiting.filter { now - $0.since >= Self.patience }.filter { $0.isWanted() }
+        waiting.removeAll { now - $0.since >= Self.patience }
         guard !late.isEmpty else { return }
         let line = Event.error("no frame to show: \(reason())").line
         for w in late { w.answer(line) }
     }
+}
+
+/// Whether a snapshot is being made on the thread pool, and how many were: set by the decode loop as it hands
+/// a frame over, cleared by the pool once done; read by the decode loop at every frame while someone waits.
+final class SnapshotsMade: Sendable {
+    let busy = Atomic<Bool>(false)
+    let made = Atomic<Int>(0)
 }

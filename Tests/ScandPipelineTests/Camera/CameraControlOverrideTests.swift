@@ -12,10 +12,6 @@ import Testing
 /// `?CONTROLS` against real pipelines without a camera to set: a recording, and a camera that is not there.
 /// (A real camera's controls are set and kept in `VividEndToEndTests`.)
 @Suite struct CameraControlOverrideTests {
-    func answer(_ ask: (@escaping @Sendable (Event) -> Void) -> Void) async -> Event {
-        await withCheckedContinuation { done in ask { done.resume(returning: $0) } }
-    }
-
     func pipeline(_ source: sending FrameSource) -> LivePipeline {
         LivePipeline(source: source, decoder: FrameDecoder(), output: OutputSink(event: { _ in }, log: { _ in }))
     }
@@ -31,18 +27,14 @@ import Testing
         let dir = ScandBinary.temporaryDirectory()
         let override = CameraControlOverride(store: CameraControlStore(directory: dir), log: .scand(write: { _, _ in }))
         #expect(try await running.cameraControls() == nil)
-        let set = await answer { done in
-            override.change(
-                CameraControlChange(settings: [CameraControlSetting(name: "gain", value: .integer(1))], keep: true), on: { running },
-                adopt: { _ in Issue.record("nothing was set") }, done: done)
-        }
+        let set = await override.change(
+            CameraControlChange(settings: [CameraControlSetting(name: "gain", value: .integer(1))], keep: true), on: { running },
+            adopt: { _ in Issue.record("nothing was set") })
         #expect(set == .error("\(path): a recording has no camera controls"))
-        let kept = await answer { done in
-            override.change(CameraControlChange(settings: [], keep: true), on: { running }, adopt: { _ in }, done: done)
-        }
+        let kept = await override.change(CameraControlChange(settings: [], keep: true), on: { running }, adopt: { _ in })
         #expect(kept == .error("\(path): a recording has no camera controls to keep"))
         #expect(!FileManager.default.fileExists(atPath: dir + "/camera-controls.toml"), "nothing refused is kept")
-        #expect(override.applied(to: ScandConfig()).cameraControls == [])
+        #expect(await override.applied(to: ScandConfig()).cameraControls == [])
         await running.stop()
         await run
     }
@@ -62,7 +54,7 @@ import Testing
         #expect(after?.description.contains("capture has ended") == true, "\(String(describing: after))")
     }
 
-    @Test func keptControlsAreLoadedAndOverrideTheConfiguration() throws {
+    @Test func keptControlsAreLoadedAndOverrideTheConfiguration() async throws {
         let dir = ScandBinary.temporaryDirectory()
         let store = CameraControlStore(directory: dir)
         try store.save([CameraControlSetting(name: "gain", value: .integer(7))])
@@ -71,10 +63,12 @@ import Testing
         var config = ScandConfig()
         config.cameraControls = [CameraControlSetting(name: "gain", value: .integer(1)), CameraControlSetting(name: "brightness", value: .integer(9))]
         #expect(
-            override.applied(to: config).cameraControls == [.init(name: "gain", value: .integer(7)), .init(name: "brightness", value: .integer(9))])
+            await override.applied(to: config).cameraControls == [
+                .init(name: "gain", value: .integer(7)), .init(name: "brightness", value: .integer(9))
+            ])
         #expect(
             lines.withLockedValue { $0 } == ["camera controls gain from \(store.path) (set on the setup page; they override the configuration's)"])
-        let report = override.report(device: "/dev/video0", controls: nil)
+        let report = await override.report(device: "/dev/video0", controls: nil)
         #expect(report.set == report.kept && report.kept.count == 1 && report.controls.isEmpty)
     }
 }

@@ -14,7 +14,7 @@ import ScandTestSupport
     static func waitFor(_ condition: () -> Bool) { Eventually.wait(seconds: 10, poll: .milliseconds(5), until: condition) }
 
     @Test func oneSnapshotPerFrameIsSharedByEveryoneWaiting() throws {
-        let requests = SnapshotRequests()
+        var requests = SnapshotRequests()
         let lines = NIOLockedValueBox<[String]>([])
         for _ in 0..<500 { requests.add(isWanted: { true }) { line in lines.withLockedValue { $0.append(line) } } }
         requests.offer(Self.frame, transform: .identity)
@@ -25,7 +25,7 @@ import ScandTestSupport
     }
 
     @Test func clientsGoneGetNothingMade() throws {
-        let requests = SnapshotRequests()
+        var requests = SnapshotRequests()
         let answered = NIOLockedValueBox(0)
         for _ in 0..<100 { requests.add(isWanted: { false }) { _ in answered.withLockedValue { $0 += 1 } } }
         requests.offer(Self.frame, transform: .identity)
