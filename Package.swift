@@ -218,7 +218,7 @@ let package = Package(
         .target(
             name: "ScandTestSupport",
             dependencies: [
-                "ScandCore", "ScandProtocol", "ScandDecoding", "ScandCapture", .product(name: "NIOCore", package: "swift-nio"),
+                "ScandCore", "ScandProtocol", "ScandDecoding", "ScandCapture", "ScandSocket", .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"), .product(name: "NIOConcurrencyHelpers", package: "swift-nio")
             ],
             path: "Tests/ScandTestSupport"),

@@ -4,7 +4,6 @@ import ScandLogging
 import ScandProtocol
 import ScandTestSupport
 import ServiceLifecycle
-import Synchronization
 import Testing
 
 @testable import ScandClient
@@ -12,45 +11,20 @@ import Testing
 
 /// The client against the daemon's real socket server, in this process, on a socket of the test's own.
 @Suite(.timeLimit(.minutes(1))) struct DaemonClientTests {
-    /// The socket server with fixed answers; its hub publishes what the test publishes.
-    final class LocalDaemon: Sendable {
-        let path: String
-        let hub: EventHub
-        let server: SocketServer
-        private let running = Mutex<Task<Void, any Error>?>(nil)
-
-        init(path: String = NSTemporaryDirectory() + "scand-client-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).sock", queueLimit: Int = 1000) {
-            self.path = path
-            hub = EventHub(queueLimit: queueLimit, maxClients: 16)
-            let controls = DaemonControls(
-                status: { StatusReport(device: nil, counters: FrameCounters(), clients: ClientCounters(), stdoutDropped: 0) },
-                metrics: { "scand_up 1\n" }, snapshot: { _ in Event.error("no frame to show yet").line }, regionOfInterest: { .full },
-                setRegionOfInterest: { .regionOfInterest($0) })
-            // The first request's timeout as patient as the client: a starved pool is not an idle client.
-            server = SocketServer(
-                listener: .path(path, group: ""), hub: hub, maxRequestBytes: 4096, requestTimeout: DaemonClientTests.patience, daemon: controls,
-                log: .scand(write: { _, _ in }))
-        }
-
-        /// Serves the socket in a task of its own; returns once clients can connect.
-        func start() async throws {
-            let claim = try server.claim()
-            let server = self.server, path = self.path
-            running.withLock { $0 = Task { try await server.run(claim) } }
-            #expect(await Eventually.check { FileManager.default.fileExists(atPath: path) }, "\(path) served")
-        }
-
-        /// Closes the socket and every client; returns once its file is removed.
-        func stop() async {
-            guard
-                let task = running.withLock({ t in
-                    defer { t = nil }
-                    return t
-                })
-            else { return }
-            task.cancel()
-            _ = try? await task.value
-        }
+    /// The socket server with fixed answers, on a socket of the test's own; its hub publishes what the test
+    /// publishes.
+    static func localDaemon(
+        path: String = NSTemporaryDirectory() + "scand-client-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).sock", queueLimit: Int = 1000
+    ) -> LocalServer {
+        let controls = DaemonControls(
+            status: { StatusReport(device: nil, counters: FrameCounters(), clients: ClientCounters(), stdoutDropped: 0) },
+            metrics: { "scand_up 1\n" }, snapshot: { _ in Event.error("no frame to show yet").line }, regionOfInterest: { .full },
+            setRegionOfInterest: { .regionOfInterest($0) })
+        // The first request's timeout as patient as the client: a starved pool is not an idle client.
+        let server = SocketServer(
+            listener: .path(path, group: ""), hub: EventHub(queueLimit: queueLimit, maxClients: 16), maxRequestBytes: 4096,
+            requestTimeout: DaemonClientTests.patience, daemon: controls, log: .scand(write: { _, _ in }))
+        return LocalServer(path: path, server: server)
     }
 
     /// The client's answer timeout here: on 2 cores, blocking end-to-end suites running beside these can
@@ -67,7 +41,7 @@ import Testing
     }
 
     @Test func requestsShareOneKeptConnection() async throws {
-        let daemon = LocalDaemon()
+        let daemon = Self.localDaemon()
         try await daemon.start()
         let client = DaemonClient(socketPath: daemon.path, timeout: Self.patience)
         try await with(client) {
@@ -84,7 +58,7 @@ import Testing
     }
 
     @Test func theDaemonsErrorIsTheRequestsRefusal() async throws {
-        let daemon = LocalDaemon()
+        let daemon = Self.localDaemon()
         try await daemon.start()
         let client = DaemonClient(socketPath: daemon.path, timeout: Self.patience)
         try await with(client) {
@@ -97,7 +71,7 @@ import Testing
     }
 
     @Test func aStoppedDaemonIsUnreachableThenServedAgain() async throws {
-        let daemon = LocalDaemon()
+        let daemon = Self.localDaemon()
         let client = DaemonClient(socketPath: daemon.path, timeout: Self.patience)
         try await with(client) {
             await #expect(throws: DaemonError.self) { try await client.request(.status) }
@@ -111,7 +85,7 @@ import Testing
             #expect(first.eventClass == .status)
             // A restarted daemon closed the kept connection: the next request goes on a new one.
             await daemon.stop()
-            let again = LocalDaemon(path: daemon.path)
+            let again = Self.localDaemon(path: daemon.path)
             try await again.start()
             let second = try await client.request(.status)
             #expect(second.eventClass == .status)
@@ -121,7 +95,7 @@ import Testing
     }
 
     @Test func aSubscriptionPassesTheDaemonsLinesAndComesBack() async throws {
-        let daemon = LocalDaemon()
+        let daemon = Self.localDaemon()
         try await daemon.start()
         let subscription = EventSubscription(
             socketPath: daemon.path, watch: .init(enable: true, classes: [.device]), reconnect: true,
@@ -135,7 +109,7 @@ import Testing
             #expect(try await lines.next() == .event(expected))
             await daemon.stop()
             #expect(try await lines.next() == .lost(.closed))
-            let again = LocalDaemon(path: daemon.path)
+            let again = Self.localDaemon(path: daemon.path)
             try await again.start()
             var next = try await lines.next()
             while case .lost = next { next = try await lines.next() }  // tried before the daemon was back
@@ -154,7 +128,7 @@ import Testing
             var lines = missing.makeAsyncIterator()
             await #expect(throws: DaemonError.self) { _ = try await lines.next() }
         }
-        let daemon = LocalDaemon()
+        let daemon = Self.localDaemon()
         try await daemon.start()
         let refused = EventSubscription(
             socketPath: daemon.path, watch: .init(enable: true, since: EventPosition(boot: String(repeating: "a", count: 32), seq: 1)),
@@ -175,7 +149,7 @@ import Testing
     /// socket until the daemon's queue for it is full and the daemon drops it (its journal would keep the
     /// rest). It read on into a buffer of its own and gave up its connection instead, over and over.
     @Test func aReaderThatWaitsStopsTheReadingUntilTheDaemonDropsIt() async throws {
-        let daemon = LocalDaemon(queueLimit: 8)
+        let daemon = Self.localDaemon(queueLimit: 8)
         try await daemon.start()
         let subscription = EventSubscription(
             socketPath: daemon.path, watch: .init(enable: true, classes: [.device]), reconnect: false, bufferLimit: 4)

@@ -22,7 +22,7 @@ import Testing
     }
 
     @Test func linesInOrderEachOutagesCauseOnceAndTheSubscriptionThatEndsIt() async throws {
-        let daemon = DaemonClientTests.LocalDaemon()
+        let daemon = DaemonClientTests.localDaemon()
         try await daemon.start()
         let subscription = EventSubscription(
             socketPath: daemon.path, watch: .init(enable: true, classes: [.device]), reconnect: true,
@@ -57,7 +57,7 @@ import Testing
                 }
                 #expect(again == nil, "a daemon that stays away is one line")
             }
-            let restarted = DaemonClientTests.LocalDaemon(path: daemon.path)
+            let restarted = DaemonClientTests.localDaemon(path: daemon.path)
             try await restarted.start()
             var step = await next.next()
             while case .lost(_, nil)? = step { step = await next.next() }  // tried before it was back
@@ -74,7 +74,7 @@ import Testing
     /// What the reader throws ends the loop, and the subscription with it: its connection is closed.
     @Test func whatTheReaderThrowsEndsTheSubscription() async throws {
         struct Enough: Error {}
-        let daemon = DaemonClientTests.LocalDaemon()
+        let daemon = DaemonClientTests.localDaemon()
         try await daemon.start()
         let subscription = EventSubscription(socketPath: daemon.path, watch: .init(enable: true), reconnect: true)
         await #expect(throws: Enough.self) {
