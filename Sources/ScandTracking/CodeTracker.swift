@@ -19,6 +19,8 @@ public struct CodeTracker: Sendable {
         var recent: [(at: Duration, units: Int)] = []
         /// Looks per EAN-2/EAN-5 add-on: one is reported only when it outweighs the others by two looks.
         var addOnVotes: [String: Int] = [:]
+        /// Add-ons whose own bars, looked at again, agreed with them in some frame (`Detection.addOnBarsAgree` true).
+        var addOnBarsAgreed: Set<String> = []
         /// An add-on was seen with this code: its bars beside it, or a read of it.
         var addOnShown = false
         /// Half-looks of reads of this number that its own bars contradicted (`Detection.barsAgree` false).
@@ -258,6 +260,7 @@ public struct CodeTracker: Sendable {
         let d = read.detection
         let wasLost = tracks[i].lostAt != nil
         if let a = d.addOn, d.barsAgree != false, d.addOnBarsAgree != false { tracks[i].addOnVotes[a, default: 0] += max(1, read.addOnWorth) }
+        if let a = d.addOn, d.barsAgree != false, d.addOnBarsAgree == true { tracks[i].addOnBarsAgreed.insert(a) }
         if d.addOn != nil || d.addOnBarsBeside { tracks[i].addOnShown = true }
         tracks[i].detection = withAgreedAddOn(d, tracks[i])
         tracks[i].lastSeen = now
@@ -280,22 +283,29 @@ public struct CodeTracker: Sendable {
         return [.update(id: tracks[i].id, tracks[i].detection)]
     }
 
-    /// `d` with the add-on two reads of the track agreed on (the most read one), else without one.
+    /// `d` with the add-on the track's reads agreed on (`agreedAddOn`), else without one.
     private func withAgreedAddOn(_ d: Detection, _ t: Track) -> Detection {
         guard d.format.mainNumberLength != nil else { return d }
         var d = d
         let main = Array(d.mainBytes)
-        d.bytes = main + Array((Self.agreedAddOn(t.addOnVotes) ?? "").utf8)
+        let barsAgreed = settings.redundancy > 1 ? t.addOnBarsAgreed : nil
+        d.bytes = main + Array((Self.agreedAddOn(t.addOnVotes, barsAgreed: barsAgreed) ?? "").utf8)
         d.text = String(decoding: d.bytes, as: UTF8.self)
         return d
     }
 
     /// The add-on whose looks outweigh all others' together by two: an add-on has only its parity pattern
-    /// (EAN-5) or a mod-4 check (EAN-2) behind it, weaker than the main number's check digit.
-    static func agreedAddOn(_ votes: [String: Int]) -> String? {
+    /// (EAN-5) or a mod-4 check (EAN-2) behind it, weaker than the main number's check digit. Where looks read
+    /// two add-ons on one code, at least one of them was misread, and looks that misread that easily do not
+    /// confirm each other: with `barsAgreed`, the winner must then be one that a frame's own bars, looked at
+    /// again, agreed with (a 2 px ISSN on a can read its EAN-2 as 32 in three frames and as its own 37 in one,
+    /// then both as often, and the bars check never fitted the add-on).
+    static func agreedAddOn(_ votes: [String: Int], barsAgreed: Set<String>? = nil) -> String? {
         guard let best = votes.max(by: { $0.value < $1.value }) else { return nil }
         let others = votes.values.reduce(0, +) - best.value
-        return best.value >= 2 + others ? best.key : nil
+        guard best.value >= 2 + others else { return nil }
+        if let barsAgreed, votes.count > 1, !barsAgreed.contains(best.key) { return nil }
+        return best.key
     }
 
     /// SCAN once the reads agree and an EAN/UPC code that may carry an add-on has it agreed or has waited

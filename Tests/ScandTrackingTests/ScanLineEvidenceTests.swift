@@ -167,5 +167,11 @@ import Testing
         #expect(CodeTracker.agreedAddOn(["51299": 2, "51290": 1]) == nil)
         #expect(CodeTracker.agreedAddOn(["51299": 3, "51290": 1]) == "51299")
         #expect(CodeTracker.agreedAddOn(["51299": 1]) == nil)
+        // Two add-ons read on one code: the winner needs a frame whose bars agreed with it.
+        #expect(CodeTracker.agreedAddOn(["51299": 3, "51290": 1], barsAgreed: []) == nil)
+        #expect(CodeTracker.agreedAddOn(["51299": 3, "51290": 1], barsAgreed: ["51290"]) == nil)
+        #expect(CodeTracker.agreedAddOn(["51299": 3, "51290": 1], barsAgreed: ["51299"]) == "51299")
+        // One add-on only, read in two frames: those looks agree, with or without a bars verdict.
+        #expect(CodeTracker.agreedAddOn(["51299": 2], barsAgreed: []) == "51299")
     }
 }
