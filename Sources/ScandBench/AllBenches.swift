@@ -5,7 +5,7 @@ import ArgumentParser
 struct AllBenches: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "all",
-        abstract: "Run every benchmark (frames, compare, preview, photos when present, till, journal, mjpeg) and print their tables."
+        abstract: "Run every benchmark (frames, compare, preview, photos when present, till, journal, mjpeg, socket) and print their tables."
     )
 
     @Option(name: .long, help: "Seconds per frame size and scene in the frames benchmark.")
@@ -49,7 +49,8 @@ struct AllBenches: AsyncParsableCommand {
         mjpeg.seconds = seconds
         var till = try TillBench.parse([])
         till.items = tillItems
-        let benches: [any Bench] = [frames, compare, preview, photos, journal, mjpeg, till]
+        let socket = try SocketBench.parse([])
+        let benches: [any Bench] = [frames, compare, preview, photos, journal, mjpeg, till, socket]
         for bench in benches {
             guard let r = try await bench.report() else {
                 let name = type(of: bench).configuration.commandName ?? ""

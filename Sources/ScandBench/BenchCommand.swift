@@ -10,7 +10,7 @@ public struct BenchCommand: AsyncParsableCommand {
         abstract: "Measure scand against other readers.",
         subcommands: [
             AllBenches.self, PhotosBench.self, FramesBench.self, CompareBench.self, PreviewBench.self, JournalBench.self, MJPEGBench.self,
-            TillBench.self, LocateBench.self, PackagingBench.self
+            TillBench.self, LocateBench.self, PackagingBench.self, SocketBench.self
         ],
         defaultSubcommand: AllBenches.self
     )

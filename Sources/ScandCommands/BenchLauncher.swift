@@ -14,7 +14,7 @@ struct BenchLauncher: ParsableCommand {
 
     /// What `scand bench --help` says when scand-bench is not there to say it.
     static let help = """
-        USAGE: scand bench [all|frames|compare|preview|photos|packaging|till|journal|mjpeg|locate] [OPTIONS]
+        USAGE: scand bench [all|frames|compare|preview|photos|packaging|till|journal|mjpeg|locate|socket] [OPTIONS]
 
         Measure scand against other readers; with no benchmark named, runs them all and prints their tables.
           frames    decoded and dropped frames per second of the live pipeline at several frame sizes
@@ -26,6 +26,7 @@ struct BenchLauncher: ParsableCommand {
           journal   the event journal's append and replay rates
           mjpeg     MJPEG natively (libjpeg-turbo, grey) against libv4lconvert converting every frame
           locate    the linear localizer on the real photos: candidates, answers its bands read, reads where there is no code
+          socket    the socket's event fan-out of a scand executable (or an older build's): CPU per 1,000 events to 1-64 clients
         """
 
     func run() throws {
