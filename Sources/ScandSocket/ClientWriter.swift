@@ -112,12 +112,12 @@ struct ClientWriter {
             client.slow(waiting)
             return false
         }
-        // Through the channel, not `outbound`, which would wait for room: in the loop's order all the same.
+        // Through the channel, not `outbound`, which would wait for room: in the loop's order all the same. The
+        // write and its completion's callback in one hop onto the loop: from here each would be a hop of its own
+        // (a future's callback added off its loop is one), for every line to every client.
         pending.add(lines.count)
-        let written = channel.eventLoop.makePromise(of: Void.self)
-        let pending = self.pending, count = lines.count
-        written.futureResult.whenComplete { _ in pending.taken(count) }
-        channel.writeAndFlush(ByteBuffer(string: lines.joined(separator: "\n") + "\n"), promise: written)
+        let pending = self.pending, count = lines.count, buffer = ByteBuffer(string: lines.joined(separator: "\n") + "\n")
+        channel.eventLoop.execute { channel.writeAndFlush(buffer).whenComplete { _ in pending.taken(count) } }
         return true
     }
 }
