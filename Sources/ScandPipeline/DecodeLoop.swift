@@ -104,10 +104,16 @@ actor DecodeLoop {
             }
             group.cancelAll()
         }
-        // No frame can bring the add-on a code still waits for.
+        // No frame can bring the add-on a code still waits for, nor the snapshot a client waits for.
         if let lastStamp = replayTicks.lastStamp { write(tracker.finish(at: .microseconds(lastStamp)), frame: nil) }
+        ended = true
+        snapshots.giveUp(reason: Self.endedReason)
         decoder.decoder.worker?.retire()
     }
+
+    /// Decoding has ended: a snapshot asked now is refused at once.
+    private var ended = false
+    static let endedReason = "capture has stopped"
 
     /// Decodes and tracks with the formats, rect of interest, orientation, ITF lengths and tracker settings of
     /// `config` from the next frame on, through the same decoder processes; the codes being tracked and the
@@ -125,6 +131,7 @@ actor DecodeLoop {
 
     /// A SNAPSHOT request: answered with the next frame taken (`SnapshotRequests`).
     func waitForSnapshot(isWanted: @escaping @Sendable () -> Bool, answer: @escaping @Sendable (String) -> Void) {
+        guard !ended else { return answer(Event.error("no frame to show: \(Self.endedReason)").line) }
         snapshots.add(isWanted: isWanted, answer: answer)
     }
 

@@ -69,6 +69,16 @@ struct SnapshotRequests {
     }
 
     /// Tells requests that waited longer than `patience` for a frame why there is none.
+    /// Answers everyone still waiting with an ERROR saying why no frame will come (the decode loop ended: its
+    /// pipeline stopped or was replaced), so that no request waits for ever.
+    mutating func giveUp(reason: String) {
+        let wanted = waiting.filter { $0.isWanted() }
+        waiting.removeAll()
+        guard !wanted.isEmpty else { return }
+        let line = Event.error("no frame to show: \(reason)").line
+        for w in wanted { w.answer(line) }
+    }
+
     mutating func expire(reason: @autoclosure () -> String) {
         let now = ContinuousClock.now
         let late = waiting.filter { now - $0.since >= Self.patience }.filter { $0.isWanted() }

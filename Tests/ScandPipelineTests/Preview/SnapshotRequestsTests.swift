@@ -1,6 +1,7 @@
 import Foundation
 import NIOConcurrencyHelpers
 import ScandCore
+import ScandProtocol
 import Testing
 import ScandTestSupport
 
@@ -37,5 +38,21 @@ import ScandTestSupport
             return wanted.withLockedValue { $0 }
         }
         #expect(answered.withLockedValue { $0 } == 0 && requests.made == 1)
+    }
+
+    /// A request that waits when decoding ends (the pipeline stopped or was replaced) is told so, not left
+    /// waiting for a frame that will never come; a client gone meanwhile gets nothing.
+    @Test func requestsWaitingWhenDecodingEndsAreToldSo() {
+        var requests = SnapshotRequests()
+        let lines = NIOLockedValueBox<[String]>([])
+        let gone = NIOLockedValueBox(0)
+        for _ in 0..<3 { requests.add(isWanted: { true }) { line in lines.withLockedValue { $0.append(line) } } }
+        requests.add(isWanted: { false }) { _ in gone.withLockedValue { $0 += 1 } }
+        requests.giveUp(reason: "capture has stopped")
+        #expect(lines.withLockedValue { $0 } == Array(repeating: Event.error("no frame to show: capture has stopped").line, count: 3))
+        #expect(gone.withLockedValue { $0 } == 0 && !requests.isWaiting && requests.made == 0)
+        // Nothing is left to answer twice.
+        requests.giveUp(reason: "again")
+        #expect(lines.withLockedValue { $0 }.count == 3)
     }
 }
