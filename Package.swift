@@ -195,7 +195,7 @@ let package = Package(
             dependencies: [
                 "ScandCapture", "ScandService", "ScandSocket", "ScandPipeline", "ScandMQTT", "ScandWeb", "ScandWedge",
                 "ScandCore", "ScandProtocol", "ScandClient", "ScandConfigFile", "ScandDecoding", "ScandImageIO", "ScandFiles",
-                "ScandLogging",
+                "ScandLogging", "ScandRuntime",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log")
             ]),
@@ -208,7 +208,7 @@ let package = Package(
             name: "ScandBench",
             dependencies: [
                 "ScandBenchScenes", "ScandCapture", "ScandPipeline", "ScandTracking", "ScandJournal", "ScandEventLog", "CZBar", "CV4LConvert",
-                "ScandCore", "ScandProtocol", "ScandDecoding", "ScandImageIO",
+                "ScandCore", "ScandProtocol", "ScandDecoding", "ScandImageIO", "ScandRuntime",
                 .product(name: "ArgumentParser", package: "swift-argument-parser")
             ]),
         .executableTarget(name: "scand-bench", dependencies: ["ScandBench"]),
@@ -218,8 +218,9 @@ let package = Package(
         .target(
             name: "ScandTestSupport",
             dependencies: [
-                "ScandCore", "ScandProtocol", "ScandDecoding", "ScandCapture", "ScandSocket", .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"), .product(name: "NIOConcurrencyHelpers", package: "swift-nio")
+                "ScandCore", "ScandProtocol", "ScandDecoding", "ScandCapture", "ScandSocket", "ScandRuntime",
+                .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio")
             ],
             path: "Tests/ScandTestSupport"),
 

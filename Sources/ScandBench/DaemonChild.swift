@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import ScandRuntime
 
 /// A daemon under measurement: an executable started with posix_spawn (an empty signal mask, nothing but
 /// stdin, stdout and stderr inherited), its CPU time and peak memory read from /proc, and reaped only when
@@ -17,18 +18,11 @@ final class DaemonChild {
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, stdout, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         posix_spawn_file_actions_addopen(&actions, 2, stderr, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        guard Self.addCloseFrom(&actions, 3) == 0 else { throw BenchFailure("posix_spawn_file_actions_addclosefrom_np failed") }
+        guard SpawnActions.closeFrom(3, in: &actions) == 0 else { throw BenchFailure("posix_spawn_file_actions_addclosefrom_np failed") }
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
-        var empty = sigset_t()
-        sigemptyset(&empty)
-        posix_spawnattr_setsigmask(&attributes, &empty)
-        var defaults = sigset_t()
-        sigemptyset(&defaults)
-        for s in [SIGTERM, SIGINT, SIGHUP, SIGPIPE, SIGCHLD] { sigaddset(&defaults, s) }
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        SpawnActions.signalsAtDefaults(&attributes)
         let dropped = ["STATE_DIRECTORY", "NOTIFY_SOCKET", "LISTEN_FDS", "LISTEN_PID", "LISTEN_FDNAMES", "WATCHDOG_USEC", "WATCHDOG_PID"]
         let env = ProcessInfo.processInfo.environment.filter { !dropped.contains($0.key) }
         let argv = ([executable] + arguments).map { strdup($0) } + [nil]
@@ -46,14 +40,6 @@ final class DaemonChild {
             _ = reap()
         }
     }
-
-    /// glibc's posix_spawn_file_actions_addclosefrom_np (2.34), which Swift's Glibc module does not import.
-    private static let addCloseFrom: @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32 = {
-        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addclosefrom_np") else {
-            fatalError("glibc 2.34 or later is needed: posix_spawn_file_actions_addclosefrom_np is missing")
-        }
-        return unsafeBitCast(symbol, to: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32).self)
-    }()
 
     /// The fields of /proc/PID/stat after the command's name: [0] the state, [11] utime, [12] stime.
     private func statFields() -> [Substring]? {

@@ -4,6 +4,7 @@ import Glibc
 import NIOPosix
 import ScandCore
 import ScandProtocol
+import ScandRuntime
 
 /// `scand watch --exec`: runs a command for one scan, with the scan in its environment (`SCAND_TEXT`,
 /// `SCAND_FORMAT`, `SCAND_ID`, `SCAND_DEVICE`, `SCAND_BOOT`, `SCAND_SEQ`, `SCAND_JSON`), never with the
@@ -191,15 +192,6 @@ struct ScanHook: Sendable {
         var description: String
     }
 
-    /// glibc's posix_spawn_file_actions_addclosefrom_np (2.34; Debian 12 has 2.36), which Swift's Glibc
-    /// module does not import.
-    private static let addCloseFrom: @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32 = {
-        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addclosefrom_np") else {
-            return { _, _ in ENOSYS }
-        }
-        return unsafeBitCast(symbol, to: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32).self)
-    }()
-
     private func spawn(environment extra: [String: String]) throws -> pid_t {
         guard let program = arguments.first else { throw SpawnError(description: "the command is empty") }
         var attributes = posix_spawnattr_t()
@@ -219,7 +211,7 @@ struct ScanHook: Sendable {
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         // Nothing but stdin, stdout and stderr: the watcher's connection to the daemon and its event loop's
         // descriptors are not all close-on-exec, and a command's background child would keep them open.
-        guard Self.addCloseFrom(&actions, 3) == 0 else { throw SpawnError(description: "posix_spawn_file_actions_addclosefrom_np failed") }
+        guard SpawnActions.closeFrom(3, in: &actions) == 0 else { throw SpawnError(description: "posix_spawn_file_actions_addclosefrom_np failed") }
         var environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("SCAND_") }
         environment.merge(extra) { _, new in new }
         let argv = arguments.map { strdup($0) } + [nil]

@@ -2,6 +2,7 @@ import Foundation
 import NIOConcurrencyHelpers
 import NIOCore
 import NIOPosix
+import ScandRuntime
 
 /// A child process started with posix_spawn and an empty signal mask. Foundation's Process passes on the
 /// mask of the thread that starts it, and the test runner's threads block SIGTERM: a mosquitto or a
@@ -49,18 +50,11 @@ public final class SpawnedProcess: Sendable {
         // Nothing else is inherited: a descriptor another thread has open without close-on-exec (Foundation's
         // copyItem writes an executable copy that way) would stay open for the whole life of a long-running
         // child, and that copy could never be started (ETXTBSY) while the child runs.
-        guard Self.addCloseFrom(&actions, 3) == 0 else { throw Self.error("posix_spawn_file_actions_addclosefrom_np") }
+        guard SpawnActions.closeFrom(3, in: &actions) == 0 else { throw Self.error("posix_spawn_file_actions_addclosefrom_np") }
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
-        var empty = sigset_t()
-        sigemptyset(&empty)
-        posix_spawnattr_setsigmask(&attributes, &empty)
-        var defaults = sigset_t()
-        sigemptyset(&defaults)
-        for s in [SIGTERM, SIGINT, SIGHUP, SIGPIPE, SIGCHLD] { sigaddset(&defaults, s) }
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        SpawnActions.signalsAtDefaults(&attributes)
         var env = ProcessInfo.processInfo.environment
         for (k, v) in environment { env[k] = v }
         let argv = ([executable] + arguments).map { strdup($0) } + [nil]
@@ -100,14 +94,6 @@ public final class SpawnedProcess: Sendable {
             }
         }
     }
-
-    /// glibc's posix_spawn_file_actions_addclosefrom_np (2.34), which Swift's Glibc module does not import.
-    private static let addCloseFrom: @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32 = {
-        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addclosefrom_np") else {
-            fatalError("glibc 2.34 or later is needed: posix_spawn_file_actions_addclosefrom_np is missing")
-        }
-        return unsafeBitCast(symbol, to: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32).self)
-    }()
 
     deinit {
         if isRunning { kill(pid, SIGKILL) }
