@@ -42,7 +42,7 @@ import Testing
     /// `body` with a client connected to `server`, on a thread of the test's own.
     static func client<T: Sendable>(_ server: LocalServer, _ body: @escaping @Sendable (SocketClient) -> T) async throws -> T {
         let path = server.path
-        return try await OffPool.run {
+        return try await OffPool.wait {
             guard let client = SocketClient(path: path, seconds: 20) else { throw NotConnected() }
             return body(client)
         }
