@@ -24,4 +24,17 @@ import ScandTestSupport
         log("refused")
         #expect(lines.all == ["refused", "refused (and 999 more like it not logged since the last)"])
     }
+
+    /// Connections' tasks log at once: still one line per interval, and every line held back is counted.
+    @Test func callersAtOnceLogOneLineAndCountTheRest() async {
+        let clock = Clock()
+        let lines = WrittenLines()
+        let log = RateLimitedLog(interval: .seconds(10), log: .scand(write: { line, _ in lines.event(line) }), now: { clock.now })
+        await withTaskGroup(of: Void.self) { group in
+            for _ in 0..<8 { group.addTask { for _ in 0..<250 { log("refused") } } }
+        }
+        clock.advance(10_000_000)
+        log("refused")
+        #expect(lines.all == ["refused", "refused (and 1999 more like it not logged since the last)"])
+    }
 }
