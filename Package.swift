@@ -146,7 +146,6 @@ let package = Package(
                 "ScandTracking", "CSystemd",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
-                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log")
             ]),
         // The one client of the daemon's socket: typed requests over a kept connection, and subscriptions.
@@ -156,7 +155,6 @@ let package = Package(
                 "ScandCore", "ScandProtocol", "ScandFiles",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "NIOExtras", package: "swift-nio-extras"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")
             ]),
@@ -174,7 +172,6 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                 .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log")
             ],
             resources: [
@@ -253,7 +250,6 @@ let package = Package(
             dependencies: [
                 "ScandSocket", "ScandCore", "ScandProtocol", "ScandEventLog", "ScandJournal", "ScandTestSupport", "ScandLogging",
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio")
             ]),
         .testTarget(
