@@ -252,6 +252,7 @@ package enum BarPatternCheck {
             if best == nil || score > best!.score { best = (f, score) }
         }
         guard let (f, score) = best, score >= minimumFit else { return nil }
+        if n == 20, addOnEndHoldsBars(laid, fit: f, profile: values) == true { return true }
         switch weigh(pattern, laid: laid, fit: f, blur: blur, profile: values) {
         case .agrees: return false
         case .undecided: return score >= fitToWeighCharacters ? nil : false
@@ -350,23 +351,45 @@ package enum BarPatternCheck {
             ((-1 - quietModules)...(-1), (-2.5 - quietModules)...(-1)), ((m + 1)...(m + 1 + quietModules), (m + 1)...(m + 2.5 + quietModules))
         ]
         for (zone, wider) in zones {
-            let a = Int((fit.x(zone.lowerBound) * resolution).rounded(.up)), b = Int((fit.x(zone.upperBound) * resolution).rounded(.down))
-            guard a >= 0, b < values.count, a < b else { continue }
+            guard let holds = zoneHoldsBars(values, fit: fit, zone: zone, wider: wider, contrast: contrast) else { continue }
             zonesSeen += 1
-            // A bar: light, then darker by half the code's contrast, then light again; or two such dark runs. Not a
-            // step: a label's edge or a page beside it cut across the zone is no bar of another code.
-            let near = Array(values[a...b])
-            guard let lo = near.min(), let i = near.firstIndex(of: lo) else { continue }
-            let light = lo + contrast / 2
-            if near[..<i].contains(where: { $0 > light }) && near[i...].contains(where: { $0 > light }) { return true }
-            let c = max(0, Int((fit.x(wider.lowerBound) * resolution).rounded(.up))),
-                d = min(values.count - 1, Int((fit.x(wider.upperBound) * resolution).rounded(.down)))
-            guard c < d else { continue }
-            let span = values[c...d], dark = (span.max() ?? 0) - contrast / 2
-            let runs = zip(span.dropFirst(), span).count { now, before in now < dark && before >= dark } + (span.first.map { $0 < dark ? 1 : 0 } ?? 0)
-            if runs >= 2 { return true }
+            if holds { return true }
         }
         return zonesSeen == 0 ? nil : false
+    }
+
+    /// Whether the modules `zone` of `fit` hold a bar: light, then darker by half `contrast`, then light again; or,
+    /// over `wider`, two such dark runs. Not a step: a label's edge or a page beside it cut across the zone is no
+    /// bar of another code. nil when the zone lies outside the profile.
+    static func zoneHoldsBars(
+        _ values: [Double], fit: Fit, zone: ClosedRange<Double>, wider: ClosedRange<Double>, contrast: Double
+    ) -> Bool? {
+        let a = Int((fit.x(zone.lowerBound) * resolution).rounded(.up)), b = Int((fit.x(zone.upperBound) * resolution).rounded(.down))
+        guard a >= 0, b < values.count, a < b else { return nil }
+        let near = Array(values[a...b])
+        guard let lo = near.min(), let i = near.firstIndex(of: lo) else { return nil }
+        let light = lo + contrast / 2
+        if near[..<i].contains(where: { $0 > light }) && near[i...].contains(where: { $0 > light }) { return true }
+        let c = max(0, Int((fit.x(wider.lowerBound) * resolution).rounded(.up))),
+            d = min(values.count - 1, Int((fit.x(wider.upperBound) * resolution).rounded(.down)))
+        guard c < d else { return false }
+        let span = values[c...d], dark = (span.max() ?? 0) - contrast / 2
+        let runs = zip(span.dropFirst(), span).count { now, before in now < dark && before >= dark } + (span.first.map { $0 < dark ? 1 : 0 } ?? 0)
+        return runs >= 2
+    }
+
+    /// Whether bars go on after an EAN-2 add-on laid as `laid` on `fit` (before it, read backwards), where its
+    /// quiet zone must be: the first two characters of an EAN-5 are an EAN-2 wherever their parities are one's
+    /// (one EAN-5 in four), and an EAN-5's separator and third character follow them (the hard-mix till with
+    /// clutter, seed 42: a book's EAN-5 54462 read as the EAN-2 54 in the frames of a swipe, whose bars agreed
+    /// with 54 and said nothing of what came after it). nil when the zone lies outside the profile.
+    static func addOnEndHoldsBars(_ laid: [Bool], fit: Fit, profile values: [Double]) -> Bool? {
+        let n = Double(laid.count)
+        guard let contrast = contrast(laid, moduleMeans(values, fit, from: 0, count: laid.count)) else { return nil }
+        let (zone, wider) =
+            fit.reversed
+            ? ((-1 - quietModules)...(-1), (-2.5 - quietModules)...(-1)) : ((n + 1)...(n + 1 + quietModules), (n + 1)...(n + 2.5 + quietModules))
+        return zoneHoldsBars(values, fit: fit, zone: zone, wider: wider, contrast: contrast)
     }
 
     /// The pattern's best fit to the profile, forwards or backwards (a read's direction is zxing's scan's): a
