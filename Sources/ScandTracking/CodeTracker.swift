@@ -81,7 +81,9 @@ public struct CodeTracker: Sendable {
         let reads = Self.oneReadPerCode(sequences.add(detections.filter(settings.isLongEnough), at: now))
         for read in reads {
             let d = read.detection
-            if let i = match(d, excluding: matched) ?? twin(of: d, excluding: matched, at: now) ?? candidate(of: d, excluding: matched) {
+            if let i = match(d, excluding: matched) ?? twin(of: d, excluding: matched, at: now) ?? candidate(of: d, excluding: matched)
+                ?? match(d, excluding: matched, among: { self.isResumable($0, at: now) })
+            {
                 matched.insert(i)
                 events += seen(i, read, among: reads, at: now)
             } else if twin(of: d, excluding: [], at: now) != nil {
@@ -189,9 +191,10 @@ public struct CodeTracker: Sendable {
 
     /// An existing live track of the same code in the same place: a matrix symbol within about its own size of
     /// where it was, a linear code whose bars cover about the same extent along it.
-    private func match(_ d: Detection, excluding used: Set<Int>) -> Int? {
+    /// `among`: which tracks may be matched (by default those in view).
+    private func match(_ d: Detection, excluding used: Set<Int>, among: (Track) -> Bool = \.inView) -> Int? {
         var best: (Int, Double)?
-        for (i, t) in tracks.enumerated() where !used.contains(i) && t.inView && t.isSameCode(as: d) {
+        for (i, t) in tracks.enumerated() where !used.contains(i) && among(t) && t.isSameCode(as: d) {
             let distance: Double
             if d.format.isLinear {
                 let was = BarsSpan(t.detection.corners, axisOf: t.detection.corners)
@@ -206,6 +209,15 @@ public struct CodeTracker: Sendable {
             if best == nil || distance < best!.1 { best = (i, distance) }
         }
         return best?.0
+    }
+
+    /// A code not yet scanned that went unread for `lostAfter` less than `forgetAfter` ago: read again where it
+    /// was (`match`), it is the same showing, and its looks of the last `forgetAfter` still count (as they count
+    /// as a rival's, `rivalUnits`). A code held under glare or defocus is readable in one frame in ten or
+    /// twenty as the sensor's noise changes, and gaps of more than `lostAfter` between those frames split its
+    /// looks among tracks that each fell short (an ITF-14 held 2 s under glare, read in five frames).
+    private func isResumable(_ t: Track, at now: Duration) -> Bool {
+        !t.confirmed && !t.absorbed && t.lostAt.map { now - $0 < settings.forgetAfter } == true
     }
 
     /// A code waiting for its confirmation, of the same format and main number, anywhere in the frame: a swipe
@@ -259,6 +271,11 @@ public struct CodeTracker: Sendable {
     private mutating func seen(_ i: Int, _ read: Read, among frameReads: [Read], at now: Duration) -> [TrackEvent] {
         let d = read.detection
         let wasLost = tracks[i].lostAt != nil
+        if wasLost && !tracks[i].confirmed {
+            // A code resumed (`isResumable`): only the looks of the last `forgetAfter` still vouch for it.
+            tracks[i].recent.removeAll { now - $0.at > settings.forgetAfter }
+            tracks[i].units = tracks[i].recent.reduce(0) { $0 + $1.units }
+        }
         if let a = d.addOn, d.barsAgree != false, d.addOnBarsAgree != false { tracks[i].addOnVotes[a, default: 0] += max(1, read.addOnWorth) }
         if let a = d.addOn, d.barsAgree != false, d.addOnBarsAgree == true { tracks[i].addOnBarsAgreed.insert(a) }
         if d.addOn != nil || d.addOnBarsBeside { tracks[i].addOnShown = true }

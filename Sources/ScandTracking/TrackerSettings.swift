@@ -70,18 +70,8 @@ public struct TrackerSettings: Sendable, Equatable {
         return n
     }
 
-    /// Error correction too weak to trust one read: PDF417 levels 0–2 (2 to 8 correction codewords, below
-    /// the specification's minimum for all but the smallest symbols; zxing's PDF417 reader also tries up to
-    /// 100 guesses for ambiguous codewords, and a weak level lets a wrong guess pass) and Micro QR level L.
-    /// `ecLevel` is what zxing reports; the count of corrected errors is not carried. QR Model 2 at L keeps at least 7 correction codewords per block and a
-    /// BCH-protected format: not slowed down.
-    public static func hasWeakErrorCorrection(_ d: Detection) -> Bool {
-        switch d.format {
-        case .pdf417: Int(d.ecLevel).map { $0 <= 2 } ?? false
-        case .microQRCode: d.ecLevel == "L"
-        default: false
-        }
-    }
+    /// Error correction too weak to trust one read (`ScanLineEvidence.hasWeakErrorCorrection`).
+    public static func hasWeakErrorCorrection(_ d: Detection) -> Bool { ScanLineEvidence.hasWeakErrorCorrection(d) }
 
     /// Half-looks (`ScanLineEvidence.units`) a SCAN of `d` needs: the format's confirmations as whole looks, and
     /// for a format whose own check is weak at least `redundancy` looks.

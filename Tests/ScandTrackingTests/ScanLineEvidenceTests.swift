@@ -174,4 +174,27 @@ import Testing
         // One add-on only, read in two frames: those looks agree, with or without a bars verdict.
         #expect(CodeTracker.agreedAddOn(["51299": 2], barsAgreed: []) == "51299")
     }
+
+    @Test func aReedSolomonSymbolReadFromAnEnlargedCropIsOneRead() {
+        func symbol(_ format: BarcodeFormat, ecLevel: String = "") -> Detection {
+            var d = Detection(
+                format: format, text: "010581247241286221S40845699", bytes: Array("010581247241286221S40845699".utf8),
+                corners: Quadrilateral([Point(660, 280), Point(790, 280), Point(790, 400), Point(660, 400)]))
+            d.ecLevel = ecLevel
+            d.reconstructed = true
+            return d
+        }
+        // A GS1 DataMatrix under glare read once, by an enlarged crop (the till session's seed 30, #44): scanned.
+        var t = CodeTracker()
+        #expect(summary(t.observe([symbol(.dataMatrix)], at: ms(0))) == ["SCAN 1 010581247241286221S40845699"])
+        for format in [BarcodeFormat.qrCode, .aztec, .microQRCode] {
+            #expect(ScanLineEvidence.units(symbol(format, ecLevel: "M")) == 2, "\(format)")
+        }
+        // Weak correction (PDF417 at level 2, Micro QR at L) and Code 128's one check character: half a look.
+        #expect(ScanLineEvidence.units(symbol(.pdf417, ecLevel: "2")) == 1)
+        #expect(ScanLineEvidence.units(symbol(.microQRCode, ecLevel: "L")) == 1)
+        #expect(ScanLineEvidence.units(symbol(.code128)) == 1)
+        var u = CodeTracker()
+        #expect(frames(&u, [[symbol(.code128)], [symbol(.code128)]]) == [[], ["SCAN 1 010581247241286221S40845699"]])
+    }
 }

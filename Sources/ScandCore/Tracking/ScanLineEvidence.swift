@@ -33,10 +33,37 @@ public enum ScanLineEvidence {
         return min(2, max(1, d.agreeingReads))
     }
 
-    /// Half-looks one merged read of a frame is worth (`looks`, halved for a reconstructed or small read). A read
-    /// its own bars contradict (`Detection.barsAgree` false) is worth as much against its number.
+    /// Formats whose codewords carry Reed–Solomon correction (PDF417's and Micro QR's only at the levels that
+    /// keep enough of it: `hasWeakErrorCorrection`).
+    public static let reedSolomon: Set<BarcodeFormat> = [.qrCode, .microQRCode, .rmqrCode, .aztec, .dataMatrix, .maxiCode, .pdf417]
+
+    /// Error correction too weak to trust one read: PDF417 levels 0–2 (2 to 8 correction codewords, below
+    /// the specification's minimum for all but the smallest symbols; zxing's PDF417 reader also tries up to
+    /// 100 guesses for ambiguous codewords, and a weak level lets a wrong guess pass) and Micro QR level L.
+    /// `ecLevel` is what zxing reports; the count of corrected errors is not carried. QR Model 2 at L keeps at
+    /// least 7 correction codewords per block and a BCH-protected format: not slowed down.
+    public static func hasWeakErrorCorrection(_ d: Detection) -> Bool {
+        switch d.format {
+        case .pdf417: Int(d.ecLevel).map { $0 <= 2 } ?? false
+        case .microQRCode: d.ecLevel == "L"
+        default: false
+        }
+    }
+
+    /// Whether `d`'s own Reed–Solomon codewords vouch for its number, whatever sampled its modules: a wrong
+    /// module from an enlarged crop's interpolation is one more codeword error for the correction to find or
+    /// refuse, not a wrong number that passes (as a bar moved by half a pixel passes a mod-10 check digit one
+    /// time in ten). Such a read is a whole look however it was made.
+    public static func vouchesForItself(_ d: Detection) -> Bool {
+        reedSolomon.contains(d.format) && !hasWeakErrorCorrection(d)
+    }
+
+    /// Half-looks one merged read of a frame is worth (`looks`, halved for a reconstructed or small read, unless
+    /// its Reed–Solomon codewords vouch for it: `vouchesForItself`). A read its own bars contradict
+    /// (`Detection.barsAgree` false) is worth as much against its number.
     public static func units(_ d: Detection) -> Int {
-        looks(d) * (d.reconstructed || hasSmallModules(d) ? 1 : 2)
+        guard !vouchesForItself(d) else { return 2 }
+        return looks(d) * (d.reconstructed || hasSmallModules(d) ? 1 : 2)
     }
 
     /// Whether a linear code's modules are under `smallModule` pixels: its read extent along the bars over the
