@@ -1,7 +1,7 @@
 import NIOCore
 import NIOPosix
 
-/// The one writer of a client's connection: takes its outbox in order. Answers go out in the order their
+/// The writer of a client's outbox: takes it in order (live lines that skip an empty one come after). Answers go out in the order their
 /// requests came (`ReplyOrder`), events as they come, a replay's lines paced by the connection (the writer
 /// waits for room, and reads the next batch once the channel took the last). Any other line goes to the
 /// channel at once, or drops the client if it is not keeping up (see `write`).
@@ -13,10 +13,14 @@ struct ClientWriter {
     let answersOut: AsyncStream<Int>.Continuation
     private var order = ReplyOrder()
     private var replay: SubscriberReplay?
-    /// A replay's lines may still fill the channel: a full channel is theirs, not the client's.
-    private var replayInFlight = false
-    /// Lines in the channel not yet taken by the kernel.
-    private let pending = PendingLines()
+    /// A replay's lines may still fill the channel: a full channel is theirs, not the client's. Meanwhile live
+    /// lines come through the outbox, to be told apart here (`Subscriber.hold`).
+    private var replayInFlight = false {
+        didSet {
+            if replayInFlight && !oldValue { client.hold() }
+            if !replayInFlight && oldValue { client.handled() }
+        }
+    }
 
     init(client: Subscriber, hub: EventHub, pool: NIOThreadPool, answersOut: AsyncStream<Int>.Continuation) {
         self.client = client
@@ -32,7 +36,10 @@ struct ClientWriter {
             client.close()
         }
         do {
-            for await item in outbox { guard try await take(item, outbound) else { return } }
+            for await item in outbox {
+                guard try await take(item, outbound) else { return }
+                client.handled()
+            }
         } catch {
             // The connection closed under the write.
         }
@@ -107,7 +114,7 @@ struct ClientWriter {
             return true
         }
         if channel.isWritable { replayInFlight = false }
-        let waiting = pending.value
+        let pending = client.pending, waiting = pending.value
         guard waiting < hub.queueLimit && (replayInFlight || channel.isWritable) else {
             client.slow(waiting)
             return false
@@ -116,7 +123,7 @@ struct ClientWriter {
         // write and its completion's callback in one hop onto the loop: from here each would be a hop of its own
         // (a future's callback added off its loop is one), for every line to every client.
         pending.add(lines.count)
-        let pending = self.pending, count = lines.count, buffer = ByteBuffer(string: lines.joined(separator: "\n") + "\n")
+        let count = lines.count, buffer = ByteBuffer(string: lines.joined(separator: "\n") + "\n")
         channel.eventLoop.execute { channel.writeAndFlush(buffer).whenComplete { _ in pending.taken(count) } }
         return true
     }

@@ -5,7 +5,7 @@ import ScandEventLog
 import ScandProtocol
 
 /// Fans each event out to every subscriber whose WATCH filters accept it, encoded once, into each one's
-/// bounded outbox. A subscriber that stops reading is disconnected and counted, never waited on: capture and
+/// bounded outbox, or while that is empty, in one buffer straight to its channel. A subscriber that stops reading is disconnected and counted, never waited on: capture and
 /// the other subscribers do not notice it. Admission is bounded twice: `maxClients` in all,
 /// `maxClientsPerUID` for one user, so one broken application cannot take every slot.
 ///
@@ -123,9 +123,29 @@ public final class EventHub: Sendable {
         let slow = state.withLockedValue { s -> [(Subscriber, Int)] in
             if let boot = s.boot, let seq = event.seq { s.last = EventPosition(boot: boot, seq: seq) }
             var slow: [(Subscriber, Int)] = []
+            // The clients whose writers have nothing waiting, by their channels' loops: one hop per loop.
+            var direct: [(loop: any EventLoop, clients: [Subscriber])] = []
             for i in s.clients.values.indices {
-                if let waiting = s.clients.values[i].deliver(event) { slow.append((s.clients.values[i].subscriber, waiting)) }
+                switch s.clients.values[i].deliver(event) {
+                case .done: break
+                case .slow(let waiting): slow.append((s.clients.values[i].subscriber, waiting))
+                case .direct:
+                    let client = s.clients.values[i].subscriber, loop = client.channel.eventLoop
+                    if let j = direct.firstIndex(where: { $0.loop === loop }) {
+                        direct[j].clients.append(client)
+                    } else {
+                        direct.append((loop, [client]))
+                    }
+                }
             }
+            guard !direct.isEmpty else { return slow }
+            // One buffer for all. Handed to the loops under the lock: a WATCH changed after this event is answered
+            // after its line (the answer's hop comes later, from its writer).
+            var line = ByteBuffer()
+            line.reserveCapacity(event.line.utf8.count + 1)
+            line.writeString(event.line)
+            line.writeInteger(UInt8(ascii: "\n"))
+            for (loop, clients) in direct { loop.execute { [line] in for client in clients { client.writeLive(line) } } }
             return slow
         }
         for (client, waiting) in slow { client.slow(waiting) }

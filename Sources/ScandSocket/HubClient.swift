@@ -12,22 +12,32 @@ struct HubClient {
     /// replay reads it again for them (`EventHub.replayCaughtUp`).
     var lagged = false
 
-    /// Posts a published event if the client takes it; returns the items waiting when the client is slow.
-    mutating func deliver(_ published: PublishedEvent) -> Int? {
+    enum Delivery {
+        /// Posted, or not for this client.
+        case done
+        /// Not keeping up, with this many items waiting.
+        case slow(waiting: Int)
+        /// A live line for the channel at once: the writer has nothing waiting (`Subscriber.writeLive`).
+        case direct
+    }
+
+    /// Posts a published event if the client takes it, or says to write it at once.
+    mutating func deliver(_ published: PublishedEvent) -> Delivery {
         if replay != nil, published.seq != nil {
-            if lagged && published.journaled { return nil }
+            if lagged && published.journaled { return .done }
             switch subscriber.post(.live(published)) {
-            case .taken, .gone: return nil
+            case .taken, .gone: return .done
             case .full(let waiting), .lost(let waiting):
-                guard published.journaled else { return waiting }
+                guard published.journaled else { return .slow(waiting: waiting) }
                 lagged = true
-                return nil
+                return .done
             }
         }
-        guard watch?.accepts(published.event) ?? false else { return nil }
+        guard watch?.accepts(published.event) ?? false else { return .done }
+        if subscriber.isIdle { return .direct }
         switch subscriber.post(.line(published.line)) {
-        case .taken, .gone: return nil
-        case .full(let waiting), .lost(let waiting): return waiting
+        case .taken, .gone: return .done
+        case .full(let waiting), .lost(let waiting): return .slow(waiting: waiting)
         }
     }
 }

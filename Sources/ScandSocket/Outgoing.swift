@@ -3,8 +3,8 @@ import ScandJournal
 import ScandProtocol
 
 /// What one client's writer takes from its outbox, in order: lines, the places and answers of its requests,
-/// and the steps of a `since` replay. Only the writer writes to the connection: replies and events go out in
-/// one order.
+/// and the steps of a `since` replay. Only the writer writes to the connection while any of these wait (the
+/// hub's live lines skip an empty outbox): replies and events go out in one order.
 enum Outgoing: Sendable {
     /// A line as it is: the banner, an event the client's WATCH takes, a notice.
     case line(String)

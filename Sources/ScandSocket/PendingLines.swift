@@ -1,7 +1,8 @@
 import Synchronization
 
 /// Lines handed to a client's channel and not yet taken by the kernel, counted down as NIO writes them: past
-/// the queue limit the client is not keeping up. Counted by the writer, counted down on the event loop.
+/// the queue limit the client is not keeping up. Counted by the writer (and on the loop for the hub's live
+/// lines), counted down on the event loop.
 final class PendingLines: Sendable {
     private let count = Atomic<Int>(0)
 
