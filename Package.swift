@@ -205,9 +205,12 @@ let package = Package(
             name: "ScandBench",
             dependencies: [
                 "ScandBenchScenes", "ScandCapture", "ScandPipeline", "ScandTracking", "ScandJournal", "ScandEventLog", "CZBar", "CV4LConvert",
-                "ScandCore", "ScandProtocol", "ScandDecoding", "ScandImageIO", "ScandRuntime",
+                "ScandCore", "ScandProtocol", "ScandDecoding", "ScandImageIO", "ScandRuntime", "ScandSocketBench",
                 .product(name: "ArgumentParser", package: "swift-argument-parser")
             ]),
+        // `scand bench socket`'s measurement: a scand executable run as a black box, fed frames through a FIFO,
+        // with WATCH clients on its socket.
+        .target(name: "ScandSocketBench", dependencies: ["ScandRuntime"]),
         .executableTarget(name: "scand-bench", dependencies: ["ScandBench"]),
 
         // Generated scenes and recordings, the built binaries, and a real mosquitto broker on loopback
@@ -297,7 +300,9 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio")
             ]),
-        .testTarget(name: "ScandBenchTests", dependencies: ["ScandBench", "ScandDecoding", "ScandCore", "ScandTestSupport", "scand", "scand-bench"]),
+        .testTarget(
+            name: "ScandBenchTests",
+            dependencies: ["ScandBench", "ScandSocketBench", "ScandDecoding", "ScandCore", "ScandTestSupport", "scand", "scand-bench"]),
         .testTarget(name: "ScandBenchScenesTests", dependencies: ["ScandBenchScenes", "ScandBench", "ScandDecoding", "ScandCore", "ScandTestSupport"])
     ],
     cxxLanguageStandard: .cxx17

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import ScandProtocol
+import ScandSocketBench
 
 /// `scand bench socket`: what the daemon's event fan-out costs, measured on a real `scand` executable from
 /// the outside, so that an older build can be measured the same way (`--scand` once for each). Each run

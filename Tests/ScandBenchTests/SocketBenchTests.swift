@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import ScandSocketBench
 import ScandTestSupport
 @testable import ScandBench
 

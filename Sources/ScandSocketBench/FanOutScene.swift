@@ -4,18 +4,18 @@ import Foundation
 /// once by `scand synth` (of the scand beside the bench, so every daemon measured gets the same bytes) and
 /// sent again and again with new stamps. With `--update-interval 0.001` every frame is an UPDATE for each
 /// code after the twelve SCANs: many events a second for little decoding, the same on every run in lockstep.
-struct FanOutScene {
+package struct FanOutScene {
     /// The recording's header line, with its newline.
     var header: [UInt8]
     /// One frame's pixels.
     var body: [UInt8]
-    static let codes = 12
-    static let size = "320x240"
+    package static let codes = 12
+    package static let size = "320x240"
     /// The recorded clock: frame k is stamped k/30 s.
     static let framesPerSecond = 30
 
     /// Draws the frame with `scand synth` in `directory`.
-    static func make(synthesizer scand: String, directory: String) throws -> FanOutScene {
+    package static func make(synthesizer scand: String, directory: String) throws -> FanOutScene {
         let path = directory + "/scene.rec"
         var arguments = ["synth", "--size", size, "--fps", "\(framesPerSecond)", "--frames", "1", "--module-size", "2"]
         for (i, y) in ["0.18", "0.5", "0.82"].enumerated() {

@@ -84,7 +84,7 @@ final class DaemonChild {
 }
 
 /// A benchmark that could not measure what it meant to: its reason, for the command line.
-struct BenchFailure: Error, CustomStringConvertible {
-    var description: String
-    init(_ description: String) { self.description = description }
+package struct BenchFailure: Error, CustomStringConvertible {
+    package var description: String
+    package init(_ description: String) { self.description = description }
 }
