@@ -104,6 +104,19 @@ import Testing
         #expect(report.lost(Self.gone) == Self.gone.description, "a new outage says its cause again")
     }
 
+    /// A daemon stopping closes its listener, then removes its socket: attempts between see a socket that
+    /// refuses, then none. That is one daemon not running, said once (CI: `linesInOrderEachOutagesCause…` saw
+    /// it twice, in words that differed).
+    @Test func aSocketLeftBehindThenGoneIsOneCause() {
+        var report = OutageReport()
+        let refused = DaemonError.unreachable("scand is not running: nothing listens on /run/scand/scand.sock", .notRunning)
+        #expect(report.lost(refused) == refused.description)
+        #expect(report.lost(Self.gone) == nil)
+        #expect(report.lost(refused) == nil)
+        let denied = DaemonError.unreachable("permission denied on /run/scand/scand.sock", .permissionDenied)
+        #expect(report.lost(denied) == denied.description, "another cause is news")
+    }
+
     @Test func aFirstSubscriptionAfterAnOutageIsNoSubscriptionAgain() {
         var report = OutageReport()
         _ = report.lost(Self.gone)
