@@ -267,6 +267,24 @@ import Testing
 
     static let nowhere = Quadrilateral(topLeft: Point(0, 0), topRight: Point(1, 0), bottomRight: Point(1, 1), bottomLeft: Point(0, 1))
 
+    /// An EAN-13 with its add-on (`text` as "main+addOn") drawn faint at `module` px a module, turned `degrees` on a
+    /// page; and zxing's extent of a read of it: from the main number's first module to the add-on's module
+    /// `addOnModules` (47: an EAN-5's last; 20: the EAN-2 a line that stopped there reads).
+    static func addOnPage(_ text: String, module: Int, degrees: Double, addOnModules: Int) throws -> (LumaImage, Quadrilateral) {
+        let symbol = try SymbolWriter.render(.ean13, text: text, moduleSize: module, quietZone: 12, barHeight: 40)
+        var faint = symbol
+        for i in faint.pixels.indices { faint.pixels[i] = faint.pixels[i] < 128 ? 60 : 200 }
+        var page = LumaImage(width: 900, height: 600, fill: 200)
+        page.paste(faint, centerX: 450, centerY: 300, degrees: degrees)
+        let a = degrees * Double.pi / 180, c = cos(a), s = sin(a)
+        let halfWidth = Double(symbol.width) / 2
+        func at(_ u: Double, _ v: Double) -> Point { Point(450 + u * c - v * s, 300 + u * s + v * c) }
+        let row = (0..<symbol.width).map { symbol[$0, symbol.height / 2] < 128 }
+        let start = try #require((12 * module + 95 * module..<row.count).first { row[$0] })
+        let u0 = Double(12 * module) - halfWidth, u1 = Double(start + addOnModules * module) - halfWidth
+        return (page, Quadrilateral([at(u0, -1), at(u1, -1), at(u1, 1), at(u0, 1)]))
+    }
+
     /// EAN-2 and EAN-5 add-ons' patterns against zxing's writer: the modules after the main number's and the gap.
     @Test(arguments: ["12", "47", "12345", "90000", "52495"])
     func addOnPatternsFollowTheStandard(addOn: String) throws {
@@ -286,19 +304,7 @@ import Testing
     @Test(arguments: [(0.0, 3), (0, 2), (24, 3), (-30, 2)])
     func anAddOnIsHeldAgainstItsBars(degrees: Double, module: Int) throws {
         let text = Self.withCheckDigit("978020137962")
-        let symbol = try SymbolWriter.render(.ean13, text: text + "+52495", moduleSize: module, quietZone: 12, barHeight: 40)
-        var faint = symbol
-        for i in faint.pixels.indices { faint.pixels[i] = faint.pixels[i] < 128 ? 60 : 200 }
-        var page = LumaImage(width: 900, height: 600, fill: 200)
-        page.paste(faint, centerX: 450, centerY: 300, degrees: degrees)
-        let a = degrees * Double.pi / 180, c = cos(a), s = sin(a)
-        let halfWidth = Double(symbol.width) / 2
-        func at(_ u: Double, _ v: Double) -> Point { Point(450 + u * c - v * s, 300 + u * s + v * c) }
-        // zxing's extent of the read with its add-on: from the main number's first module to the add-on's last.
-        let row = (0..<symbol.width).map { symbol[$0, symbol.height / 2] < 128 }
-        let last = try #require(row.lastIndex(of: true))
-        let u0 = Double(12 * module) - halfWidth, u1 = Double(last + 1) - halfWidth
-        let corners = Quadrilateral([at(u0, -1), at(u1, -1), at(u1, 1), at(u0, 1)])
+        let (page, corners) = try Self.addOnPage(text + "+52495", module: module, degrees: degrees, addOnModules: 47)
         func verdict(_ addOn: String) -> BarPatternCheck.Verdict {
             let d = Detection(format: .ean13, text: text + addOn, bytes: Array((text + addOn).utf8), corners: corners)
             return page.withView { BarPatternCheck.verdict(d, in: $0) }
@@ -316,19 +322,7 @@ import Testing
     func anEAN2ReadOnAnEAN5sFirstCharactersIsContradicted(degrees: Double, module: Int) throws {
         let text = Self.withCheckDigit("978544001023")
         func read(_ printed: String, as addOn: String, addOnModules: Int) throws -> BarPatternCheck.Verdict {
-            let symbol = try SymbolWriter.render(.ean13, text: text + "+" + printed, moduleSize: module, quietZone: 12, barHeight: 40)
-            var faint = symbol
-            for i in faint.pixels.indices { faint.pixels[i] = faint.pixels[i] < 128 ? 60 : 200 }
-            var page = LumaImage(width: 900, height: 600, fill: 200)
-            page.paste(faint, centerX: 450, centerY: 300, degrees: degrees)
-            let a = degrees * Double.pi / 180, c = cos(a), s = sin(a)
-            let halfWidth = Double(symbol.width) / 2
-            func at(_ u: Double, _ v: Double) -> Point { Point(450 + u * c - v * s, 300 + u * s + v * c) }
-            // zxing's extent of the read: from the main number's first module to the last of the add-on it read.
-            let row = (0..<symbol.width).map { symbol[$0, symbol.height / 2] < 128 }
-            let start = try #require((12 * module + 95 * module..<row.count).first { row[$0] })
-            let u0 = Double(12 * module) - halfWidth, u1 = Double(start + addOnModules * module) - halfWidth
-            let corners = Quadrilateral([at(u0, -1), at(u1, -1), at(u1, 1), at(u0, 1)])
+            let (page, corners) = try Self.addOnPage(text + "+" + printed, module: module, degrees: degrees, addOnModules: addOnModules)
             let d = Detection(format: .ean13, text: text + addOn, bytes: Array((text + addOn).utf8), corners: corners)
             return page.withView { BarPatternCheck.verdict(d, in: $0) }
         }

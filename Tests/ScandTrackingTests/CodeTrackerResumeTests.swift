@@ -5,12 +5,6 @@ import Testing
 /// A code not yet scanned that goes unread for longer than `lostAfter` and is read again where it was, within
 /// `forgetAfter`, is the same showing: its looks of the last `forgetAfter` add up (`CodeTracker.isResumable`).
 @Suite struct CodeTrackerResumeTests {
-    func ms(_ n: Int) -> Duration { .milliseconds(n) }
-
-    func summary(_ events: [TrackEvent]) -> [String] {
-        events.map { "\($0.kind) \($0.id) \($0.detection.text)" }
-    }
-
     /// An ITF-14 read on a few lines, its bars from `x` for 270 px.
     func itf(x: Double = 610, y: Double = 400) -> Detection {
         let text = "16835209050249"

@@ -5,12 +5,6 @@ import Testing
 /// Issue 30, 2 and 3: a code readable in a frame or two is scanned when the frame's own independent reads
 /// agree; an add-on printed beside a code is waited for while the code is in view.
 @Suite struct CodeTrackerSwipeTests {
-    func ms(_ n: Int) -> Duration { .milliseconds(n) }
-
-    func summary(_ events: [TrackEvent]) -> [String] {
-        events.map { "\($0.kind) \($0.id) \($0.detection.text)" }
-    }
-
     /// A linear read on three scan lines between rows `rows`, its bars from `x` (by default 200 px, 300 for an
     /// EAN-13 or UPC-A: 3 px modules).
     func read(

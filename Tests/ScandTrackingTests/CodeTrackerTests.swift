@@ -9,12 +9,6 @@ import Testing
             corners: Quadrilateral([Point(x, 100), Point(x + 80, 100), Point(x + 80, 180), Point(x, 180)]), sequence: sequence)
     }
 
-    func ms(_ n: Int) -> Duration { .milliseconds(n) }
-
-    func summary(_ events: [TrackEvent]) -> [String] {
-        events.map { "\($0.kind) \($0.id) \($0.detection.text)" }
-    }
-
     /// Another valid EAN-13 read on a few lines where a scanned EAN-13's bars end, in frames that read the scanned
     /// one too (the till session's #51 at the recorded pace: its own number on 71 lines, another product's on 2):
     /// a rival of the scanned code, withheld while that is read there. A second EAN-13 beside it, not on its bars,

@@ -4,12 +4,6 @@ import Testing
 
 /// Issue 20, at the till: one item, one SCAN, and no read the code does not hold.
 @Suite struct CodeTrackerTillTests {
-    func ms(_ n: Int) -> Duration { .milliseconds(n) }
-
-    func summary(_ events: [TrackEvent]) -> [String] {
-        events.map { "\($0.kind) \($0.id) \($0.detection.text)" }
-    }
-
     /// A linear read: the thin box of the scan lines that agreed, from x0 to x1 between rows y0 and y1 (by default
     /// 200 px, 300 for an EAN-13 or UPC-A: 3 px modules).
     func line(_ text: String, _ format: BarcodeFormat = .ean8, x: ClosedRange<Double>? = nil, rows: ClosedRange<Double>) -> Detection {

@@ -5,12 +5,6 @@ import Testing
 /// The evidence model (docs/architecture.md, "Why scand trusts a SCAN"): a number of a format whose own check is
 /// weak is scanned only when independent looks agree on it, and outweigh every other number read on its bars.
 @Suite struct ScanLineEvidenceTests {
-    func ms(_ n: Int) -> Duration { .milliseconds(n) }
-
-    func summary(_ events: [TrackEvent]) -> [String] {
-        events.map { "\($0.kind) \($0.id) \($0.detection.text)" }
-    }
-
     /// A linear read on `lines` agreeing scan lines between rows `rows`, from x 540 to `right` (an EAN-8 of 200 px:
     /// 3 px modules).
     func read(
