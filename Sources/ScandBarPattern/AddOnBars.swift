@@ -27,7 +27,6 @@ package enum AddOnBars {
             var probe = d
             if let best = raw.filter({ $0.isSameSymbol(as: d) }).max(by: { $0.lineCount < $1.lineCount }) { probe.corners = best.corners }
             d.addOnBarsBeside = beside(probe, width: luma.width, height: luma.height, luma: luma.pixelOrWhite)
-            d.addOnPastEdge = !d.addOnBarsBeside && pastEdge(probe, width: luma.width, height: luma.height, luma: luma.pixelOrWhite)
             return d
         }
     }
@@ -37,15 +36,6 @@ package enum AddOnBars {
         guard d.addOn == nil, let count = modules(d.format) else { return false }
         return lines(along: d, modules: count, width: width, height: height, luma: luma) { lines in
             lines.filter { $0.showsAddOn() }.count >= 2
-        } ?? false
-    }
-
-    /// Whether most of the lines along `d` leave the frame where an add-on after it would lie, with nothing but
-    /// its quiet gap before the edge: whether it has one is not known.
-    static func pastEdge(_ d: Detection, width: Int, height: Int, luma: (Int, Int) -> UInt8) -> Bool {
-        guard d.addOn == nil, let count = modules(d.format) else { return false }
-        return lines(along: d, modules: count, width: width, height: height, luma: luma) { lines in
-            lines.filter { $0.leavesBeforeAddOn() }.count >= 2
         } ?? false
     }
 
@@ -97,20 +87,6 @@ package enum AddOnBars {
                 out.append(l < threshold)
             }
             return out
-        }
-
-        /// The line leaves the frame before the end of an add-on's place (an EAN-2 or an EAN-5's first 20
-        /// modules, beginning up to 14 modules after the end guard), and what it shows of the gap is light.
-        func leavesBeforeAddOn() -> Bool {
-            guard sample(length + 33 * module) == nil else { return false }
-            let main = stride(from: 0, through: length, by: module / 2).compactMap(sample)
-            guard let lo = main.min(), let hi = main.max(), hi - lo >= 24 else { return false }
-            let threshold = (lo + hi) / 2
-            for t in stride(from: length + 1.5 * module, through: length + 5 * module, by: module / 4) {
-                guard let l = sample(t) else { return true }
-                if l < threshold { return false }
-            }
-            return true
         }
 
         func showsAddOn() -> Bool {

@@ -47,11 +47,6 @@ public struct Detection: Sendable, Hashable {
     /// An EAN/UPC code read without its add-on shows add-on-like bars just after its end guard, where an
     /// EAN-2/EAN-5 is printed: a later frame may read it, and the tracker waits a little for one.
     public var addOnBarsBeside: Bool
-    /// An EAN/UPC code read without its add-on whose add-on, if it has one, would lie past the frame's edge: a
-    /// quiet gap after its end guard as far as the frame shows, and the frame ending where an add-on would be.
-    /// Nothing is known of its add-on yet, so the tracker waits as for bars beside it (an item brought in from
-    /// the frame's edge).
-    public var addOnPastEdge = false
     /// Read only from pixels the decoder made up: a band with a smear or defocus undone (a guess at the blur),
     /// or a crop enlarged by interpolation. Such a read is half a look (`ScanLineEvidence`).
     public var reconstructed = false

@@ -40,8 +40,6 @@ public struct CodeTracker: Sendable {
         var missedSince: Duration?
         /// The last read showed add-on-like bars after the code that it did not read (`Detection.addOnBarsBeside`).
         var addOnBarsBeside = false
-        /// The last read's add-on, if it has one, would lie past the frame's edge (`Detection.addOnPastEdge`).
-        var addOnPastEdge = false
         /// Read on the bars of a scanned code of its format that the same frame read with another number: it needs
         /// two looks (`unitsNeeded(for:)`).
         var contested = false
@@ -179,7 +177,6 @@ public struct CodeTracker: Sendable {
             o.addOnBarsAgree = addOnVerdicts.isEmpty ? nil : addOnVerdicts.allSatisfy { $0 }
             let addOns = Set(parts.compactMap(\.addOn))
             o.addOnBarsBeside = addOns.isEmpty && parts.contains(where: \.addOnBarsBeside)
-            o.addOnPastEdge = addOns.isEmpty && !o.addOnBarsBeside && parts.contains(where: \.addOnPastEdge)
             var addOnWorth = 0
             if o.format.mainNumberLength != nil {
                 let main = Array(o.mainBytes)
@@ -288,7 +285,6 @@ public struct CodeTracker: Sendable {
         tracks[i].missedSince = nil
         tracks[i].readInLastFrame = true
         tracks[i].addOnBarsBeside = d.addOnBarsBeside
-        tracks[i].addOnPastEdge = d.addOnPastEdge
         if d.barsAgree == false {
             tracks[i].contradicted += read.worth
         } else {
@@ -358,10 +354,8 @@ public struct CodeTracker: Sendable {
             if mayCarryAddOn, now - t.firstSeen < settings.addOnWait { return [] }
             // Its add-on is printed (bars beside it, or a read of it) but not yet agreed: a later frame of
             // this appearance may read it, so the code waits while in view rather than be reported without it
-            // (an UPDATE with it later would be a second answer for one item). So does one whose add-on's place
-            // lies past the frame's edge: the frame has not shown whether it has one (an item brought in from the
-            // edge, scanned on its main number before the add-on came into view).
-            let addOnLikely = t.addOnBarsBeside || t.addOnPastEdge || t.addOnVotes.count == 1
+            // (an UPDATE with it later would be a second answer for one item).
+            let addOnLikely = t.addOnBarsBeside || t.addOnVotes.count == 1
             if addOnLikely, t.readInLastFrame, now - t.firstSeen < settings.addOnBarsWait { return [] }
         }
         if let j = twin(of: t.detection, excluding: [i], at: now) {

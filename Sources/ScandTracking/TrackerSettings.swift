@@ -42,8 +42,7 @@ public struct TrackerSettings: Sendable, Equatable {
     /// add-on read twice alike ends the wait at once. 0: no wait (an add-on read later rides on UPDATE/LOST).
     public var addOnWait: Duration = .milliseconds(100)
     /// An EAN/UPC code read without its add-on while add-on-like bars lie just after it
-    /// (`Detection.addOnBarsBeside`) or with the place of an add-on past the frame's edge (`addOnPastEdge`),
-    /// or whose add-on one read gave and none contradicted, waits up to this long
+    /// (`Detection.addOnBarsBeside`), or whose add-on one read gave and none contradicted, waits up to this long
     /// from its first read while it stays in view: a hand turning an item may give its add-on one clear frame.
     /// A frame that does not read it ends the wait (the code is scanned without the add-on). 0: no such wait.
     public var addOnBarsWait: Duration = .milliseconds(300)

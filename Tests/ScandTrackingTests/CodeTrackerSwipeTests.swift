@@ -109,24 +109,4 @@ import Testing
         #expect(v.observe([read("96385074", rows: 400...406, barsBeside: true)], at: ms(0)).isEmpty)
         #expect(v.observe([], at: ms(33)).isEmpty)
     }
-
-    /// Issue 45: an item brought in from the frame's edge, read before its add-on is in view, waits for it as a
-    /// code with add-on bars beside it does, and is scanned once with it; the same code with its add-on's place
-    /// in view and blank is scanned at once.
-    @Test func aCodeWhoseAddOnWouldLiePastTheEdgeWaitsForIt() {
-        var edge = read("4006381333931", .ean13, rows: 400...430, lines: 12)
-        edge.addOnPastEdge = true
-        var t = CodeTracker()
-        var events: [String] = []
-        for i in 0..<3 { events += summary(t.observe([edge], at: ms(i * 33))) }
-        #expect(events.isEmpty, "waiting for what lies past the edge")
-        let priced = read("400638133393151299", .ean13, x: 540...1000, rows: 400...430, lines: 12)
-        events += summary(t.observe([priced], at: ms(3 * 33)))
-        events += summary(t.observe([priced], at: ms(4 * 33)))
-        events += summary(t.tick(at: ms(2000)))
-        #expect(events == ["SCAN 1 400638133393151299", "LOST 1 400638133393151299"], "once, with its add-on")
-        var u = CodeTracker()
-        let plain = read("4006381333931", .ean13, rows: 400...430, lines: 12)
-        #expect(u.observe([plain], at: ms(0)).isEmpty && summary(u.observe([plain], at: ms(33))) == ["SCAN 1 4006381333931"])
-    }
 }
