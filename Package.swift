@@ -262,7 +262,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio")
             ]),
-        .testTarget(name: "ScandTrackingTests", dependencies: ["ScandTracking", "ScandCore"]),
+        .testTarget(name: "ScandTrackingTests", dependencies: ["ScandTracking", "ScandCore", "ScandConfigFile"]),
         .testTarget(name: "ScandRuntimeTests", dependencies: ["ScandRuntime", "ScandTestSupport"]),
         .testTarget(
             name: "ScandServiceTests",

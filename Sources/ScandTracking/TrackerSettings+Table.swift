@@ -84,7 +84,13 @@ extension TrackerSettings: SettingsSection {
     ) -> Setting {
         Setting(
             in: Self.self, key: key, flag: key.replacingOccurrences(of: "_", with: "-"), kind: .texts, valueName: "FORMAT=N", help: help,
-            words: words, read: { .texts($0[keyPath: path].map { "\($0.key.name)=\($0.value)" }.sorted()) },
+            words: words,
+            read: { t in
+                // A default taken away ("FORMAT=0" where 0 is allowed) is written as such: without it the file would
+                // read back with the default in place.
+                let taken = TrackerSettings()[keyPath: path].keys.filter { t[keyPath: path][$0] == nil }.map { "\($0.name)=0" }
+                return .texts((t[keyPath: path].map { "\($0.key.name)=\($0.value)" } + taken).sorted())
+            },
             write: { t, v throws(Setting.Problem) in
                 for item in try v.texts() { try set(&t, item) }
             })

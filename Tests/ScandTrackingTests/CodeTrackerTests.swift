@@ -1,5 +1,6 @@
 import Testing
 @testable import ScandCore
+import ScandConfigFile
 @testable import ScandTracking
 
 @Suite struct CodeTrackerTests {
@@ -52,6 +53,19 @@ import Testing
         #expect(events == ["SCAN 1 -3"], "\(events)")
         #expect(throws: Problem.self) { try any.setMinimumLength("Codabar=-1") }
         #expect(throws: Problem.self) { try any.setMinimumLength("Nonsense=3") }
+    }
+
+    /// A default limit taken away is written as "Codabar=0", so that the file reads back as it was set (the
+    /// configuration fuzzer: `min_length = ["Codabar=0"]` was written as `[]`, which reads back as the default 4).
+    @Test func aLimitTakenAwayIsWrittenSoItReadsBack() throws {
+        let table = SettingsTable(registering: [TrackerSettings.self])
+        let config = try ScandConfig().applying(toml: "[tracking]\nmin_length = [\"Codabar=0\"]\n", table: table)
+        #expect(config[section: TrackerSettings.self].minimumLengths[.codabar] == nil)
+        let setting = try #require(table.settings.first { $0.key == "min_length" })
+        #expect(setting.read(config) == .texts(["Codabar=0"]))
+        let again = try ScandConfig().applying(toml: "[tracking]\nmin_length = \(setting.read(config).tomlText)\n", table: table)
+        #expect(again[section: TrackerSettings.self].minimumLengths == config[section: TrackerSettings.self].minimumLengths)
+        #expect(setting.read(ScandConfig()) == .texts(["Codabar=4"]), "the default as it was")
     }
 
     /// Issue 45: a shaken EAN-13 on a can (the hard-mix till, seed 10 #14, 2330056384129) read in some frames as
