@@ -347,15 +347,21 @@ package enum BarPatternCheck {
         var zonesSeen = 0
         // Each zone, and the same reaching a module and a half further (still short of where an add-on begins, 7
         // modules after the code): an EAN-13's right half always shows two dark runs there.
-        let zones = [
-            ((-1 - quietModules)...(-1), (-2.5 - quietModules)...(-1)), ((m + 1)...(m + 1 + quietModules), (m + 1)...(m + 2.5 + quietModules))
-        ]
-        for (zone, wider) in zones {
+        for (zone, wider) in [quietZone(before: true, modules: m), quietZone(before: false, modules: m)] {
             guard let holds = zoneHoldsBars(values, fit: fit, zone: zone, wider: wider, contrast: contrast) else { continue }
             zonesSeen += 1
             if holds { return true }
         }
         return zonesSeen == 0 ? nil : false
+    }
+
+    /// The quiet zone before or after a pattern of `m` modules, in its modules: `quietModules` beyond the module
+    /// next to it (the blur spreads its first and last bar into that one), and the same reaching a module and a
+    /// half further (`zoneHoldsBars`' `wider`).
+    static func quietZone(before: Bool, modules m: Double) -> (zone: ClosedRange<Double>, wider: ClosedRange<Double>) {
+        before
+            ? ((-1 - quietModules)...(-1), (-2.5 - quietModules)...(-1))
+            : ((m + 1)...(m + 1 + quietModules), (m + 1)...(m + 2.5 + quietModules))
     }
 
     /// Whether the modules `zone` of `fit` hold a bar: light, then darker by half `contrast`, then light again; or,
@@ -386,9 +392,7 @@ package enum BarPatternCheck {
     static func addOnEndHoldsBars(_ laid: [Bool], fit: Fit, profile values: [Double]) -> Bool? {
         let n = Double(laid.count)
         guard let contrast = contrast(laid, moduleMeans(values, fit, from: 0, count: laid.count)) else { return nil }
-        let (zone, wider) =
-            fit.reversed
-            ? ((-1 - quietModules)...(-1), (-2.5 - quietModules)...(-1)) : ((n + 1)...(n + 1 + quietModules), (n + 1)...(n + 2.5 + quietModules))
+        let (zone, wider) = quietZone(before: fit.reversed, modules: n)
         return zoneHoldsBars(values, fit: fit, zone: zone, wider: wider, contrast: contrast)
     }
 

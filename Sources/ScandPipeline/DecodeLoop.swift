@@ -131,7 +131,7 @@ actor DecodeLoop {
 
     /// A SNAPSHOT request: answered with the next frame taken (`SnapshotRequests`).
     func waitForSnapshot(isWanted: @escaping @Sendable () -> Bool, answer: @escaping @Sendable (String) -> Void) {
-        guard !ended else { return answer(Event.error("no frame to show: \(Self.endedReason)").line) }
+        guard !ended else { return answer(SnapshotRequests.refusal(Self.endedReason)) }
         snapshots.add(isWanted: isWanted, answer: answer)
     }
 

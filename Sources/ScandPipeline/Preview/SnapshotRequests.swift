@@ -68,24 +68,27 @@ struct SnapshotRequests {
                 sourceHeight: source.height, mimeType: "image/jpeg", data: JPEGEncoder.encode(oriented, quality: 70), inView: inView))
     }
 
-    /// Tells requests that waited longer than `patience` for a frame why there is none.
+    /// The ERROR line a request gets when no frame will be shown to it, saying why.
+    static func refusal(_ reason: String) -> String { Event.error("no frame to show: \(reason)").line }
+
     /// Answers everyone still waiting with an ERROR saying why no frame will come (the decode loop ended: its
     /// pipeline stopped or was replaced), so that no request waits for ever.
-    mutating func giveUp(reason: String) {
-        let wanted = waiting.filter { $0.isWanted() }
-        waiting.removeAll()
-        guard !wanted.isEmpty else { return }
-        let line = Event.error("no frame to show: \(reason)").line
-        for w in wanted { w.answer(line) }
-    }
+    mutating func giveUp(reason: String) { answer(where: { _ in true }, reason: reason) }
 
+    /// Tells requests that waited longer than `patience` for a frame why there is none.
     mutating func expire(reason: @autoclosure () -> String) {
         let now = ContinuousClock.now
-        let late = waiting.filter { now - $0.since >= Self.patience }.filter { $0.isWanted() }
-        waiting.removeAll { now - $0.since >= Self.patience }
-        guard !late.isEmpty else { return }
-        let line = Event.error("no frame to show: \(reason())").line
-        for w in late { w.answer(line) }
+        answer(where: { now - $0.since >= Self.patience }, reason: reason())
+    }
+
+    /// Takes the requests `leaving` selects out of the queue and tells those still wanted `reason` (made only
+    /// when someone is told).
+    private mutating func answer(where leaving: (Waiter) -> Bool, reason: @autoclosure () -> String) {
+        let told = waiting.filter(leaving).filter { $0.isWanted() }
+        waiting.removeAll(where: leaving)
+        guard !told.isEmpty else { return }
+        let line = Self.refusal(reason())
+        for w in told { w.answer(line) }
     }
 }
 
