@@ -1,45 +1,40 @@
 import ScandRuntime
 import Synchronization
 
-/// The daemon's stdout (one more subscriber) and stderr: lines wait in a bounded stream of their own, written
-/// out by an actor on an event loop of its own (a write(2) to a pipe nobody reads blocks for as long, and must
-/// hold neither the cooperative pool, the event runtime nor a loop the socket shares), so a stdout or stderr
-/// nobody drains never stalls capture, the socket or shutdown. A line that finds the stream full is dropped
-/// and counted; the first drop is reported, once.
+/// The daemon's stdout (one more subscriber) and stderr: lines wait, bounded, on an event loop of its own that
+/// writes them out (a write(2) to a pipe nobody reads blocks for as long, and must hold neither the cooperative
+/// pool, the event runtime nor a loop the socket shares), so a stdout or stderr nobody drains never stalls
+/// capture, the socket or shutdown. A line that finds `limit` lines waiting is dropped and counted; the first
+/// drop is reported, once.
+///
+/// Each line is a job on the loop itself, as the event runtime's are: a line from the runtime's loop costs one
+/// hop, where a stream's waiting reader would be resumed on the cooperative pool first and hop from there.
 public final class LineWriter<Line: Sendable>: Sendable {
-    private let lines: AsyncStream<Line>.Continuation
     private let writer: Writer
+    private let limit: Int
     private let onFirstDrop: @Sendable () -> Void
 
-    /// - Parameters: limit: lines that may wait; write: blocking, one whole line; name: the writer thread's.
+    /// - Parameters: limit: lines that may wait besides the one being written; write: blocking, one whole
+    ///   line; name: the writer thread's.
     public init(
         limit: Int, name: String = "scand-stdout", write: @escaping @Sendable (Line) -> Void,
         onFirstDrop: @escaping @Sendable () -> Void
     ) {
-        let (stream, lines) = AsyncStream.makeStream(of: Line.self, bufferingPolicy: .bufferingOldest(max(1, limit)))
-        let writer = Writer(name: name, write: write)
-        self.lines = lines
-        self.writer = writer
+        self.writer = Writer(name: name, write: write)
+        self.limit = max(1, limit)
         self.onFirstDrop = onFirstDrop
-        // Ends once the stream is finished and written out (never, on a stdout nobody reads: it is the process's).
-        // Hops straight onto the writer's loop: a busy cooperative pool cannot delay the start.
-        Task.immediate { await writer.run(stream) }
     }
-
-    deinit { lines.finish() }
 
     /// Queues a line; never blocks.
     public func publish(_ line: Line) {
         // Counted before it can be written, so that `pending` never goes below what waits.
-        writer.pending.add(1, ordering: .relaxed)
-        switch lines.yield(line) {
-        case .enqueued: return
-        case .terminated: writer.pending.subtract(1, ordering: .relaxed)
-        case .dropped:
-            writer.pending.subtract(1, ordering: .relaxed)
-            if writer.dropped.add(1, ordering: .relaxed).newValue == 1 { onFirstDrop() }
-        @unknown default: writer.pending.subtract(1, ordering: .relaxed)
+        guard writer.pending.wrappingAdd(1, ordering: .relaxed).oldValue <= limit else {
+            writer.pending.wrappingSubtract(1, ordering: .relaxed)
+            if writer.dropped.wrappingAdd(1, ordering: .relaxed).newValue == 1 { onFirstDrop() }
+            return
         }
+        let writer = self.writer
+        writer.executor.loop.execute { writer.assumeIsolated { $0.write(line) } }
     }
 
     /// Lines dropped because they were not read.
@@ -57,25 +52,23 @@ public final class LineWriter<Line: Sendable>: Sendable {
         return writer.pending.load(ordering: .relaxed) == 0
     }
 
-    /// Takes the lines off the stream and writes them, on its own loop.
+    /// Writes the lines, one job each on its own loop, in the order they were published.
     private actor Writer {
         nonisolated let executor: OwnEventLoop
         nonisolated var unownedExecutor: UnownedSerialExecutor { executor.unownedExecutor }
-        private let write: @Sendable (Line) -> Void
+        private let writeLine: @Sendable (Line) -> Void
         /// Lines queued and not written yet.
         let pending = Atomic<Int>(0)
         let dropped = Atomic<Int>(0)
 
         init(name: String, write: @escaping @Sendable (Line) -> Void) {
             executor = OwnEventLoop(name: name)
-            self.write = write
+            self.writeLine = write
         }
 
-        func run(_ lines: AsyncStream<Line>) async {
-            for await line in lines {
-                write(line)
-                pending.subtract(1, ordering: .relaxed)
-            }
+        func write(_ line: Line) {
+            writeLine(line)
+            pending.wrappingSubtract(1, ordering: .relaxed)
         }
     }
 }
