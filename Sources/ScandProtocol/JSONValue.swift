@@ -49,6 +49,13 @@ public indirect enum JSONValue: Sendable {
 
     static func writeString(_ s: String, to out: inout String) {
         out += "\""
+        // Most strings (formats, classes, numbers, times) are printable ASCII with nothing to escape: appended
+        // whole rather than scalar by scalar, which was a tenth of the event runtime's time.
+        if s.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }) {
+            out += s
+            out += "\""
+            return
+        }
         for scalar in s.unicodeScalars {
             switch scalar {
             case "\"": out += "\\\""
