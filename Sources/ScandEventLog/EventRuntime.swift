@@ -40,9 +40,9 @@ package actor EventRuntime {
         enqueue { runtime in runtime.events.upkeep().forEach(runtime.publish) }
     }
 
-    /// Returns at once while fewer than `limit` events wait (a look at a counter, per frame), else once every
-    /// event enqueued before is published.
-    package nonisolated func room() async {
+    /// Returns at once while fewer than `limit` events wait (a look at a counter, per frame, on the caller's
+    /// executor), else once every event enqueued before is published.
+    nonisolated(nonsending) package func room() async {
         guard waiting.load(ordering: .relaxed) >= limit else { return }
         await drained()
     }

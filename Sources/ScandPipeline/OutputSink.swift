@@ -12,7 +12,7 @@ import ScandProtocol
 public final class OutputSink: Sendable {
     private let writeEvent: @Sendable (Event) -> Void
     private let writeLine: @Sendable (String) -> Void
-    private let waitForRoom: @Sendable () async -> Void
+    private let waitForRoom: nonisolated(nonsending) @Sendable () async -> Void
     /// Where a finished log line goes with its level (stderr, a queue of log lines): `logger`'s end.
     public let writeLog: @Sendable (String, Logger.Level) -> Void
     /// The log.
@@ -24,7 +24,7 @@ public final class OutputSink: Sendable {
     /// - Parameter room: returns once events may be given without piling up (the daemon's `EventRuntime`).
     public init(
         event: @escaping @Sendable (Event) -> Void, log: @escaping @Sendable (String, Logger.Level) -> Void, logger: Logger? = nil,
-        line: @escaping @Sendable (String) -> Void = { _ in }, room: @escaping @Sendable () async -> Void = {}
+        line: @escaping @Sendable (String) -> Void = { _ in }, room: nonisolated(nonsending) @escaping @Sendable () async -> Void = {}
     ) {
         self.writeEvent = event
         self.writeLine = line
@@ -48,8 +48,9 @@ public final class OutputSink: Sendable {
     public func event(_ event: Event) { writeEvent(event) }
 
     /// Returns once an event given now would not pile up behind a stalled journal: a producer in a task
-    /// waits here first, suspended rather than blocking a thread.
-    public func room() async { await waitForRoom() }
+    /// waits here first, suspended rather than blocking a thread. It runs on the caller's executor: the decode
+    /// loop asks once a frame, and a look at a counter must not cost it a hop to the cooperative pool and back.
+    nonisolated(nonsending) public func room() async { await waitForRoom() }
 
     /// One encoded line (without its newline).
     public func line(_ text: String) { writeLine(text) }
