@@ -45,6 +45,10 @@ public final class EventJournal: Sendable {
     private let damage = NIOLockedValueBox<JournalError?>(nil)
     /// Appends so far: pruning runs every `pruneEvery` appends, at most `pruneBatch` rows. A counter: atomic.
     private let appends = Atomic(0)
+    /// The events the table holds: counted once at open (SQLite keeps no count; `count(*)` reads every page of
+    /// the table), then kept by this journal's own inserts and deletes, the only writes to its file. A counter:
+    /// atomic.
+    private let eventCount: Synchronization.Atomic<Int>
     /// The highest seq a daemon numbers on from at start (in a journal or in its published-seq file): 2^40
     /// (a trillion events, centuries at a busy till's rate) short of `EventPosition.maxSeq`, so a run never
     /// numbers past what clients accept. A state file above it was damaged or written by hand.
@@ -52,13 +56,14 @@ public final class EventJournal: Sendable {
     static let pruneEvery = 64
     static let pruneBatch = 512
 
-    private init(path: String, limits: Limits, db: DatabaseQueue, id: String, base: Int, created: Bool) {
+    private init(path: String, limits: Limits, db: DatabaseQueue, id: String, base: Int, created: Bool, events: Int) {
         self.path = path
         self.limits = limits
         self.db = db
         self.id = id
         self.base = base
         self.created = created
+        self.eventCount = Synchronization.Atomic(events)
         self.file = Self.identity(of: path)
     }
 
@@ -88,9 +93,9 @@ public final class EventJournal: Sendable {
         } catch {
             throw failure(error, while: "checking it")
         }
-        let meta: (id: String, base: Int, created: Bool)
+        let meta: (id: String, base: Int, created: Bool, events: Int)
         do {
-            meta = try queue.write { db -> (String, Int, Bool) in
+            meta = try queue.write { db -> (String, Int, Bool, Int) in
                 try db.execute(
                     sql: """
                         CREATE TABLE IF NOT EXISTS event (
@@ -117,7 +122,7 @@ public final class EventJournal: Sendable {
                 let id = try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'id'") ?? ""
                 let base = try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'base'").flatMap { Int($0) } ?? 0
                 // Numbers read from the file: the daemon numbers on after them and prunes by them.
-                let seqs = try Row.fetchOne(db, sql: "SELECT min(seq), max(seq) FROM event")
+                let seqs = try Row.fetchOne(db, sql: "SELECT min(seq), max(seq), count(*) FROM event")
                 let least: Int? = seqs?[0]
                 let most: Int? = seqs?[1]
                 guard (0...Self.maxResumeSeq).contains(base), least.map(EventPosition.isSeq) ?? true,
@@ -129,12 +134,13 @@ public final class EventJournal: Sendable {
                             "journal \(path) numbers beyond 1…\(Self.maxResumeSeq), too near 2^53−1 to number on from (base \(base), seq \(least ?? 0)…\(most ?? 0)): scand moves the file aside and starts a new journal"
                     )
                 }
-                return (id, base, created)
+                let events: Int? = seqs?[2]
+                return (id, base, created, events ?? 0)
             }
         } catch {
             throw failure(error, while: "opening")
         }
-        return EventJournal(path: path, limits: limits, db: queue, id: meta.id, base: meta.base, created: meta.created)
+        return EventJournal(path: path, limits: limits, db: queue, id: meta.id, base: meta.base, created: meta.created, events: meta.events)
     }
 
     /// The highest seq journaled (or the journal's base, when it holds none): the daemon numbers on from here.
@@ -199,12 +205,13 @@ public final class EventJournal: Sendable {
     public func append(seq: Int, boot: String, eventClass: String, line: String, at time: Double) throws(JournalError) {
         let prune = appends.wrappingAdd(1, ordering: .relaxed).newValue % Self.pruneEvery == 0
         do {
-            try db.write { db in
+            let pruned = try db.write { db in
                 try db.execute(
                     sql: "INSERT INTO event (seq, boot, class, time, line) VALUES (?, ?, ?, ?, ?)",
                     arguments: [seq, boot, eventClass, time, line])
-                if prune { try Self.pruneBatch(db, limits: limits, now: time) }
+                return try prune ? Self.pruneBatch(db, limits: limits, now: time) : 0
             }
+            eventCount.wrappingAdd(1 - pruned, ordering: .relaxed)
         } catch {
             throw failure(error, while: "appending seq \(seq)")
         }
@@ -233,9 +240,9 @@ public final class EventJournal: Sendable {
     public func span() throws(JournalError) -> JournalSpan? {
         try read("reading its range") { db in
             guard let first = try Row.fetchOne(db, sql: "SELECT seq, time FROM event ORDER BY seq LIMIT 1"),
-                let last = try Row.fetchOne(db, sql: "SELECT max(seq), count(*) FROM event")
+                let last = try Int.fetchOne(db, sql: "SELECT max(seq) FROM event")
             else { return nil }
-            return JournalSpan(first: first[0], last: last[0], oldestTime: first[1], events: last[1])
+            return JournalSpan(first: first[0], last: last, oldestTime: first[1], events: eventCount.load(ordering: .relaxed))
         }
     }
 
@@ -259,6 +266,7 @@ public final class EventJournal: Sendable {
                 throw failure(error, while: "pruning")
             }
             total += n
+            eventCount.wrappingSubtract(n, ordering: .relaxed)
             if n < Self.pruneBatch { return total }
         }
     }

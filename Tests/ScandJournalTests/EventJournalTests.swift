@@ -89,6 +89,24 @@ final class TinyFileSystem {
         #expect(span.first == 1 && span.last == 1021 && span.events == 21)
     }
 
+    /// The span's count is kept by the journal's own inserts and deletes, not read with `count(*)` (every page
+    /// of the table) each time a `since` or the event runtime asks: it agrees with the table through the prunes
+    /// that appends run, a prune of its own, a refused append and a reopen.
+    @Test func theSpanKeepsItsCountThroughPrunesAndAReopen() throws {
+        let dir = TemporaryDirectory()
+        let limits = EventJournal.Limits(maxEvents: 100, maxAge: 86_400)
+        let j = try EventJournal.open(path: dir.path + "/j", limits: limits)
+        for seq in 1...1000 { try j.append(seq: seq, boot: Self.boot, eventClass: "SCAN", line: Self.line(seq), at: Double(seq)) }
+        #expect(try j.count() > 100, "appends prune in batches, behind the limit")
+        #expect(try j.span()?.events == j.count())
+        #expect(throws: JournalError.self) { try j.append(seq: 1000, boot: Self.boot, eventClass: "SCAN", line: "x", at: 1001) }
+        #expect(try j.prune(now: 1001) > 0)
+        #expect(try j.count() == 100 && j.span()?.events == 100)
+        j.close()
+        let again = try EventJournal.open(path: dir.path + "/j", limits: limits)
+        #expect(try again.span()?.events == 100)
+    }
+
     @Test func aSeqAlreadyJournaledIsRefused() throws {
         let dir = TemporaryDirectory()
         let j = try EventJournal.open(path: dir.path + "/j", limits: Self.roomy)
