@@ -13,39 +13,22 @@ final class ParseErrorResponder: ChannelDuplexHandler, RemovableChannelHandler {
     typealias OutboundIn = HTTPResponsePart
     typealias OutboundOut = HTTPResponsePart
 
-    /// Request heads passed on, and responses written whole (the application answers them in order).
-    private var requests = 0
-    private var responses = 0
-    /// The last request's end has not come yet; a response's head is written and not its end.
-    private var reading = false
-    private var responding = false
+    private var exchanges = HTTPExchanges()
     /// The answer to write once `responses` reaches `after`.
     private var owed: (status: HTTPResponse.Status, after: Int)?
     private var closing = false
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         guard owed == nil, !closing else { return }
-        switch unwrapInboundIn(data) {
-        case .head:
-            requests += 1
-            reading = true
-        case .end: reading = false
-        case .body: break
-        }
+        exchanges.read(unwrapInboundIn(data))
         context.fireChannelRead(data)
     }
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
         let part = unwrapOutboundIn(data)
-        switch part {
-        case .head(let head) where head.status.kind != .informational: responding = true
-        case .end:
-            responding = false
-            responses += 1
-        default: break
-        }
+        exchanges.wrote(part)
         context.write(data, promise: promise)
-        if case .end = part, let owed, responses >= owed.after { answer(context, owed.status) }
+        if case .end = part, let owed, exchanges.responses >= owed.after { answer(context, owed.status) }
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
@@ -54,12 +37,13 @@ final class ParseErrorResponder: ChannelDuplexHandler, RemovableChannelHandler {
             guard owed == nil, !closing else { return }
             let status: HTTPResponse.Status = error == .headerOverflow ? .init(code: 431) : .badRequest
             // A body that breaks: its request's answer may have begun, then nothing sensible can follow it.
-            if reading, responding ? responses == requests - 1 : responses == requests {
+            let (requests, responses) = (exchanges.requests, exchanges.responses)
+            if exchanges.reading, exchanges.responding ? responses == requests - 1 : responses == requests {
                 closing = true
                 context.close(promise: nil)
                 return
             }
-            let after = reading ? requests - 1 : requests
+            let after = exchanges.reading ? requests - 1 : requests
             if responses >= after { answer(context, status) } else { owed = (status, after) }
         // What the client sent after the bad part (the decoder stops at its first error).
         case ByteToMessageDecoderError.dataReceivedInErrorState: break
@@ -71,9 +55,9 @@ final class ParseErrorResponder: ChannelDuplexHandler, RemovableChannelHandler {
         owed = nil
         guard !closing else { return }
         closing = true
-        let head = HTTPResponse(status: status, headerFields: [.connection: "close", .contentLength: "0"])
-        context.write(wrapOutboundOut(.head(head)), promise: nil)
-        context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
+        let answer = HTTPExchanges.closingAnswer(status)
+        context.write(wrapOutboundOut(answer.head), promise: nil)
+        context.writeAndFlush(wrapOutboundOut(answer.end), promise: nil)
         FirstRequestHeadGuard.lingeringClose(context)
     }
 }

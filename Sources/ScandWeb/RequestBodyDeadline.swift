@@ -15,14 +15,8 @@ final class RequestBodyDeadline: ChannelDuplexHandler, RemovableChannelHandler {
 
     private let timeout: TimeAmount
     private var deadline: Scheduled<Void>?
-    /// A request's head came and its end has not.
-    private var reading = false
-    /// Request heads passed on, and responses written whole (the application answers them in order): a
-    /// response ends the request still being read only when it is the last one's.
-    private var requests = 0
-    private var responses = 0
-    /// A response's head is written and its end is not.
-    private var responding = false
+    /// A response ends the request still being read only when it is the last one's.
+    private var exchanges = HTTPExchanges()
     private var closing = false
 
     init(timeout: Duration) {
@@ -31,13 +25,11 @@ final class RequestBodyDeadline: ChannelDuplexHandler, RemovableChannelHandler {
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         guard !closing else { return }
-        switch unwrapInboundIn(data) {
-        case .head:
-            requests += 1
-            reading = true
-            startClock(context)
+        let part = unwrapInboundIn(data)
+        exchanges.read(part)
+        switch part {
+        case .head: startClock(context)
         case .end:
-            reading = false
             deadline?.cancel()
             deadline = nil
         case .body: break
@@ -47,15 +39,9 @@ final class RequestBodyDeadline: ChannelDuplexHandler, RemovableChannelHandler {
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
         let part = unwrapOutboundIn(data)
-        switch part {
-        case .head(let head) where head.status.kind != .informational: responding = true
-        case .end:
-            responding = false
-            responses += 1
-        default: break
-        }
+        exchanges.wrote(part)
         // A pipelined request's body may still come while the one before it is answered.
-        guard case .end = part, reading, responses == requests, !closing else {
+        guard case .end = part, exchanges.reading, exchanges.responses == exchanges.requests, !closing else {
             context.write(data, promise: promise)
             return
         }
@@ -84,13 +70,13 @@ final class RequestBodyDeadline: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     private func expired(_ context: ChannelHandlerContext) {
-        guard reading, !closing else { return }
+        guard exchanges.reading, !closing else { return }
         closing = true
         // An answer already begun cannot be followed by another.
-        if !responding {
-            let head = HTTPResponse(status: .requestTimeout, headerFields: [.connection: "close", .contentLength: "0"])
-            context.write(wrapOutboundOut(.head(head)), promise: nil)
-            context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
+        if !exchanges.responding {
+            let answer = HTTPExchanges.closingAnswer(.requestTimeout)
+            context.write(wrapOutboundOut(answer.head), promise: nil)
+            context.writeAndFlush(wrapOutboundOut(answer.end), promise: nil)
         }
         FirstRequestHeadGuard.lingeringClose(context)
     }
