@@ -8,7 +8,9 @@ struct AllBenches: AsyncParsableCommand {
         abstract: "Run every benchmark (frames, compare, preview, photos when present, till, journal, mjpeg, socket) and print their tables."
     )
 
-    @Option(name: .long, help: "Seconds per frame size and scene in the frames benchmark.")
+    @Option(
+        name: .long,
+        help: "Seconds per frame size and scene in the frames benchmark, and per run of preview and mjpeg; a socket run is three times as long.")
     var seconds: Int = 5
 
     @Option(name: .long, help: "Frame sizes of the frames benchmark, comma-separated (default: all three).")
@@ -49,7 +51,9 @@ struct AllBenches: AsyncParsableCommand {
         mjpeg.seconds = seconds
         var till = try TillBench.parse([])
         till.items = tillItems
-        let socket = try SocketBench.parse([])
+        var socket = try SocketBench.parse([])
+        // Three times as long as a frames row: the default 5 s gives the socket bench's own 1,500 frames.
+        socket.frames = max(1, seconds) * 3 * socket.fps
         let benches: [any Bench] = [frames, compare, preview, photos, journal, mjpeg, till, socket]
         for bench in benches {
             guard let r = try await bench.report() else {

@@ -37,7 +37,7 @@ struct BenchReport {
 
 /// A `scand bench` benchmark: running it prints its report and writes it as JSON when asked.
 protocol Bench: AsyncParsableCommand {
-    var json: String? { get }
+    var output: BenchOutput { get }
     /// The photo benchmarks' folder of photos (nil: the shared sets).
     var root: String? { get }
     /// nil when there are no photos to measure.
@@ -51,6 +51,12 @@ extension Bench {
         guard let report = try await report() else {
             throw ValidationError("no photos under '\(root ?? PhotoBenchmark.defaultRoots().joined(separator: "' or '"))'")
         }
-        try report.emit(json: json)
+        try report.emit(json: output.json)
     }
+}
+
+/// Where a bench's table goes besides stdout: the option every bench takes.
+struct BenchOutput: ParsableArguments {
+    @Option(name: .long, help: "Also write the table as JSON to this file.")
+    var json: String?
 }

@@ -20,8 +20,7 @@ struct CompareBench: Bench {
     @Option(name: .long, help: "Frame size WIDTHxHEIGHT.")
     var size: String = "1280x720"
 
-    @Option(name: .long, help: "Also write the table as JSON to this file.")
-    var json: String?
+    @OptionGroup var output: BenchOutput
 
     struct Sample {
         var image: LumaImage

@@ -24,8 +24,7 @@ struct FramesBench: Bench {
     @Option(name: .long, help: "Seconds per size.")
     var seconds: Int = 5
 
-    @Option(name: .long, help: "Also write the table as JSON to this file.")
-    var json: String?
+    @OptionGroup var output: BenchOutput
 
     @Option(
         name: .long,

@@ -20,8 +20,7 @@ struct JournalBench: Bench {
     @Option(name: .long, help: "Directory for the journal file (default: a new one under $TMPDIR; use the disk the daemon's state directory is on).")
     var directory: String?
 
-    @Option(name: .long, help: "Also write the table as JSON to this file.")
-    var json: String?
+    @OptionGroup var output: BenchOutput
 
     func report() throws -> BenchReport? {
         guard events >= 100 else { throw ValidationError("--events must be at least 100") }

@@ -19,8 +19,7 @@ struct LocateBench: Bench {
         help: "Folder of photo folders, or of photos with a gt.csv (default: ../shared/testdata/zxing-cpp-1.4.0-samples and quagga2-dev).")
     var root: String?
 
-    @Option(name: .long, help: "Also write the table as JSON to this file.")
-    var json: String?
+    @OptionGroup var output: BenchOutput
 
     @Flag(name: .long, help: "Print each read that is not the answer, with its photo.")
     var verbose = false

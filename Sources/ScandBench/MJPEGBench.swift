@@ -26,8 +26,7 @@ struct MJPEGBench: Bench {
     @Option(name: .long, help: "Seconds of recording per run.")
     var seconds: Int = 5
 
-    @Option(name: .long, help: "Also write the table as JSON to this file.")
-    var json: String?
+    @OptionGroup var output: BenchOutput
 
     struct Converter {
         var name: String

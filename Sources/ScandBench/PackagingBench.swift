@@ -18,8 +18,7 @@ struct PackagingBench: Bench {
     @Option(name: .long, help: "Seed of the photos (the same photos for the same seed).")
     var seed: UInt64 = 1
 
-    @Option(name: .long, help: "Also write the table as JSON to this file.")
-    var json: String?
+    @OptionGroup var output: BenchOutput
 
     func validate() throws {
         guard (1...1000).contains(count) else { throw ValidationError("--count must be 1…1000, not \(count)") }

@@ -31,8 +31,7 @@ struct PreviewBench: Bench {
     @Option(name: .long, help: "Scenes, comma-separated: one (a QR code, decoded every frame), empty (a static scene, frames skipped).")
     var scenes: String = "one,empty"
 
-    @Option(name: .long, help: "Also write the table as JSON to this file.")
-    var json: String?
+    @OptionGroup var output: BenchOutput
 
     struct Row {
         var scene: String

@@ -38,8 +38,7 @@ struct SocketBench: Bench {
     @Option(name: .long, help: "Runs of each executable and client count, interleaved; the table gives the median CPU and the range.")
     var repeats: Int = 1
 
-    @Option(name: .long, help: "Also write the table as JSON to this file.")
-    var json: String?
+    @OptionGroup var output: BenchOutput
 
     /// One configuration: `subscribers` reading clients, and a slow one or not.
     struct Clients: Equatable {

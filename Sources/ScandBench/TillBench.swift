@@ -26,8 +26,7 @@ struct TillBench: Bench {
     @Option(name: .long, help: "Seed of the session: the same seed gives the same frames.")
     var seed: UInt64 = 30
 
-    @Option(name: .long, help: "Also write the table as JSON to this file.")
-    var json: String?
+    @OptionGroup var output: BenchOutput
 
     @Option(
         name: .long,
