@@ -48,15 +48,6 @@ public final class FakeDaemon: Sendable {
     /// The request lines received, in order.
     public var requests: [String] { state.withLockedValue { $0.requests } }
     public var watcherCount: Int { state.withLockedValue { $0.watchers.count } }
-    /// Bytes sent to the clients that they have not read yet (each socket's send queue, SIOCOUTQ).
-    public var unreadByClients: Int {
-        state.withLockedValue { s in
-            s.connections.reduce(0) { total, fd in
-                var queued: Int32 = 0
-                return ioctl(fd, UInt(0x5411) /* SIOCOUTQ */, &queued) == 0 ? total + Int(queued) : total
-            }
-        }
-    }
     /// Events published so far.
     public var count: Int { state.withLockedValue { $0.events.count } }
 
