@@ -66,11 +66,15 @@ import Testing
     ].map { $0 + "\n" }
 
     @Test func everyScanIsTypedOnceInOrderAcrossAWedgeKillAndADaemonRestart() throws {
-        let first = try Self.items(Array(Self.german[..<8]), leadIn: 2, to: dir + "/first.rec")
+        // A wedge without a state file types from the next SCAN on: it must be subscribed before the first item,
+        // which comes after a lead-in long enough for a wedge started on a loaded machine (2 s was not, once).
+        let first = try Self.items(Array(Self.german[..<8]), leadIn: 8, to: dir + "/first.rec")
         let second = try Self.items(Array(Self.german[8...]), leadIn: 1, to: dir + "/second.rec")
         let daemon = try daemon(first)
         let options = ["--layout", "de", "--formats", "QRCode", "--gs-replacement", "|"]
         let wedge = try wedge(options)
+        #expect(wedge.wait { wedge.stderr.contains { $0.contains("subscribed to scand") } }, "\(wedge.stderr)")
+        #expect(FleetRecordings.scans(daemon.stdout).isEmpty, "subscribed before the first SCAN: \(daemon.stdout)")
         #expect(wedge.wait { Self.keys(wedge.stdout).count >= 2 }, "\(wedge.stderr)")
         // SIGKILL: no clean stop; the state file holds the last code typed, the daemon's journal the rest.
         wedge.signal(SIGKILL)
