@@ -39,6 +39,8 @@ struct TillScore {
     var misreadDetails: [(item: Int, read: String)] = []
     /// Items reported more than once, with what each report read (right, or the main number alone).
     var duplicateDetails: [(item: Int, reads: [String])] = []
+    /// Half-read items, with what each report read.
+    var halfDetails: [(item: Int, reads: [String])] = []
 
     init(reader: String, reports: [Report], truths: [Truth]) {
         self.reader = reader
@@ -74,7 +76,10 @@ struct TillScore {
             if right[i] == 1 && partial[i] == 0 { once += 1 }
             if right[i] == 0 {
                 missed += 1
-                if partial[i] > 0 { halfRead += 1 }
+                if partial[i] > 0 {
+                    halfRead += 1
+                    halfDetails.append((i, texts[i]))
+                }
             }
         }
     }

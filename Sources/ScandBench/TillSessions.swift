@@ -71,9 +71,22 @@ struct TillSessions {
             FileHandle.standardError.write(
                 Data(
                     ("seed \(seed): \(score.once) once, \(score.duplicates) duplicates, \(score.misreads) misreads, \(score.halfRead) halves, \(score.missed) missed, "
-                        + String(format: "%.1f%% of a core\n", replay.run.cpuPercent)).utf8))
+                        + String(format: "%.1f%% of a core\n", replay.run.cpuPercent) + Self.details(score, session)).utf8))
         }
         return out
+    }
+
+    /// The items half-read and misread in one session, a line each, for the one who looks at why.
+    static func details(_ score: TillScore, _ session: TillSession) -> String {
+        func item(_ i: Int) -> String {
+            guard i >= 0 else { return "no item" }
+            let shown = session.appearances[i], item = session.items[shown.item]
+            return "#\(i) \(item.kind) \(item.expected.escapingControlCharacters()) (\(item.circumstances), frames \(shown.start)–\(shown.windowEnd))"
+        }
+        let halves = score.halfDetails.map { "  half: \(item($0.item)): \($0.reads.joined(separator: ", "))\n" }
+        let misreads = score.misreadDetails.map { "  misread: \(item($0.item)) as \"\($0.read.escapingControlCharacters())\"\n" }
+        let missed = score.firstRight.indices.filter { score.firstRight[$0] == nil }.map { "#\($0)@\(session.appearances[$0].start)" }
+        return (halves + misreads).joined() + (missed.isEmpty ? "" : "  missed: \(missed.joined(separator: " "))\n")
     }
 
     var paceName: String { pace == .lockstep ? "lockstep" : "recorded pace" }

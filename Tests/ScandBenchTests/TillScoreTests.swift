@@ -37,6 +37,7 @@ import Testing
     @Test func anEANReportedOnlyWithoutItsAddOnIsHalfReadAndMissed() {
         let s = TillScore(reader: "hand-made", reports: [.init(frame: 150, text: "036000291452")], truths: Self.truths)
         #expect(s.once == 0 && s.missed == 5 && s.halfRead == 1 && s.misreads == 0 && s.duplicates == 0)
+        #expect(s.halfDetails.map(\.item) == [1] && s.halfDetails.map(\.reads) == [["036000291452 (half) at frame 150"]])
     }
 
     @Test func perFrameReadsAreReportedOnceWhileInView() {
