@@ -17,7 +17,8 @@ package enum AddOnBars {
         }
     }
 
-    /// `detections` with `addOnBarsBeside` set where the frame shows an add-on's bars after a read without one.
+    /// `detections` with `addOnBarsBeside` set where most lines along a read without an add-on show an add-on's
+    /// bars after it, and `addOnBeyondEdge` where they leave the frame before its place ends.
     /// Each is probed along the outline of its read with the most scan lines among `raw` (the frame's reads
     /// before they were merged): a merged read keeps its first read's outline, which for a tilted code may be a
     /// whole-frame band's horizontal scan line across it, along which no add-on lies.
@@ -26,17 +27,27 @@ package enum AddOnBars {
             var d = d
             var probe = d
             if let best = raw.filter({ $0.isSameSymbol(as: d) }).max(by: { $0.lineCount < $1.lineCount }) { probe.corners = best.corners }
-            d.addOnBarsBeside = beside(probe, width: luma.width, height: luma.height, luma: luma.pixelOrWhite)
+            let sights = sights(probe, width: luma.width, height: luma.height, luma: luma.pixelOrWhite)
+            d.addOnBarsBeside = sights.filter { $0 == .shown }.count >= 2
+            d.addOnBeyondEdge = !d.addOnBarsBeside && sights.filter { $0 == .beyondEdge }.count >= 2
             return d
         }
     }
 
-    /// Whether most of the lines along `d` (its middle and two either side) show an add-on's bars after it.
-    static func beside(_ d: Detection, width: Int, height: Int, luma: (Int, Int) -> UInt8) -> Bool {
-        guard d.addOn == nil, let count = modules(d.format) else { return false }
+    /// What an add-on's place after the end guard shows on a line along a read.
+    enum Sight: Equatable {
+        case shown, none
+        /// The line leaves the frame before the add-on's place ends: nothing can be told.
+        case beyondEdge
+    }
+
+    /// What each of the lines along `d` shows where its add-on would be; none for a read that is no EAN/UPC
+    /// without an add-on, or that no probe can follow.
+    static func sights(_ d: Detection, width: Int, height: Int, luma: (Int, Int) -> UInt8) -> [Sight] {
+        guard d.addOn == nil, let count = modules(d.format) else { return [] }
         return lines(along: d, modules: count, width: width, height: height, luma: luma) { lines in
-            lines.filter { $0.showsAddOn() }.count >= 2
-        } ?? false
+            lines.map { $0.sight() }
+        } ?? []
     }
 
     /// Three lines along a read of `count` modules (its middle and two either side), from its start guard, for
@@ -89,19 +100,22 @@ package enum AddOnBars {
             return out
         }
 
-        func showsAddOn() -> Bool {
+        func sight() -> Sight {
             // The main code's own dark and light set the threshold.
             let main = stride(from: 0, through: length, by: module / 2).compactMap(sample)
-            guard let lo = main.min(), let hi = main.max(), hi - lo >= 24 else { return false }
+            guard let lo = main.min(), let hi = main.max(), hi - lo >= 24 else { return .none }
             let threshold = (lo + hi) / 2, step = module / 4
             // The gap after the end guard (7–12 modules printed; blur takes a module or so off it).
-            guard let gap = bits(from: length + 1.5 * module, to: length + 5 * module, step: step, threshold: threshold),
-                !gap.contains(true),
-                let search = bits(from: length + 5 * module, to: length + 14 * module, step: step, threshold: threshold),
-                let first = search.firstIndex(of: true)
-            else { return false }
+            guard let gap = bits(from: length + 1.5 * module, to: length + 5 * module, step: step, threshold: threshold) else {
+                return .beyondEdge
+            }
+            guard !gap.contains(true) else { return .none }
+            guard let search = bits(from: length + 5 * module, to: length + 14 * module, step: step, threshold: threshold) else {
+                return .beyondEdge
+            }
+            guard let first = search.firstIndex(of: true) else { return .none }
             let from = length + 5 * module + Double(first) * step
-            guard let window = bits(from: from, to: from + 19 * module, step: step, threshold: threshold) else { return false }
+            guard let window = bits(from: from, to: from + 19 * module, step: step, threshold: threshold) else { return .beyondEdge }
             // Runs of dark and light across the add-on's first 20 modules: an add-on's bars and spaces are 1–4
             // modules wide, seven bars in an EAN-2 and in an EAN-5's first 20 modules.
             var runs: [(dark: Bool, steps: Int)] = []
@@ -110,7 +124,7 @@ package enum AddOnBars {
             }
             let inner = runs.dropLast()  // the last run may be cut by the window
             let bars = runs.filter(\.dark).count
-            return bars >= 5 && inner.allSatisfy { Double($0.steps) * step <= 4.6 * module }
+            return bars >= 5 && inner.allSatisfy { Double($0.steps) * step <= 4.6 * module } ? .shown : .none
         }
     }
 }

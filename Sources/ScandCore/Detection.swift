@@ -47,6 +47,10 @@ public struct Detection: Sendable, Hashable {
     /// An EAN/UPC code read without its add-on shows add-on-like bars just after its end guard, where an
     /// EAN-2/EAN-5 is printed: a later frame may read it, and the tracker waits a little for one.
     public var addOnBarsBeside: Bool
+    /// An EAN/UPC code read without its add-on ends so near the frame's edge that an add-on after it would lie
+    /// outside the frame: whether one is printed cannot be seen (a code brought in end first), and the tracker
+    /// waits as it does for bars beside, without taking it for an add-on shown.
+    public var addOnBeyondEdge = false
     /// Read only from pixels the decoder made up: a band with a smear or defocus undone (a guess at the blur),
     /// or a crop enlarged by interpolation. Such a read is half a look (`ScanLineEvidence`).
     public var reconstructed = false

@@ -21,8 +21,10 @@ public struct CodeTracker: Sendable {
         var addOnVotes: [String: Int] = [:]
         /// Add-ons whose own bars, looked at again, agreed with them in some frame (`Detection.addOnBarsAgree` true).
         var addOnBarsAgreed: Set<String> = []
-        /// An add-on was seen with this code: its bars beside it, or a read of it.
-        var addOnShown = false
+        /// Frames that showed an add-on with this code: its bars beside it, or a read of it.
+        var addOnShownIn = 0
+        /// Frames whose read showed the add-on's place, in view, without one.
+        var addOnPlaceEmptyIn = 0
         /// Half-looks of reads of this number that its own bars contradicted (`Detection.barsAgree` false).
         var contradicted = 0
         /// A frame's bars agreed with this number (`Detection.barsAgree` true).
@@ -38,8 +40,9 @@ public struct CodeTracker: Sendable {
         var readInLastFrame = false
         /// The first decoded frame since `lastSeen` that did not read it (`absentSince`).
         var missedSince: Duration?
-        /// The last read showed add-on-like bars after the code that it did not read (`Detection.addOnBarsBeside`).
-        var addOnBarsBeside = false
+        /// The last read showed add-on-like bars after the code that it did not read (`Detection.addOnBarsBeside`),
+        /// or ended where an add-on would lie beyond the frame's edge (`Detection.addOnBeyondEdge`).
+        var addOnMayBeBeside = false
         /// Read on the bars of a scanned code of its format that the same frame read with another number: it needs
         /// two looks (`unitsNeeded(for:)`).
         var contested = false
@@ -177,6 +180,7 @@ public struct CodeTracker: Sendable {
             o.addOnBarsAgree = addOnVerdicts.isEmpty ? nil : addOnVerdicts.allSatisfy { $0 }
             let addOns = Set(parts.compactMap(\.addOn))
             o.addOnBarsBeside = addOns.isEmpty && parts.contains(where: \.addOnBarsBeside)
+            o.addOnBeyondEdge = addOns.isEmpty && !o.addOnBarsBeside && parts.contains(where: \.addOnBeyondEdge)
             var addOnWorth = 0
             if o.format.mainNumberLength != nil {
                 let main = Array(o.mainBytes)
@@ -278,13 +282,17 @@ public struct CodeTracker: Sendable {
         }
         if let a = d.addOn, d.barsAgree != false, d.addOnBarsAgree != false { tracks[i].addOnVotes[a, default: 0] += max(1, read.addOnWorth) }
         if let a = d.addOn, d.barsAgree != false, d.addOnBarsAgree == true { tracks[i].addOnBarsAgreed.insert(a) }
-        if d.addOn != nil || d.addOnBarsBeside { tracks[i].addOnShown = true }
+        if d.addOn != nil || d.addOnBarsBeside {
+            tracks[i].addOnShownIn += 1
+        } else if !d.addOnBeyondEdge {
+            tracks[i].addOnPlaceEmptyIn += 1
+        }
         tracks[i].detection = withAgreedAddOn(d, tracks[i])
         tracks[i].lastSeen = now
         tracks[i].lostAt = nil
         tracks[i].missedSince = nil
         tracks[i].readInLastFrame = true
-        tracks[i].addOnBarsBeside = d.addOnBarsBeside
+        tracks[i].addOnMayBeBeside = d.addOnBarsBeside || d.addOnBeyondEdge
         if d.barsAgree == false {
             tracks[i].contradicted += read.worth
         } else {
@@ -344,19 +352,28 @@ public struct CodeTracker: Sendable {
         }
         // An EAN/UPC number is scanned only once a frame's own bars, looked at again, agreed with it.
         if settings.redundancy > 1, ScanLineEvidence.patternChecked.contains(t.detection.format), !t.barsAgreed { return [] }
-        // A book's or periodical's EAN that shows its add-on is not scanned without it (smart supplementals); one
-        // that shows none waits the longer wait for a frame that does.
-        let required = t.detection.addOn == nil && settings.addOnRequired && settings.waitsForAddOn(t.detection)
-        if required, t.addOnShown { return [] }
-        if required, addOnMayCome, now - t.firstSeen < max(settings.addOnWait, settings.addOnBarsWait) { return [] }
+        // An EAN/UPC that shows its add-on is not scanned without it (smart supplementals). Most books and
+        // periodicals carry one, so one frame that shows it is enough for theirs. Add-ons on other numbers are
+        // rare, and print beside a code passes for an add-on's bars (the retail till: a plain EAN-13 in 8 of its
+        // 39 frames, a swiped EAN-8 in 6 of 7), so theirs must have been read (a guard and parities that fit) and
+        // shown in more frames than showed its place empty. A book's or periodical's that shows none waits the
+        // longer wait for one.
+        if t.detection.addOn == nil, settings.addOnRequired, t.detection.format.mainNumberLength != nil {
+            let prefixed = settings.waitsForAddOn(t.detection)
+            let shown = prefixed ? t.addOnShownIn >= 1 : !t.addOnVotes.isEmpty && t.addOnShownIn > t.addOnPlaceEmptyIn
+            if shown { return [] }
+            if prefixed, addOnMayCome, now - t.firstSeen < max(settings.addOnWait, settings.addOnBarsWait) { return [] }
+        }
         if t.detection.addOn == nil, addOnMayCome {
             let mayCarryAddOn = settings.addOnWait > .zero && (settings.waitsForAddOn(t.detection) || !t.addOnVotes.isEmpty)
             if mayCarryAddOn, now - t.firstSeen < settings.addOnWait { return [] }
-            // Its add-on is printed (bars beside it, or a read of it) but not yet agreed: a later frame of
-            // this appearance may read it, so the code waits while in view rather than be reported without it
-            // (an UPDATE with it later would be a second answer for one item).
-            let addOnLikely = t.addOnBarsBeside || t.addOnVotes.count == 1
-            if addOnLikely, t.readInLastFrame, now - t.firstSeen < settings.addOnBarsWait { return [] }
+            // Its add-on is printed (bars beside it, or a read of it) but not yet agreed, or may lie beyond the
+            // frame's edge: a later frame of this appearance may read it, so the code waits while in view rather
+            // than be reported without it (an UPDATE with it later would be a second answer for one item). A
+            // frame that does not read the code does not end the wait: a shaken or swiped item's next frame
+            // often reads it again, add-on and all, and the wait is bounded, ending well before it is lost.
+            let addOnLikely = t.addOnMayBeBeside || t.addOnVotes.count == 1
+            if addOnLikely, now - t.firstSeen < settings.addOnBarsWait { return [] }
         }
         if let j = twin(of: t.detection, excluding: [i], at: now) {
             tracks[i].absorbed = true
@@ -408,8 +425,12 @@ public struct CodeTracker: Sendable {
 
     private mutating func expire(at now: Duration) -> [TrackEvent] {
         var events: [TrackEvent] = []
-        // Codes that waited out the add-on wait since their last read.
-        for i in tracks.indices where !tracks[i].confirmed { events += confirmIfReady(i, at: now) }
+        // Codes that waited out the add-on wait since their last read, and codes that leave while waiting for an
+        // add-on (a wait longer than `lostAfter`): no later frame can bring it, so they are scanned without it.
+        for i in tracks.indices where !tracks[i].confirmed {
+            let leaving = now - tracks[i].absentSince(lostAfter: settings.lostAfter) >= settings.lostAfter
+            events += confirmIfReady(i, at: now, addOnMayCome: !leaving)
+        }
         var keep: [Track] = []
         for var t in tracks where !t.absorbed {
             t.recent.removeAll { now - $0.at > settings.forgetAfter }

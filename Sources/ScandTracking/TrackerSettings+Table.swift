@@ -59,9 +59,9 @@ extension TrackerSettings: SettingsSection {
             \.redundancy),
         .boolean(
             in: Self.self, "add_on_required",
-            help: "EAN codes with the add_on_prefixes that show an add-on are never scanned without it; false: they wait at most 0.3 s.",
+            help: "EAN/UPC codes that show an add-on are never scanned without it; false: they wait at most 0.3 s.",
             words:
-                "An EAN/UPC code whose number starts with one of add_on_prefixes and that shows an add-on (its bars beside the code, or a read of it) is never scanned without the add-on while in view, and one that shows none waits 0.3 s for a frame that does (a hand scanner's smart supplemental mode: at a till the add-on is the price or the issue). false = such codes wait add_on_wait and at most 0.3 s with add-on bars beside them, then are scanned with the main number alone.",
+                "An EAN/UPC code that shows an add-on (its bars beside the code, or a read of it: in one frame for a number that starts with one of add_on_prefixes; for any other a read of it, and in more frames than showed its place empty, as print beside a code can look like an add-on's bars) is never scanned without the add-on while in view, and one of add_on_prefixes that shows none waits 0.3 s for a frame that does (a hand scanner's smart supplemental mode: at a till the add-on is the price or the issue). false = such codes wait add_on_wait and at most 0.3 s with add-on bars beside them, then are scanned with the main number alone.",
             \.addOnRequired),
         formatCounts(
             "confirm", help: "Agreeing reads before SCAN for a format (repeatable, or a comma-separated list).",

@@ -22,9 +22,10 @@ public struct TrackerSettings: Sendable, Equatable {
     /// a read of a frame on bands that share no pixels with another; a small or reconstructed read is half a look,
     /// and looks of other numbers on the same bars count against it (`ScanLineEvidence`). 1 trusts a single read.
     public var redundancy = 2
-    /// EAN-13s whose number starts with one of `addOnPrefixes` and that show an add-on (its bars beside the code,
-    /// or a read of it) are never scanned without their add-on while they stay in view: a hand scanner's smart
-    /// supplemental mode. At a till the add-on is the price or the issue. false: they wait `addOnBarsWait` at most.
+    /// EAN/UPC codes that show an add-on (its bars beside the code, or a read of it: in one frame for a number that
+    /// starts with one of `addOnPrefixes`; for any other a read of it, and in more frames than showed its place empty) are never scanned without their add-on while they
+    /// stay in view: a hand scanner's smart supplemental mode. At a till the add-on is the price or the issue.
+    /// false: they wait `addOnBarsWait` at most.
     public var addOnRequired = true
     /// The shortest read of a format that is a code to scand, in characters (Codabar's without its start and stop
     /// characters): shorter reads are ignored, as hand scanners' length limits ignore them (their defaults are 3 to
@@ -42,9 +43,11 @@ public struct TrackerSettings: Sendable, Equatable {
     /// add-on read twice alike ends the wait at once. 0: no wait (an add-on read later rides on UPDATE/LOST).
     public var addOnWait: Duration = .milliseconds(100)
     /// An EAN/UPC code read without its add-on while add-on-like bars lie just after it
-    /// (`Detection.addOnBarsBeside`), or whose add-on one read gave and none contradicted, waits up to this long
+    /// (`Detection.addOnBarsBeside`), or where an add-on would lie beyond the frame's edge
+    /// (`Detection.addOnBeyondEdge`), or whose add-on one read gave and none contradicted, waits up to this long
     /// from its first read while it stays in view: a hand turning an item may give its add-on one clear frame.
-    /// A frame that does not read it ends the wait (the code is scanned without the add-on). 0: no such wait.
+    /// Frames that do not read the code do not end the wait; it ends before the code could be lost
+    /// (`lostAfter`), and the code is then scanned without the add-on. 0: no such wait.
     public var addOnBarsWait: Duration = .milliseconds(300)
     /// Which EAN/UPC codes wait: main numbers (padded with zeros to 13 digits) starting with one of these,
     /// the prefixes that carry add-ons (Zebra's "smart supplemental" list: books 978/979, periodicals 977, 414,

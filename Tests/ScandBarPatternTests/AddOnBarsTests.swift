@@ -53,6 +53,26 @@ import ScandTestSupport
         #expect(mark([line, band]).map(\.corners) == [line.corners], "the read keeps its outline")
     }
 
+    /// A code brought in end first: its add-on, if it has one, is still beyond the frame's edge. The probe says
+    /// so (nothing can be told), not that there is none; the same code in the middle of the frame shows none.
+    @Test func aCodeWhoseAddOnWouldLieBeyondTheFramesEdgeSaysSo() throws {
+        let symbol = Scene.symbol(.ean13, "4006381333931", module: 3)
+        let inMiddle = try read(symbol)
+        #expect(inMiddle.map(\.text) == ["4006381333931"] && !inMiddle.contains(where: \.addOnBeyondEdge), "\(inMiddle)")
+        // Its end guard 8 modules from the right edge: a quiet zone in view, an add-on's gap and bars (about 30
+        // modules more) not.
+        let end = try #require(inMiddle.first).corners.topRight.x - 320
+        let page = Scene.page(width: 640, height: 480, [(symbol, x: 640 - 24 - end, y: 240, degrees: 0)])
+        var decoder = FrameDecoder(formats: BarcodeFormats([.ean13]))
+        decoder.extraPassBudgetMilliseconds = 0
+        let atEdge = try decoder.decode(Frame.yuyv(page)).detections
+        #expect(atEdge.map(\.text) == ["4006381333931"], "\(atEdge)")
+        #expect(atEdge.allSatisfy { $0.addOnBeyondEdge && !$0.addOnBarsBeside }, "\(atEdge)")
+        // Bars after it, in view: bars beside, not the edge.
+        let broken = try read(AddOnScene.brokenAddOn(.ean13, "4006381333931+51299", module: 3))
+        #expect(broken.allSatisfy { $0.addOnBarsBeside && !$0.addOnBeyondEdge }, "\(broken)")
+    }
+
     @Test func aCodeWithoutAnAddOnOrWithItReadHasNoneBeside() throws {
         let plain = try read(Scene.symbol(.ean13, "4006381333931", module: 3))
         #expect(plain.map(\.text) == ["4006381333931"] && !plain.contains(where: \.addOnBarsBeside), "\(plain)")
