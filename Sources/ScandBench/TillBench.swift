@@ -84,11 +84,11 @@ struct TillBench: Bench {
         defer { unlink(path) }
         let perFrame = try Self.recordAndReadEveryFrame(session, truths: truths, to: path)
 
-        let lockstep = [await Self.replay(path, pace: .lockstep), await Self.replay(path, pace: .lockstep)]
-        let recorded = await Self.replay(path, pace: .recorded)
+        let lockstep = [try await Self.replay(path, pace: .lockstep), try await Self.replay(path, pace: .lockstep)]
+        let recorded = try await Self.replay(path, pace: .recorded)
         // The same, with the whole-frame passes on every frame as before they became the fallback: what finding
         // first saves, measured in this run.
-        let everyFrame = await Self.replay(path, pace: .recorded, wholeFrameEvery: 1)
+        let everyFrame = try await Self.replay(path, pace: .recorded, wholeFrameEvery: 1)
         let identical = lockstep[0].scans == lockstep[1].scans
 
         var rows: [Row] = []
@@ -158,13 +158,19 @@ struct TillBench: Bench {
     /// as their SCAN lines but for times), and what it cost.
     static func replay(
         _ path: String, pace: ReplaySource.Pace, wholeFrameEvery: Int? = nil, config: ScandConfig = ScandConfig()
-    ) async -> (
+    ) async throws -> (
         scans: [TrackedCode], run: PipelineRun
     ) {
         let scans = ScanLog()
         var builder = PipelineBuilder(source: .replay(path: path, pace: pace))
         builder.wholeFrameEvery = wholeFrameEvery
-        let run = await PipelineRun { builder.pipeline(for: config, output: OutputSink(event: { scans.add($0) }, log: { _ in })) }
+        let output = OutputSink(event: { scans.add($0) }, log: { line, level in if level >= .error { scans.problem(line) } })
+        let run = await PipelineRun { builder.pipeline(for: config, output: output) }
+        // A session that could not be replayed is no session that read nothing.
+        let problems = await scans.problems()
+        guard run.counters.captured > 0 else {
+            throw ValidationError("the replay of \(path) gave no frame: \(problems.last ?? "nothing said why")")
+        }
         let zeroed = await scans.all().map { code in
             var c = code
             (c.time, c.latencyMilliseconds) = (Date(timeIntervalSince1970: 0), nil)
@@ -174,15 +180,31 @@ struct TillBench: Bench {
     }
 }
 
-/// The SCANs of one replay, written from the decode loop's thread and read once it has ended.
+/// The SCANs of one replay and the errors it logged, written from the decode loop's thread and read once it has
+/// ended.
 final class ScanLog: Sendable {
     private let scans: AsyncStream<TrackedCode>
     private let writer: AsyncStream<TrackedCode>.Continuation
+    private let errors: AsyncStream<String>
+    private let errorWriter: AsyncStream<String>.Continuation
 
-    init() { (scans, writer) = AsyncStream.makeStream(of: TrackedCode.self) }
+    init() {
+        (scans, writer) = AsyncStream.makeStream(of: TrackedCode.self)
+        (errors, errorWriter) = AsyncStream.makeStream(of: String.self)
+    }
 
     func add(_ event: Event) {
         if case .scan(let code) = event { writer.yield(code) }
+    }
+
+    func problem(_ line: String) { errorWriter.yield(line) }
+
+    /// The error lines logged, in order: once, after the run.
+    func problems() async -> [String] {
+        errorWriter.finish()
+        var all: [String] = []
+        for await line in errors { all.append(line) }
+        return all
     }
 
     /// Every SCAN in order: once, after the run (no more are taken).

@@ -62,7 +62,7 @@ struct TillSessions {
             let path = NSTemporaryDirectory() + "scand-till-\(getpid())-\(seed).rec"
             defer { unlink(path) }
             try session.record(to: path)
-            let replay = await TillBench.replay(path, pace: pace, config: config)
+            let replay = try await TillBench.replay(path, pace: pace, config: config)
             let reports = replay.scans.map {
                 TillScore.Report(frame: Int($0.frame ?? 0), text: $0.detection.text, format: "\($0.detection.format)")
             }

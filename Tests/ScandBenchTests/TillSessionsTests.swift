@@ -13,4 +13,15 @@ import Testing
         #expect((try? TillSessions.parse("1-20")) == 1...20 && (try? TillSessions.parse("7")) == 7...7)
         #expect((try? TillSessions.parse("20-1")) == nil && (try? TillSessions.parse("x")) == nil && (try? TillSessions.parse("1-5000")) == nil)
     }
+
+    /// A session whose recording went away under the bench (a temporary directory cleaned meanwhile) once scored
+    /// 0 of 100 once, as if nothing were read; it is an error, with the pipeline's reason.
+    @Test func aSessionThatCannotBeReplayedIsAnErrorNotAnEmptyScore() async {
+        let path = NSTemporaryDirectory() + "scand-till-gone-\(getpid()).rec"
+        await #expect {
+            _ = try await TillBench.replay(path, pace: .lockstep)
+        } throws: { error in
+            "\(error)".contains("the replay of \(path) gave no frame: ") && !"\(error)".contains("nothing said why")
+        }
+    }
 }
