@@ -23,9 +23,9 @@ public struct TrackerSettings: Sendable, Equatable {
     /// and looks of other numbers on the same bars count against it (`ScanLineEvidence`). 1 trusts a single read.
     public var redundancy = 2
     /// EAN/UPC codes that show an add-on (its bars beside the code, or a read of it: in one frame for a number that
-    /// starts with one of `addOnPrefixes`; for any other a read of it, and in more frames than showed its place empty) are never scanned without their add-on while they
-    /// stay in view: a hand scanner's smart supplemental mode. At a till the add-on is the price or the issue.
-    /// false: they wait `addOnBarsWait` at most.
+    /// starts with one of `addOnPrefixes`; for any other a read of it, and in more frames than showed its place
+    /// empty) are never scanned without their add-on while they stay in view: a hand scanner's smart supplemental
+    /// mode. At a till the add-on is the price or the issue. false: they wait `addOnBarsWait` at most.
     public var addOnRequired = true
     /// The shortest read of a format that is a code to scand, in characters (Codabar's without its start and stop
     /// characters): shorter reads are ignored, as hand scanners' length limits ignore them (their defaults are 3 to
