@@ -99,7 +99,8 @@ phase_report() {
             local p
             for p in $(phase_descendants "$runner"); do ps -o pid=,etimes=,args= -p "$p" | cut -c1-200 | sed 's/^/  /'; done
             echo "Test process $runner: where its threads are (the project's innermost frames, then the test's):"
-            gdb -p "$runner" -batch -ex 'thread apply all bt 60' 2>/dev/null | phase_threads | head -30
+            # Bounded: a process stopped in a crash handler can hold gdb's attach, and the kill below must come.
+            timeout -s KILL 120 gdb -p "$runner" -batch -ex 'thread apply all bt 60' 2>/dev/null | phase_threads | head -30
         done
     } >> "$log" 2>&1
     # Stop the runner and everything it started; `swift test` then fails and so does the phase.
