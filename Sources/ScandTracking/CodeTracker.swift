@@ -57,6 +57,12 @@ public struct CodeTracker: Sendable {
             guard let missed = missedSince, missed - lastSeen >= lostAfter else { return lastSeen }
             return missed
         }
+        /// When the code was lost, if by `now` it has been gone for `lostAfter` since `absentSince`; nil while it
+        /// may still be in view.
+        func lostTime(at now: Duration, lostAfter: Duration) -> Duration? {
+            let absent = absentSince(lostAfter: lostAfter)
+            return now - absent >= lostAfter ? absent + lostAfter : nil
+        }
         /// Of `d`'s format and main number.
         func isSameCode(as d: Detection) -> Bool { detection.format.layouts == d.format.layouts && detection.mainBytes == d.mainBytes }
     }
@@ -428,7 +434,7 @@ public struct CodeTracker: Sendable {
         // Codes that waited out the add-on wait since their last read, and codes that leave while waiting for an
         // add-on (a wait longer than `lostAfter`): no later frame can bring it, so they are scanned without it.
         for i in tracks.indices where !tracks[i].confirmed {
-            let leaving = now - tracks[i].absentSince(lostAfter: settings.lostAfter) >= settings.lostAfter
+            let leaving = tracks[i].lostTime(at: now, lostAfter: settings.lostAfter) != nil
             events += confirmIfReady(i, at: now, addOnMayCome: !leaving)
         }
         var keep: [Track] = []
@@ -440,8 +446,7 @@ public struct CodeTracker: Sendable {
                 }
                 continue
             }
-            let absent = t.absentSince(lostAfter: settings.lostAfter)
-            guard now - absent >= settings.lostAfter else {
+            guard let lostTime = t.lostTime(at: now, lostAfter: settings.lostAfter) else {
                 keep.append(t)
                 continue
             }
@@ -449,14 +454,14 @@ public struct CodeTracker: Sendable {
             // weigh against another number on their bars (`rivalUnits`): a misread's evidence must not lapse
             // before the reads it doubted do. Confirmed codes are LOST and remembered for the forget time.
             guard t.confirmed else {
-                t.lostAt = absent + settings.lostAfter
+                t.lostAt = lostTime
                 if !t.recent.isEmpty { keep.append(t) }
                 continue
             }
             events.append(.lost(id: t.id, t.detection))
             // Lost when it went unseen for `lostAfter`, not when that was noticed: a camera that stalled must not
             // stretch the forget time (the code would not be a new scan when it came back).
-            t.lostAt = absent + settings.lostAfter
+            t.lostAt = lostTime
             keep.append(t)
         }
         tracks = keep
