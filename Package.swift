@@ -259,6 +259,7 @@ let package = Package(
             name: "ScandPipelineTests",
             dependencies: [
                 "ScandPipeline", "ScandCapture", "ScandDecoding", "ScandRuntime", "ScandCore", "ScandProtocol", "ScandTestSupport", "ScandLogging",
+                "ScandTracking",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio")
             ]),

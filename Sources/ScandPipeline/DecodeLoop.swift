@@ -42,6 +42,9 @@ actor DecodeLoop {
     /// changed in a way its signature does not show: a ticket left on the reader costs about what an idle one
     /// does (docs/performance.md; a recheck every second cost about 1.5 times the empty scene's).
     static let restingRecheck = 60
+    /// Frames a still scene holding codes read but not scanned rests between its decodes once it is
+    /// `unreadPatience` old: doubled at each of them, up to `restingRecheck`.
+    private var unscannedGap = 1
     /// Frames judged still in a row, resting ones included (0: the scene changed with this frame).
     private var stillFrames = 0
     /// A still scene where nothing is read but a code-like patch or located linear code shows is decoded every
@@ -157,7 +160,11 @@ actor DecodeLoop {
         var searching: Bool
         var empty: Bool
         var settled: Bool
-        var rests: Bool { empty || settled }
+        /// Still for a search's length, its codes read but not all scanned (`unscannedGap`)…
+        var unscanned = false
+        /// …and this frame is within the gap: it rests, its codes held.
+        var holdsUnscanned = false
+        var rests: Bool { empty || settled || holdsUnscanned }
     }
 
     /// Judges the frame's scene; decodes the frame unless the scene rests, and writes the tracker's events.
@@ -224,7 +231,14 @@ actor DecodeLoop {
         // (or the periodic recheck). A new code or a moved item changes the scene, and the next frame is decoded.
         let settled =
             !empty && skipStaticScenes && still && tracker.isSettled && decoder.hasTriedEveryPass && heldFrames < Self.restingRecheck
-        return SceneJudgement(still: still, searching: searching, empty: empty, settled: settled)
+        // A still scene whose codes are read and not all scanned, once it is as old as a search: its frames are
+        // the same pixels again, no new looks, and would be decoded for as long as it stays (a book whose add-on
+        // never agrees left on the reader). It is decoded ever more rarely, the gap doubling: bounded work.
+        let unscanned = skipStaticScenes && still && restedLong && tracker.holdsUnscannedCodes && decoder.hasTriedEveryPass
+        if !unscanned { unscannedGap = 1 }
+        var judged = SceneJudgement(still: still, searching: searching, empty: empty, settled: settled)
+        (judged.unscanned, judged.holdsUnscanned) = (unscanned, unscanned && heldFrames < unscannedGap)
+        return judged
     }
 
     /// The frame to decode and offer for snapshots: an MJPEG frame's whole picture, nil when it does not
@@ -247,7 +261,7 @@ actor DecodeLoop {
             metrics.skippedStaticScene()
             return true
         }
-        if judged.settled {
+        if judged.settled || judged.holdsUnscanned {
             heldFrames += 1
             write(tracker.hold(at: .microseconds(stamp)), frame: size)
             metrics.skippedStaticScene()
@@ -259,6 +273,7 @@ actor DecodeLoop {
     /// Decodes a frame whose scene does not rest, runs its codes through the tracker and writes their events.
     private func decodeAndTrack(_ frame: Frame, seen: SeenScene, judged: SceneJudgement) {
         heldFrames = 0
+        if judged.unscanned { unscannedGap = min(unscannedGap * 2, Self.restingRecheck) }
         lastScene = seen.signature
         lastSceneOfEighth = seen.ofEighth
         decoder.sceneIsStill = skipStaticScenes && judged.still

@@ -129,13 +129,22 @@ public struct CodeTracker: Sendable {
         return !inView.isEmpty && inView.allSatisfy { $0.confirmed && $0.readInLastFrame }
     }
 
-    /// A frame of a still scene that was not decoded: the codes in view are as they were, so they stay in view
-    /// (no LOST, and UPDATE at its interval as if read) without the cost of reading them again.
+    /// Whether some code in view is read but not scanned (an add-on shown and not agreed, a number contested or
+    /// without a look its bars agree with), and every code in view was read in the last decoded frame: a still
+    /// scene in this state shows what that frame read, and may be held (`hold`) between decodes.
+    public var holdsUnscannedCodes: Bool {
+        let inView = tracks.filter(\.inView)
+        return inView.allSatisfy(\.readInLastFrame) && inView.contains { !$0.confirmed }
+    }
+
+    /// A frame of a still scene that was not decoded: the codes the last decoded frame read are as they were, so
+    /// they stay in view (no LOST, and UPDATE at its interval as if read) without the cost of reading them again.
+    /// Their waits (an add-on's) go on by the clock; only a decoded frame adds to their evidence.
     public mutating func hold(at now: Duration) -> [TrackEvent] {
         var events: [TrackEvent] = []
-        for i in tracks.indices where tracks[i].confirmed && tracks[i].inView {
+        for i in tracks.indices where tracks[i].inView && tracks[i].readInLastFrame {
             (tracks[i].lastSeen, tracks[i].missedSince) = (now, nil)
-            guard let interval = settings.updateInterval, now - tracks[i].lastUpdate >= interval else { continue }
+            guard tracks[i].confirmed, let interval = settings.updateInterval, now - tracks[i].lastUpdate >= interval else { continue }
             tracks[i].lastUpdate = now
             events.append(.update(id: tracks[i].id, tracks[i].detection))
         }

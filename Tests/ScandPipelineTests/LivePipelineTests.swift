@@ -5,6 +5,7 @@ import ScandCore
 import ScandProtocol
 import ScandDecoding
 import ScandTestSupport
+import ScandTracking
 import ScandRuntime
 @testable import ScandPipeline
 
@@ -31,14 +32,16 @@ import ScandRuntime
         }
     }
 
-    func run(_ path: String, pace: ReplaySource.Pace, decoder: FrameDecoder = FrameDecoder()) async -> (Lines, LivePipeline) {
+    func run(
+        _ path: String, pace: ReplaySource.Pace, decoder: FrameDecoder = FrameDecoder(), tracker: TrackerSettings = TrackerSettings()
+    ) async -> (Lines, LivePipeline) {
         let lines = Lines()
         // Each pace as `scand run` has it (lockstep: the capture waits for the decoder, no frame is dropped).
         var options = CaptureSession.Options()
         options.delivery = pace.delivery
         let pipeline = LivePipeline(
             source: ReplaySource(path: path, pace: pace), decoder: decoder, output: lines.sink, captureOptions: options,
-            clock: pace.clock)
+            tracker: tracker, clock: pace.clock)
         await pipeline.run()
         return (lines, pipeline)
     }

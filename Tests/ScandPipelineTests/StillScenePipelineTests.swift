@@ -3,6 +3,7 @@ import Testing
 import ScandCapture
 import ScandCore
 import ScandTestSupport
+import ScandTracking
 @testable import ScandPipeline
 
 /// The decode loop's judgement of still scenes on the live pipeline, in lockstep: what rests, when, and for how
@@ -103,5 +104,26 @@ import ScandTestSupport
         let moving = try await live.recording([(.qrCode, "seen", 320, 240)], frames: 10, name: "moving")
         let (_, reading) = await live.run(moving, pace: .recorded)
         #expect(reading.counters.decoded + reading.counters.dropped + reading.counters.skippedStatic == 10, "\(reading.counters)")
+    }
+
+    /// Issue 45, 4: a still scene whose code is read but not scanned (here a book's EAN-13 waiting the longest
+    /// add-on wait for an add-on it does not have) was decoded every frame for as long as it stayed. After a
+    /// search's length it is decoded ever more rarely, the gap doubling, its code held in view between: one SCAN
+    /// when the wait ends, no LOST, and a few decodes where there were hundreds.
+    @Test func aStillSceneHoldingACodeNotYetScannedIsDecodedEverMoreRarely() async throws {
+        var tracker = TrackerSettings()
+        tracker.addOnWait = .seconds(10)
+        let frames = 330  // 11 s at 30 fps
+        let path = try await live.recording([(.ean13, "9780306406157", 320, 240)], frames: frames, name: "unscanned")
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let (lines, pipeline) = await live.run(path, pace: .lockstep, tracker: tracker)
+        let c = pipeline.counters
+        #expect(c.decoded + c.skippedStatic == frames && c.dropped == 0, "\(c)")
+        // The search's 90 frames, then gaps of 1, 2, 4, … 60 frames over the next 240: 90 + 7 or 8.
+        #expect(c.decoded >= DecodeLoop.unreadPatience && c.decoded <= DecodeLoop.unreadPatience + 10, "\(c)")
+        let events = lines.all.filter { $0.contains(#""class":"SCAN""#) || $0.contains(#""class":"LOST""#) }
+        #expect(events.count == 1 && events.allSatisfy { $0.contains(#""class":"SCAN""#) && $0.contains("9780306406157") }, "\(events)")
+        // Scanned when its wait ended, 10 s after it came into view, not at the recording's end.
+        #expect(events.allSatisfy { !$0.contains(#""frame":\#(frames - 1)"#) }, "\(events)")
     }
 }

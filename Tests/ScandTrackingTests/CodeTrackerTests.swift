@@ -136,6 +136,34 @@ import ScandConfigFile
         #expect(!t.isSettled, "an EAN-8 read once waits for its second read")
     }
 
+    /// Issue 45, 4: a still scene whose codes are read but not all scanned rests between ever rarer decodes; the
+    /// codes its last decode read stay in view while it is held, unscanned, and count one look at the next decode.
+    /// A code that decode missed is not held (it may have gone), nor is a scene whose codes are all scanned one
+    /// holding unscanned codes.
+    @Test func aCodeNotYetScannedIsHeldInViewWhileItsSceneRests() {
+        var t = CodeTracker()
+        // 3 px modules: each read a whole look.
+        var ean8 = Detection(
+            format: .ean8, text: "96385074", bytes: Array("96385074".utf8),
+            corners: Quadrilateral([Point(300, 100), Point(500, 100), Point(500, 180), Point(300, 180)]))
+        ean8.barsAgree = true
+        #expect(!t.holdsUnscannedCodes)
+        _ = t.observe([ean8], at: ms(0))
+        #expect(t.holdsUnscannedCodes, "an EAN-8 read once waits for its second read")
+        var held: [String] = []
+        for i in 1...60 { held += summary(t.hold(at: ms(i * 33))) }
+        #expect(held.isEmpty && t.holdsUnscannedCodes, "neither scanned nor dropped while held: \(held)")
+        #expect(summary(t.observe([ean8], at: ms(2000))) == ["SCAN 1 96385074"], "the same track, read a second time")
+        #expect(!t.holdsUnscannedCodes && t.isSettled)
+
+        var missed = CodeTracker()
+        _ = missed.observe([ean8, code("a", x: 10)], at: ms(0))
+        _ = missed.observe([code("a", x: 10)], at: ms(33))
+        #expect(!missed.holdsUnscannedCodes && !missed.isSettled, "the EAN-8 was not read in the last decoded frame")
+        for i in 2...30 { _ = missed.hold(at: ms(i * 33)) }
+        #expect(missed.isSettled && missed.visible.map(\.id) == [2], "the EAN-8, not held, gone after lost_after; the QR code held")
+    }
+
     @Test func comingBackWithinTheForgetTimeIsNoNewScan() {
         var t = CodeTracker()
         _ = t.observe([code("a", x: 10)], at: ms(0))
