@@ -32,16 +32,21 @@ import ScandTracking
         return page
     }
 
+    /// `frames` frames of `stripedPage()`, recorded off the cooperative pool.
+    static func stripesRecording(frames: Int, name: String, gapMicroseconds: UInt64) async throws -> String {
+        try await OffPool.run {
+            try Scene.record(
+                repeatElement(stripedPage(), count: frames), to: NSTemporaryDirectory() + "scand-pipeline-\(getpid())-\(name).rec",
+                gapMicroseconds: gapMicroseconds)
+        }
+    }
+
     /// A still scene where nothing is read but something looks like a code (here stripes, which no pass reads)
     /// is decoded every frame for `DecodeLoop.unreadPatience` frames, its bands and crops not resting: a
     /// defocused code held up, or one under glare, reads in one frame in ten or twenty. Then it rests.
     @Test func aStillSceneShowingWhatLooksLikeACodeIsTriedForThreeSecondsThenRests() async throws {
         let frames = DecodeLoop.unreadPatience + 40
-        let path = try await OffPool.run {
-            try Scene.record(
-                repeatElement(Self.stripedPage(), count: frames), to: NSTemporaryDirectory() + "scand-pipeline-\(getpid())-stripes.rec",
-                gapMicroseconds: 33_333)
-        }
+        let path = try await Self.stripesRecording(frames: frames, name: "stripes", gapMicroseconds: 33_333)
         defer { try? FileManager.default.removeItem(atPath: path) }
         let (_, pipeline) = await live.run(path, pace: .lockstep)
         let c = pipeline.counters
@@ -55,11 +60,7 @@ import ScandTracking
     /// machine was searched for ever, the frames it dropped never counted).
     @Test func aStillScenesSearchLastsThreeSecondsOfFrameTime() async throws {
         let frames = DecodeLoop.unreadPatience
-        let path = try await OffPool.run {
-            try Scene.record(
-                repeatElement(Self.stripedPage(), count: frames), to: NSTemporaryDirectory() + "scand-pipeline-\(getpid())-15fps.rec",
-                gapMicroseconds: 66_667)
-        }
+        let path = try await Self.stripesRecording(frames: frames, name: "15fps", gapMicroseconds: 66_667)
         defer { try? FileManager.default.removeItem(atPath: path) }
         let (_, pipeline) = await live.run(path, pace: .lockstep)
         let c = pipeline.counters
