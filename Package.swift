@@ -234,7 +234,7 @@ let package = Package(
                 "ScandClient", "ScandProtocol", "ScandSocket", "ScandCore", "ScandTestSupport", "ScandLogging",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")
             ]),
-        .testTarget(name: "ScandDecodingTests", dependencies: ["ScandDecoding", "ScandCore", "ScandPayload", "ScandTestSupport"]),
+        .testTarget(name: "ScandDecodingTests", dependencies: ["ScandDecoding", "ScandBarPattern", "ScandCore", "ScandPayload", "ScandTestSupport"]),
         .testTarget(name: "ScandBarPatternTests", dependencies: ["ScandBarPattern", "ScandDecoding", "ScandCore", "ScandTestSupport"]),
         .testTarget(
             name: "ScandCaptureTests",

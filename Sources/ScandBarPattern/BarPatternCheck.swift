@@ -77,6 +77,9 @@ package enum BarPatternCheck {
         var offset = 0.0
         /// Where the characters' ends were measured (`edgeFit`): the modules lie between them, not on the bend.
         var knots: Knots?
+        /// How far (profile pixels) a moving code's bars were smeared along the profile in the exposure
+        /// (`BarPatternCheck+Smear`); 0: held still.
+        var smear = 0.0
 
         func x(_ u: Double) -> Double {
             if let knots { return knots.x(u + offset, width: width) }
@@ -114,7 +117,7 @@ package enum BarPatternCheck {
     package static func verdict(_ d: Detection, in image: LumaView) -> Verdict {
         guard let pattern = EANPattern(d), let profile = profile(along: d, modules: pattern.modules.count, in: image) else { return Verdict() }
         let laidForward = pattern.modules, laidBackward = Array(pattern.modules.reversed())
-        guard let (fit, bend) = bestFit(pattern: pattern, read: d, profile: profile) else { return Verdict() }
+        guard var (fit, bend) = bestFit(pattern: pattern, read: d, profile: profile) else { return Verdict() }
         let laid = fit.reversed ? laidBackward : laidForward
         // The quiet zones of a short code (UPC-E, EAN-8): `quietModules` either side hold no bar. Such a number read
         // from part of a longer code's bars (an EAN-13's, a UPC-A's) has bars there, faint ones under glare too: the
@@ -123,7 +126,8 @@ package enum BarPatternCheck {
         // EAN-13's or UPC-A's are not looked at: no longer code holds one, and packs print digits beside their
         // guards (a UPC-A's first and last).
         let means = moduleMeans(profile.values, fit, from: 0, count: laid.count)
-        guard let contrast = Self.contrast(laid, means) else { return Verdict() }
+        func contrastOf(_ means: [Double]) -> Double? { fit.smear > 0 ? smearedContrast(laid, means, fit: fit) : Self.contrast(laid, means) }
+        guard let contrast = contrastOf(means) else { return Verdict() }
         // A quiet zone the image cuts off is not looked at, but one of the two must be.
         if d.format == .ean8 || d.format == .upcE {
             guard let zones = quietZonesHoldBars(profile.values, fit: fit, contrast: contrast) else { return Verdict() }
@@ -139,7 +143,7 @@ package enum BarPatternCheck {
                 let first = fit.reversed ? laid.count - ch.start - 7 : ch.start
                 return Array(first..<(first + 7))
             }
-            let template = characters.map { laid[$0] ? -1.0 : 1.0 }
+            let smeared = template(laid, fit: fit), template = characters.map { smeared[$0] }
             let own = correlation(characters.map { means[$0] }, template)
             // Within `acrossModules` of the read's line: a line leaving through the bars' edge sees another
             // code's bars in its zone once it is as far inside as the zone is long times the slant (at 40°, about
@@ -149,19 +153,24 @@ package enum BarPatternCheck {
                 guard let line = self.profile(along: d, modules: laid.count, in: image, beside: (profile, offset)) else { continue }
                 let means = moduleMeans(line.values, fit, from: 0, count: laid.count)
                 guard correlation(characters.map { means[$0] }, template) >= max(minimumFit, 0.8 * own) else { continue }
-                if let contrast = Self.contrast(laid, means), quietZonesHoldBars(line.values, fit: fit, contrast: contrast) == true {
+                if let contrast = contrastOf(means), quietZonesHoldBars(line.values, fit: fit, contrast: contrast) == true {
                     return Verdict(main: true)
                 }
             }
         }
-        // The blur: the Gaussian (in modules) under which the read's own pattern best matches the whole profile.
+        // The blur: the Gaussian (in modules) under which the read's own pattern best matches the whole profile,
+        // and with it the smear of a moving code, about the decoder's guess.
         let whole = 0..<laid.count
         guard
-            let blur = [0.2, 0.35, 0.5, 0.65, 0.8].max(by: { a, b in
-                fitted(laid, window: whole, shift: 0, blur: a, fit: fit, profile: profile.values)
-                    < fitted(laid, window: whole, shift: 0, blur: b, fit: fit, profile: profile.values)
+            let (blur, smear) = [0.2, 0.35, 0.5, 0.65, 0.8].flatMap({ b in smears(about: d.smear).map { (b, $0) } }).max(by: { a, b in
+                var (fa, fb) = (fit, fit)
+                (fa.smear, fb.smear) = (a.1, b.1)
+                return fitted(laid, window: whole, shift: 0, blur: a.0, fit: fa, profile: profile.values)
+                    < fitted(laid, window: whole, shift: 0, blur: b.0, fit: fb, profile: profile.values)
             })
         else { return Verdict() }
+        fit.smear = smear
+        bend?.smear = smear
         let weighing = weigh(pattern, laid: laid, fit: fit, blur: blur, profile: profile.values)
         if case .contradicted(let other) = weighing {
             return fitsWell(other, fit: fit, profile: profile.values) || fit.score >= fitToWeighCharacters ? Verdict(main: true) : Verdict()
@@ -201,6 +210,7 @@ package enum BarPatternCheck {
     /// agreed in the frame at 1.03).
     static func weigh(_ pattern: EANPattern, laid: [Bool], fit: Fit, blur: Double, profile values: [Double]) -> Weighing {
         var undecided = false
+        let (agreement, contradiction) = evidence(fit)
         for ch in pattern.characters {
             let first = fit.reversed ? laid.count - ch.start - 7 : ch.start
             let window = max(0, first - 1)..<min(laid.count, first + 8)
@@ -235,20 +245,19 @@ package enum BarPatternCheck {
     /// Whether `laid` (a pattern with another character where the read had its own) explains the profile as a
     /// whole at least `fitToWeighCharacters`: only then is the read contradicted.
     static func fitsWell(_ laid: [Bool], fit: Fit, profile values: [Double]) -> Bool {
-        correlation(moduleMeans(values, fit, from: 0, count: laid.count), laid.map { $0 ? -1.0 : 1.0 }) >= fitToWeighCharacters
+        correlation(moduleMeans(values, fit, from: 0, count: laid.count), template(laid, fit: fit)) >= fitToWeighCharacters
     }
 
     /// Whether the bars after the main number (before it, read backwards) contradict the add-on `pattern`: nil
     /// when its pattern fits nowhere in the gap's range (`minimumFit`), as when the add-on lies past the image.
     static func addOnContradicted(_ pattern: EANPattern, fit: Fit, blur: Double, profile values: [Double]) -> Bool? {
         let n = pattern.modules.count, laid = fit.reversed ? Array(pattern.modules.reversed()) : pattern.modules
-        let template = laid.map { $0 ? -1.0 : 1.0 }
         var best: (fit: Fit, score: Double)?
         for gap in stride(from: 6.5, through: 12.5, by: 0.25) {
             var f = fit
             f.offset = fit.reversed ? -gap - Double(n) : Double(fit.modules) + gap
             guard f.x(0) >= 0, Int(f.x(Double(n)) * resolution) < values.count - 1 else { continue }
-            let score = correlation(moduleMeans(values, f, from: 0, count: n), template)
+            let score = correlation(moduleMeans(values, f, from: 0, count: n), template(laid, fit: f))
             if best == nil || score > best!.score { best = (f, score) }
         }
         guard let (f, score) = best, score >= minimumFit else { return nil }
@@ -347,7 +356,8 @@ package enum BarPatternCheck {
         var zonesSeen = 0
         // Each zone, and the same reaching a module and a half further (still short of where an add-on begins, 7
         // modules after the code): an EAN-13's right half always shows two dark runs there.
-        for (zone, wider) in [quietZone(before: true, modules: m), quietZone(before: false, modules: m)] {
+        let smeared = smearModules(fit) / 2
+        for (zone, wider) in [quietZone(before: true, modules: m, smeared: smeared), quietZone(before: false, modules: m, smeared: smeared)] {
             guard let holds = zoneHoldsBars(values, fit: fit, zone: zone, wider: wider, contrast: contrast) else { continue }
             zonesSeen += 1
             if holds { return true }
@@ -357,11 +367,13 @@ package enum BarPatternCheck {
 
     /// The quiet zone before or after a pattern of `m` modules, in its modules: `quietModules` beyond the module
     /// next to it (the blur spreads its first and last bar into that one), and the same reaching a module and a
-    /// half further (`zoneHoldsBars`' `wider`).
-    static func quietZone(before: Bool, modules m: Double) -> (zone: ClosedRange<Double>, wider: ClosedRange<Double>) {
-        before
-            ? ((-1 - quietModules)...(-1), (-2.5 - quietModules)...(-1))
-            : ((m + 1)...(m + 1 + quietModules), (m + 1)...(m + 2.5 + quietModules))
+    /// half further (`zoneHoldsBars`' `wider`); all of it `smeared` modules further out, where a moving code's
+    /// smear spreads its guard bars (half the smear's length either way).
+    static func quietZone(before: Bool, modules m: Double, smeared: Double = 0) -> (zone: ClosedRange<Double>, wider: ClosedRange<Double>) {
+        let k = 1 + smeared
+        return before
+            ? ((-k - quietModules)...(-k), (-k - 1.5 - quietModules)...(-k))
+            : ((m + k)...(m + k + quietModules), (m + k)...(m + k + 1.5 + quietModules))
     }
 
     /// Whether the modules `zone` of `fit` hold a bar: light, then darker by half `contrast`, then light again; or,
@@ -392,7 +404,7 @@ package enum BarPatternCheck {
     static func addOnEndHoldsBars(_ laid: [Bool], fit: Fit, profile values: [Double]) -> Bool? {
         let n = Double(laid.count)
         guard let contrast = contrast(laid, moduleMeans(values, fit, from: 0, count: laid.count)) else { return nil }
-        let (zone, wider) = quietZone(before: fit.reversed, modules: n)
+        let (zone, wider) = quietZone(before: fit.reversed, modules: n, smeared: smearModules(fit) / 2)
         return zoneHoldsBars(values, fit: fit, zone: zone, wider: wider, contrast: contrast)
     }
 
@@ -409,9 +421,9 @@ package enum BarPatternCheck {
         var best: Fit?
         func consider(_ f: Fit) {
             let modules = f.reversed ? Array(pattern.modules.reversed()) : pattern.modules
-            let template = modules.map { $0 ? -1.0 : 1.0 }
             var g = f
-            g.score = correlation(moduleMeans(profile.values, f, from: 0, count: modules.count), template)
+            g.smear = d.smear
+            g.score = correlation(moduleMeans(profile.values, g, from: 0, count: modules.count), template(modules, fit: g))
             if best == nil || g.score > best!.score { best = g }
         }
         for reversed in [false, true] {
@@ -448,9 +460,10 @@ package enum BarPatternCheck {
         // EAN-13, UPC-A and EAN-8, not UPC-E. A short code's verdict rests on its quiet zones, where a UPC-E prints
         // its number system and check digits beside its guards; a fit that places it better than a bend (quagga2's
         // UPC-E turned 60°, which no bend fitted) sees those digits as bars beside it and refuses a right read. An
-        // EAN-8 prints its digits inside its guards, under its bars.
+        // EAN-8 prints its digits inside its guards, under its bars. Nor under a smear of a moving code, which
+        // merges a character's thin runs with their neighbours: its edges are not there to be found.
         let n = pattern.modules.count, starts = pattern.characters.map(\.start)
-        for reversed in [false, true] where n == 95 || n == 67 {
+        for reversed in [false, true] where (n == 95 || n == 67) && d.smear == 0 {
             for extent in extents {
                 let start = reversed ? profile.start + profile.length - extent.length : profile.start
                 if let f = edgeFit(
@@ -468,23 +481,22 @@ package enum BarPatternCheck {
     /// The correlation of `profile` with `modules` (bars dark) blurred by a Gaussian of `blur` modules, over the
     /// modules `window` of `fit` moved by `shift` modules.
     static func fitted(_ modules: [Bool], window: Range<Int>, shift: Double, blur: Double, fit: Fit, profile: [Double]) -> Double {
-        let sigma = blur * fit.width * resolution  // in samples
-        let radius = Int((3 * sigma).rounded(.up))
-        let kernel = (-radius...radius).map { exp(-Double($0 * $0) / (2 * sigma * sigma)) }
-        let total = kernel.reduce(0, +)
+        let (kernel, box) = smoothing(sigma: blur * fit.width * resolution, smear: fit.smear * resolution)
+        let radius = kernel.count / 2 + box / 2
         let a = Int((fit.x(Double(window.lowerBound) + shift) * resolution).rounded(.up))
         let b = Int((fit.x(Double(window.upperBound) + shift) * resolution).rounded(.down))
         guard a >= 0, b < profile.count, b - a > 4 else { return 0 }
-        // Each sample's module (bar or space) over the window and the kernel's reach, then blurred.
-        let ideal = ((a - radius)...(b + radius)).map { i -> Double in
-            let m = Int((fit.u(Double(i) / resolution) - shift).rounded(.down))
-            return m >= 0 && m < modules.count && modules[m] ? -1 : 1
-        }
+        // Each sample's module (bar or space) over the window and the kernel's reach, smeared, then blurred.
+        let ideal = boxed(
+            ((a - radius)...(b + radius)).map { i -> Double in
+                let m = Int((fit.u(Double(i) / resolution) - shift).rounded(.down))
+                return m >= 0 && m < modules.count && modules[m] ? -1 : 1
+            }, box: box)
         var model = [Double](repeating: 0, count: b - a + 1)
         for i in 0...(b - a) {
             var v = 0.0
             for (j, k) in kernel.enumerated() { v += k * ideal[i + j] }
-            model[i] = v / total
+            model[i] = v
         }
         return correlation(model, Array(profile[a...b]))
     }

@@ -54,6 +54,10 @@ public struct Detection: Sendable, Hashable {
     /// Read only from pixels the decoder made up: a band with a smear or defocus undone (a guess at the blur),
     /// or a crop enlarged by interpolation. Such a read is half a look (`ScanLineEvidence`).
     public var reconstructed = false
+    /// The smear (pixels of the image, along the code across its bars) that the band this was read from had
+    /// undone: the code moved that far in the exposure, as the decoder guessed. 0 for a read of pixels as they
+    /// are. The second look at its bars (`BarPatternCheck`) models the smear rather than undoing it.
+    public var smear = 0.0
     /// An EAN/UPC read held against its own bars in the frame's pixels (`BarPatternCheck`): true when they show
     /// its number's pattern, quiet zones clear; false when they show another character somewhere, or bars where
     /// a quiet zone must be; nil when not checked (another format, or bars that could not be measured).

@@ -32,6 +32,8 @@ public struct DetectionMerger: Sendable {
                 kept[i][keyPath: detection].lineCount = max(kept[i][keyPath: detection].lineCount, item[keyPath: detection].lineCount)
                 // One plain read of the symbol makes it a read of real pixels.
                 kept[i][keyPath: detection].reconstructed = kept[i][keyPath: detection].reconstructed && item[keyPath: detection].reconstructed
+                // The frame's smear, as any pass that undid one guessed it (the bar check searches about it).
+                if kept[i][keyPath: detection].smear == 0 { kept[i][keyPath: detection].smear = item[keyPath: detection].smear }
             } else {
                 kept.append(item)
             }

@@ -192,12 +192,16 @@ public struct FrameDecoder: Sendable {
     }
 
     /// `found` with each read made from invented pixels marked (`Detection.reconstructed`): a deblurring guess, or
-    /// a crop enlarged by interpolation. The tracker counts such a read as half a look.
+    /// a crop enlarged by interpolation. The tracker counts such a read as half a look. A read of a band with a
+    /// smear undone carries the smear in the image's pixels (`Detection.smear`) for the check of its bars.
     static func markedReconstructed(_ found: [DecodeReport.Found], passes: [DecodePass]) -> [DecodeReport.Found] {
         found.map { f in
             var f = f
-            let enlarged = f.pass.map { passes.indices.contains($0) && passes[$0].upscale > 1 } ?? false
-            if f.role == .deblurredLinear || enlarged { f.detection.reconstructed = true }
+            let pass = f.pass.flatMap { passes.indices.contains($0) ? passes[$0] : nil }
+            if f.role == .deblurredLinear || (pass?.upscale ?? 1) > 1 { f.detection.reconstructed = true }
+            if f.role == .deblurredLinear, let pass, pass.unsmear > 0 {
+                f.detection.smear = Double(pass.unsmear) / Double(max(1, pass.upscale))
+            }
             return f
         }
     }

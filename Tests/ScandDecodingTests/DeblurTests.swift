@@ -1,5 +1,6 @@
 import Testing
 import ScandCore
+import ScandBarPattern
 @testable import ScandDecoding
 import ScandTestSupport
 
@@ -158,6 +159,14 @@ import ScandTestSupport
         let second = try decoder.decode(Frame.yuyv(Self.swiped(at: 330)))
         #expect(second.detections.map(\.text) == [Self.text])
         #expect(second.detections.allSatisfy { $0.lineCount <= 1 }, "\(second.detections.map(\.lineCount))")
+        // A read of invented pixels, carrying the smear its band had undone; held against the frame's own bars
+        // under that smear, it agrees (without the smear modelled no blurred pattern fits them: no verdict).
+        let read = try #require(second.detections.first)
+        #expect(read.reconstructed && (4...7).contains(read.smear), "\(read.smear)")
+        #expect(read.barsAgree == true)
+        var unmodelled = read
+        unmodelled.smear = 0
+        #expect(Self.swiped(at: 330).withView { BarPatternCheck.verdict(unmodelled, in: $0).main } == nil)
     }
 
     /// A defocused code held still: the second frame reads it with the defocus undone, and a still scene's
