@@ -27,7 +27,7 @@ struct EncodeCommand: ParsableCommand {
     var output: String
 
     func validate() throws {
-        guard let f = BarcodeFormat(name: format) else { throw ValidationError("--format: \(FormatListError(item: format).description)") }
+        guard BarcodeFormat(name: format) != nil else { throw ValidationError("--format: \(FormatListError(item: format).description)") }
         guard (1...64).contains(moduleSize) else { throw ValidationError("--module-size must be 1…64") }
     }
 
