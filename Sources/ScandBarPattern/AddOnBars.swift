@@ -100,11 +100,29 @@ package enum AddOnBars {
             return out
         }
 
+        /// Halfway between the main code's own dark and light along the line; nil where they differ by less than a
+        /// code's must.
+        var codeThreshold: Double? {
+            let main = stride(from: 0, through: length, by: module / 2).compactMap(sample)
+            guard let lo = main.min(), let hi = main.max(), hi - lo >= 24 else { return nil }
+            return (lo + hi) / 2
+        }
+
         func sight() -> Sight {
             // The main code's own dark and light set the threshold.
-            let main = stride(from: 0, through: length, by: module / 2).compactMap(sample)
-            guard let lo = main.min(), let hi = main.max(), hi - lo >= 24 else { return .none }
-            let threshold = (lo + hi) / 2, step = module / 4
+            guard let threshold = codeThreshold else { return .none }
+            let seen = sight(threshold: threshold)
+            guard seen == .none else { return seen }
+            // Glare over the add-on alone (a shiny pack, a lamp) lifts its bars above the code's threshold: its place
+            // is looked at again with its own dark and light, where they differ by as much as a code's must.
+            let place = stride(from: length + 1.5 * module, through: length + 33 * module, by: module / 4).compactMap(sample)
+            guard let placeLo = place.min(), let placeHi = place.max(), placeHi - placeLo >= 24 else { return seen }
+            return sight(threshold: (placeLo + placeHi) / 2)
+        }
+
+        /// What the add-on's place shows, dark being under `threshold`.
+        func sight(threshold: Double) -> Sight {
+            let step = module / 4
             // The gap after the end guard (7–12 modules printed; blur takes a module or so off it).
             guard let gap = bits(from: length + 1.5 * module, to: length + 5 * module, step: step, threshold: threshold) else {
                 return .beyondEdge

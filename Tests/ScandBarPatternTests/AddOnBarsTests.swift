@@ -23,6 +23,36 @@ import ScandTestSupport
         #expect(small.map(\.text) == ["036000291452"] && small.allSatisfy(\.addOnBarsBeside), "\(small)")
     }
 
+    /// Glare over the add-on alone lifts its bars above the threshold the code's own dark and light set: its place
+    /// is looked at again with its own (the retail till's seed 43, #38: a UPC-A+5 under glare scanned without its
+    /// add-on, the bars beside it unseen). A plain code with the same sheen beside it shows none.
+    @Test func anAddOnUnderGlareShowsBesideItsCode() throws {
+        /// `symbol` at (300, 240) with a sheen over all after its end guard (a glossy pack's add-on under a lamp:
+        /// each pixel two-thirds of the way to white), and the frame's reads.
+        func glared(_ symbol: LumaImage) throws -> (LumaImage, [Detection]) {
+            let end = Int(try #require(try read(symbol).first).corners.topRight.x) - 20
+            var page = Scene.page(width: 640, height: 480, [(symbol, x: 300, y: 240, degrees: 0)])
+            for y in 0..<page.height {
+                for x in (end + 12)..<page.width { page[x, y] = UInt8(clamping: Int(page[x, y]) + (250 - Int(page[x, y])) * 2 / 3) }
+            }
+            var decoder = FrameDecoder(formats: BarcodeFormats([.ean13]))
+            decoder.extraPassBudgetMilliseconds = 0
+            return (page, try decoder.decode(Frame.yuyv(page)).detections)
+        }
+        let (page, broken) = try glared(try AddOnScene.brokenAddOn(.ean13, "4006381333931+51299", module: 3))
+        #expect(broken.map(\.text) == ["4006381333931"] && broken.allSatisfy(\.addOnBarsBeside), "\(broken)")
+        // With the code's threshold alone its bars are not seen.
+        let code = try #require(broken.first)
+        let seen = page.withView { luma in
+            AddOnBars.lines(along: code, modules: 95, width: luma.width, height: luma.height, luma: luma.pixelOrWhite) { lines in
+                lines.compactMap { line in line.codeThreshold.map { line.sight(threshold: $0) } }
+            }
+        }
+        #expect(seen?.filter { $0 == .shown }.count ?? 0 < 2, "\(seen ?? [])")
+        let (_, plain) = try glared(Scene.symbol(.ean13, "4006381333931", module: 3))
+        #expect(plain.map(\.text) == ["4006381333931"] && !plain.contains(where: \.addOnBarsBeside), "\(plain)")
+    }
+
     /// A code turned by 26° is read by a whole-frame band (a horizontal scan line across it, which comes first
     /// and gives the merged read its outline) and by its located band: the add-on was probed along the horizontal
     /// line, found nowhere, and the code scanned without it (the till's #25). The probe now follows the outline
