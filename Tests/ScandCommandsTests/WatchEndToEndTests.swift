@@ -9,8 +9,10 @@ import Testing
     let e2e = DaemonEndToEndTests()
     var dir: String { e2e.dir }
 
-    /// The daemon on a till of QR codes with `texts`, numbered in a journal under `state`.
-    func daemon(_ texts: [String], socket: String, state: String, leadIn: Double = 2, name: String) throws -> DaemonProcess {
+    /// The daemon on a till of QR codes with `texts`, numbered in a journal under `state`. The first code comes
+    /// `leadIn` seconds in: a watcher started once the socket is there must be subscribed by then, and starting a
+    /// debug build's process on a busy machine took over 2 s (the first scan missed, twice, in full test runs).
+    func daemon(_ texts: [String], socket: String, state: String, leadIn: Double = 6, name: String) throws -> DaemonProcess {
         let till = try FleetRecordings.till(texts: texts, leadIn: leadIn, tail: 1, to: "\(dir)/\(name).rec")
         return try DaemonProcess([
             "run", "--socket", socket, "--state-directory", state, "--replay-pace", "recorded", "--source", "replay:" + till
@@ -249,7 +251,7 @@ import Testing
     @Test(arguments: ["removed", "shell"])
     func anExecCommandThatCannotStartForAScanStopsTheWatch(_ how: String) throws {
         let sock = dir + "/gone-\(how).sock"
-        let daemon = try daemon(["gone-\(how)"], socket: sock, state: dir + "/gone-\(how)", leadIn: 3, name: "gone-\(how)")
+        let daemon = try daemon(["gone-\(how)"], socket: sock, state: dir + "/gone-\(how)", leadIn: 6, name: "gone-\(how)")
         #expect(daemon.wait { FileManager.default.fileExists(atPath: sock) })
         let script = dir + "/gone-\(how).sh"
         try "#!/bin/sh\nexit 0\n".write(toFile: script, atomically: true, encoding: .utf8)
@@ -257,7 +259,7 @@ import Testing
         let options = how == "shell" ? ["--shell", "--exec", "no-such-command-46 \"$SCAND_TEXT\""] : ["--exec", script]
         let watcher = try watch(["--socket", sock, "--count", "1"] + options)
         if how == "removed" {
-            // Removed once the watcher has checked it and subscribed, before the first scan (3 s in).
+            // Removed once the watcher has checked it and subscribed, before the first scan (6 s in).
             let subscribed = Eventually.wait(seconds: 30) {
                 guard let c = SocketClient(path: sock) else { return false }
                 _ = c.readLine()
