@@ -179,7 +179,9 @@ package enum BarPatternCheck {
         // well enough to weigh characters (`fitToWeighCharacters`); on a looser fit that difference is within the
         // fit's own errors (real photos' EAN-13s and UPC-As held still, at 0.73, their best windows' others at 0.76
         // to 0.91 of their own residual).
-        if weighing == .undecided, fit.score >= fitToWeighCharacters { return Verdict() }
+        // Under a smear a loose fit agrees only by its characters, too: the read was made of pixels the decoder
+        // invented, and the raised contradiction (`evidence(_:)`) would let a wrong one through as undecided.
+        if weighing == .undecided, fit.score >= fitToWeighCharacters || fit.smear > 0 { return Verdict() }
         guard let addOn = EANPattern.addOn(d) else { return Verdict(main: false) }
         // The add-on lies past the code, where its characters' edges say nothing: it is placed on the bend that
         // fits, which follows a label round a can on past the code (the hard-mix till's seed 11 #75, a shaken
