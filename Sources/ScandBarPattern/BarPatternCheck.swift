@@ -266,7 +266,7 @@ package enum BarPatternCheck {
         if n == 20, addOnEndHoldsBars(laid, fit: f, profile: values) == true { return true }
         switch weigh(pattern, laid: laid, fit: f, blur: blur, profile: values) {
         case .agrees: return false
-        case .undecided: return score >= fitToWeighCharacters ? nil : false
+        case .undecided: return score >= fitToWeighCharacters || f.smear > 0 ? nil : false
         case .contradicted(let other): return score >= fitToWeighCharacters || fitsWell(other, fit: f, profile: values) ? true : nil
         }
     }
