@@ -162,12 +162,12 @@ package enum BarPatternCheck {
         // and with it the smear of a moving code, about the decoder's guess.
         let whole = 0..<laid.count
         guard
-            let (blur, smear) = [0.2, 0.35, 0.5, 0.65, 0.8].flatMap({ b in smears(about: d.smear).map { (b, $0) } }).max(by: { a, b in
-                var (fa, fb) = (fit, fit)
-                (fa.smear, fb.smear) = (a.1, b.1)
-                return fitted(laid, window: whole, shift: 0, blur: a.0, fit: fa, profile: profile.values)
-                    < fitted(laid, window: whole, shift: 0, blur: b.0, fit: fb, profile: profile.values)
-            })
+            // Each pair's fit computed once (the comparison would compute both sides at every step).
+            let (blur, smear, _) = [0.2, 0.35, 0.5, 0.65, 0.8].flatMap({ b in smears(about: d.smear).map { (b, $0) } }).map({ pair in
+                var f = fit
+                f.smear = pair.1
+                return (pair.0, pair.1, fitted(laid, window: whole, shift: 0, blur: pair.0, fit: f, profile: profile.values))
+            }).max(by: { $0.2 < $1.2 })
         else { return Verdict() }
         fit.smear = smear
         bend?.smear = smear
