@@ -293,6 +293,7 @@ import Testing
             let lines = s.lines[section] ?? []
             #expect(s.status[section] == 0, "\(layout): \(lines)")
             #expect(lines.contains { $0.hasPrefix("DEVICE /dev/input/event") && $0.hasSuffix(" scand keyboard wedge") }, "\(lines)")
+            #expect(!lines.contains("DROPPED"), "\(layout): the key reader fell behind and the kernel dropped events: \(lines)")
             let events = Self.events(lines)
             let text = KeyboardLayout.named(layout).decode(events)
             // Each typable code once, Enter after it, in whichever order the camera saw them; the third not at all.
