@@ -37,10 +37,20 @@ struct ClientConnection: Sendable {
     let settings: Settings
 
     /// A client as accepted: its peer's credentials, read at once on its loop (a client that sends a line and
-    /// goes is known all the same), and its channel.
-    struct Accepted: Sendable {
-        var credentials: PeerCredentials?
-        var connection: Channel
+    /// goes is known all the same), and its channel, not read (auto-read off, `SocketServer.listen`) until the
+    /// task that serves it wraps it in its `NIOAsyncChannel` (`run`). Closed when dropped: the listener's stream
+    /// drops the clients it holds when the task taking them is cancelled, and a channel wrapped already would
+    /// then trap (NIO's writer is not finished; swift-nio issue 2813), one not wrapped would stay open.
+    final class Accepted: Sendable {
+        let credentials: PeerCredentials?
+        let channel: any NIOCore.Channel
+
+        init(credentials: PeerCredentials?, channel: any NIOCore.Channel) {
+            self.credentials = credentials
+            self.channel = channel
+        }
+
+        deinit { channel.close(promise: nil) }
     }
 
     /// Sets up an accepted channel, on its loop: request lines framed by `RequestLineDecoder`, lines out.
@@ -55,14 +65,21 @@ struct ClientConnection: Sendable {
         }
         return credentials.flatMapThrowing { credentials in
             try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(RequestLineDecoder(maxLength: maxRequestBytes)))
-            return Accepted(credentials: credentials, connection: try Channel(wrappingChannelSynchronously: channel))
+            return Accepted(credentials: credentials, channel: channel)
         }
     }
 
     /// Serves the client until it goes (or is dropped, or the server stops), then closes its connection.
     func run(_ accepted: Accepted) async {
-        let connection = accepted.connection
+        let channel = accepted.channel
         do {
+            // Wrapped on its loop, then read: nothing it sent before is lost, and the wrapped channel is never
+            // dropped unfinished, as executeThenClose follows at once whatever happens to this task.
+            let connection = try await channel.eventLoop.submit {
+                let connection = try Channel(wrappingChannelSynchronously: channel)
+                channel.setOption(ChannelOptions.autoRead, value: true).whenFailure { _ in channel.close(promise: nil) }
+                return connection
+            }.get()
             try await connection.executeThenClose { inbound, outbound in
                 try await serve(connection.channel, credentials: accepted.credentials, inbound: inbound, outbound: outbound)
             }

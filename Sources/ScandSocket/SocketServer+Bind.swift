@@ -80,6 +80,8 @@ extension SocketServer {
         let listening = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             // A client with more than 256 KiB waiting is unwritable: it is not keeping up (`ClientWriter`).
             .childChannelOption(ChannelOptions.writeBufferWaterMark, value: .init(low: 32 * 1024, high: 256 * 1024))
+            // Read once the task serving a client has wrapped it (`ClientConnection.Accepted`).
+            .childChannelOption(ChannelOptions.autoRead, value: false)
             .bind(fd) { ClientConnection.accept($0, maxRequestBytes: maxRequestBytes) }
         widenBacklog(fd)
         return listening

@@ -116,4 +116,35 @@ import Testing
         #expect(hub.counters.droppedSlow == 0)
         await server.stop()
     }
+
+    /// Whether the server ended `client`'s connection (end of stream, or reset) rather than leave it open past
+    /// the client's seconds of silence.
+    static func endedByServer(_ client: SocketClient) -> Bool {
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let n = chunk.withUnsafeMutableBytes { Glibc.read(client.fd, $0.baseAddress, $0.count) }
+            if n > 0 { continue }
+            return n == 0 || errno == ECONNRESET
+        }
+    }
+
+    /// Clients that connect as the server's task is cancelled: NIO's listener drops the clients it accepted and
+    /// had not handed over yet. A client's channel wrapped for serving and dropped so traps the process (NIO's
+    /// writer never finished: swift-nio issue 2813; the CI run of f7f6762 crashed so); none may, and each client
+    /// is closed, not left open.
+    @Test func clientsComingAsTheServerIsCancelledAreClosedAndNothingTraps() async throws {
+        let path = NSTemporaryDirectory() + "scand-cancelled-\(getpid()).sock"
+        for round in 0..<5 {
+            let server = LocalServer(
+                path: path,
+                server: SocketServer(
+                    listener: .path(path, group: ""), hub: EventHub(queueLimit: 10, maxClients: 64), maxRequestBytes: 4096,
+                    daemon: Self.controls(), log: .scand(write: { _, _ in })))
+            try await server.start()
+            let clients = (0..<64).compactMap { _ in SocketClient(path: path, seconds: 10) }
+            await server.stop()
+            let open = clients.filter { !Self.endedByServer($0) }.count
+            #expect(open == 0, "round \(round): \(open) of \(clients.count) clients left open")
+        }
+    }
 }
