@@ -44,9 +44,12 @@ import Testing
 
             await daemon.stop()
             #expect(await next.next() == .lost(.closed, reason: "scand closed the event subscription"))
-            // Tried again and again while it is away: its cause said once.
-            guard case .lost(.unreachable, let reason)? = await next.next() else {
-                Issue.record("no attempt while it was away")
+            // Tried again and again while it is away: its cause said once. An attempt that came while the stopping
+            // daemon still listened was closed too: the same cause, not said again (a loaded run of the suites).
+            var away = await next.next()
+            while case .lost(.closed, reason: nil)? = away { away = await next.next() }
+            guard case .lost(.unreachable, let reason)? = away else {
+                Issue.record("no attempt while it was away: \(String(describing: away))")
                 return
             }
             #expect(reason?.hasPrefix("scand is not running") == true, "\(reason ?? "")")
