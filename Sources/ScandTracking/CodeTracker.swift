@@ -371,13 +371,11 @@ public struct CodeTracker: Sendable {
         // periodicals carry one, so one frame that shows it is enough for theirs. Add-ons on other numbers are
         // rare, and print beside a code passes for an add-on's bars (the retail till: a plain EAN-13 in 8 of its
         // 39 frames, a swiped EAN-8 in 6 of 7), so theirs must have been read (a guard and parities that fit) and
-        // shown in more frames than showed its place empty, or shown in every frame that read the code through
-        // the whole bars wait (`addOnShownThroughout`). A book's or periodical's that shows none waits the longer
-        // wait for one.
+        // shown in more frames than showed its place empty. A book's or periodical's that shows none waits the
+        // longer wait for one.
         if t.detection.addOn == nil, settings.addOnRequired, t.detection.format.mainNumberLength != nil {
             let prefixed = settings.waitsForAddOn(t.detection)
-            let read = !t.addOnVotes.isEmpty && t.addOnShownIn > t.addOnPlaceEmptyIn
-            let shown = prefixed ? t.addOnShownIn >= 1 : read || addOnShownThroughout(t, at: now)
+            let shown = prefixed ? t.addOnShownIn >= 1 : !t.addOnVotes.isEmpty && t.addOnShownIn > t.addOnPlaceEmptyIn
             if shown { return [] }
             if prefixed, addOnMayCome, now - t.firstSeen < max(settings.addOnWait, settings.addOnBarsWait) { return [] }
         }
@@ -406,23 +404,6 @@ public struct CodeTracker: Sendable {
         tracks[i].lastUpdate = now
         return [.scan(id: t.id, t.detection)]
     }
-
-    /// Whether `t`'s add-on showed (its bars beside it, or a read of it) in every frame that read it, at least
-    /// `addOnShownFrames`, through the whole `addOnBarsWait`: then an add-on is printed there, though no frame
-    /// read it (a 2 px UPC-A+5 turned 33°: bars beside it in all 11 frames of the wait). Print that passes for an
-    /// add-on's bars does so from some places and not others, as the lines along the code cross it elsewhere in
-    /// each frame (the retail till's plain EAN-13 in 8 of its 39 frames): one frame that shows the place empty
-    /// ends this. Not an EAN-8's: an add-on goes with an EAN-13, UPC-A or UPC-E only (GS1 General
-    /// Specifications 2.1.3.5), and a swiped EAN-8 showed print as bars in 6 of its 7 frames.
-    func addOnShownThroughout(_ t: Track, at now: Duration) -> Bool {
-        [.ean13, .upcA, .upcE].contains(t.detection.format) && t.addOnPlaceEmptyIn == 0 && t.addOnShownIn >= Self.addOnShownFrames
-            && settings.addOnBarsWait > .zero && now - t.firstSeen >= settings.addOnBarsWait
-    }
-
-    /// Frames through the bars wait that must all show an add-on: a few looks (a code swiped through in a frame or
-    /// two does not tell print from an add-on), and fewer than the wait's nine frames at 30 fps, so that a camera
-    /// at 15 fps or a busy decoder that reads every other frame still counts.
-    static let addOnShownFrames = 4
 
     /// The first seven digits of the EAN-13 whose left half has `d`'s bars, when `d` is a UPC-E of number system
     /// 1: its six digits in the parities that its check digit gives them are those an EAN-13 beginning with that

@@ -24,7 +24,7 @@ public struct TrackerSettings: Sendable, Equatable {
     public var redundancy = 2
     /// EAN/UPC codes that show an add-on (its bars beside the code, or a read of it: in one frame for a number that
     /// starts with one of `addOnPrefixes`; for any other a read of it, and in more frames than showed its place
-    /// empty, or its bars in every frame through `addOnBarsWait`: `CodeTracker.addOnShownThroughout`) are never scanned without their add-on while they stay in view: a hand scanner's smart supplemental
+    /// empty) are never scanned without their add-on while they stay in view: a hand scanner's smart supplemental
     /// mode. At a till the add-on is the price or the issue. false: they wait `addOnBarsWait` at most.
     public var addOnRequired = true
     /// The shortest read of a format that is a code to scand, in characters (Codabar's without its start and stop
